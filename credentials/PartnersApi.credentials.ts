@@ -1,0 +1,99 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+/**
+ * Partners (Mexico) credential: client-credentials token fetched by `preAuthentication` into the hidden,
+ * expirable `accessToken` field. n8n fetches it when the field is empty and once more after a 401, and
+ * stores it, so one token serves many items and executions. `F-Sandbox-Mode` goes on every request,
+ * the token request included.
+ */
+export class PartnersApi implements ICredentialType {
+	name = 'partnersApi';
+
+	displayName = 'Partners (Mexico) API';
+
+	icon: Icon = { light: 'file:icons/partners.svg', dark: 'file:icons/partners.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#partners-mexico';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://partners.example.com',
+			description: 'Address of the partners service, without a trailing /v1. Production and sandbox share it.',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Sandbox',
+			name: 'sandbox',
+			type: 'boolean',
+			default: false,
+			description: 'Whether every request runs in sandbox mode (header F-Sandbox-Mode: true)',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const answer = (await this.helpers.httpRequest({
+			method: 'POST',
+			url: `${String(credentials.baseUrl).replace(/\/+$/, '')}/v1/auth/token`,
+			headers: { 'F-Sandbox-Mode': credentials.sandbox ? 'true' : 'false', Accept: 'application/json' },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: credentials.clientId,
+				client_secret: credentials.clientSecret,
+			},
+			json: true,
+		})) as { access_token?: string };
+		return { accessToken: answer.access_token ?? '' };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+				'F-Sandbox-Mode': '={{$credentials.sandbox ? "true" : "false"}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/v1/products',
+			qs: { page: 1 },
+		},
+	};
+}

@@ -1,0 +1,14 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { OperationResult } from '../../../shared/router';
+import type { PartnersContext } from '../../transport';
+import { readIdList } from '../ids';
+import { clientIdsField } from './clientIds';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['client'], operation: ['reactivate'] } }, [clientIdsField]);
+
+export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+	const uuids = readIdList.call(this, 'clientIds', i);
+	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients/reactivate', body: { uuids }, idempotent: true }, i);
+	return { reactivated: uuids, ...answer };
+}

@@ -1,0 +1,26 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { concurrencyOption, type OperationModule } from '../../shared/router';
+import type { PartnersContext } from '../transport';
+import { listIn } from '../transport';
+import { returnAllAndLimit } from './common.descriptions';
+
+/**
+ * Get Many for the client and subscription lists: the spec shows no paging or filter parameters and no
+ * answer shape, so one GET is made, the first list found in the answer becomes the output items, and
+ * Limit is applied here.
+ */
+export function listOperation(resource: string, path: string, listKey: string): OperationModule<PartnersContext> {
+	return {
+		kind: 'read',
+		description: updateDisplayOptions({ show: { resource: [resource], operation: ['getMany'] } }, [
+			...returnAllAndLimit,
+			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
+		]),
+		async execute(this: IExecuteFunctions, ctx: PartnersContext, i: number) {
+			const returnAll = this.getNodeParameter('returnAll', i) as boolean;
+			const list = listIn(await ctx.api.request({ method: 'GET', path }, i), [listKey]);
+			return returnAll ? list : list.slice(0, this.getNodeParameter('limit', i) as number);
+		},
+	};
+}

@@ -1,0 +1,25 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { OperationResult } from '../../../shared/router';
+import type { PartnersContext } from '../../transport';
+import { readIdList } from '../ids';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['plan'], operation: ['delete'] } }, [
+	{
+		displayName: 'Plan Names or IDs',
+		name: 'planIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getPlans' },
+		default: [],
+		required: true,
+		description:
+			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		hint: 'Plans to delete in one request. An expression may give a list or comma-separated text.',
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+	const uuids = readIdList.call(this, 'planIds', i);
+	const answer = await ctx.api.request({ method: 'DELETE', path: '/v1/products', body: { uuids }, idempotent: true }, i);
+	return { deleted: uuids, ...answer };
+}
