@@ -7,4 +7,5 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	testTimeout: 30000,
 	maxWorkers: 2,
+	setupFiles: ['<rootDir>/test/harness/jest.setup.ts'],
 };

@@ -218,23 +218,29 @@ export class ServiceClient {
 		const where = `${req.method} ${req.path}`;
 		if (failure.status === undefined) {
 			const message = `${itemPrefix(itemIndex)}${this.service.name} could not be reached (${failure.networkCode ?? failure.rawMessage})`;
-			return new NodeApiError(this.node, { message: failure.rawMessage, code: failure.networkCode ?? '' } as JsonObject, {
+			const error = new NodeApiError(this.node, { message: failure.rawMessage } as JsonObject, {
 				message,
 				description: `${where} failed before an answer arrived. Check the Base URL in the ${this.service.name} credential and that the service is up.${idempotent(req) ? '' : ' The request may or may not have been processed: check in the service before sending it again.'}`,
 				itemIndex,
 			});
+			// NodeApiError swaps a message that names a socket code (or contains one) for a generic one;
+			// keep ours, it names the service and the item.
+			error.message = message;
+			return error;
 		}
 		const { message, description } = this.service.describeError(failure.status, failure.body);
 		const errorBody: JsonObject =
 			failure.body && typeof failure.body === 'object' && !Array.isArray(failure.body)
 				? (failure.body as JsonObject)
 				: { message: String(failure.body ?? '') };
-		return new NodeApiError(this.node, errorBody, {
+		const error = new NodeApiError(this.node, errorBody, {
 			message: `${itemPrefix(itemIndex)}${message}`,
 			description: description ? `${description} (${where}, HTTP ${failure.status})` : `${where}, HTTP ${failure.status}`,
 			httpCode: String(failure.status),
 			itemIndex,
 		});
+		error.message = `${itemPrefix(itemIndex)}${message}`;
+		return error;
 	}
 }
 

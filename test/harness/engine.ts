@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
+	ILoadOptionsFunctions,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -121,8 +122,8 @@ export class Engine {
 		this.credentials = new TestCredentialsHelper(credentialTypes);
 	}
 
-	async run(workflowData: IWorkflowBase): Promise<RunResult> {
-		const workflow = new Workflow({
+	workflow(workflowData: IWorkflowBase): Workflow {
+		return new Workflow({
 			id: workflowData.id ?? 'test',
 			name: workflowData.name,
 			nodes: workflowData.nodes,
@@ -131,10 +132,12 @@ export class Engine {
 			nodeTypes: this.nodeTypes,
 			settings: workflowData.settings,
 		});
-		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { ...workflowData, id: workflowData.id ?? 'test' } as IWorkflowBase);
-		const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run: IRun) => resolve(run)));
+	}
+
+	/** What n8n's server hands the engine; URLs must be absolute (n8n-core parses them). */
+	additionalData(hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
 		const base = 'http://127.0.0.1:5678';
-		const additionalData = {
+		return {
 			credentialsHelper: this.credentials,
 			hooks,
 			variables: {},
@@ -159,6 +162,25 @@ export class Engine {
 				throw new Error('task runners are not used in tests');
 			},
 		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	/**
+	 * The context n8n gives a node's listSearch/loadOptions methods while the user edits the node named
+	 * `nodeName` (its current parameters are the workflow's).
+	 */
+	loadOptionsContext(workflowData: IWorkflowBase, nodeName: string, path = 'parameters'): ILoadOptionsFunctions {
+		const workflow = this.workflow(workflowData);
+		const node = workflow.getNode(nodeName) as INode;
+		const additionalData = this.additionalData();
+		additionalData.currentNodeParameters = node.parameters; // what the editor sends with the request
+		return new LoadOptionsContext(workflow, node, additionalData, path);
+	}
+
+	async run(workflowData: IWorkflowBase): Promise<RunResult> {
+		const workflow = this.workflow(workflowData);
+		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { ...workflowData, id: workflowData.id ?? 'test' } as IWorkflowBase);
+		const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run: IRun) => resolve(run)));
+		const additionalData = this.additionalData(hooks);
 		const startNode = workflowData.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger') as INode;
 		const execution = new WorkflowExecute(additionalData, 'manual');
 		await execution.run({ workflow, startNode });

@@ -76,16 +76,23 @@ export class PartnersSimulator implements ServiceSimulator {
 	private readonly signingKey = randomUUID();
 	tokensIssued = 0;
 
+	private expireCountdown?: number;
+
 	/** Revokes every token issued so far: the next call with one gets 401. */
 	expireTokens(): void {
 		this.validTokens.clear();
 	}
 
+	/** Revokes every token once `n` more authenticated requests have been answered (a token expiring mid-run). */
+	expireTokensAfter(n: number): void {
+		this.expireCountdown = n;
+	}
+
+	/** Forgets the data (plans, clients, subscriptions); issued tokens stay valid. */
 	reset(): void {
 		this.products.clear();
 		this.clients.clear();
 		this.subscriptions.clear();
-		this.validTokens.clear();
 		this.tokensIssued = 0;
 	}
 
@@ -127,7 +134,12 @@ export class PartnersSimulator implements ServiceSimulator {
 		const header = String(req.headers.authorization ?? '');
 		const match = /^Bearer (.+)$/.exec(header);
 		const expires = match ? this.validTokens.get(match[1]) : undefined;
-		return expires !== undefined && expires > Date.now();
+		const ok = expires !== undefined && expires > Date.now();
+		if (ok && this.expireCountdown !== undefined && --this.expireCountdown <= 0) {
+			this.expireCountdown = undefined;
+			this.validTokens.clear();
+		}
+		return ok;
 	}
 
 	register(r: RouteTable): void {
