@@ -23,7 +23,8 @@ export function resolveCredentialValue(value: unknown, credentials: ICredentialD
 function resolveDeep(value: unknown, credentials: ICredentialDataDecryptedObject): unknown {
 	if (Array.isArray(value)) return value.map((v) => resolveDeep(v, credentials));
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveDeep(v, credentials)]));
+		// Keys are resolved too, as n8n's server does (a header's name may be an expression).
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [String(resolveCredentialValue(k, credentials)), resolveDeep(v, credentials)]));
 	}
 	return resolveCredentialValue(value, credentials);
 }
