@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import * as account from './actions/account/Account.resource';
+import * as extraction from './actions/extraction/Extraction.resource';
+import { router } from './actions/router';
+import * as taxpayer from './actions/taxpayer/Taxpayer.resource';
+
+/** Tax document extraction (Mexico's SAT; Ecuador's taxpayer registration). Operations live in actions/<resource>/. */
+export class Extraction implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Tax Document Extraction',
+		name: 'extraction',
+		icon: { light: 'file:extraction.svg', dark: 'file:extraction.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Extract CFDI invoices, tax status and retention certificates from the SAT, and download them as XML or PDF',
+		defaults: { name: 'Tax Document Extraction' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'extractionApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Extraction', value: 'extraction' },
+					{ name: 'Taxpayer', value: 'taxpayer' },
+				],
+				default: 'extraction',
+			},
+			...account.description,
+			...extraction.description,
+			...taxpayer.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

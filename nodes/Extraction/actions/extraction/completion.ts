@@ -1,0 +1,171 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import { DOCUMENT_FORMATS, documentsOf, fileNameFor, FORMATS, formatOf, type DocumentFormat } from '../../domain/documents';
+import { LIMITS } from '../../domain/limits';
+import { jobIdIn } from '../../domain/names';
+import { redact } from '../../domain/secrets';
+import type { ExtractionContext } from '../../transport';
+
+/** Wait-for-completion and Download All, shared by Create and Get. */
+
+export interface CompletionSettings {
+	wait: boolean;
+	timeoutMs: number;
+	intervalMs: number;
+	downloadAll: boolean;
+	/** Format → binary field. */
+	fields: Partial<Record<DocumentFormat, string>>;
+}
+
+export function readCompletionSettings(this: IExecuteFunctions, i: number, operation: 'create' | 'get'): CompletionSettings {
+	const wait = this.getNodeParameter('waitForCompletion', i, false) as boolean;
+	const downloadAll = (operation === 'get' || wait) && (this.getNodeParameter('downloadAll', i, false) as boolean);
+	const fields: CompletionSettings['fields'] = {};
+	if (downloadAll) {
+		const formats = String(this.getNodeParameter('formats', i, 'XML')).split(',').map(formatOf);
+		if (formats.length === 1 && formats[0]) {
+			fields[formats[0]] = String(this.getNodeParameter('binaryPropertyName', i, 'data')).trim() || 'data';
+		} else {
+			fields.XML = String(this.getNodeParameter('xmlBinaryPropertyName', i, 'data')).trim() || 'data';
+			fields.PDF = String(this.getNodeParameter('pdfBinaryPropertyName', i, 'pdf')).trim() || 'pdf';
+			if (fields.XML === fields.PDF) {
+				throw new NodeOperationError(this.getNode(), `[item ${i}] pdfBinaryPropertyName: must differ from the XML field ("${fields.XML}")`, {
+					itemIndex: i,
+					description: 'Each format needs its own output field. Nothing was sent.',
+				});
+			}
+		}
+	}
+	return {
+		wait,
+		// The user's interval, never below 0.1 s; the 100-per-minute budget paces the checks further.
+		intervalMs: Math.max(100, Number(this.getNodeParameter('pollInterval', i, 15)) * 1000 || 15000),
+		timeoutMs: Math.max(1000, Number(this.getNodeParameter('timeout', i, 600)) * 1000 || 600000),
+		downloadAll,
+		fields,
+	};
+}
+
+/** The job ID from the parameter, or from the input item (publicId or the beta extractionId). */
+export function resolveJobId(this: IExecuteFunctions, i: number): string {
+	const raw = this.getNodeParameter('extractionId', i, '') as unknown;
+	const fromParameter =
+		raw && typeof raw === 'object' ? jobIdIn(raw as IDataObject) : String(raw ?? '').trim() || undefined;
+	const id = fromParameter ?? jobIdIn(this.getInputData()[i]?.json);
+	if (!id) {
+		throw new NodeOperationError(this.getNode(), `[item ${i}] extractionId: is required`, {
+			itemIndex: i,
+			description: 'Enter the publicId of the extraction, or pass an item that has publicId or extractionId. Nothing was sent.',
+		});
+	}
+	return id;
+}
+
+const status = (job: IDataObject) => String(job.status ?? '').toUpperCase();
+
+function progress(job: IDataObject): string {
+	return `discoveryCount ${String(job.discoveryCount ?? '?')}, completedCount ${String(job.completedCount ?? '?')}`;
+}
+
+/** Checks the job until COMPLETED or FAILED; throws on FAILED and on timeout. `first` is a record already read. */
+export async function waitForJob(
+	this: IExecuteFunctions,
+	ctx: ExtractionContext,
+	publicId: string,
+	i: number,
+	settings: CompletionSettings,
+	first?: IDataObject,
+): Promise<IDataObject> {
+	const started = Date.now();
+	const deadline = started + settings.timeoutMs;
+	let job = first;
+	for (;;) {
+		if (!job) {
+			const next = await ctx.api.job(publicId, i, deadline);
+			if (next === 'deadline') break;
+			job = next;
+		}
+		const s = status(job);
+		if (s === 'COMPLETED') return job;
+		if (s === 'FAILED') throw failedJobError.call(this, job, publicId, i);
+		if (Date.now() + settings.intervalMs > deadline) break;
+		await sleep(settings.intervalMs);
+		job = undefined;
+	}
+	const seconds = Math.round(settings.timeoutMs / 1000);
+	throw new NodeOperationError(this.getNode(), `[item ${i}] Extraction ${publicId} did not finish within ${seconds} s`, {
+		itemIndex: i,
+		description: `Last state: ${job ? `${status(job) || 'unknown'} (${progress(job)})` : 'not read'}. The job continues on the service: read it later with Extraction → Get (publicId ${publicId}), or start a workflow from the extraction.completed webhook. Raise Timeout to wait longer.`,
+	});
+}
+
+export function failedJobError(this: IExecuteFunctions, job: IDataObject, publicId: string, i: number): NodeOperationError {
+	const error = (job.error && typeof job.error === 'object' ? job.error : {}) as IDataObject;
+	const code = typeof error.code === 'string' ? error.code : undefined;
+	const message = typeof error.message === 'string' ? error.message : typeof job.error === 'string' ? job.error : undefined;
+	const details = error.details !== undefined ? JSON.stringify(redact(error.details)) : undefined;
+	const hint =
+		code === 'INVALID_CREDENTIALS'
+			? ' The SAT rejected the taxpayer credentials: check the RFC and the SAT password (or FIEL files).'
+			: '';
+	return new NodeOperationError(this.getNode(), `[item ${i}] Extraction ${publicId} FAILED${code ? `: ${code}` : ''}${message ? ` - ${message}` : ''}`, {
+		itemIndex: i,
+		description: `${details ? `Details: ${details}.` : ''}${hint} (${progress(job)})`.trim(),
+	});
+}
+
+/**
+ * Downloads every document of a completed job in the chosen formats: one item per document, its files as
+ * binary fields. Documents are listed as domain/documents.ts assumes. Stops before the first download when
+ * the job needs more downloads than the hourly budget allows.
+ */
+export async function downloadAllDocuments(
+	this: IExecuteFunctions,
+	ctx: ExtractionContext,
+	job: IDataObject,
+	publicId: string,
+	i: number,
+	settings: CompletionSettings,
+): Promise<INodeExecutionData[]> {
+	if (status(job) !== 'COMPLETED') {
+		throw new NodeOperationError(this.getNode(), `[item ${i}] Download All: extraction ${publicId} is ${status(job) || 'in an unknown state'}, not COMPLETED`, {
+			itemIndex: i,
+			description: `Documents can be downloaded once the job is COMPLETED (${progress(job)}). Turn on Wait for Completion, or run again later.`,
+		});
+	}
+	const documents = documentsOf(job);
+	if (!documents) {
+		throw new NodeOperationError(this.getNode(), `[item ${i}] Download All: the record of extraction ${publicId} has no documents list`, {
+			itemIndex: i,
+			description:
+				'The service does not document how to list the documents of a job; this node expects a "documents" list in the job record. Download single documents with Download Document, using the document IDs of the document.ready webhook.',
+		});
+	}
+	const wanted = DOCUMENT_FORMATS.filter((f) => settings.fields[f] !== undefined);
+	const plan = documents.map((doc) => ({ doc, formats: wanted.filter((f) => !doc.formats || doc.formats.includes(f)) }));
+	const needed = plan.reduce((n, p) => n + p.formats.length, 0);
+	const free = ctx.api.downloads.available();
+	if (needed > free) {
+		throw new NodeOperationError(this.getNode(), `[item ${i}] Download All: extraction ${publicId} needs ${needed} downloads, more than this execution may still make`, {
+			itemIndex: i,
+			description: `The service allows ${LIMITS.downloads.label}; ${free} remain in this execution. Nothing was downloaded. Download one format only, or use Download Document for part of the documents.`,
+		});
+	}
+	const items: INodeExecutionData[] = [];
+	for (const { doc, formats } of plan) {
+		const binary: INodeExecutionData['binary'] = {};
+		const files: IDataObject[] = [];
+		for (const format of formats) {
+			const answer = await ctx.api.download(publicId, doc.id, format, i);
+			const field = settings.fields[format] as string;
+			const fileName = fileNameFor(doc.id, format);
+			binary[field] = await this.helpers.prepareBinaryData(answer.body, fileName, FORMATS[format].mimeType);
+			files.push({ format, field, fileName, mimeType: FORMATS[format].mimeType, fileSize: answer.body.length });
+		}
+		const skipped = wanted.filter((f) => !formats.includes(f));
+		const json: IDataObject = { publicId, documentId: doc.id, document: redact(doc.record), files };
+		if (skipped.length) json.skippedFormats = skipped;
+		items.push(files.length ? { json, binary } : { json });
+	}
+	return items;
+}

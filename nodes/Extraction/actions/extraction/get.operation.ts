@@ -1,0 +1,27 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { concurrencyOption, type OperationResult } from '../../../shared/router';
+import { redact } from '../../domain/secrets';
+import type { ExtractionContext } from '../../transport';
+import { extractionIdField, waitFields } from '../common.descriptions';
+import { downloadAllDocuments, readCompletionSettings, resolveJobId, waitForJob } from './completion';
+
+export const kind = 'read';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['extraction'], operation: ['get'] } }, [
+	extractionIdField,
+	...waitFields('get'),
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
+]);
+
+/** GET /v1/extractions/{publicId}: the job's progress; optionally waits for the end and downloads everything. */
+export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
+	const publicId = resolveJobId.call(this, i);
+	const settings = readCompletionSettings.call(this, i, 'get');
+	const first = await ctx.api.job(publicId, i);
+	// Without a deadline a status check always happens: 'deadline' cannot come back here.
+	let job = first === 'deadline' ? {} : first;
+	if (settings.wait) job = await waitForJob.call(this, ctx, publicId, i, settings, job);
+	if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, job, publicId, i, settings);
+	return redact(job);
+}
