@@ -1,0 +1,210 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * What the trigger nodes use to decide whether a delivery is genuine and new: an HMAC-SHA256 verifier that
+ * never throws (a malformed request is a reason, not an exception), timing-safe comparisons, and a small
+ * bounded in-process memory of what was already seen. Pure functions and classes, no n8n types.
+ */
+
+/** Deliveries whose timestamp is further than this from our clock (either direction) are refused. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+export interface SignatureCheck {
+	/** The shared secret configured in the service's dashboard. */
+	secret: string | undefined;
+	/** The exact bytes received (n8n: `getRequestObject().rawBody`). Never a re-serialized body. */
+	rawBody: Buffer | string | undefined;
+	/** Value of the signature header, expected `sha256=<64 hex>`. */
+	signature: string | string[] | undefined;
+	/** Value of the timestamp header: Unix seconds. */
+	timestamp: string | string[] | undefined;
+	/** Our clock, in milliseconds (defaults to Date.now()). */
+	nowMs?: number;
+	toleranceSeconds?: number;
+}
+
+export type SignatureResult =
+	| { ok: true; timestamp: number; digest: string }
+	| { ok: false; reason: SignatureFailure };
+
+export type SignatureFailure =
+	| 'no secret configured'
+	| 'raw body unavailable'
+	| 'missing signature header'
+	| 'missing timestamp header'
+	| 'malformed signature header'
+	| 'malformed timestamp header'
+	| 'stale timestamp'
+	| 'timestamp in the future'
+	| 'signature mismatch'
+	| 'verification error';
+
+const SIGNATURE_FORMAT = /^sha256=([0-9a-fA-F]{64})$/;
+const TIMESTAMP_FORMAT = /^[0-9]{1,12}$/;
+
+function single(value: string | string[] | undefined): string | undefined {
+	if (Array.isArray(value)) return value.length === 1 ? value[0] : undefined;
+	return value;
+}
+
+function toBuffer(body: Buffer | string): Buffer {
+	return Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+}
+
+/** `sha256=<hex>` of HMAC-SHA256(secret, `${timestamp}.${rawBody}`): what the service sends. */
+export function computeSignature(secret: string, timestamp: string | number, rawBody: Buffer | string): string {
+	const mac = createHmac('sha256', secret);
+	mac.update(`${String(timestamp)}.`, 'utf8');
+	mac.update(toBuffer(rawBody));
+	return `sha256=${mac.digest('hex')}`;
+}
+
+/**
+ * Verifies a signed delivery. Checks, in order: configuration, presence and shape of both headers, the
+ * timestamp window (both directions), then the HMAC over the timestamp exactly as received, a dot and the
+ * raw bytes. Returns the reason of the first failure; never throws.
+ */
+export function verifySignature(check: SignatureCheck): SignatureResult {
+	try {
+		if (typeof check.secret !== 'string' || check.secret === '') return { ok: false, reason: 'no secret configured' };
+		if (check.rawBody === undefined || check.rawBody === null) return { ok: false, reason: 'raw body unavailable' };
+		const signature = single(check.signature);
+		const timestamp = single(check.timestamp);
+		if (check.signature === undefined || check.signature === '') return { ok: false, reason: 'missing signature header' };
+		if (check.timestamp === undefined || check.timestamp === '') return { ok: false, reason: 'missing timestamp header' };
+		const sig = signature === undefined ? null : SIGNATURE_FORMAT.exec(signature.trim());
+		if (!sig) return { ok: false, reason: 'malformed signature header' };
+		const ts = timestamp?.trim();
+		if (ts === undefined || !TIMESTAMP_FORMAT.test(ts)) return { ok: false, reason: 'malformed timestamp header' };
+
+		const seconds = Number(ts);
+		const nowSeconds = (check.nowMs ?? Date.now()) / 1000;
+		const tolerance = check.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+		if (nowSeconds - seconds > tolerance) return { ok: false, reason: 'stale timestamp' };
+		if (seconds - nowSeconds > tolerance) return { ok: false, reason: 'timestamp in the future' };
+
+		const expected = createHmac('sha256', check.secret).update(`${ts}.`, 'utf8').update(toBuffer(check.rawBody)).digest();
+		const received = Buffer.from(sig[1], 'hex');
+		if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
+			return { ok: false, reason: 'signature mismatch' };
+		}
+		return { ok: true, timestamp: seconds, digest: sig[1].toLowerCase() };
+	} catch {
+		return { ok: false, reason: 'verification error' };
+	}
+}
+
+/** Constant-time equality of two strings of any length (both are hashed first, so lengths do not leak). */
+export function safeEqual(a: unknown, b: unknown): boolean {
+	if (typeof a !== 'string' || typeof b !== 'string' || a === '' || b === '') return false;
+	const ha = createHash('sha256').update(a, 'utf8').digest();
+	const hb = createHash('sha256').update(b, 'utf8').digest();
+	return timingSafeEqual(ha, hb);
+}
+
+export function sha256Hex(value: string): string {
+	return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** A random URL-safe token (256 bits). */
+export function randomToken(): string {
+	return randomBytes(32).toString('base64url');
+}
+
+export interface DedupOptions {
+	/** Entries kept at most; the oldest are forgotten first. */
+	maxEntries?: number;
+	/** How long a key is remembered, in milliseconds. */
+	ttlMs?: number;
+}
+
+/**
+ * Remembers keys for a while, in this process only. `claim` answers "first time?" and records the key.
+ * Bounded by size and age: memory cannot grow without limit, and an entry older than the TTL is forgotten.
+ * Keys are stored hashed, so their size does not matter.
+ */
+export class DedupStore {
+	readonly maxEntries: number;
+	readonly ttlMs: number;
+	/** key hash → time it was recorded. Insertion order is time order (entries are never refreshed). */
+	private readonly seen = new Map<string, number>();
+
+	constructor(options: DedupOptions = {}) {
+		this.maxEntries = Math.max(1, options.maxEntries ?? 10000);
+		this.ttlMs = Math.max(1, options.ttlMs ?? 24 * 60 * 60 * 1000);
+	}
+
+	get size(): number {
+		return this.seen.size;
+	}
+
+	private prune(nowMs: number): void {
+		for (const [key, at] of this.seen) {
+			if (nowMs - at < this.ttlMs) break;
+			this.seen.delete(key);
+		}
+		while (this.seen.size > this.maxEntries) {
+			const oldest = this.seen.keys().next().value as string;
+			this.seen.delete(oldest);
+		}
+	}
+
+	/** True when the key was seen within the TTL (does not record it). */
+	has(key: string, nowMs = Date.now()): boolean {
+		this.prune(nowMs);
+		return this.seen.has(sha256Hex(key));
+	}
+
+	/** Records the key. Returns true when it is new, false when it was already seen within the TTL. */
+	claim(key: string, nowMs = Date.now()): boolean {
+		this.prune(nowMs);
+		const hashed = sha256Hex(key);
+		if (this.seen.has(hashed)) return false;
+		this.seen.set(hashed, nowMs);
+		this.prune(nowMs);
+		return true;
+	}
+
+	/** Forgets a key (e.g. when what it protected did not happen after all). */
+	release(key: string): void {
+		this.seen.delete(sha256Hex(key));
+	}
+
+	clear(): void {
+		this.seen.clear();
+	}
+}
+
+/**
+ * Process-wide stores by namespace (e.g. workflow id + node id + purpose). n8n keeps a node's module loaded
+ * for the life of the process, so these outlive a single request — unlike static data written inside
+ * `webhook()`, which n8n does not save. The number of namespaces is bounded too.
+ */
+export class DedupRegistry {
+	private readonly stores = new Map<string, DedupStore>();
+
+	constructor(private readonly maxNamespaces = 1000) {}
+
+	get(namespace: string, options?: DedupOptions): DedupStore {
+		let store = this.stores.get(namespace);
+		if (store) {
+			// move to the end: most recently used
+			this.stores.delete(namespace);
+			this.stores.set(namespace, store);
+			return store;
+		}
+		store = new DedupStore(options);
+		this.stores.set(namespace, store);
+		while (this.stores.size > this.maxNamespaces) {
+			this.stores.delete(this.stores.keys().next().value as string);
+		}
+		return store;
+	}
+
+	clear(): void {
+		this.stores.clear();
+	}
+}
+
+/** The one registry of this process, shared by every trigger node of the package. */
+export const deliveryMemory = new DedupRegistry();
