@@ -27,6 +27,11 @@ export interface ServiceDefinition {
 	describeError(status: number, body: unknown): { message: string; description?: string };
 	/** Refuses a request before it is sent (e.g. a staging key against production). Returns a message or undefined. */
 	preflight?(credentials: ICredentialDataDecryptedObject): string | undefined;
+	/**
+	 * False when the credential has no token to fetch again (a static API key): n8n then does not re-send a
+	 * request answered 401. Default true: n8n runs `preAuthentication` again and re-sends once.
+	 */
+	reauthenticateOn401?: boolean;
 }
 
 export interface ApiRequest {
@@ -186,7 +191,10 @@ export class ServiceClient {
 					this.ctx,
 					this.service.credentialType,
 					{ ...options, headers: { ...options.headers } },
-					{ credentialsDecrypted: credentials },
+					// An empty list of "token expired" statuses stops n8n's one re-send after a 401.
+					this.service.reauthenticateOn401 === false
+						? { credentialsDecrypted: credentials, preAuthenticationRetryStatusCode: [] }
+						: { credentialsDecrypted: credentials },
 				);
 				if (!req.binary) return answer;
 				const full = answer as { body: ArrayBuffer | Buffer; headers: Record<string, unknown> };
