@@ -22,6 +22,8 @@ export const extractionService: ServiceDefinition = {
 	credentialType: 'extractionApi',
 	baseUrl: (credentials) => baseUrlFor(credentials),
 	preflight: (credentials) => credentialProblem(credentials),
+	// A static key: nothing to fetch again after a 401, so n8n must not re-send the request.
+	reauthenticateOn401: false,
 	describeError(status, body) {
 		const said = bodyMessage(body);
 		const code = errorCode(body);
@@ -66,6 +68,8 @@ export function scrubError<E>(error: E, secrets: readonly string[]): E {
 	if (!secrets.length || !(error instanceof Error)) return error;
 	const e = error as unknown as AnyError;
 	e.message = scrubText(e.message, secrets);
+	// The stack starts with the message as it was when the error was made.
+	if (typeof e.stack === 'string') e.stack = scrubText(e.stack, secrets);
 	if (typeof e.description === 'string') e.description = scrubText(e.description, secrets);
 	if (Array.isArray(e.messages)) e.messages = e.messages.map((m) => scrubText(String(m), secrets));
 	if (e.errorResponse !== undefined) e.errorResponse = redact(e.errorResponse, secrets);

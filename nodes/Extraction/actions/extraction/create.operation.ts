@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
 import { redact } from '../../domain/secrets';
-import type { ExtractionContext } from '../../transport';
+import { scrubError, type ExtractionContext } from '../../transport';
 import { waitFields } from '../common.descriptions';
 import { downloadAllDocuments, readCompletionSettings, waitForJob } from './completion';
 import { extractionInputFields, readExtractionInput } from './extractionInput';
@@ -31,7 +31,12 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 			description: `Answer: ${JSON.stringify(job).slice(0, 500)}. Do not run this item again (it would create a second extraction); find the job in the dashboard.`,
 		});
 	}
-	const final = await waitForJob.call(this, ctx, publicId, i, settings);
-	if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, final, publicId, i, settings);
-	return withWarnings(redact(final, secrets));
+	try {
+		const final = await waitForJob.call(this, ctx, publicId, i, settings);
+		if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, redact(final, secrets), publicId, i, settings);
+		return withWarnings(redact(final, secrets));
+	} catch (error) {
+		// A FAILED job's error details may quote what the SAT was sent.
+		throw scrubError(error, secrets);
+	}
 }
