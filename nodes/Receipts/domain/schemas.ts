@@ -1,0 +1,274 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { Checker } from '../../shared/validate';
+import { isMissing } from '../../shared/validate';
+import { accessKeyProblem } from './accessKey';
+import { ID_TYPES, identificationWarning, rucProblem } from './identification';
+
+/**
+ * Pre-flight validation of receipt bodies, one function per receipt kind, following the tables of
+ * receipts-service.md. Each checks everything the spec constrains (naming the field path, e.g.
+ * `destinatarios[0].items[1].cantidad`), adds warnings for what is suspicious but may be right
+ * (identification check digits), and returns the body with the few top-level coercions the service
+ * needs (numeric strings from spreadsheets → integers where the spec says integer).
+ * Fields the spec does not describe are passed through untouched.
+ */
+
+export type ReceiptKind = 'atsRetention' | 'retention' | 'waybill' | 'purchaseSettlement' | 'purchaseSettlementReimbursement';
+
+const PERIODO_FISCAL = /^(0[1-9]|1[0-2])\/\d{4}$/;
+const CURRENCY = /^[A-Z]{3}$/;
+const MAX_SEQUENTIAL = 999999999;
+
+function asObject(value: unknown): IDataObject {
+	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+function toInteger(value: unknown): unknown {
+	return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+}
+
+function each(check: Checker, path: string, value: unknown, opts: { required?: boolean; min?: number }, fn: (entry: IDataObject, at: string) => void): void {
+	if (!check.array(path, value, opts)) return;
+	(value as unknown[]).forEach((entry, n) => {
+		const at = `${path}[${n}]`;
+		if (check.object(at, entry, { required: true })) fn(entry as IDataObject, at);
+	});
+}
+
+function common(check: Checker, body: IDataObject): void {
+	check.oneOf('ambiente', body.ambiente, [1, 2], { required: true });
+	check.oneOf('tipo_emision', body.tipo_emision, [1, 2], { required: true });
+	check.isoDate('fecha_emision', body.fecha_emision);
+	check.string('version', body.version);
+	if (!isMissing(body.clave_acceso)) {
+		const problem = accessKeyProblem(body.clave_acceso);
+		if (problem) check.fail('clave_acceso', problem);
+	}
+	if (!isMissing(body.ambiente)) body.ambiente = toInteger(body.ambiente) as IDataObject[string];
+	if (!isMissing(body.tipo_emision)) body.tipo_emision = toInteger(body.tipo_emision) as IDataObject[string];
+}
+
+function sequential(check: Checker, body: IDataObject, field: 'secuencial' | 'secuencia', as: 'integer' | 'string'): void {
+	check.integer(field, body[field], { required: true, min: 1, max: MAX_SEQUENTIAL });
+	if (isMissing(body[field])) return;
+	if (as === 'integer') body[field] = toInteger(body[field]) as IDataObject[string];
+	else if (typeof body[field] === 'number') body[field] = String(body[field]);
+}
+
+export function checkEmisor(check: Checker, value: unknown): void {
+	if (!check.object('emisor', value, { required: true })) return;
+	const emisor = value as IDataObject;
+	if (!isMissing(emisor.ruc)) {
+		const problem = rucProblem(String(emisor.ruc).trim());
+		if (problem) check.warn('emisor.ruc', `${problem}; sent anyway, verify the RUC`);
+	}
+	if (emisor.obligado_contabilidad !== undefined && typeof emisor.obligado_contabilidad !== 'boolean') {
+		check.fail('emisor.obligado_contabilidad', 'must be true or false');
+	}
+	check.object('emisor.establecimiento', emisor.establecimiento);
+}
+
+/** A person (sujeto, proveedor, comprador, destinatario, transportista). */
+function checkParty(check: Checker, path: string, value: unknown, opts: { required: boolean; strict?: boolean; carrier?: boolean }): IDataObject | undefined {
+	if (!check.object(path, value, { required: opts.required })) return undefined;
+	const party = value as IDataObject;
+	check.string(`${path}.identificacion`, party.identificacion, { required: opts.strict, min: 5, max: 20 });
+	check.string(`${path}.tipo_identificacion`, party.tipo_identificacion, { required: opts.strict });
+	check.string(`${path}.razon_social`, party.razon_social, { required: opts.strict, max: 300 });
+	if (opts.carrier) {
+		check.email(`${path}.email`, party.email, { max: 300 });
+		check.string(`${path}.placa`, party.placa, { required: true });
+	} else {
+		check.email(`${path}.email`, party.email);
+	}
+	const warning = identificationWarning(party.identificacion, party.tipo_identificacion);
+	if (warning) check.warn(`${path}.identificacion`, `${warning}; sent anyway, verify the number`);
+	return party;
+}
+
+function checkInfo(check: Checker, body: IDataObject, kind: ReceiptKind): void {
+	const valueKey = kind === 'waybill' ? 'valor' : 'descripcion';
+	each(check, 'info_adicional', body.info_adicional, {}, (entry, at) => {
+		check.string(`${at}.nombre`, entry.nombre, { required: true });
+		if (isMissing(entry[valueKey]) && isMissing(entry.valor) && isMissing(entry.descripcion)) check.fail(`${at}.${valueKey}`, 'is required');
+	});
+	if (!isMissing(body.informacion_adicional)) {
+		check.object('informacion_adicional', body.informacion_adicional);
+		if (kind === 'waybill' || kind.startsWith('purchaseSettlement')) {
+			check.warn('informacion_adicional', 'is obsolete for this receipt kind; passed through, but prefer info_adicional (a list of {nombre, ' + valueKey + '})');
+		}
+	}
+}
+
+function taxLines(check: Checker, path: string, value: unknown, opts: { required?: boolean; tarifa?: boolean }): void {
+	each(check, path, value, { required: opts.required }, (tax, at) => {
+		check.string(`${at}.codigo`, tax.codigo, { required: opts.required });
+		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: opts.required });
+		check.number(`${at}.base_imponible`, tax.base_imponible, { required: opts.required });
+		check.number(`${at}.valor`, tax.valor, { required: opts.required });
+		check.number(`${at}.tarifa`, tax.tarifa);
+	});
+}
+
+export function checkRetention(check: Checker, body: IDataObject): IDataObject {
+	common(check, body);
+	sequential(check, body, 'secuencial', 'integer');
+	check.matches('periodo_fiscal', body.periodo_fiscal, PERIODO_FISCAL, 'is not a fiscal period: use MM/YYYY, e.g. 03/2026', { required: true });
+	checkEmisor(check, body.emisor);
+	checkParty(check, 'sujeto', body.sujeto, { required: true });
+	each(check, 'items', body.items, { required: true, min: 1 }, (item, at) => {
+		check.number(`${at}.base_imponible`, item.base_imponible, { required: true, maxDecimals: 2 });
+		check.string(`${at}.codigo`, item.codigo, { required: true });
+		check.string(`${at}.codigo_porcentaje`, item.codigo_porcentaje, { required: true });
+		check.number(`${at}.porcentaje`, item.porcentaje);
+		check.number(`${at}.valor_retenido`, item.valor_retenido, { required: true, maxDecimals: 2 });
+		check.isoDate(`${at}.fecha_emision_documento_sustento`, item.fecha_emision_documento_sustento, { required: true });
+		check.string(`${at}.numero_documento_sustento`, item.numero_documento_sustento);
+		check.string(`${at}.tipo_documento_sustento`, item.tipo_documento_sustento, { required: true });
+	});
+	checkInfo(check, body, 'retention');
+	return body;
+}
+
+export function checkAtsRetention(check: Checker, body: IDataObject): IDataObject {
+	common(check, body);
+	sequential(check, body, 'secuencia', 'integer');
+	check.matches('periodo_fiscal', body.periodo_fiscal, PERIODO_FISCAL, 'is not a fiscal period: use MM/YYYY, e.g. 03/2026', { required: true });
+	checkEmisor(check, body.emisor);
+	const sujeto = checkParty(check, 'sujeto', body.sujeto, { required: true });
+	if (sujeto && String(sujeto.tipo_identificacion ?? '') === ID_TYPES.foreign && isMissing(body.tipo_sujeto_retenido)) {
+		check.warn('tipo_sujeto_retenido', 'is required when the retained subject has a foreign identification (tipo_identificacion 08)');
+	}
+	each(check, 'documentos_soporte', body.documentos_soporte, { required: true, min: 1 }, (doc, at) => {
+		check.isoDate(`${at}.fecha_emision`, doc.fecha_emision);
+		check.isoDate(`${at}.fecha_registro_contable`, doc.fecha_registro_contable);
+		check.number(`${at}.total_sin_impuestos`, doc.total_sin_impuestos);
+		check.number(`${at}.total`, doc.total);
+		taxLines(check, `${at}.impuestos`, doc.impuestos, {});
+		each(check, `${at}.retenciones`, doc.retenciones, {}, (r, rat) => {
+			check.string(`${rat}.codigo`, r.codigo);
+			check.string(`${rat}.codigo_porcentaje`, r.codigo_porcentaje);
+			check.number(`${rat}.base_imponible`, r.base_imponible, { maxDecimals: 2 });
+			check.number(`${rat}.tarifa`, r.tarifa);
+			check.number(`${rat}.valor_retenido`, r.valor_retenido, { maxDecimals: 2 });
+			each(check, `${rat}.dividendos`, r.dividendos, {}, (d, dat) => {
+				check.isoDate(`${dat}.fecha_pago`, d.fecha_pago);
+				check.number(`${dat}.impuesto_renta`, d.impuesto_renta);
+				check.integer(`${dat}.annio_fiscal`, d.annio_fiscal);
+			});
+		});
+		each(check, `${at}.pagos`, doc.pagos, {}, (p, pat) => check.number(`${pat}.total`, p.total));
+		if (check.object(`${at}.reembolso`, doc.reembolso)) reimbursementDocuments(check, `${at}.reembolso`, doc.reembolso as IDataObject);
+	});
+	checkInfo(check, body, 'atsRetention');
+	return body;
+}
+
+export function checkWaybill(check: Checker, body: IDataObject): IDataObject {
+	common(check, body);
+	sequential(check, body, 'secuencial', 'string');
+	checkEmisor(check, body.emisor);
+	check.isoDate('fecha_inicio_transporte', body.fecha_inicio_transporte, { required: true });
+	check.isoDate('fecha_fin_transporte', body.fecha_fin_transporte, { required: true });
+	check.string('direccion_partida', body.direccion_partida, { required: true });
+	checkParty(check, 'transportista', body.transportista, { required: true, strict: true, carrier: true });
+	each(check, 'destinatarios', body.destinatarios, { required: true, min: 1 }, (d, at) => {
+		checkParty(check, at, d, { required: true, strict: true });
+		check.string(`${at}.direccion`, d.direccion, { required: true });
+		check.string(`${at}.ruta`, d.ruta, { max: 300 });
+		check.string(`${at}.documento_aduanero_unico`, d.documento_aduanero_unico, { max: 20 });
+		check.isoDate(`${at}.fecha_emision_documento_sustento`, d.fecha_emision_documento_sustento);
+		check.string(`${at}.motivo_traslado`, d.motivo_traslado, { required: true });
+		each(check, `${at}.items`, d.items, { required: true, min: 1 }, (item, iat) => {
+			check.string(`${iat}.descripcion`, item.descripcion, { required: true });
+			check.string(`${iat}.codigo_principal`, item.codigo_principal, { required: true, max: 25 });
+			check.string(`${iat}.codigo_auxiliar`, item.codigo_auxiliar, { max: 25 });
+			check.number(`${iat}.cantidad`, item.cantidad, { required: true, maxDecimals: 6 });
+			check.object(`${iat}.detalles_adicionales`, item.detalles_adicionales);
+		});
+	});
+	checkInfo(check, body, 'waybill');
+	return body;
+}
+
+function reimbursementDocuments(check: Checker, path: string, reembolso: IDataObject): void {
+	check.number(`${path}.subtotal`, reembolso.subtotal);
+	check.number(`${path}.total`, reembolso.total);
+	check.number(`${path}.total_impuestos`, reembolso.total_impuestos);
+	each(check, `${path}.documentos`, reembolso.documentos, {}, (doc, at) => {
+		check.isoDate(`${at}.fecha_emision`, doc.fecha_emision);
+		check.integer(`${at}.secuencia`, doc.secuencia, { min: 1, max: MAX_SEQUENTIAL });
+		const warning = identificationWarning(doc.identificacion_proveedor, doc.tipo_identificacion_proveedor);
+		if (warning) check.warn(`${at}.identificacion_proveedor`, `${warning}; sent anyway, verify the number`);
+		taxLines(check, `${at}.impuestos`, doc.impuestos, {});
+	});
+}
+
+/** SRI: IVA (codigo 2) at percentage code 6 is "no objeto de impuesto". */
+export const NO_OBJECT_OF_TAX = { codigo: '2', codigo_porcentaje: '6' } as const;
+
+export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts: { reimbursement: boolean }): IDataObject {
+	common(check, body);
+	sequential(check, body, 'secuencial', 'string');
+	checkEmisor(check, body.emisor);
+	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)', { required: true });
+	if (check.object('totales', body.totales, { required: true })) {
+		const t = body.totales as IDataObject;
+		check.number('totales.total_sin_impuestos', t.total_sin_impuestos, { required: true });
+		check.number('totales.descuento', t.descuento, { required: true });
+		check.number('totales.importe_total', t.importe_total, { required: true });
+		taxLines(check, 'totales.impuestos', t.impuestos, { required: true });
+	}
+	if (check.object('maquina_fiscal', body.maquina_fiscal)) {
+		const m = body.maquina_fiscal as IDataObject;
+		for (const key of ['marca', 'modelo', 'serie']) check.string(`maquina_fiscal.${key}`, m[key]);
+	}
+	checkParty(check, 'proveedor', body.proveedor, { required: true });
+	each(check, 'items', body.items, { required: true, min: 1 }, (item, at) => {
+		check.number(`${at}.cantidad`, item.cantidad);
+		check.string(`${at}.codigo_principal`, item.codigo_principal, { max: 25 });
+		check.string(`${at}.codigo_auxiliar`, item.codigo_auxiliar, { max: 25 });
+		check.number(`${at}.precio_unitario`, item.precio_unitario);
+		check.number(`${at}.precio_total_sin_impuestos`, item.precio_total_sin_impuestos);
+		check.number(`${at}.descuento`, item.descuento);
+		check.object(`${at}.detalles_adicionales`, item.detalles_adicionales);
+		taxLines(check, `${at}.impuestos`, item.impuestos, {});
+		if (opts.reimbursement && Array.isArray(item.impuestos)) {
+			(item.impuestos as IDataObject[]).forEach((tax, n) => {
+				if (tax && (String(tax.codigo) !== NO_OBJECT_OF_TAX.codigo || String(tax.codigo_porcentaje) !== NO_OBJECT_OF_TAX.codigo_porcentaje)) {
+					check.warn(`${at}.impuestos[${n}]`, 'a reimbursement settlement item carries the no-object-of-tax kind (codigo 2, codigo_porcentaje 6)');
+				}
+			});
+		}
+	});
+	each(check, 'pagos', body.pagos, { required: true, min: 1 }, (p, at) => {
+		check.string(`${at}.forma_pago`, p.forma_pago, { required: true });
+		check.number(`${at}.total`, p.total, { required: true });
+		check.string(`${at}.unidad_tiempo`, p.unidad_tiempo, { max: 10 });
+		check.string(`${at}.plazo`, p.plazo, { max: 14 });
+	});
+	if (opts.reimbursement) {
+		if (check.object('reembolso', body.reembolso, { required: true })) reimbursementDocuments(check, 'reembolso', body.reembolso as IDataObject);
+	} else if (!isMissing(body.reembolso) && check.object('reembolso', body.reembolso)) {
+		reimbursementDocuments(check, 'reembolso', body.reembolso as IDataObject);
+	}
+	checkInfo(check, body, opts.reimbursement ? 'purchaseSettlementReimbursement' : 'purchaseSettlement');
+	return body;
+}
+
+/** Validates `body` as a receipt of `kind`; the body is a copy the caller may send. */
+export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObject): IDataObject {
+	const body = { ...asObject(input) };
+	switch (kind) {
+		case 'retention':
+			return checkRetention(check, body);
+		case 'atsRetention':
+			return checkAtsRetention(check, body);
+		case 'waybill':
+			return checkWaybill(check, body);
+		case 'purchaseSettlement':
+			return checkPurchaseSettlement(check, body, { reimbursement: false });
+		case 'purchaseSettlementReimbursement':
+			return checkPurchaseSettlement(check, body, { reimbursement: true });
+	}
+}

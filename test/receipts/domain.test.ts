@@ -1,0 +1,128 @@
+import { Checker } from '../../nodes/shared/validate';
+import { accessKeyCheckDigit, accessKeyProblem, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
+import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/Receipts/domain/identification';
+import { redact } from '../../nodes/Receipts/domain/redact';
+import { checkReceipt } from '../../nodes/Receipts/domain/schemas';
+import { makeAccessKey, mod11 } from '../simulator/receipts';
+import { atsRetentionBody, KNOWN_ACCESS_KEY, retentionBody, settlementBody, waybillBody } from './setup';
+
+describe('access key (clave de acceso)', () => {
+	test('the SRI technical sheet example is valid and splits into its parts', () => {
+		expect(accessKeyProblem(KNOWN_ACCESS_KEY)).toBeUndefined();
+		expect(splitAccessKey(KNOWN_ACCESS_KEY)).toEqual({
+			date: '21102011',
+			receiptType: '01',
+			ruc: '1792146739001',
+			environment: '1',
+			series: '002001',
+			sequential: '000000001',
+			numericCode: '12345678',
+			emissionType: '1',
+			checkDigit: '3',
+		});
+	});
+
+	test('modulo 11 maps 11 to 0 and 10 to 1', () => {
+		// Find prefixes whose raw result is 11 and 10 by brute force over the last digit.
+		const base = KNOWN_ACCESS_KEY.slice(0, 47);
+		const results = new Map<number, string>();
+		for (let d = 0; d <= 9; d++) {
+			const prefix = `${base}${d}`;
+			let sum = 0;
+			[...prefix].reverse().forEach((c, i) => (sum += Number(c) * (2 + (i % 6))));
+			results.set(11 - (sum % 11), prefix);
+		}
+		if (results.has(11)) expect(accessKeyCheckDigit(results.get(11)!)).toBe(0);
+		if (results.has(10)) expect(accessKeyCheckDigit(results.get(10)!)).toBe(1);
+		expect(results.has(11) || results.has(10)).toBe(true);
+	});
+
+	test('a changed digit, a wrong length or letters are refused with a reason', () => {
+		const typo = `${KNOWN_ACCESS_KEY.slice(0, 10)}${(Number(KNOWN_ACCESS_KEY[10]) + 1) % 10}${KNOWN_ACCESS_KEY.slice(11)}`;
+		expect(accessKeyProblem(typo)).toMatch(/check digit 3 but the SRI modulo-11 check gives \d/);
+		expect(accessKeyProblem(KNOWN_ACCESS_KEY.slice(1))).toBe('must be exactly 49 digits, got 48 digits');
+		expect(accessKeyProblem(`A${KNOWN_ACCESS_KEY.slice(1)}`)).toMatch(/must be exactly 49 digits/);
+	});
+
+	test('agrees with the simulator’s independent implementation on 200 generated keys', () => {
+		for (let n = 0; n < 200; n++) {
+			const key = makeAccessKey({ kind: 'retention', ruc: '1792146739001', secuencial: n + 1, date: '2026-03-31' });
+			expect(accessKeyProblem(key)).toBeUndefined();
+			expect(accessKeyCheckDigit(key.slice(0, 48))).toBe(mod11(key.slice(0, 48)));
+		}
+	});
+});
+
+describe('RUC and cédula', () => {
+	test.each([
+		['1710034065', undefined],
+		['1710034064', 'cédula check digit is 4 but 5 was expected'],
+		['9910034065', 'is not a cédula: province code 99 does not exist'],
+		['17100340', 'is not a cédula: it must be 10 digits'],
+	])('cédula %s', (value, problem) => expect(cedulaProblem(value)).toBe(problem));
+
+	test.each([
+		['1792146739001', undefined], // company (third digit 9)
+		['1790016919001', undefined],
+		['1760001550001', undefined], // public entity (third digit 6)
+		['1710034065001', undefined], // natural person
+		['1792146738001', 'RUC (company) check digit is 8 but 9 was expected'],
+		['1710034065000', 'RUC establishment number must not be 000'],
+		['1782146739001', 'is not a RUC: the third digit 8 is not 0-6 or 9'],
+		['179214673900', 'is not a RUC: it must be 13 digits'],
+	])('RUC %s', (value, problem) => expect(rucProblem(value)).toBe(problem));
+
+	test('identification warnings follow the type code, or the length when the type is missing', () => {
+		expect(identificationWarning('1710034064', '05')).toMatch(/check digit/);
+		expect(identificationWarning('1710034064', undefined)).toMatch(/check digit/);
+		expect(identificationWarning('1710034064', '06')).toBeUndefined(); // passport: not checked
+		expect(identificationWarning('1792146738001', '04')).toMatch(/check digit/);
+	});
+});
+
+describe('receipt schemas', () => {
+	test.each([
+		['retention', retentionBody()],
+		['atsRetention', atsRetentionBody()],
+		['waybill', waybillBody()],
+		['purchaseSettlement', settlementBody()],
+		['purchaseSettlementReimbursement', settlementBody(true)],
+	] as const)('a complete %s passes without problems or warnings', (kind, body) => {
+		const check = new Checker();
+		checkReceipt(check, kind, body);
+		expect(check.problems).toEqual([]);
+		expect(check.warnings).toEqual([]);
+	});
+
+	test('coerces numeric strings where the spec says integer, and numbers to text where it says string', () => {
+		const check = new Checker();
+		const out = checkReceipt(check, 'retention', { ...retentionBody(), ambiente: '2', tipo_emision: '1', secuencial: '000123' });
+		expect(out).toMatchObject({ ambiente: 2, tipo_emision: 1, secuencial: 123 });
+		const waybill = checkReceipt(new Checker(), 'waybill', { ...waybillBody(), secuencial: 45 });
+		expect(waybill.secuencial).toBe('45');
+	});
+
+	test('a RUC that fails its check digit only warns', () => {
+		const check = new Checker();
+		checkReceipt(check, 'retention', { ...retentionBody(), emisor: { ruc: '1792146738001' } });
+		expect(check.problems).toEqual([]);
+		expect(check.warnings).toEqual(['emisor.ruc: RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC']);
+	});
+
+	test('reimbursement items with a taxed kind warn; the obsolete informacion_adicional warns on settlements', () => {
+		const check = new Checker();
+		const body = settlementBody(true);
+		(body.items as Array<Record<string, unknown>>)[0].impuestos = [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }];
+		body.informacion_adicional = { Nota: 'x' };
+		checkReceipt(check, 'purchaseSettlementReimbursement', body);
+		expect(check.problems).toEqual([]);
+		expect(check.warnings.map((w) => w.split(':')[0])).toEqual(['items[0].impuestos[0]', 'informacion_adicional']);
+	});
+});
+
+describe('redact', () => {
+	test('removes secret fields at any depth and masks known secret strings', () => {
+		const out = redact({ id: 'x', 'api-key': 'k', nested: [{ 'certificate-password': null, note: 'key is supersecret!' }] }, ['supersecret']);
+		expect(out).toEqual({ id: 'x', nested: [{ note: 'key is [redacted]!' }] });
+	});
+});

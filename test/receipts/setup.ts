@@ -1,0 +1,165 @@
+import type { ICredentialType, IDataObject, INodeType } from 'n8n-workflow';
+import { built, Engine, workflowWith, type RunResult } from '../harness/engine';
+import { ReceiptsSimulator } from '../simulator/receipts';
+import { SimulatorServer } from '../simulator/server';
+
+/** A Receipts simulator on a random loopback port and an engine with the built Receipts node and credential. */
+export async function startReceipts() {
+	const receipts = new ReceiptsSimulator();
+	const server = await new SimulatorServer([receipts]).start();
+	const engine = new Engine([built<INodeType>('nodes/Receipts/Receipts.node', 'Receipts')], [built<ICredentialType>('credentials/ReceiptsApi.credentials', 'ReceiptsApi')]);
+	const setCredential = (data: IDataObject = {}) =>
+		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, ...data });
+	setCredential();
+	const run = (parameters: IDataObject, input?: IDataObject[], continueOnFail = false): Promise<RunResult> =>
+		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
+	const calls = () => server.received('receipts');
+	return { receipts, server, engine, run, calls, setCredential, stop: () => server.stop() };
+}
+
+export type ReceiptsEnv = Awaited<ReturnType<typeof startReceipts>>;
+
+export const ISSUER = {
+	ruc: '1792146739001',
+	razon_social: 'Distribuidora Andina S.A.',
+	nombre_comercial: 'Andina',
+	direccion: 'Av. Amazonas N34-451, Quito',
+	obligado_contabilidad: true,
+	establecimiento: { codigo: '001', punto_emision: '002', direccion: 'Av. Amazonas N34-451' },
+};
+
+export const retentionBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 123,
+	fecha_emision: '2026-03-31',
+	periodo_fiscal: '03/2026',
+	emisor: ISSUER,
+	sujeto: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan Pérez', email: 'juan@example.com' },
+	items: [
+		{
+			base_imponible: 100,
+			codigo: '1',
+			codigo_porcentaje: '312',
+			porcentaje: 1.75,
+			valor_retenido: 1.75,
+			fecha_emision_documento_sustento: '2026-03-15',
+			numero_documento_sustento: '001-001-000000045',
+			tipo_documento_sustento: '01',
+		},
+	],
+	informacion_adicional: { Pedido: 'PO-77' },
+});
+
+export const atsRetentionBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencia: 77,
+	periodo_fiscal: '03/2026',
+	emisor: { ...ISSUER, regimen_rimpe: 'CONTRIBUYENTE RÉGIMEN RIMPE' },
+	sujeto: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' },
+	documentos_soporte: [
+		{
+			codigo_sustento: '01',
+			tipo_documento: '01',
+			numero: '001-001-000000045',
+			fecha_emision: '2026-03-15',
+			total_sin_impuestos: 100,
+			total: 115,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, tarifa: 15, valor: 15 }],
+			retenciones: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, tarifa: 1.75, valor_retenido: 1.75 }],
+			pagos: [{ tipo_pago: '01', total: 115 }],
+		},
+	],
+	info_adicional: [{ nombre: 'Pedido', descripcion: 'PO-77' }],
+});
+
+export const waybillBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: '45',
+	emisor: ISSUER,
+	fecha_inicio_transporte: '2026-03-20',
+	fecha_fin_transporte: '2026-03-21',
+	direccion_partida: 'Bodega Norte, Quito',
+	transportista: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Transportes Rápidos', placa: 'PBA-1234', email: 'flota@example.com' },
+	destinatarios: [
+		{
+			identificacion: '1790016919001',
+			tipo_identificacion: '04',
+			razon_social: 'Corporación Ejemplo',
+			direccion: 'Av. 9 de Octubre, Guayaquil',
+			motivo_traslado: 'Venta',
+			ruta: 'Quito - Guayaquil',
+			items: [{ descripcion: 'Cajas de café', codigo_principal: 'CAF-001', cantidad: 12.5 }],
+		},
+	],
+	info_adicional: [{ nombre: 'Chofer', valor: 'Luis Mora' }],
+});
+
+export const settlementBody = (reimbursement = false): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: '9',
+	moneda: 'USD',
+	fecha_emision: '2026-03-31',
+	emisor: ISSUER,
+	proveedor: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'María Quispe', direccion: 'Otavalo' },
+	items: [
+		{
+			descripcion: 'Tejidos artesanales',
+			codigo_principal: 'TEJ-01',
+			cantidad: 2,
+			precio_unitario: 50,
+			descuento: 0,
+			precio_total_sin_impuestos: 100,
+			impuestos: [reimbursement ? { codigo: '2', codigo_porcentaje: '6', tarifa: 0, base_imponible: 100, valor: 0 } : { codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 100, valor: 15 }],
+		},
+	],
+	totales: {
+		total_sin_impuestos: 100,
+		descuento: 0,
+		importe_total: reimbursement ? 100 : 115,
+		impuestos: [reimbursement ? { codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 } : { codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }],
+	},
+	pagos: [{ forma_pago: '01', total: reimbursement ? 100 : 115, unidad_tiempo: 'dias', plazo: '30' }],
+	...(reimbursement
+		? {
+				reembolso: {
+					subtotal: 100,
+					total_impuestos: 0,
+					total: 100,
+					documentos: [
+						{
+							tipo_identificacion_proveedor: '04',
+							identificacion_proveedor: '1790016919001',
+							pais_origen_proveedor: '593',
+							tipo_proveedor: '01',
+							tipo: '01',
+							codigo_establecimiento: '001',
+							codigo_punto_emision: '001',
+							secuencia: 321,
+							fecha_emision: '2026-03-10',
+							numero_autorizacion: '2110201101179214673900110020010000000011234567813',
+							impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 100, valor: 0 }],
+						},
+					],
+				},
+			}
+		: {}),
+});
+
+/** Issue in JSON mode: the parameters of an Issue operation for `body`. */
+export const jsonIssue = (resource: string, body: IDataObject, extra: IDataObject = {}, operation = 'issue'): IDataObject => ({
+	resource,
+	operation,
+	inputMode: 'json',
+	jsonBody: JSON.stringify(body),
+	...extra,
+});
+
+/** A well-formed XML of the given root, with an optional access key. */
+export const xmlOf = (root: string, clave?: string) =>
+	`<?xml version="1.0" encoding="UTF-8"?><${root} id="comprobante" version="2.0.0"><infoTributaria><ambiente>1</ambiente><tipoEmision>1</tipoEmision><razonSocial>Distribuidora Andina S.A.</razonSocial><ruc>1792146739001</ruc>${clave ? `<claveAcceso>${clave}</claveAcceso>` : ''}<secuencial>000000123</secuencial></infoTributaria><infoCompRetencion><fechaEmision>31/03/2026</fechaEmision></infoCompRetencion></${root}>`;
+
+export const KNOWN_ACCESS_KEY = '2110201101179214673900110020010000000011234567813';
