@@ -1,0 +1,58 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { Checker } from '../../../shared/validate';
+
+/** Issue From XML: the receipt XML from a text field or from a binary property of the input item. */
+export const xmlFields: INodeProperties[] = [
+	{
+		displayName: 'XML Source',
+		name: 'xmlSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Binary File', value: 'binary', description: 'A binary property of the input item (e.g. from Read Files or an e-mail attachment)' },
+			{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
+		],
+		default: 'text',
+	},
+	{
+		displayName: 'XML',
+		name: 'xml',
+		type: 'string',
+		typeOptions: { rows: 6 },
+		default: '',
+		required: true,
+		displayOptions: { show: { xmlSource: ['text'] } },
+		description: "The receipt XML, following the tax authority's specification",
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: { show: { xmlSource: ['binary'] } },
+		hint: 'The name of the input binary field containing the XML file',
+	},
+];
+
+/** Reads and sanity-checks the XML of item `i`; throws before anything is sent. */
+export async function readXml(this: IExecuteFunctions, i: number): Promise<string> {
+	const source = this.getNodeParameter('xmlSource', i, 'text') as string;
+	let xml: string;
+	let field = 'xml';
+	if (source === 'binary') {
+		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data')).trim();
+		field = `binary.${property}`;
+		const buffer = await this.helpers.getBinaryDataBuffer(i, property);
+		xml = buffer.toString('utf8');
+	} else {
+		xml = String(this.getNodeParameter('xml', i, '') ?? '');
+	}
+	xml = xml.replace(/^\uFEFF/, '').trim();
+	const check = new Checker();
+	if (check.required(field, xml) && !/^<(\?xml|[A-Za-z_])/.test(xml)) {
+		check.fail(field, 'is not XML: it must start with "<?xml" or an element such as <comprobanteRetencion>');
+	}
+	check.throwIfFailed(this.getNode(), i);
+	return xml;
+}

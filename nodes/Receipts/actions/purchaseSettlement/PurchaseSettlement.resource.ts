@@ -1,0 +1,30 @@
+import type { INodeProperties } from 'n8n-workflow';
+import * as issue from './issue.operation';
+import * as issueFromXml from './issueFromXml.operation';
+import * as issueWithReimbursement from './issueWithReimbursement.operation';
+
+export { issue, issueFromXml, issueWithReimbursement };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['purchaseSettlement'] } },
+		options: [
+			{ name: 'Issue', value: 'issue', description: 'Issue a purchase settlement (POST /purchase-settlements/issue)', action: 'Issue a purchase settlement' },
+			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a purchase settlement from its XML', action: 'Issue a purchase settlement from XML' },
+			{
+				name: 'Issue With Reimbursement',
+				value: 'issueWithReimbursement',
+				description: 'Issue a purchase settlement that reimburses expenses (reembolso required)',
+				action: 'Issue a purchase settlement with reimbursement',
+			},
+		],
+		default: 'issue',
+	},
+	...issue.description,
+	...issueFromXml.description,
+	...issueWithReimbursement.description,
+];

@@ -1,0 +1,22 @@
+import type { INodeProperties } from 'n8n-workflow';
+import * as issue from './issue.operation';
+import * as issueFromXml from './issueFromXml.operation';
+
+export { issue, issueFromXml };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['retention'] } },
+		options: [
+			{ name: 'Issue', value: 'issue', description: 'Issue a retention receipt (POST /retentions/issue)', action: 'Issue a retention' },
+			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a retention from its XML', action: 'Issue a retention from XML' },
+		],
+		default: 'issue',
+	},
+	...issue.description,
+	...issueFromXml.description,
+];

@@ -1,0 +1,146 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { additionalFields, ambienteField, emisorField, many, one, partyField, periodoFiscalField, readCommon, sequentialField, tipoEmisionField } from '../common/fields';
+import { compact } from '../common/receiptInput';
+
+const fieldsMode = { show: { inputMode: ['fields'] } };
+
+export const retentionExample = {
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 1,
+	periodo_fiscal: '03/2026',
+	emisor: { ruc: '', razon_social: '', establecimiento: { codigo: '001', punto_emision: '001' } },
+	sujeto: { identificacion: '', tipo_identificacion: '04', razon_social: '' },
+	items: [
+		{
+			base_imponible: 100,
+			codigo: '1',
+			codigo_porcentaje: '312',
+			valor_retenido: 1.75,
+			fecha_emision_documento_sustento: '2026-03-01',
+			numero_documento_sustento: '001-001-000000001',
+			tipo_documento_sustento: '01',
+		},
+	],
+};
+
+export const retentionFields: INodeProperties[] = [
+	ambienteField,
+	tipoEmisionField,
+	sequentialField('secuencial'),
+	periodoFiscalField,
+	emisorField,
+	partyField('sujeto', 'Retained Subject (Sujeto)', 'Who the retention is issued to'),
+	{
+		displayName: 'Retained Taxes',
+		name: 'items',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		required: true,
+		placeholder: 'Add Retained Tax',
+		displayOptions: fieldsMode,
+		options: [
+			{
+				displayName: 'Retained Tax',
+				name: 'item',
+				values: [
+					{
+						displayName: 'Percentage',
+						name: 'porcentaje',
+						type: 'number',
+						default: 0,
+						description: 'Optional;	0 leaves it out',
+					},
+					{
+						displayName: 'Percentage Code',
+						name: 'codigo_porcentaje',
+						type: 'string',
+						default: '',
+						description: 'Percentage code within the tax type',
+					},
+					{
+						displayName: 'Retained Value',
+						name: 'valor_retenido',
+						type: 'number',
+						default: 0,
+						description: 'Base times percentage, at most 2 decimals',
+					},
+					{
+						displayName: 'Supporting Document Date',
+						name: 'fecha_emision_documento_sustento',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 2026-03-01',
+						description: 'ISO 8601',
+					},
+					{
+						displayName: 'Supporting Document Number',
+						name: 'numero_documento_sustento',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 001-001-000000123',
+					},
+					{
+						displayName: 'Supporting Document Type',
+						name: 'tipo_documento_sustento',
+						type: 'string',
+						default: '01',
+						description: 'Document type code (01 invoice)',
+					},
+					{
+						displayName: 'Tax Code',
+						name: 'codigo',
+						type: 'string',
+						default: '',
+						description: 'Tax type code (e.g. 1 income tax, 2 VAT)',
+					},
+					{
+						displayName: 'Taxable Base',
+						name: 'base_imponible',
+						type: 'number',
+						default: 0,
+						description: 'At most 2 decimals',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Additional Information',
+		name: 'informacion_adicional',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Entry',
+		displayOptions: fieldsMode,
+		description: 'Name/value pairs printed on the retention (sent as informacion_adicional, the field this endpoint documents)',
+		options: [
+			{
+				displayName: 'Entry',
+				name: 'entry',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	additionalFields(),
+];
+
+export function readRetentionFields(this: IExecuteFunctions, i: number): IDataObject {
+	const info: IDataObject = {};
+	for (const e of many.call(this, 'informacion_adicional.entry', i)) if (String(e.name ?? '').trim()) info[String(e.name).trim()] = e.value as string;
+	return compact({
+		...readCommon.call(this, i, 'secuencial'),
+		periodo_fiscal: String(this.getNodeParameter('periodo_fiscal', i, '')).trim(),
+		sujeto: compact(one.call(this, 'sujeto', i)),
+		items: many.call(this, 'items.item', i).map((item) => {
+			const out = compact(item);
+			if (out.porcentaje === 0) delete out.porcentaje;
+			return out;
+		}),
+		informacion_adicional: info,
+	});
+}

@@ -1,0 +1,12 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { OperationResult } from '../../../shared/router';
+import type { ReceiptsContext } from '../../transport';
+import { issueProperties, issueReceipt } from '../common/issue';
+import { readRetentionFields, retentionExample, retentionFields } from './fields';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['retention'], operation: ['issue'] } }, issueProperties(retentionExample, retentionFields));
+
+export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
+	return await issueReceipt.call(this, ctx, i, 'retention', '/retentions/issue', readRetentionFields);
+}

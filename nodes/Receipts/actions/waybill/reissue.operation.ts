@@ -1,0 +1,39 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import type { OperationResult } from '../../../shared/router';
+import type { ReceiptsContext } from '../../transport';
+import { readReceiptId, receiptIdField } from '../common/id';
+import { issueProperties } from '../common/issue';
+import { finish } from '../common/output';
+import { readReceipt } from '../common/receiptInput';
+import { readWaybillFields, waybillExample, waybillFields } from './fields';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['waybill'], operation: ['reissue'] } }, [
+	receiptIdField('ID of the waybill to correct: it must be in NO AUTORIZADO or DEVUELTO'),
+	...issueProperties(waybillExample, waybillFields),
+]);
+
+/** Sends the corrected waybill for a NO AUTORIZADO / DEVUELTO one; an authorized waybill is refused by the service. */
+export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
+	const id = readReceiptId.call(this, i);
+	const { body, warnings } = readReceipt.call(this, i, 'waybill', readWaybillFields);
+	let answer;
+	try {
+		answer = await ctx.api.sign({ method: 'POST', path: `/waybills/${encodeURIComponent(id)}/reissue`, body }, i);
+	} catch (error) {
+		throw explain(error, id, i);
+	}
+	return await finish.call(this, ctx, i, answer, { warnings, canWait: true });
+}
+
+/** The service's refusal (e.g. an authorized waybill) said in words that name the rule. */
+function explain(error: unknown, id: string, i: number): Error {
+	if (!(error instanceof NodeApiError)) return error as Error;
+	const status = Number(error.httpCode);
+	if (status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status)) {
+		const said = error.message.replace(/^\[item \d+\] /, '').replace(/^Receipts rejected the request: /, '');
+		error.message = `[item ${i}] Waybill ${id} cannot be reissued: ${said}`;
+		error.description = `Only waybills in NO AUTORIZADO or DEVUELTO can be reissued; an authorized waybill cannot be changed (issue a new one instead). ${error.description ?? ''}`.trim();
+	}
+	return error;
+}

@@ -1,0 +1,44 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { OperationResult } from '../../../shared/router';
+import { Checker } from '../../../shared/validate';
+import type { ReceiptsContext } from '../../transport';
+
+export const EVENTS = ['issue-error', 'receipt-issued'] as const;
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['subscribe'] } }, [
+	{
+		displayName: 'Event',
+		name: 'event_name',
+		type: 'options',
+		options: [
+			{ name: 'Issue Error', value: 'issue-error', description: 'An error occurred in a step of the issue process (CREADO or DEVUELTO)' },
+			{ name: 'Receipt Issued', value: 'receipt-issued', description: 'The issue process ended (AUTORIZADO or NO AUTORIZADO)' },
+		],
+		default: 'receipt-issued',
+	},
+	{
+		displayName: 'Webhook URL',
+		name: 'webhook_url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://example.com/webhook/receipts',
+		description: 'Address that receives the JSON notification (e.g. the production URL of a Webhook or Receipts Trigger node)',
+	},
+]);
+
+/** POST /webhooks (X-Password, as the spec lists it among the signing/subscribing operations). */
+export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
+	const body = {
+		event_name: String(this.getNodeParameter('event_name', i, '')).trim(),
+		webhook_url: String(this.getNodeParameter('webhook_url', i, '')).trim(),
+	};
+	const check = new Checker();
+	check.oneOf('event_name', body.event_name, EVENTS, { required: true });
+	check.matches('webhook_url', body.webhook_url, /^https?:\/\/[^\s/$.?#][^\s]*$/i, 'is not an http(s) URL', { required: true });
+	check.throwIfFailed(this.getNode(), i);
+	const answer = await ctx.api.sign({ method: 'POST', path: '/webhooks', body }, i);
+	// The spec does not show the answer's shape: keep it, and say what was subscribed.
+	return { ...body, ...(answer as IDataObject) };
+}

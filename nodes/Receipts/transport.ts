@@ -1,0 +1,127 @@
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import type { RequestContext, ServiceDefinition } from '../shared/transport';
+import { bodyMessage, ServiceClient } from '../shared/transport';
+import { redact } from './domain/redact';
+
+/**
+ * Receipts (Ecuador) service: base URL and `X-Key` from the credential (the credential's `authenticate`
+ * adds X-Key to every request). `X-Password`, the signing certificate's password, is added here and only
+ * by `sign()`: the operations that sign or subscribe (issue, issue from XML, waybill reissue, authorize,
+ * webhook subscribe). Reads never carry it.
+ */
+
+/** Tax-authority messages (`mensajes[]`) as readable lines: `[ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML`. */
+export function messageLines(mensajes: unknown): string[] {
+	if (!Array.isArray(mensajes)) return [];
+	return mensajes
+		.filter((m) => m && typeof m === 'object')
+		.map((m: IDataObject) => {
+			const head = [m.tipo, m.identificador].filter((x) => x !== undefined && x !== null && x !== '').join(' ');
+			const extra = m.informacion_adicional ? ` (${String(m.informacion_adicional)})` : '';
+			return `${head ? `[${head}] ` : ''}${String(m.mensaje ?? '')}${extra}`;
+		});
+}
+
+export const receiptsService: ServiceDefinition = {
+	name: 'Receipts',
+	credentialType: 'receiptsApi',
+	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
+	describeError(status, rawBody) {
+		const body = redact(rawBody);
+		const b = (body && typeof body === 'object' ? body : {}) as IDataObject;
+		const lines = [
+			...messageLines(b.mensajes),
+			...messageLines((b.autorizacion as IDataObject | undefined)?.mensajes),
+			...messageLines((b.envio_sri as IDataObject | undefined)?.mensajes),
+		];
+		const firma = b.firma as IDataObject | undefined;
+		if (firma && typeof firma === 'object') lines.push(`signing: ${String(firma.error ?? firma.result ?? 'failed')}`);
+		const said = bodyMessage(body) ?? lines[0];
+		const details = lines.length ? `\n- ${lines.join('\n- ')}` : '';
+		if (status === 401 || status === 403) {
+			return {
+				message: `Receipts refused the API key${said ? ` (${said})` : ''}`,
+				description: 'Check the API Key of the Receipts credential (sent as X-Key) and the Base URL: test and production accounts have different keys.',
+			};
+		}
+		if (status === 404) {
+			return { message: `Receipts: ${said ?? 'not found'}`, description: `Check the receipt ID: it is the \`id\` returned when the receipt was issued.${details}` };
+		}
+		if (status === 400 || status === 409 || status === 422) {
+			return {
+				message: `Receipts rejected the request: ${said ?? 'invalid data'}`,
+				description: `The service refused the receipt.${details || ' Check the fields named above.'}`,
+			};
+		}
+		if (status === 429) return { message: 'Receipts: too many requests', description: 'The service is rate limiting. Lower "Parallel Requests" or wait before running again.' };
+		return {
+			message: `Receipts answered ${status}: ${said ?? 'unexpected error'}`,
+			description: status >= 500 ? `The service had a problem; reads were retried, issue requests are never retried automatically. Check whether the receipt was created before issuing it again.${details}` : details || undefined,
+		};
+	},
+};
+
+export interface ReceiptsRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject;
+}
+
+/** The Receipts transport one execution uses: the shared client plus the X-Password rule and secret scrubbing. */
+export class ReceiptsApi {
+	constructor(readonly client: ServiceClient) {}
+
+	/** Reads: X-Key only; retried on 429/5xx/network failures (idempotent). */
+	async read(path: string, itemIndex?: number): Promise<IDataObject> {
+		return await this.send({ method: 'GET', path }, false, itemIndex);
+	}
+
+	/**
+	 * Operations that sign or subscribe: X-Key plus X-Password. Never retried once the request may have
+	 * reached the service (a receipt must not be issued twice).
+	 */
+	async sign(req: ReceiptsRequest, itemIndex?: number): Promise<IDataObject> {
+		return await this.send(req, true, itemIndex);
+	}
+
+	private async secrets(): Promise<string[]> {
+		const data = await this.client.credentialData();
+		return [data.apiKey, data.certificatePassword].filter((s): s is string => typeof s === 'string' && s !== '');
+	}
+
+	private async send(req: ReceiptsRequest, signing: boolean, itemIndex?: number): Promise<IDataObject> {
+		const headers: IDataObject = {};
+		if (signing) {
+			const data = await this.client.credentialData();
+			headers['X-Password'] = String(data.certificatePassword ?? '');
+		}
+		try {
+			const answer = await this.client.request<unknown>(
+				{ method: req.method, path: req.path, body: req.body, headers, idempotent: req.method === 'GET' },
+				itemIndex,
+			);
+			const clean = redact(answer, await this.secrets());
+			return clean && typeof clean === 'object' && !Array.isArray(clean) ? (clean as IDataObject) : { result: clean as IDataObject[string] };
+		} catch (error) {
+			throw await this.scrub(error);
+		}
+	}
+
+	/** Removes secrets from an error before it reaches the user (message, description, the service's body). */
+	private async scrub(error: unknown): Promise<unknown> {
+		if (!(error instanceof Error)) return error;
+		const secrets = await this.secrets();
+		const e = error as Error & { description?: string; errorResponse?: unknown; context?: IDataObject };
+		e.message = redact(e.message, secrets);
+		if (typeof e.description === 'string') e.description = redact(e.description, secrets);
+		if (e.errorResponse !== undefined) e.errorResponse = redact(e.errorResponse, secrets);
+		if (e.context?.data !== undefined) e.context.data = redact(e.context.data, secrets);
+		return e;
+	}
+}
+
+export interface ReceiptsContext {
+	api: ReceiptsApi;
+}
+
+export const receiptsClient = (ctx: RequestContext) => new ReceiptsApi(new ServiceClient(ctx, receiptsService));

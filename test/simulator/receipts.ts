@@ -1,0 +1,446 @@
+import { randomBytes } from 'node:crypto';
+import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './server';
+
+/**
+ * Stateful simulator of the electronic receipts service (../shared/spec/receipts-service.md).
+ *
+ * - Stores issued receipts; generates a valid 49-digit `clave_acceso` (SRI modulo 11) when omitted.
+ * - Moves a receipt through CREADO → ENVIADO → RECIBIDO → AUTORIZADO | NO AUTORIZADO | DEVUELTO | ERROR
+ *   on a schedule the test controls: each receipt gets a plan (a list of steps) when it is issued,
+ *   authorized or reissued — the next plan queued with `planNext()`, else `defaultPlan`. One step is taken
+ *   on every read of that receipt (`advanceOnRead`, default on) or with `advance(id)`; `setState()` jumps.
+ * - Enforces X-Key on every route (401 otherwise) and X-Password on the signing routes: missing → 400;
+ *   wrong → the receipt is stored but cannot be signed (estado CREADO, `firma` failure), as the spec says.
+ * - Refuses the reissue of an authorized waybill (400).
+ * - Parses the XML variants enough to return `id`, `clave_acceso`, `es_valida`.
+ * - Records webhook subscriptions; `deliver(event, receiptId)` POSTs the event payload (with `api-key`)
+ *   to each subscribed URL. With `autoDeliver`, reaching a final state delivers by itself.
+ *
+ * The HTTP status codes and error bodies are not in the spec; this simulator answers 401 `{error}` for a
+ * bad key, 400 `{error, mensajes[]}` for refused data and 404 `{error}` for unknown ids.
+ */
+
+export type Estado = 'CREADO' | 'ENVIADO' | 'RECIBIDO' | 'AUTORIZADO' | 'NO AUTORIZADO' | 'DEVUELTO' | 'ERROR';
+export type ReceiptKindName = 'atsRetention' | 'retention' | 'waybill' | 'purchaseSettlement';
+export interface Mensaje {
+	identificador: string;
+	mensaje: string;
+	tipo: 'ERROR' | 'INFORMATIVO';
+	informacion_adicional?: string;
+}
+export type Step = Estado | { estado: Estado; mensajes?: Mensaje[] };
+
+export interface SimReceipt {
+	id: string;
+	kind: ReceiptKindName;
+	body: Record<string, unknown>;
+	clave_acceso: string;
+	estado: Estado;
+	plan: Step[];
+	envio_sri?: { estado: string; mensajes: Mensaje[]; fecha: string };
+	autorizacion?: { numero?: string; fecha?: string; estado: string; mensajes: Mensaje[] };
+	firma?: { result: string; error: string; status: number };
+	correos_enviados: Array<{ fecha_envio: string; destinatarios: string }>;
+	es_valida?: boolean;
+	reissues: number;
+}
+
+export interface Subscription {
+	id: string;
+	event_name: string;
+	webhook_url: string;
+	headers: SimRequest['headers'];
+}
+
+const KIND_CODE: Record<ReceiptKindName, string> = { atsRetention: '07', retention: '07', waybill: '06', purchaseSettlement: '03' };
+const KIND_NAME: Record<ReceiptKindName, string> = { atsRetention: 'retencion_ats', retention: 'retencion', waybill: 'guia_remision', purchaseSettlement: 'liquidacion_compra' };
+const XML_ROOT: Record<ReceiptKindName, string> = { atsRetention: 'comprobanteRetencion', retention: 'comprobanteRetencion', waybill: 'guiaRemision', purchaseSettlement: 'liquidacionCompra' };
+const REQUIRED: Record<ReceiptKindName, string[]> = {
+	atsRetention: ['ambiente', 'tipo_emision', 'secuencia', 'periodo_fiscal', 'emisor', 'documentos_soporte', 'sujeto'],
+	retention: ['ambiente', 'tipo_emision', 'secuencial', 'periodo_fiscal', 'emisor', 'sujeto', 'items'],
+	waybill: ['secuencial', 'emisor', 'fecha_inicio_transporte', 'fecha_fin_transporte', 'direccion_partida', 'transportista', 'ambiente', 'tipo_emision', 'destinatarios'],
+	purchaseSettlement: ['secuencial', 'emisor', 'moneda', 'ambiente', 'tipo_emision', 'totales', 'proveedor', 'items', 'pagos'],
+};
+const FINAL: Estado[] = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'];
+
+/** SRI modulo 11 (weights 2..7 from the right; 11 → 0, 10 → 1), written apart from the node's code. */
+export function mod11(digits: string): number {
+	const weights = [2, 3, 4, 5, 6, 7];
+	let sum = 0;
+	[...digits].reverse().forEach((d, i) => (sum += Number(d) * weights[i % 6]));
+	const v = 11 - (sum % 11);
+	return v === 11 ? 0 : v === 10 ? 1 : v;
+}
+
+export function makeAccessKey(opts: { date?: string; kind: ReceiptKindName; ruc?: string; ambiente?: unknown; serie?: string; secuencial?: unknown; tipoEmision?: unknown }): string {
+	const d = opts.date && /^\d{4}-\d{2}-\d{2}/.test(opts.date) ? opts.date : new Date().toISOString();
+	const date = `${d.slice(8, 10)}${d.slice(5, 7)}${d.slice(0, 4)}`;
+	const ruc = String(opts.ruc ?? '').replace(/\D/g, '').padStart(13, '0').slice(-13);
+	const serie = String(opts.serie ?? '001001').replace(/\D/g, '').padStart(6, '0').slice(-6);
+	const seq = String(opts.secuencial ?? '1').replace(/\D/g, '').padStart(9, '0').slice(-9);
+	const code = String(randomBytes(4).readUInt32BE(0) % 100000000).padStart(8, '0');
+	const first48 = `${date}${KIND_CODE[opts.kind]}${ruc}${String(opts.ambiente ?? 1).slice(0, 1)}${serie}${seq}${code}${String(opts.tipoEmision ?? 1).slice(0, 1)}`;
+	return `${first48}${mod11(first48)}`;
+}
+
+const NOT_AUTHORIZED_MESSAGES: Mensaje[] = [
+	{ identificador: '39', mensaje: 'FIRMA INVALIDA', tipo: 'ERROR', informacion_adicional: 'La firma es invalida' },
+];
+const RETURNED_MESSAGES: Mensaje[] = [
+	{ identificador: '35', mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML', tipo: 'ERROR', informacion_adicional: 'Se encontró el siguiente error en la estructura del comprobante' },
+];
+
+export class ReceiptsSimulator implements ServiceSimulator {
+	readonly prefix = 'receipts';
+	apiKey = 'rk_test_0123456789abcdef';
+	certificatePassword = 'firma-secreta-2026';
+	/** Steps each new receipt goes through when no plan was queued. */
+	defaultPlan: Step[] = ['ENVIADO', 'RECIBIDO', 'AUTORIZADO'];
+	/** Take one step of the plan on every read of the receipt. */
+	advanceOnRead = true;
+	/** Deliver events to subscribers by itself when a receipt reaches a final state or fails signing. */
+	autoDeliver = false;
+	/** Whether POST /webhooks requires X-Password (the issue lists it among the operations that send it). */
+	requirePasswordOnWebhooks = false;
+	readonly receipts = new Map<string, SimReceipt>();
+	readonly subscriptions: Subscription[] = [];
+	readonly deliveries: Array<{ url: string; event: string; payload: Record<string, unknown>; status: number }> = [];
+	private readonly plans: Step[][] = [];
+
+	reset(): void {
+		this.receipts.clear();
+		this.subscriptions.length = 0;
+		this.deliveries.length = 0;
+		this.plans.length = 0;
+		this.defaultPlan = ['ENVIADO', 'RECIBIDO', 'AUTORIZADO'];
+		this.advanceOnRead = true;
+		this.autoDeliver = false;
+		this.requirePasswordOnWebhooks = false;
+	}
+
+	/** Queues the plan of the next receipt issued, authorized or reissued. */
+	planNext(...steps: Step[]): void {
+		this.plans.push(steps);
+	}
+
+	/** Stores a receipt directly (for Get/Authorize/Reissue tests). */
+	seed(kind: ReceiptKindName, body: Record<string, unknown> = {}, estado: Estado = 'CREADO'): SimReceipt {
+		const receipt = this.create(kind, body, true);
+		this.setState(receipt.id, estado);
+		receipt.plan = [];
+		return receipt;
+	}
+
+	/** Takes `steps` steps of a receipt's plan. */
+	advance(id: string, steps = 1): SimReceipt {
+		const receipt = this.receipts.get(id);
+		if (!receipt) throw new Error(`no receipt ${id}`);
+		for (let n = 0; n < steps && receipt.plan.length; n++) {
+			const step = receipt.plan.shift()!;
+			this.setState(id, typeof step === 'string' ? step : step.estado, typeof step === 'string' ? undefined : step.mensajes);
+		}
+		return receipt;
+	}
+
+	/** Puts a receipt in a state, with the status objects the spec describes for it. */
+	setState(id: string, estado: Estado, mensajes?: Mensaje[]): SimReceipt {
+		const r = this.receipts.get(id);
+		if (!r) throw new Error(`no receipt ${id}`);
+		const now = new Date().toISOString();
+		r.estado = estado;
+		if (estado === 'ENVIADO' || estado === 'RECIBIDO') r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
+		if (estado === 'AUTORIZADO') {
+			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
+			r.autorizacion = { numero: r.clave_acceso, fecha: now, estado: 'AUTORIZADO', mensajes: mensajes ?? [] };
+			r.correos_enviados = [{ fecha_envio: now, destinatarios: 'cliente@example.com' }];
+		}
+		if (estado === 'NO AUTORIZADO') {
+			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
+			r.autorizacion = { fecha: now, estado: 'NO AUTORIZADO', mensajes: mensajes ?? NOT_AUTHORIZED_MESSAGES };
+		}
+		if (estado === 'DEVUELTO') r.envio_sri = { estado: 'DEVUELTA', mensajes: mensajes ?? RETURNED_MESSAGES, fecha: now };
+		if (estado === 'ERROR') r.envio_sri = { estado: 'ERROR', mensajes: mensajes ?? [{ identificador: '70', mensaje: 'CLAVE DE ACCESO EN PROCESAMIENTO', tipo: 'ERROR' }], fecha: now };
+		if (this.autoDeliver) {
+			if (estado === 'AUTORIZADO' || estado === 'NO AUTORIZADO') void this.deliver('receipt-issued', id);
+			if (estado === 'DEVUELTO') void this.deliver('issue-error', id);
+		}
+		return r;
+	}
+
+	/** The event payload of a receipt, as the spec's Events section lists it (including `api-key`). */
+	payload(id: string): Record<string, unknown> {
+		const r = this.receipts.get(id);
+		if (!r) throw new Error(`no receipt ${id}`);
+		const party = (r.body.sujeto ?? r.body.proveedor ?? (r.body.destinatarios as unknown[] | undefined)?.[0]) as Record<string, unknown> | undefined;
+		const out: Record<string, unknown> = {
+			...r.body,
+			id: r.id,
+			tipo: KIND_NAME[r.kind],
+			clave_acceso: r.clave_acceso,
+			estado: r.estado,
+			comprador: party,
+			'api-key': this.apiKey,
+		};
+		if (r.firma) {
+			out.firma = r.firma;
+			out['certificate-password'] = null;
+		} else if (r.estado === 'DEVUELTO') {
+			out.envio_sri = r.envio_sri;
+		} else {
+			out.autorizacion = r.autorizacion;
+		}
+		return out;
+	}
+
+	/** POSTs the event payload of `receiptId` to each subscription of `event`. */
+	async deliver(event: string, receiptId: string): Promise<Array<{ url: string; status: number; body: unknown }>> {
+		const payload = this.payload(receiptId);
+		const results: Array<{ url: string; status: number; body: unknown }> = [];
+		for (const sub of this.subscriptions.filter((s) => s.event_name === event)) {
+			let status = 0;
+			let body: unknown;
+			try {
+				const response = await fetch(sub.webhook_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+				status = response.status;
+				const text = await response.text();
+				try {
+					body = JSON.parse(text);
+				} catch {
+					body = text;
+				}
+			} catch (error) {
+				body = (error as Error).message;
+			}
+			this.deliveries.push({ url: sub.webhook_url, event, payload, status });
+			results.push({ url: sub.webhook_url, status, body });
+		}
+		return results;
+	}
+
+	private create(kind: ReceiptKindName, body: Record<string, unknown>, skipPlan = false): SimReceipt {
+		const emisor = (body.emisor ?? {}) as Record<string, unknown>;
+		const est = (emisor.establecimiento ?? {}) as Record<string, unknown>;
+		const clave =
+			typeof body.clave_acceso === 'string' && body.clave_acceso
+				? body.clave_acceso
+				: makeAccessKey({
+						kind,
+						date: String(body.fecha_emision ?? ''),
+						ruc: String(emisor.ruc ?? ''),
+						ambiente: body.ambiente,
+						serie: `${String(est.codigo ?? '001')}${String(est.punto_emision ?? '001')}`,
+						secuencial: body.secuencial ?? body.secuencia,
+						tipoEmision: body.tipo_emision,
+					});
+		const receipt: SimReceipt = {
+			id: randomBytes(16).toString('hex'),
+			kind,
+			body,
+			clave_acceso: clave,
+			estado: 'CREADO',
+			plan: skipPlan ? [] : (this.plans.shift() ?? [...this.defaultPlan]),
+			correos_enviados: [],
+			reissues: 0,
+		};
+		this.receipts.set(receipt.id, receipt);
+		return receipt;
+	}
+
+	private numero(r: SimReceipt): string {
+		const est = ((r.body.emisor as Record<string, unknown> | undefined)?.establecimiento ?? {}) as Record<string, unknown>;
+		const seq = String(r.body.secuencial ?? r.body.secuencia ?? '1').padStart(9, '0');
+		return `${String(est.codigo ?? '001')}-${String(est.punto_emision ?? '001')}-${seq}`;
+	}
+
+	private urls(r: SimReceipt) {
+		return { url_formato_impresion: `https://receipts.example/ride/${r.id}.pdf`, url_documento_electronico: `https://receipts.example/xml/${r.id}.xml` };
+	}
+
+	/** The whole receipt (GET /waybills/{id}, GET /ats-retentions/{id}). */
+	full(r: SimReceipt): Record<string, unknown> {
+		return {
+			...r.body,
+			id: r.id,
+			clave_acceso: r.clave_acceso,
+			estado: r.estado,
+			numero: this.numero(r),
+			envio_sri: r.envio_sri ?? null,
+			autorizacion: r.autorizacion ?? null,
+			correos_enviados: r.correos_enviados,
+			...(r.firma ? { firma: r.firma } : {}),
+			...this.urls(r),
+		};
+	}
+
+	/** GET /edocs/{id}. */
+	edoc(r: SimReceipt): Record<string, unknown> {
+		return { id: r.id, tipo: KIND_CODE[r.kind], estado: r.estado, clave_acceso: r.clave_acceso, ambiente: Number(r.body.ambiente ?? 1), autorizacion: r.autorizacion ?? null, ...this.urls(r) };
+	}
+
+	private keyOk(req: SimRequest): boolean {
+		return req.headers['x-key'] === this.apiKey;
+	}
+
+	/** undefined when signing may go on; a 400 when X-Password is missing; 'wrong' when it does not match. */
+	private password(req: SimRequest): SimResponse | 'wrong' | undefined {
+		const given = req.headers['x-password'];
+		if (given === undefined || given === '') return { status: 400, body: { error: 'X-Password header is required to sign the receipt' } };
+		return given === this.certificatePassword ? undefined : 'wrong';
+	}
+
+	/** Starts the issue process of a stored receipt: signing (may fail) and its plan. */
+	private startIssue(r: SimReceipt, wrongPassword: boolean): void {
+		r.estado = 'CREADO';
+		r.autorizacion = undefined;
+		r.envio_sri = undefined;
+		r.firma = undefined;
+		if (wrongPassword) {
+			r.firma = { result: 'error', error: 'Contraseña de la firma electrónica incorrecta', status: 400 };
+			r.plan = [];
+			if (this.autoDeliver) void this.deliver('issue-error', r.id);
+		}
+	}
+
+	private read(req: SimRequest, kind?: ReceiptKindName): SimResponse | SimReceipt {
+		if (!this.keyOk(req)) return unauthorized;
+		const r = this.receipts.get(req.params.id);
+		if (!r || (kind && r.kind !== kind)) return notFound(req.params.id);
+		if (this.advanceOnRead) this.advance(r.id);
+		return r;
+	}
+
+	register(router: RouteTable): void {
+		const issue = (kind: ReceiptKindName) => (req: SimRequest): SimResponse => {
+			if (!this.keyOk(req)) return unauthorized;
+			const pw = this.password(req);
+			if (pw && pw !== 'wrong') return pw;
+			if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) return invalid([`body: JSON object expected`]);
+			const body = req.body as Record<string, unknown>;
+			const missing = REQUIRED[kind].filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
+			if (missing.length) return invalid(missing.map((k) => `${k}: campo requerido`));
+			const r = this.create(kind, body);
+			this.startIssue(r, pw === 'wrong');
+			return { status: 201, body: { ...body, id: r.id, clave_acceso: r.clave_acceso } };
+		};
+		const issueXml = (kind: ReceiptKindName) => (req: SimRequest): SimResponse => {
+			if (!this.keyOk(req)) return unauthorized;
+			const pw = this.password(req);
+			if (pw && pw !== 'wrong') return pw;
+			const xml = (req.body as { xml?: unknown } | undefined)?.xml;
+			if (typeof xml !== 'string' || !xml.trim()) return invalid(['xml: campo requerido']);
+			const parsed = parseXml(xml, XML_ROOT[kind]);
+			const r = this.create(kind, { ...parsed.fields, ...(parsed.clave ? { clave_acceso: parsed.clave } : {}) });
+			r.es_valida = parsed.valid;
+			this.startIssue(r, pw === 'wrong');
+			const extra =
+				kind === 'purchaseSettlement'
+					? { numero: this.numero(r), anulado: false, pre_autorizado: false, envio_sri: r.envio_sri ?? null, autorizacion: r.autorizacion ?? null }
+					: {};
+			return { status: 201, body: { ...parsed.fields, id: r.id, clave_acceso: r.clave_acceso, es_valida: parsed.valid, ...extra } };
+		};
+
+		router.add('POST', '/ats-retentions/issue', issue('atsRetention'));
+		router.add('POST', '/ats-retentions/issue/xml', issueXml('atsRetention'));
+		router.add('GET', '/ats-retentions/:id', (req) => {
+			const r = this.read(req, 'atsRetention');
+			return 'kind' in r ? { status: 200, body: this.full(r) } : r;
+		});
+		router.add('POST', '/retentions/issue', issue('retention'));
+		router.add('POST', '/retentions/issue/xml', issueXml('retention'));
+		router.add('POST', '/waybills/issue', issue('waybill'));
+		router.add('POST', '/waybills/issue/xml', issueXml('waybill'));
+		router.add('GET', '/waybills/:id', (req) => {
+			const r = this.read(req, 'waybill');
+			return 'kind' in r ? { status: 200, body: this.full(r) } : r;
+		});
+		router.add('POST', '/waybills/:id/reissue', (req) => {
+			if (!this.keyOk(req)) return unauthorized;
+			const pw = this.password(req);
+			if (pw && pw !== 'wrong') return pw;
+			const r = this.receipts.get(req.params.id);
+			if (!r || r.kind !== 'waybill') return notFound(req.params.id);
+			if (r.estado === 'AUTORIZADO') {
+				return { status: 400, body: { error: 'La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse', mensajes: [] } };
+			}
+			const body = (req.body ?? {}) as Record<string, unknown>;
+			const missing = REQUIRED.waybill.filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
+			if (missing.length) return invalid(missing.map((k) => `${k}: campo requerido`));
+			r.body = body;
+			r.reissues++;
+			r.plan = this.plans.shift() ?? [...this.defaultPlan];
+			this.startIssue(r, pw === 'wrong');
+			return { status: 200, body: { ...body, id: r.id, clave_acceso: r.clave_acceso } };
+		});
+		router.add('POST', '/purchase-settlements/issue', issue('purchaseSettlement'));
+		router.add('POST', '/purchase-settlements/issue/xml', issueXml('purchaseSettlement'));
+		router.add('POST', '/edocs/:id/issue', (req) => {
+			if (!this.keyOk(req)) return unauthorized;
+			const pw = this.password(req);
+			if (pw && pw !== 'wrong') return pw;
+			const r = this.receipts.get(req.params.id);
+			if (!r) return notFound(req.params.id);
+			if (r.estado !== 'AUTORIZADO') {
+				r.plan = this.plans.shift() ?? [...this.defaultPlan];
+				this.startIssue(r, pw === 'wrong');
+			}
+			const party = (r.body.sujeto ?? r.body.proveedor ?? (r.body.destinatarios as unknown[] | undefined)?.[0] ?? null) as Record<string, unknown> | null;
+			return {
+				status: 200,
+				body: { ...this.edoc(r), emisor: r.body.emisor ?? null, numero: this.numero(r), receptor: party },
+			};
+		});
+		router.add('GET', '/edocs/:id', (req) => {
+			const r = this.read(req);
+			return 'kind' in r ? { status: 200, body: this.edoc(r) } : r;
+		});
+		router.add('POST', '/webhooks', (req) => {
+			if (!this.keyOk(req)) return unauthorized;
+			if (this.requirePasswordOnWebhooks) {
+				const pw = this.password(req);
+				if (pw === 'wrong') return { status: 400, body: { error: 'X-Password incorrecto' } };
+				if (pw) return pw;
+			}
+			const body = (req.body ?? {}) as { event_name?: unknown; webhook_url?: unknown };
+			if (!['receipt-issued', 'issue-error'].includes(String(body.event_name))) return invalid(['event_name: debe ser receipt-issued o issue-error']);
+			if (typeof body.webhook_url !== 'string' || !/^https?:\/\//.test(body.webhook_url)) return invalid(['webhook_url: URL inválida']);
+			const sub: Subscription = { id: `sub_${this.subscriptions.length + 1}`, event_name: String(body.event_name), webhook_url: body.webhook_url, headers: req.headers };
+			this.subscriptions.push(sub);
+			return { status: 201, body: { id: sub.id, event_name: sub.event_name, webhook_url: sub.webhook_url } };
+		});
+	}
+}
+
+const unauthorized: SimResponse = { status: 401, body: { error: 'Invalid API key' } };
+const notFound = (id: string): SimResponse => ({ status: 404, body: { error: `Comprobante ${id} no encontrado` } });
+const invalid = (lines: string[]): SimResponse => ({
+	status: 400,
+	body: { error: 'Datos inválidos', mensajes: lines.map((mensaje, n) => ({ identificador: String(n + 1), mensaje, tipo: 'ERROR' })) },
+});
+
+/** Just enough XML reading: root element, a few leaf values, and whether the document is closed. */
+function parseXml(xml: string, root: string): { valid: boolean; clave?: string; fields: Record<string, unknown> } {
+	const text = xml.replace(/^\uFEFF/, '').trim();
+	const rootMatch = /^(?:<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*)[^>]*>/.exec(text);
+	const leaf = (tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text)?.[1]?.trim();
+	const clave = leaf('claveAcceso');
+	const claveOk = !clave || (/^\d{49}$/.test(clave) && mod11(clave.slice(0, 48)) === Number(clave[48]));
+	const valid = !!rootMatch && rootMatch[1] === root && text.endsWith(`</${root}>`) && claveOk;
+	const fields: Record<string, unknown> = {};
+	const ambiente = leaf('ambiente');
+	if (ambiente) fields.ambiente = Number(ambiente);
+	const tipoEmision = leaf('tipoEmision');
+	if (tipoEmision) fields.tipo_emision = Number(tipoEmision);
+	const secuencial = leaf('secuencial');
+	if (secuencial) fields.secuencial = secuencial;
+	const ruc = leaf('ruc');
+	const razonSocial = leaf('razonSocial');
+	if (ruc || razonSocial) fields.emisor = { ruc, razon_social: razonSocial };
+	const fecha = leaf('fechaEmision');
+	if (fecha) {
+		const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(fecha);
+		fields.fecha_emision = m ? `${m[3]}-${m[2]}-${m[1]}T00:00:00-05:00` : fecha;
+	}
+	const version = /version="([^"]+)"/.exec(text.slice(0, 300))?.[1];
+	if (version) fields.version = version;
+	return { valid, clave: clave && claveOk ? clave : undefined, fields };
+}
