@@ -77,6 +77,14 @@ describe('Download All', () => {
 		expect(result.output(NODE)).toEqual([]);
 	});
 
+	test('a job needing more than 1,000 downloads is refused before the first download, with the count', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 501 });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true, formats: 'XML,PDF' });
+		expect(result.error?.message).toBe(`[item 0] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`);
+		expect(result.error?.description).toMatch(/1,000 document downloads per hour; 1000 remain in this execution\. Nothing was downloaded/);
+		expect(downloads()).toHaveLength(0);
+	});
+
 	test('same field for XML and PDF is refused before anything is sent', async () => {
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_1', downloadAll: true, formats: 'XML,PDF', xmlBinaryPropertyName: 'f', pdfBinaryPropertyName: 'f' });
 		expect(result.error?.message).toMatch(/pdfBinaryPropertyName: must differ/);
