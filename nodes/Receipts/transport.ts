@@ -1,4 +1,5 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { redact } from './domain/redact';
@@ -25,6 +26,8 @@ export function messageLines(mensajes: unknown): string[] {
 export const receiptsService: ServiceDefinition = {
 	name: 'Receipts',
 	credentialType: 'receiptsApi',
+	// A static API key: nothing to fetch again after a 401, so n8n must not re-send (an issue request least of all).
+	reauthenticateOn401: false,
 	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
 	describeError(status, rawBody) {
 		const body = redact(rawBody);
@@ -93,7 +96,14 @@ export class ReceiptsApi {
 		const headers: IDataObject = {};
 		if (signing) {
 			const data = await this.client.credentialData();
-			headers['X-Password'] = String(data.certificatePassword ?? '');
+			const password = String(data.certificatePassword ?? '');
+			if (!password) {
+				throw new NodeOperationError(this.client.node, `${itemIndex === undefined ? '' : `[item ${itemIndex}] `}The Receipts credential has no Certificate Password`, {
+					itemIndex,
+					description: `${req.method} ${req.path} signs the receipt (or subscribes), which needs the signing certificate's password (sent as X-Password). Add it to the credential. Nothing was sent.`,
+				});
+			}
+			headers['X-Password'] = password;
 		}
 		try {
 			const answer = await this.client.request<unknown>(

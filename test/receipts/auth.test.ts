@@ -1,0 +1,191 @@
+import type { ICredentialTestRequest, ICredentialType, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
+import { built } from '../harness/engine';
+import { atsRetentionBody, jsonIssue, retentionBody, settlementBody, startReceipts, waybillBody, xmlOf, type ReceiptsEnv } from './setup';
+
+let env: ReceiptsEnv;
+beforeAll(async () => (env = await startReceipts()));
+afterAll(async () => env.stop());
+beforeEach(() => {
+	env.receipts.reset();
+	env.server.clear();
+	env.setCredential();
+});
+
+describe('X-Key and X-Password placement', () => {
+	test('X-Key on every request; X-Password exactly on the operations that sign or subscribe, never on reads', async () => {
+		env.receipts.advanceOnRead = false;
+		const waybill = env.receipts.seed('waybill', waybillBody(), 'DEVUELTO');
+		const ats = env.receipts.seed('atsRetention', atsRetentionBody(), 'AUTORIZADO');
+		const runs: IDataObject[] = [
+			jsonIssue('atsRetention', atsRetentionBody()),
+			{ resource: 'atsRetention', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('comprobanteRetencion') },
+			{ resource: 'atsRetention', operation: 'get', receiptId: ats.id },
+			jsonIssue('retention', retentionBody()),
+			{ resource: 'retention', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('comprobanteRetencion') },
+			jsonIssue('waybill', waybillBody()),
+			{ resource: 'waybill', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('guiaRemision') },
+			{ resource: 'waybill', operation: 'get', receiptId: waybill.id },
+			jsonIssue('waybill', waybillBody(), { receiptId: waybill.id }, 'reissue'),
+			jsonIssue('purchaseSettlement', settlementBody()),
+			jsonIssue('purchaseSettlement', settlementBody(true), {}, 'issueWithReimbursement'),
+			{ resource: 'purchaseSettlement', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('liquidacionCompra') },
+			{ resource: 'document', operation: 'authorize', receiptId: ats.id, waitForFinalState: true, waitTimeout: 5, options: { pollInterval: 0.01 } },
+			{ resource: 'document', operation: 'get', receiptId: ats.id },
+			{ resource: 'webhook', operation: 'subscribe', event_name: 'receipt-issued', webhook_url: 'https://example.com/hook' },
+		];
+		for (const parameters of runs) {
+			const result = await env.run(parameters);
+			expect(result.error).toBeUndefined();
+		}
+		const seen = env.calls().map((c) => `${c.method} ${c.path.replace(/[0-9a-f]{32}/, '{id}')} ${c.headers['x-password'] === undefined ? '-' : 'X-Password'}`);
+		expect(seen).toEqual([
+			'POST /ats-retentions/issue X-Password',
+			'POST /ats-retentions/issue/xml X-Password',
+			'GET /ats-retentions/{id} -',
+			'POST /retentions/issue X-Password',
+			'POST /retentions/issue/xml X-Password',
+			'POST /waybills/issue X-Password',
+			'POST /waybills/issue/xml X-Password',
+			'GET /waybills/{id} -',
+			'POST /waybills/{id}/reissue X-Password',
+			'POST /purchase-settlements/issue X-Password',
+			'POST /purchase-settlements/issue X-Password',
+			'POST /purchase-settlements/issue/xml X-Password',
+			'POST /edocs/{id}/issue X-Password',
+			'GET /edocs/{id} -',
+			'GET /edocs/{id} -',
+			'POST /webhooks X-Password',
+		]);
+		expect(env.calls().every((c) => c.headers['x-key'] === env.receipts.apiKey)).toBe(true);
+		expect(env.calls().filter((c) => c.headers['x-password']).every((c) => c.headers['x-password'] === env.receipts.certificatePassword)).toBe(true);
+	});
+
+	test('a signing operation with no certificate password in the credential stops before sending', async () => {
+		env.setCredential({ certificatePassword: '' });
+		const result = await env.run(jsonIssue('retention', retentionBody()));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] The Receipts credential has no Certificate Password');
+	});
+
+	test('reads work without a certificate password', async () => {
+		env.setCredential({ certificatePassword: '' });
+		const r = env.receipts.seed('retention', retentionBody(), 'AUTORIZADO');
+		const result = await env.run({ resource: 'document', operation: 'get', receiptId: r.id });
+		expect(result.error).toBeUndefined();
+	});
+
+	test('a wrong API key is reported as such and not retried', async () => {
+		env.setCredential({ apiKey: 'rk_wrong_key_1234' });
+		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'abc' });
+		expect(env.calls()).toHaveLength(1);
+		expect(result.error?.message).toBe('[item 0] Receipts refused the API key (Invalid API key)');
+		expect(result.error?.description).toMatch(/Check the API Key of the Receipts credential/);
+	});
+});
+
+describe('retries', () => {
+	test('a read answered 503 is retried', async () => {
+		const r = env.receipts.seed('waybill', waybillBody(), 'AUTORIZADO');
+		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1 });
+		const result = await env.run({ resource: 'waybill', operation: 'get', receiptId: r.id });
+		expect(result.error).toBeUndefined();
+		expect(env.calls()).toHaveLength(2);
+	});
+
+	test.each([
+		['answered 503', { status: 503 }],
+		['cut off (connection reset)', { reset: true }],
+	])('an issue request %s is never re-sent: it may have reached the service', async (_what, fault) => {
+		env.server.fail({ service: 'receipts', method: 'POST', times: 1, ...fault });
+		const result = await env.run(jsonIssue('retention', retentionBody()));
+		expect(env.calls()).toHaveLength(1);
+		expect(result.error?.message).toMatch(/^\[item 0\] Receipts (answered 503|could not be reached)/);
+		expect(result.error?.description).toMatch(/never retried|may or may not have been processed/);
+	});
+
+	test('an authorize request answered 502 is not re-sent either', async () => {
+		const r = env.receipts.seed('retention', retentionBody(), 'CREADO');
+		env.server.fail({ service: 'receipts', method: 'POST', status: 502, times: 1 });
+		await env.run({ resource: 'document', operation: 'authorize', receiptId: r.id });
+		expect(env.calls()).toHaveLength(1);
+	});
+});
+
+describe('secrets stay out of outputs and errors', () => {
+	test('an answer carrying api-key / certificate-password is output without them', async () => {
+		env.server.fail({
+			service: 'receipts',
+			method: 'GET',
+			times: 1,
+			status: 200,
+			body: { id: 'x', estado: 'CREADO', 'api-key': env.receipts.apiKey, 'certificate-password': null, firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 } },
+		});
+		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'x' });
+		const out = result.output('Receipts')[0].json;
+		expect(out).toEqual({ id: 'x', estado: 'CREADO', firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 } });
+	});
+
+	test('an error body echoing the key or the password does not carry them to the user', async () => {
+		const { apiKey, certificatePassword } = env.receipts;
+		env.server.fail({
+			service: 'receipts',
+			method: 'POST',
+			times: 1,
+			status: 400,
+			body: { error: `key ${apiKey} with password ${certificatePassword} refused`, 'api-key': apiKey, mensajes: [{ identificador: '1', mensaje: `X-Password ${certificatePassword}`, tipo: 'ERROR' }] },
+		});
+		const result = await env.run(jsonIssue('retention', retentionBody()));
+		expect(result.error?.message).toBe('[item 0] Receipts rejected the request: key [redacted] with password [redacted] refused');
+		const everything = JSON.stringify({ message: result.error?.message, description: result.error?.description, error: result.error, run: result.run.data });
+		expect(everything).not.toContain(apiKey);
+		expect(everything).not.toContain(certificatePassword);
+	});
+
+	test('the request headers never appear in the run data', async () => {
+		await env.run(jsonIssue('retention', retentionBody()));
+		const run = await env.run({ resource: 'document', operation: 'get', receiptId: 'missing' });
+		const everything = JSON.stringify(run.run.data);
+		expect(everything).not.toContain(env.receipts.apiKey);
+		expect(everything).not.toContain(env.receipts.certificatePassword);
+	});
+});
+
+describe('credential test', () => {
+	const type = built<ICredentialType>('credentials/ReceiptsApi.credentials', 'ReceiptsApi');
+	const helpers = { helpers: { httpRequest: async () => ({}) } } as unknown as IHttpRequestHelper;
+
+	/** What n8n's credential tester shows for an answer: its `rules` only replace the message of a non-2xx answer. */
+	function verdict(test: ICredentialTestRequest, status: number): { status: 'OK' | 'Error'; message: string } {
+		if (status >= 200 && status < 300) return { status: 'OK', message: 'Connection successful!' };
+		const rule = (test.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === status) as { properties: { message: string } } | undefined;
+		return { status: 'Error', message: rule?.properties.message ?? `Received HTTP status code: ${status}` };
+	}
+
+	test('a harmless authenticated GET of a receipt that cannot exist', () => {
+		expect(type.test?.request).toMatchObject({ method: 'GET', url: expect.stringMatching(/^\/edocs\/n8n-credential-test-/) });
+	});
+
+	test('right key: the service answers 404 and the message says the key was accepted', async () => {
+		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: `${env.server.url('receipts')}/`, apiKey: env.receipts.apiKey }, helpers);
+		expect(answer.status).toBe(404);
+		const [call] = env.calls();
+		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
+		expect(call.headers['x-password']).toBeUndefined();
+		expect(verdict(type.test!, answer.status).message).toMatch(/^Service reachable and API key accepted/);
+	});
+
+	test('wrong key: 401 and a message that says the key was refused', async () => {
+		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: env.server.url('receipts'), apiKey: 'nope-nope' }, helpers);
+		expect(answer.status).toBe(401);
+		expect(verdict(type.test!, answer.status).message).toBe('The Receipts service refused the API key (HTTP 401). Check the API Key.');
+	});
+
+	test('the credential applies only X-Key (X-Password is added by the node on signing operations)', () => {
+		expect(type.authenticate).toEqual({ type: 'generic', properties: { headers: { 'X-Key': '={{$credentials.apiKey}}' } } });
+		expect(type.properties.map((p) => [p.name, p.typeOptions?.password === true])).toEqual([
+			['baseUrl', false],
+			['apiKey', true],
+			['certificatePassword', true],
+		]);
+	});
+});

@@ -1,0 +1,208 @@
+import type { IDataObject } from 'n8n-workflow';
+import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody, type ReceiptsEnv } from './setup';
+
+let env: ReceiptsEnv;
+beforeAll(async () => (env = await startReceipts()));
+afterAll(async () => env.stop());
+beforeEach(() => {
+	env.receipts.reset();
+	env.server.clear();
+});
+
+const REMOVE = Symbol('remove');
+
+/** A copy of `body` with the value at `path` (dots and [n]) replaced, or removed with REMOVE. */
+function withValue(body: IDataObject, path: string, value: unknown): IDataObject {
+	const copy = structuredClone(body);
+	const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+	let target: Record<string, unknown> = copy;
+	for (const key of keys.slice(0, -1)) target = target[key] as Record<string, unknown>;
+	const last = keys[keys.length - 1];
+	if (value === REMOVE) delete target[last];
+	else target[last] = value;
+	return copy;
+}
+
+const long = (n: number) => 'x'.repeat(n);
+const badCheckDigit = `${KNOWN_ACCESS_KEY.slice(0, 48)}${(Number(KNOWN_ACCESS_KEY[48]) + 1) % 10}`;
+
+type Case = [label: string, resource: string, operation: string, body: IDataObject, field: string, says: RegExp];
+const R = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'retention', 'issue', withValue(retentionBody(), path, value), field, says];
+const A = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'atsRetention', 'issue', withValue(atsRetentionBody(), path, value), field, says];
+const W = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'waybill', 'issue', withValue(waybillBody(), path, value), field, says];
+const S = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'purchaseSettlement', 'issue', withValue(settlementBody(), path, value), field, says];
+const SR = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'purchaseSettlement', 'issueWithReimbursement', withValue(settlementBody(true), path, value), field, says];
+
+const cases: Case[] = [
+	// Retention
+	R('ambiente outside 1/2', 'ambiente', 3, /must be one of 1, 2, got 3/),
+	R('ambiente missing', 'ambiente', REMOVE, /is required/),
+	R('tipo_emision outside 1/2', 'tipo_emision', 0, /must be one of 1, 2/),
+	R('secuencial 0', 'secuencial', 0, /must be at least 1/),
+	R('secuencial over 999999999', 'secuencial', 1000000000, /must be at most 999999999/),
+	R('secuencial not whole', 'secuencial', 12.5, /must be a whole number/),
+	R('secuencial missing', 'secuencial', REMOVE, /is required/),
+	R('periodo_fiscal as YYYY-MM', 'periodo_fiscal', '2026-03', /is not a fiscal period: use MM\/YYYY/),
+	R('periodo_fiscal month 13', 'periodo_fiscal', '13/2026', /is not a fiscal period/),
+	R('fecha_emision not ISO', 'fecha_emision', '31/03/2026', /is not an ISO 8601 date/),
+	R('emisor missing', 'emisor', REMOVE, /is required/),
+	R('sujeto missing', 'sujeto', REMOVE, /is required/),
+	R('sujeto.identificacion too short', 'sujeto.identificacion', '1234', /must be 5 to 20 characters long, got 4/),
+	R('sujeto.identificacion too long', 'sujeto.identificacion', long(21), /must be 5 to 20 characters long, got 21/),
+	R('items empty', 'items', [], /must have at least 1 entry/),
+	R('items not a list', 'items', { base_imponible: 1 }, /must be a list/),
+	R('base_imponible 3 decimals', 'items[0].base_imponible', 100.123, /must have at most 2 decimals/),
+	R('valor_retenido 3 decimals', 'items[0].valor_retenido', 1.755, /must have at most 2 decimals/),
+	R('item codigo missing', 'items[0].codigo', REMOVE, /is required/),
+	R('item codigo_porcentaje missing', 'items[0].codigo_porcentaje', REMOVE, /is required/),
+	R('supporting document date not ISO', 'items[0].fecha_emision_documento_sustento', '15/03/2026', /is not an ISO 8601 date/),
+	R('supporting document type missing', 'items[0].tipo_documento_sustento', REMOVE, /is required/),
+	R('clave_acceso of 48 digits', 'clave_acceso', KNOWN_ACCESS_KEY.slice(1), /must be exactly 49 digits, got 48 digits/),
+	R('clave_acceso with a wrong check digit', 'clave_acceso', badCheckDigit, /SRI modulo-11 check gives 3/),
+	R('informacion_adicional not an object', 'informacion_adicional', 'nota', /must be an object/),
+	// ATS retention
+	A('secuencia 0', 'secuencia', 0, /must be at least 1/),
+	A('periodo_fiscal missing', 'periodo_fiscal', REMOVE, /is required/),
+	A('documentos_soporte missing', 'documentos_soporte', REMOVE, /is required/),
+	A('supporting document date not ISO', 'documentos_soporte[0].fecha_emision', '2026/03/15', /is not an ISO 8601 date/),
+	A('retention valor_retenido 3 decimals', 'documentos_soporte[0].retenciones[0].valor_retenido', 1.751, /at most 2 decimals/),
+	A('retention base_imponible 3 decimals', 'documentos_soporte[0].retenciones[0].base_imponible', 99.999, /at most 2 decimals/),
+	A('info_adicional entry without nombre', 'info_adicional[0].nombre', REMOVE, /is required/),
+	// Waybill
+	W('fecha_inicio_transporte missing', 'fecha_inicio_transporte', REMOVE, /is required/),
+	W('fecha_fin_transporte impossible', 'fecha_fin_transporte', '2026-13-01', /is not an ISO 8601 date/),
+	W('direccion_partida missing', 'direccion_partida', REMOVE, /is required/),
+	W('carrier placa missing', 'transportista.placa', REMOVE, /is required/),
+	W('carrier email over 300', 'transportista.email', `${long(295)}@x.com`, /must be at most 300 characters long, got 301/),
+	W('carrier razon_social over 300', 'transportista.razon_social', long(301), /must be at most 300 characters long/),
+	W('carrier identificacion too short', 'transportista.identificacion', '1234', /must be 5 to 20 characters long/),
+	W('carrier tipo_identificacion missing', 'transportista.tipo_identificacion', REMOVE, /is required/),
+	W('recipient razon_social over 300', 'destinatarios[0].razon_social', long(301), /must be at most 300 characters long/),
+	W('recipient ruta over 300', 'destinatarios[0].ruta', long(301), /must be at most 300 characters long/),
+	W('recipient documento_aduanero_unico over 20', 'destinatarios[0].documento_aduanero_unico', long(21), /must be at most 20 characters long/),
+	W('recipient motivo_traslado missing', 'destinatarios[0].motivo_traslado', REMOVE, /is required/),
+	W('recipient direccion missing', 'destinatarios[0].direccion', REMOVE, /is required/),
+	W('recipient items missing', 'destinatarios[0].items', REMOVE, /is required/),
+	W('recipient supporting date not ISO', 'destinatarios[0].fecha_emision_documento_sustento', 'ayer', /is not an ISO 8601 date/),
+	W('item codigo_principal over 25', 'destinatarios[0].items[0].codigo_principal', long(26), /must be at most 25 characters long/),
+	W('item codigo_auxiliar over 25', 'destinatarios[0].items[0].codigo_auxiliar', long(26), /must be at most 25 characters long/),
+	W('item cantidad 7 decimals', 'destinatarios[0].items[0].cantidad', 1.1234567, /must have at most 6 decimals/),
+	W('item descripcion missing', 'destinatarios[0].items[0].descripcion', REMOVE, /is required/),
+	W('destinatarios empty', 'destinatarios', [], /must have at least 1 entry/),
+	// Purchase settlement
+	S('moneda lower case', 'moneda', 'usd', /is not an ISO currency code/),
+	S('totales missing', 'totales', REMOVE, /is required/),
+	S('totales.importe_total missing', 'totales.importe_total', REMOVE, /is required/),
+	S('totales.impuestos missing', 'totales.impuestos', REMOVE, /is required/),
+	S('payment forma_pago missing', 'pagos[0].forma_pago', REMOVE, /is required/),
+	S('payment unidad_tiempo over 10', 'pagos[0].unidad_tiempo', long(11), /must be at most 10 characters long/),
+	S('payment plazo over 14', 'pagos[0].plazo', long(15), /must be at most 14 characters long/),
+	S('proveedor missing', 'proveedor', REMOVE, /is required/),
+	S('item codigo_principal over 25', 'items[0].codigo_principal', long(26), /must be at most 25 characters long/),
+	S('item price not a number', 'items[0].precio_unitario', 'diez', /must be a number/),
+	SR('reembolso missing in the reimbursement variant', 'reembolso', REMOVE, /is required/),
+	SR('reimbursed document secuencia 0', 'reembolso.documentos[0].secuencia', 0, /must be at least 1/),
+	SR('reimbursed document date not ISO', 'reembolso.documentos[0].fecha_emision', '10-03-2026', /is not an ISO 8601 date/),
+];
+
+describe('pre-flight validation: nothing is sent and the message names the field', () => {
+	test('the table has at least 40 invalid inputs', () => expect(cases.length).toBeGreaterThanOrEqual(40));
+
+	test.each(cases)('%s (%s %s)', async (_label, resource, operation, body, field, says) => {
+		const params = jsonIssue(resource, body, {}, operation);
+		const result = await env.run(params);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
+		expect(result.error?.message).toMatch(says);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('every problem of the item is listed, the first in the message and the rest in the description', async () => {
+		const body = withValue(withValue(retentionBody(), 'ambiente', 9), 'periodo_fiscal', '2026');
+		const result = await env.run(jsonIssue('retention', body));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] ambiente: must be one of 1, 2, got 9');
+		expect(result.error?.description).toMatch(/- periodo_fiscal: "2026" is not a fiscal period/);
+	});
+
+	test('the item index is the failing item’s: item 1 fails, item 0 was already sent', async () => {
+		const rows = [{ periodo: '03/2026' }, { periodo: '3/26' }];
+		const text = JSON.stringify(retentionBody()).replace('"periodo_fiscal":"03/2026"', '"periodo_fiscal":"{{ $json.periodo }}"');
+		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows);
+		expect(env.calls()).toHaveLength(1);
+		expect(result.error?.message).toBe('[item 1] periodo_fiscal: "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+	});
+
+	test('with Continue On Fail the invalid item becomes an error item and the others are sent', async () => {
+		const rows = [{ periodo: '3/26' }, { periodo: '04/2026' }];
+		const text = JSON.stringify(retentionBody()).replace('"periodo_fiscal":"03/2026"', '"periodo_fiscal":"{{ $json.periodo }}"');
+		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows, true);
+		expect(env.calls()).toHaveLength(1);
+		const out = result.output('Receipts');
+		expect(out[0].json.error).toMatch(/^\[item 0\] periodo_fiscal:/);
+		expect(out[1].json.periodo_fiscal).toBe('04/2026');
+		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	test.each([
+		['not JSON', '{"ambiente": 1,', /^\[item 0\] Receipt \(JSON\): is not valid JSON/],
+		['a list', '[1, 2]', /^\[item 0\] body: must be an object, got a list/],
+	])('JSON body that is %s', async (_what, jsonBody, says) => {
+		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody });
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+	});
+
+	test('Fields mode goes through the same validation', async () => {
+		const result = await env.run({
+			resource: 'retention',
+			operation: 'issue',
+			inputMode: 'fields',
+			secuencial: '5',
+			periodo_fiscal: 'marzo',
+			emisor: { details: { ruc: '1792146739001' } },
+			sujeto: { details: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan' } },
+			items: { item: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 10.555, valor_retenido: 0.18, fecha_emision_documento_sustento: '2026-03-01', tipo_documento_sustento: '01' }] },
+		});
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] periodo_fiscal: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+		expect(result.error?.description).toMatch(/items\[0\]\.base_imponible: must have at most 2 decimals, got 10.555/);
+	});
+
+	test('Fields mode: an item assigned to a recipient that does not exist is named', async () => {
+		const result = await env.run({
+			resource: 'waybill',
+			operation: 'issue',
+			inputMode: 'fields',
+			secuencial: '5',
+			emisor: { details: { ruc: '1792146739001' } },
+			fecha_inicio_transporte: '2026-03-20',
+			fecha_fin_transporte: '2026-03-21',
+			direccion_partida: 'Quito',
+			transportista: { details: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'T', placa: 'PBA-1' } },
+			destinatarios: { recipient: [{ identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'C', direccion: 'G', motivo_traslado: 'Venta' }] },
+			waybillItems: { item: [{ recipient: 1, descripcion: 'a', codigo_principal: 'A', cantidad: 1 }, { recipient: 2, descripcion: 'b', codigo_principal: 'B', cantidad: 1 }] },
+		});
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] destinatarios[1].identificacion: is required');
+	});
+
+	test.each([
+		// An empty literal is caught by n8n itself (required parameter); an expression that yields nothing reaches the node.
+		['empty', '={{ $json.xml ?? "" }}', /^\[item 0\] xml: is required$/],
+		['not XML', 'hola', /^\[item 0\] xml: is not XML/],
+	])('Issue From XML with %s XML', async (_what, xml, says) => {
+		const result = await env.run({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'text', xml });
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+	});
+
+	test.each([
+		['empty', '={{ $json.id ?? "" }}', /^\[item 0\] receiptId: is required$/],
+		['with a slash', 'abc/../def', /^\[item 0\] receiptId: "abc\/..\/def" is not a receipt ID/],
+	])('a receipt ID that is %s', async (_what, receiptId, says) => {
+		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+	});
+});
