@@ -61,7 +61,7 @@ const REQUIRED: Record<ReceiptKindName, string[]> = {
 	waybill: ['secuencial', 'emisor', 'fecha_inicio_transporte', 'fecha_fin_transporte', 'direccion_partida', 'transportista', 'ambiente', 'tipo_emision', 'destinatarios'],
 	purchaseSettlement: ['secuencial', 'emisor', 'moneda', 'ambiente', 'tipo_emision', 'totales', 'proveedor', 'items', 'pagos'],
 };
-const FINAL: Estado[] = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'];
+export const FINAL_STATES: Estado[] = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'];
 
 /** SRI modulo 11 (weights 2..7 from the right; 11 → 0, 10 → 1), written apart from the node's code. */
 export function mod11(digits: string): number {
