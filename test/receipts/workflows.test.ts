@@ -1,0 +1,91 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { fixture } from '../harness/engine';
+import { startReceipts, type ReceiptsEnv } from './setup';
+
+/**
+ * The importable fixtures in test/workflows/, run through the engine against the simulator. n8n's own If
+ * and No Operation nodes are not part of the harness; minimal stand-ins (string "equals" conditions only)
+ * are registered here so the branch runs as a user would see it.
+ */
+
+class IfStandIn implements INodeType {
+	description = {
+		displayName: 'If',
+		name: 'if',
+		group: ['transform'],
+		version: [1, 2],
+		description: '',
+		defaults: {},
+		inputs: ['main'],
+		outputs: ['main', 'main'],
+		properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
+	} as unknown as INodeTypeDescription;
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const yes: INodeExecutionData[] = [];
+		const no: INodeExecutionData[] = [];
+		this.getInputData().forEach((item, i) => {
+			const filter = this.getNodeParameter('conditions', i) as { conditions: Array<{ leftValue: unknown; rightValue: unknown; operator: { operation: string } }> };
+			const pass = filter.conditions.every((c) => c.operator.operation === 'equals' && c.leftValue === c.rightValue);
+			(pass ? yes : no).push({ ...item, pairedItem: { item: i } });
+		});
+		return [yes, no];
+	}
+}
+
+class NoOpStandIn implements INodeType {
+	description = { displayName: 'No Operation', name: 'noOp', group: ['transform'], version: 1, description: '', defaults: {}, inputs: ['main'], outputs: ['main'], properties: [] } as unknown as INodeTypeDescription;
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+let env: ReceiptsEnv;
+beforeAll(async () => {
+	env = await startReceipts();
+	const types = (env.engine.nodeTypes as unknown as { types: Map<string, INodeType> }).types;
+	types.set('n8n-nodes-base.if', new IfStandIn());
+	types.set('n8n-nodes-base.noOp', new NoOpStandIn());
+});
+afterAll(async () => env.stop());
+beforeEach(() => {
+	env.receipts.reset();
+	env.server.clear();
+});
+
+const fast = (wf: ReturnType<typeof fixture>, node: string) => {
+	const params = wf.nodes.find((n) => n.name === node)!.parameters as IDataObject;
+	params.options = { ...(params.options as IDataObject), pollInterval: 0.01 };
+	return wf;
+};
+
+test('receipts-retention-wait-branch.json: issues each row from JSON, waits, and branches on AUTORIZADO', async () => {
+	env.receipts.planNext('ENVIADO', 'AUTORIZADO');
+	env.receipts.planNext('RECIBIDO', { estado: 'NO AUTORIZADO', mensajes: [{ identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' }] });
+	const result = await env.engine.run(fast(fixture('receipts-retention-wait-branch.json'), 'Issue retention'));
+	expect(result.error).toBeUndefined();
+	const issued = env.calls().filter((c) => c.method === 'POST');
+	expect(issued.map((c) => (c.body as IDataObject).secuencial)).toEqual([101, 102]);
+	expect((issued[1].body as IDataObject).items).toEqual([
+		expect.objectContaining({ base_imponible: 80.5, valor_retenido: 1.41, numero_documento_sustento: '002-001-000000310' }),
+	]);
+	expect(result.output('Authorized').map((i) => i.json.estado)).toEqual(['AUTORIZADO']);
+	expect(result.output('Not authorized: reasons').map((i) => i.json)).toEqual([
+		{ id: expect.any(String), estado: 'NO AUTORIZADO', timedOut: false, reasons: '56: ESTABLECIMIENTO CERRADO' },
+	]);
+});
+
+test('receipts-authorize-pending.json: authorizes each receipt and waits for its final state', async () => {
+	const ids = [env.receipts.seed('retention', { ambiente: 1 }, 'CREADO').id, env.receipts.seed('waybill', { ambiente: 1 }, 'CREADO').id];
+	const wf = fast(fixture('receipts-authorize-pending.json'), 'Authorize and wait');
+	wf.nodes.find((n) => n.name === 'Receipt IDs')!.parameters = { jsCode: `return ${JSON.stringify(ids.map((id) => ({ json: { id } })))};` };
+	env.receipts.planNext('AUTORIZADO');
+	env.receipts.planNext('DEVUELTO');
+	const result = await env.engine.run(wf);
+	expect(result.error).toBeUndefined();
+	expect(result.output('Authorize and wait').map((i) => [i.json.id, i.json.estado])).toEqual([
+		[ids[0], 'AUTORIZADO'],
+		[ids[1], 'DEVUELTO'],
+	]);
+});
