@@ -189,3 +189,38 @@ describe('credential test', () => {
 		]);
 	});
 });
+
+describe('service-side outcomes', () => {
+	test('a wrong certificate password: the receipt is stored but cannot be signed (CREADO with a firma failure)', async () => {
+		env.setCredential({ certificatePassword: 'not-the-password' });
+		const result = await env.run(jsonIssue('waybill', waybillBody()));
+		expect(result.error).toBeUndefined();
+		expect(env.calls()[0].headers['x-password']).toBe('not-the-password');
+		const id = String(result.output('Receipts')[0].json.id);
+		env.setCredential();
+		const got = await env.run({ resource: 'waybill', operation: 'get', receiptId: id });
+		expect(got.output('Receipts')[0].json).toMatchObject({ estado: 'CREADO', firma: { status: 400 } });
+		expect(env.receipts.payload(id)).toMatchObject({ firma: { result: 'error', status: 400 }, 'certificate-password': null });
+	});
+
+	test('a refusal by the service shows its message and the tax-authority messages', async () => {
+		env.server.fail({
+			service: 'receipts',
+			method: 'POST',
+			times: 1,
+			status: 400,
+			body: { error: 'Comprobante inválido', mensajes: [{ identificador: '35', mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML', tipo: 'ERROR', informacion_adicional: 'fechaEmision' }] },
+		});
+		const result = await env.run(jsonIssue('retention', retentionBody()));
+		expect(result.error?.message).toBe('[item 0] Receipts rejected the request: Comprobante inválido');
+		expect(result.error?.description).toContain('- [ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML (fechaEmision)');
+		expect(result.error?.description).toContain('POST /retentions/issue, HTTP 400');
+	});
+
+	test('a party e-mail is not format-checked (the spec gives no format); the carrier’s is length-checked', async () => {
+		const body = retentionBody();
+		(body.sujeto as IDataObject).email = 'pagos@ejemplo.ec, contabilidad@ejemplo.ec';
+		const result = await env.run(jsonIssue('retention', body));
+		expect(result.error).toBeUndefined();
+	});
+});
