@@ -120,6 +120,26 @@ describe('receipt schemas', () => {
 	});
 });
 
+describe('access key cross-check', () => {
+	test('a key built from the receipt’s own data gives no warning', () => {
+		const body = retentionBody();
+		body.clave_acceso = makeAccessKey({ kind: 'retention', ruc: '1792146739001', ambiente: 1, tipoEmision: 1, secuencial: 123, serie: '001002', date: '2026-03-31' });
+		const check = new Checker();
+		checkReceipt(check, 'retention', body);
+		expect(check.problems).toEqual([]);
+		expect(check.warnings).toEqual([]);
+	});
+
+	test('a valid key of another receipt warns, naming what differs', () => {
+		const check = new Checker();
+		checkReceipt(check, 'retention', { ...retentionBody(), clave_acceso: KNOWN_ACCESS_KEY });
+		expect(check.problems).toEqual([]);
+		expect(check.warnings).toEqual([
+			'clave_acceso: does not match this receipt: it carries receipt type 01 (this receipt is 07), sequential 000000001 (secuencial: 123); sent anyway, verify the key',
+		]);
+	});
+});
+
 describe('redact', () => {
 	test('removes secret fields at any depth and masks known secret strings', () => {
 		const out = redact({ id: 'x', 'api-key': 'k', nested: [{ 'certificate-password': null, note: 'key is supersecret!' }] }, ['supersecret']);

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Checker } from '../../shared/validate';
 import { isMissing } from '../../shared/validate';
-import { accessKeyProblem } from './accessKey';
+import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from './accessKey';
 import { ID_TYPES, identificationWarning, rucProblem } from './identification';
 
 /**
@@ -44,8 +44,35 @@ function common(check: Checker, body: IDataObject): void {
 		const problem = accessKeyProblem(body.clave_acceso);
 		if (problem) check.fail('clave_acceso', problem);
 	}
+
 	if (!isMissing(body.ambiente)) body.ambiente = toInteger(body.ambiente) as IDataObject[string];
 	if (!isMissing(body.tipo_emision)) body.tipo_emision = toInteger(body.tipo_emision) as IDataObject[string];
+}
+
+const KIND_TYPE_CODE: Record<ReceiptKind, string> = {
+	atsRetention: RECEIPT_TYPE_CODES.retention,
+	retention: RECEIPT_TYPE_CODES.retention,
+	waybill: RECEIPT_TYPE_CODES.waybill,
+	purchaseSettlement: RECEIPT_TYPE_CODES.purchaseSettlement,
+	purchaseSettlementReimbursement: RECEIPT_TYPE_CODES.purchaseSettlement,
+};
+
+/**
+ * A valid access key that disagrees with the receipt it travels with (other environment, issuer, receipt
+ * type or sequential) is most likely copied from another receipt: warn, the service has the last word.
+ */
+function crossCheckAccessKey(check: Checker, body: IDataObject, kind: ReceiptKind, sequentialField: 'secuencial' | 'secuencia'): void {
+	if (isMissing(body.clave_acceso) || accessKeyProblem(body.clave_acceso)) return;
+	const parts = splitAccessKey(String(body.clave_acceso));
+	const differs: string[] = [];
+	if (parts.receiptType !== KIND_TYPE_CODE[kind]) differs.push(`receipt type ${parts.receiptType} (this receipt is ${KIND_TYPE_CODE[kind]})`);
+	if (!isMissing(body.ambiente) && parts.environment !== String(body.ambiente)) differs.push(`ambiente ${parts.environment} (body: ${String(body.ambiente)})`);
+	if (!isMissing(body.tipo_emision) && parts.emissionType !== String(body.tipo_emision)) differs.push(`tipo_emision ${parts.emissionType} (body: ${String(body.tipo_emision)})`);
+	const ruc = (body.emisor as IDataObject | undefined)?.ruc;
+	if (!isMissing(ruc) && parts.ruc !== String(ruc).trim()) differs.push(`RUC ${parts.ruc} (emisor.ruc: ${String(ruc)})`);
+	const seq = body[sequentialField];
+	if (!isMissing(seq) && /^\d+$/.test(String(seq)) && Number(parts.sequential) !== Number(seq)) differs.push(`sequential ${parts.sequential} (${sequentialField}: ${String(seq)})`);
+	if (differs.length) check.warn('clave_acceso', `does not match this receipt: it carries ${differs.join(', ')}; sent anyway, verify the key`);
 }
 
 function sequential(check: Checker, body: IDataObject, field: 'secuencial' | 'secuencia', as: 'integer' | 'string'): void {
@@ -123,6 +150,7 @@ export function checkRetention(check: Checker, body: IDataObject): IDataObject {
 		check.string(`${at}.numero_documento_sustento`, item.numero_documento_sustento);
 		check.string(`${at}.tipo_documento_sustento`, item.tipo_documento_sustento, { required: true });
 	});
+	crossCheckAccessKey(check, body, 'retention', 'secuencial');
 	checkInfo(check, body, 'retention');
 	return body;
 }
@@ -157,6 +185,7 @@ export function checkAtsRetention(check: Checker, body: IDataObject): IDataObjec
 		each(check, `${at}.pagos`, doc.pagos, {}, (p, pat) => check.number(`${pat}.total`, p.total));
 		if (check.object(`${at}.reembolso`, doc.reembolso)) reimbursementDocuments(check, `${at}.reembolso`, doc.reembolso as IDataObject);
 	});
+	crossCheckAccessKey(check, body, 'atsRetention', 'secuencia');
 	checkInfo(check, body, 'atsRetention');
 	return body;
 }
@@ -184,6 +213,7 @@ export function checkWaybill(check: Checker, body: IDataObject): IDataObject {
 			check.object(`${iat}.detalles_adicionales`, item.detalles_adicionales);
 		});
 	});
+	crossCheckAccessKey(check, body, 'waybill', 'secuencial');
 	checkInfo(check, body, 'waybill');
 	return body;
 }
@@ -249,6 +279,7 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 	} else if (!isMissing(body.reembolso) && check.object('reembolso', body.reembolso)) {
 		reimbursementDocuments(check, 'reembolso', body.reembolso as IDataObject);
 	}
+	crossCheckAccessKey(check, body, opts.reimbursement ? 'purchaseSettlementReimbursement' : 'purchaseSettlement', 'secuencial');
 	checkInfo(check, body, opts.reimbursement ? 'purchaseSettlementReimbursement' : 'purchaseSettlement');
 	return body;
 }
