@@ -111,7 +111,8 @@ export class ReceiptsApi {
 				itemIndex,
 			);
 			const clean = redact(answer, await this.secrets());
-			return clean && typeof clean === 'object' && !Array.isArray(clean) ? (clean as IDataObject) : { result: clean as IDataObject[string] };
+			if (clean === undefined || clean === null || clean === '') return {}; // e.g. an empty 201
+			return typeof clean === 'object' && !Array.isArray(clean) ? (clean as IDataObject) : { result: clean as IDataObject[string] };
 		} catch (error) {
 			throw await this.scrub(error);
 		}

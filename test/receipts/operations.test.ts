@@ -359,3 +359,12 @@ describe('Simulator events (used by the trigger work)', () => {
 		expect(got[0]).toMatchObject({ id: r.id, tipo: 'retencion', clave_acceso: r.clave_acceso, 'api-key': env.receipts.apiKey, autorizacion: { estado: 'AUTORIZADO', mensajes: [] } });
 	});
 });
+
+describe('answers without a body', () => {
+	test('an empty 201 to Subscribe still outputs what was subscribed', async () => {
+		env.server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', times: 1, status: 201, body: '' });
+		const result = await env.run({ resource: 'webhook', operation: 'subscribe', event_name: 'issue-error', webhook_url: 'https://n8n.example.com/webhook/x' });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Receipts')[0].json).toEqual({ event_name: 'issue-error', webhook_url: 'https://n8n.example.com/webhook/x' });
+	});
+});

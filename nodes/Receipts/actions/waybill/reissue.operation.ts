@@ -33,7 +33,7 @@ function explain(error: unknown, id: string, i: number): Error {
 	if (status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status)) {
 		const said = error.message.replace(/^\[item \d+\] /, '').replace(/^Receipts rejected the request: /, '');
 		error.message = `[item ${i}] Waybill ${id} cannot be reissued: ${said}`;
-		error.description = `Only waybills in NO AUTORIZADO or DEVUELTO can be reissued; an authorized waybill cannot be changed (issue a new one instead). ${error.description ?? ''}`.trim();
+		error.description = `Only waybills in NO AUTORIZADO or DEVUELTO can be reissued: an authorized waybill cannot be changed (issue a new one instead). Otherwise, correct what the service's messages name. ${error.description ?? ''}`.trim();
 	}
 	return error;
 }
