@@ -1,4 +1,4 @@
-import type { INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 import { built, workflowWith } from '../harness/engine';
 import { byId, startPartners, type PartnersEnv } from './setup';
 
@@ -14,7 +14,7 @@ beforeEach(() => {
 	env.server.clear();
 });
 
-const contextFor = (parameters: Record<string, unknown>) =>
+const contextFor = (parameters: IDataObject) =>
 	env.engine.loadOptionsContext(workflowWith({ nodeType: 'partners', credentialType: 'partnersApi', parameters, name: 'Partners' }), 'Partners');
 
 describe('pickers (listSearch / loadOptions) through n8n-core’s LoadOptionsContext', () => {
