@@ -1,0 +1,42 @@
+import { ExtractionSimulator } from './extraction';
+import { PartnersSimulator } from './partners';
+import { ReceiptsSimulator } from './receipts';
+import { SimulatorServer } from './server';
+
+/** The signing secret the dev/e2e Extraction simulator and the Extraction Trigger credential share. */
+export const DEV_WEBHOOK_SECRET = 'whsec_dev_only_0123456789abcdef';
+
+/**
+ * All service simulators on one loopback port, with demo data, for `npm run dev`, the end-to-end tests and
+ * the benchmarks. `credentials` are the values n8n's credentials must hold to talk to them (credential type
+ * name → data).
+ */
+export async function startSimulators(port = 0) {
+	const partners = new PartnersSimulator();
+	partners.seedProducts(3, 'Plan Pyme');
+	const receipts = new ReceiptsSimulator();
+	const extraction = new ExtractionSimulator();
+	const server = await new SimulatorServer([partners, receipts, extraction]).start(port);
+	const credentials = {
+		partnersApi: { baseUrl: server.url('partners'), clientId: partners.clientId, clientSecret: partners.clientSecret, sandbox: true },
+		receiptsApi: { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword },
+		extractionApi: {
+			environment: 'staging',
+			stagingBaseUrl: ExtractionSimulator.baseUrl(server.url('extraction'), 'staging'),
+			productionBaseUrl: ExtractionSimulator.baseUrl(server.url('extraction'), 'prod'),
+			apiKey: extraction.stagingKey,
+			authScheme: 'bearer',
+		},
+		extractionWebhookApi: { secret: DEV_WEBHOOK_SECRET },
+	};
+	return { server, partners, receipts, extraction, credentials };
+}
+
+// `node .build/test/simulator/main.js [port]`: run the simulators alone (for your own n8n).
+if (require.main === module) {
+	void startSimulators(Number(process.argv[2] ?? 7401)).then(({ server, credentials }) => {
+		console.log(`Service simulators on http://127.0.0.1:${server.port}`);
+		console.log('Credential values for n8n:');
+		console.log(JSON.stringify(credentials, null, 2));
+	});
+}
