@@ -1,0 +1,92 @@
+// A real n8n with this package loaded, the service simulators running, and credentials + example workflows
+// imported: the common ground of `npm run dev`, the end-to-end tests and the benchmarks.
+//
+//   const sb = await prepareSandbox({ userFolder: '.n8n-dev', simulatorPort: 7401 });
+//   // sb.sim: { server, partners, receipts, extraction, credentials } (test/simulator/main.ts, compiled)
+//   await sb.importWorkflows([...workflow objects using n8n-nodes-latam-fiscal.<node> types...]);
+//   const n8n = await sb.start();  // boot.mjs startN8n
+//
+// The package is loaded as a custom extension (N8N_CUSTOM_EXTENSIONS=<repo>/dist), so its node types are named
+// `CUSTOM.<node>` inside n8n; workflows written for a community install (`n8n-nodes-latam-fiscal.<node>`) are
+// rewritten on import. Credentials get fixed IDs (CREDENTIAL_IDS) that workflows reference.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli, startN8n } from './boot.mjs';
+import { install } from './install.mjs';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+
+/** Credential type → the ID and name it gets in the sandbox; example workflows use these. */
+export const CREDENTIAL_IDS = Object.freeze({
+	partnersApi: { id: 'latamPartnersSim', name: 'Partners (simulator)' },
+	receiptsApi: { id: 'latamReceiptsSim', name: 'Receipts (simulator)' },
+	extractionApi: { id: 'latamExtractionSim', name: 'Extraction staging (simulator)' },
+	extractionWebhookApi: { id: 'latamExtractionHook', name: 'Extraction webhook secret (simulator)' },
+});
+
+const PACKAGE_PREFIX = 'n8n-nodes-latam-fiscal.';
+
+/** Builds the package (dist/) and the simulator (.build/) unless told not to. */
+export function build({ quiet = false } = {}) {
+	const stdio = quiet ? 'ignore' : 'inherit';
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio });
+	execFileSync('npx', ['tsc', '-p', 'tsconfig.test.json', '--outDir', '.build'], { cwd: repoRoot, stdio });
+}
+
+/** Rewrites a workflow written for a community install so it runs with the package loaded as a custom extension. */
+export function forCustomExtension(workflow) {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes) {
+		if (node.type.startsWith(PACKAGE_PREFIX)) node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
+		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+			if (CREDENTIAL_IDS[type]) node.credentials[type] = { ...CREDENTIAL_IDS[type] };
+			else node.credentials[type] = ref;
+		}
+	}
+	return copy;
+}
+
+export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild = false, quiet = false } = {}) {
+	if (!skipBuild) build({ quiet });
+	await install();
+	userFolder = resolve(repoRoot, userFolder);
+	mkdirSync(userFolder, { recursive: true });
+	const { startSimulators } = require(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
+	const sim = await startSimulators(simulatorPort);
+	const opts = { userFolder, extensionsDir: join(repoRoot, 'dist') };
+
+	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
+	writeFileSync(
+		credentialsFile,
+		JSON.stringify(
+			Object.entries(sim.credentials).map(([type, data]) => ({ ...CREDENTIAL_IDS[type], type, data })),
+			null,
+			2,
+		),
+	);
+	await runCli(['import:credentials', `--input=${credentialsFile}`], { ...opts, check: true });
+
+	const importWorkflows = async (workflows) => {
+		if (!workflows.length) return;
+		const dir = join(userFolder, 'sandbox-workflows');
+		rmSync(dir, { recursive: true, force: true });
+		mkdirSync(dir, { recursive: true });
+		workflows.forEach((wf, n) => writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(forCustomExtension(wf))));
+		await runCli(['import:workflow', '--separate', `--input=${dir}`], { ...opts, check: true });
+	};
+
+	return {
+		sim,
+		opts,
+		importWorkflows,
+		cli: (args, extra = {}) => runCli(args, { ...opts, ...extra }),
+		start: (extra = {}) => startN8n({ ...opts, ...extra }),
+		stop: () => sim.server.stop(),
+	};
+}
+
+export const isBuilt = () => existsSync(join(repoRoot, 'dist', 'nodes')) && existsSync(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
