@@ -194,9 +194,9 @@ export class Engine {
 	}
 }
 
-/** Loads a workflow fixture from test/workflows/. */
+/** Loads an importable example workflow from examples/ (the same files `npm run dev` imports into n8n). */
 export function fixture(name: string): IWorkflowBase {
-	return JSON.parse(readFileSync(join(root, 'test', 'workflows', name), 'utf8')) as IWorkflowBase;
+	return JSON.parse(readFileSync(join(root, 'examples', name), 'utf8')) as IWorkflowBase;
 }
 
 /**

@@ -3,7 +3,7 @@ import { fixture } from '../harness/engine';
 import { startReceipts, type ReceiptsEnv } from './setup';
 
 /**
- * The importable fixtures in test/workflows/, run through the engine against the simulator. n8n's own If
+ * The importable fixtures in examples/, run through the engine against the simulator. n8n's own If
  * and No Operation nodes are not part of the harness; minimal stand-ins (string "equals" conditions only)
  * are registered here so the branch runs as a user would see it.
  */
