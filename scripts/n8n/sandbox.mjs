@@ -84,9 +84,24 @@ export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild 
 		opts,
 		importWorkflows,
 		cli: (args, extra = {}) => runCli(args, { ...opts, ...extra }),
-		start: (extra = {}) => startN8n({ ...opts, ...extra }),
+		start: async (extra = {}) => {
+			const n8n = await startN8n({ ...opts, ...extra });
+			await untilReady(n8n.url);
+			return n8n;
+		},
 		stop: () => sim.server.stop(),
 	};
+}
+
+/** /healthz answers before n8n's REST routes are mounted: wait for them too. */
+async function untilReady(url, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const res = await fetch(`${url}/rest/settings`).catch(() => undefined);
+		if (res?.ok) return;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	throw new Error(`n8n at ${url} did not mount its REST API within ${timeoutMs} ms`);
 }
 
 export const isBuilt = () => existsSync(join(repoRoot, 'dist', 'nodes')) && existsSync(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm run dev`: builds the package, starts the simulators of the three services on loopback, and a real n8n
+// (pinned, installed into .cache/ on first run) with this package loaded, credentials pointing at the
+// simulators and the example workflows imported (trigger examples active). Ctrl-C stops everything.
+//
+//   npm run dev                      # everything; editor at http://127.0.0.1:5678
+//   npm run dev -- --no-n8n          # only the simulators, for your own n8n (prints the credential values)
+//   npm run dev -- --port 5679 --sim-port 7402
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApiKey, DEV_OWNER } from './n8n/boot.mjs';
+import { build, prepareSandbox, repoRoot } from './n8n/sandbox.mjs';
+
+const { values: args } = parseArgs({
+	options: {
+		'no-n8n': { type: 'boolean', default: false },
+		port: { type: 'string', default: '5678' },
+		'sim-port': { type: 'string', default: '7401' },
+	},
+});
+
+/** Example workflows, with stable IDs derived from their file names; trigger examples are published. */
+export function loadExamples() {
+	const dir = join(repoRoot, 'examples');
+	return readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((file) => {
+			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+			workflow.id = `ex${file.replace(/\.json$/, '').replace(/(^|-)(\w)/g, (_, _d, c) => c.toUpperCase())}`.slice(0, 36);
+			return { file, workflow, trigger: workflow.nodes.some((n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger')) };
+		});
+}
+
+async function main() {
+	if (args['no-n8n']) {
+		build();
+		const { createRequire } = await import('node:module');
+		const { startSimulators } = createRequire(import.meta.url)(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
+		const sim = await startSimulators(Number(args['sim-port']));
+		console.log(`\nService simulators on http://127.0.0.1:${sim.server.port} (Ctrl-C to stop)`);
+		console.log('Create these credentials in your n8n:\n' + JSON.stringify(sim.credentials, null, 2));
+		process.once('SIGINT', () => sim.server.stop().then(() => process.exit(0)));
+		return;
+	}
+
+	console.log('Building the package and preparing n8n (the first run installs n8n into .cache/, ~10 minutes)…');
+	const sandbox = await prepareSandbox({ userFolder: '.n8n-dev', simulatorPort: Number(args['sim-port']) });
+	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
+	const examples = loadExamples();
+	await sandbox.importWorkflows(examples.map((e) => e.workflow));
+	for (const e of examples.filter((x) => x.trigger)) await sandbox.cli(['publish:workflow', `--id=${e.workflow.id}`], { check: true });
+
+	const port = Number(args.port);
+	const n8n = await sandbox.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
+	await createApiKey(n8n.url); // creates the owner account on the first run, so the editor opens with a login
+
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nStopping n8n and the simulators…');
+		await n8n.stop();
+		await sandbox.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	n8n.child.once('exit', () => {
+		if (!stopping) {
+			console.error('n8n exited. Last log lines:\n' + n8n.logs().slice(-3000));
+			void sandbox.stop().then(() => process.exit(1));
+		}
+	});
+
+	console.log(`
+n8n is running: ${n8n.url}
+  log in with ${DEV_OWNER.email} / ${DEV_OWNER.password}
+  credentials: Partners, Receipts and Extraction (staging) point at the simulators on http://127.0.0.1:${sandbox.sim.server.port}
+  example workflows: ${examples.map((e) => `${e.workflow.name}${e.trigger ? ' (active)' : ''}`).join('; ')}
+Ctrl-C stops n8n and the simulators.`);
+}
+
+await main();
