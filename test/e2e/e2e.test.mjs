@@ -1,0 +1,324 @@
+// End-to-end: a real n8n (the pinned version users run) loads the built package, executes workflows against
+// the service simulators, and receives real webhook deliveries on its production URLs.
+// Run with `npm run test:e2e` (node's test runner). The first run installs n8n into .cache/ (~10 minutes).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createApiKey, parseCliJson } from '../../scripts/n8n/boot.mjs';
+import { prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+
+const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
+const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
+
+const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
+const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
+const cred = (type) => ({ [type]: { id: 'x', name: 'x' } }); // replaced by the sandbox's fixed IDs on import
+const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
+const chain = (...names) =>
+	Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The examples that run as they are, plus one chain per service so every resource runs at least once
+ * (a node runs once per item it receives, so each chain sends one request per node).
+ */
+function workflows() {
+	const bodies = require(join(repoRoot, '.build', 'test', 'receipts', 'setup.js'));
+	const receipts = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
+	const extraction = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, { credentials: cred('extractionApi') });
+	return [
+		example('partners-onboard-clients.json', 'e2ePartnersOnboard'),
+		example('receipts-retention-wait-branch.json', 'e2eReceiptsRetention'),
+		{
+			id: 'e2ePartnersSubscriptions',
+			name: 'e2e partners subscriptions',
+			settings: { executionOrder: 'v1' },
+			nodes: [manual, node('Subscriptions', 'n8n-nodes-latam-fiscal.partners', { resource: 'subscription', operation: 'getMany', returnAll: true }, { credentials: cred('partnersApi') })],
+			connections: chain('Start', 'Subscriptions'),
+		},
+		{
+			id: 'e2eReceiptsResources',
+			name: 'e2e receipts: every resource',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				manual,
+				receipts('ATS retention', bodies.jsonIssue('atsRetention', bodies.atsRetentionBody())),
+				receipts('Waybill', bodies.jsonIssue('waybill', bodies.waybillBody())),
+				receipts('Get waybill', { resource: 'waybill', operation: 'get', receiptId: "={{ $('Waybill').item.json.id }}" }),
+				receipts('Purchase settlement', bodies.jsonIssue('purchaseSettlement', bodies.settlementBody())),
+				receipts('Get document', { resource: 'document', operation: 'get', receiptId: "={{ $('Purchase settlement').item.json.id }}" }),
+				receipts('Subscribe', { resource: 'webhook', operation: 'subscribe', event_name: 'issue-error', webhook_url: 'https://erp.example.com/hooks/sri' }),
+			],
+			connections: chain('Start', 'ATS retention', 'Waybill', 'Get waybill', 'Purchase settlement', 'Get document', 'Subscribe'),
+		},
+		{
+			id: 'e2eExtraction',
+			name: 'e2e extraction: verify, create + wait + download all XML, register a taxpayer',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				manual,
+				extraction('Verify', { resource: 'account', operation: 'verifyApiKey' }),
+				extraction('Create and download', {
+					resource: 'extraction',
+					operation: 'create',
+					satCredentialType: 'ciec',
+					rfc: 'EKU9003173C9',
+					satPassword: 'ciec-e2e-secret',
+					informationType: 'INVOICE',
+					periodFrom: '2026-10-01',
+					periodTo: '2026-10-31',
+					direction: 'INBOUND',
+					waitForCompletion: true,
+					timeout: 60,
+					pollInterval: 0.2,
+					downloadAll: true,
+					formats: 'XML',
+				}),
+				{ ...extraction('Register taxpayer', { resource: 'taxpayer', operation: 'register', taxpayer: '{"identification":"1792146739001","name":"Distribuidora Andina S.A."}' }), executeOnce: true },
+			],
+			connections: chain('Start', 'Verify', 'Create and download', 'Register taxpayer'),
+		},
+	];
+}
+
+let sb;
+let n8n;
+let api;
+const runs = {};
+const userFolder = join(repoRoot, '.cache', 'e2e-user');
+
+async function execute(id) {
+	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput']);
+	return parseCliJson(r.stdout);
+}
+const output = (run, nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
+
+async function executions(workflowId) {
+	const res = await fetch(`${n8n.url}/api/v1/executions?workflowId=${workflowId}&limit=250`, { headers: api.headers });
+	assert.equal(res.status, 200, `executions API answered ${res.status}`);
+	return (await res.json()).data;
+}
+
+/** Executions of a workflow once the count has stopped changing (webhook runs are stored after the answer). */
+async function settledExecutions(workflowId, { atLeast = 0 } = {}) {
+	let last = -1;
+	let list = [];
+	for (let i = 0; i < 40; i++) {
+		list = await executions(workflowId);
+		if (list.length === last && list.length >= atLeast && list.every((e) => e.finished || e.stoppedAt)) return list;
+		last = list.length;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	return list;
+}
+
+before(async () => {
+	rmSync(userFolder, { recursive: true, force: true });
+	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	await sb.importWorkflows(workflows());
+});
+
+after(async () => {
+	await n8n?.stop();
+	await sb?.stop();
+});
+
+describe('n8n loads the package', () => {
+	test('every node of the package is registered', async () => {
+		const file = join(userFolder, 'nodes.json');
+		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
+		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);
+		for (const name of PACKAGE_NODES) assert.ok(names.includes(`CUSTOM.${name}`), `CUSTOM.${name} not loaded`);
+	});
+});
+
+describe('workflows executed by n8n', () => {
+	test('Partners: one token, a plan search and one client per row (Sandbox header on every call)', async () => {
+		sb.sim.server.clear();
+		const run = (runs.partners = await execute('e2ePartnersOnboard'));
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		const created = output(run, 'Create client');
+		assert.deepEqual(created.map((i) => i.json.email), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
+		const received = sb.sim.server.received('partners');
+		assert.equal(received.filter((r) => r.path === '/v1/auth/token').length, 1, 'exactly one token request');
+		assert.ok(received.every((r) => r.headers['f-sandbox-mode'] === 'true'));
+		assert.ok(received.filter((r) => r.path !== '/v1/auth/token').every((r) => /^Bearer /.test(r.headers.authorization)));
+		assert.equal(sb.sim.partners.clients.size, 2);
+	});
+
+	test('Receipts: retentions issued from JSON, X-Password only on the issuing POSTs, branch on the result', async () => {
+		sb.sim.server.clear();
+		const run = (runs.receipts = await execute('e2eReceiptsRetention'));
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		const issued = output(run, 'Issue retention');
+		assert.ok(issued.length >= 1);
+		assert.ok(issued.every((i) => typeof i.json.id === 'string' && /^\d{49}$/.test(String(i.json.clave_acceso))));
+		const received = sb.sim.server.received('receipts');
+		const posts = received.filter((r) => r.method === 'POST');
+		const reads = received.filter((r) => r.method === 'GET');
+		assert.ok(posts.length >= 1 && reads.length >= 1, 'issued and polled');
+		assert.ok(posts.every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword), 'X-Password on every issue');
+		assert.ok(reads.every((r) => r.headers['x-password'] === undefined), 'no X-Password on reads');
+		assert.ok(received.every((r) => r.headers['x-key'] === sb.sim.receipts.apiKey));
+		assert.ok(!JSON.stringify(run).includes(sb.sim.receipts.certificatePassword), 'certificate password never in the run data');
+	});
+
+	test('Partners: subscriptions listed', async () => {
+		const run = await execute('e2ePartnersSubscriptions');
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		assert.deepEqual(output(run, 'Subscriptions').map((i) => i.json.client.email).sort(), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
+	});
+
+	test('Receipts: ATS retention, waybill, purchase settlement, document read and webhook subscription', async () => {
+		sb.sim.server.clear();
+		const run = await execute('e2eReceiptsResources');
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		for (const name of ['ATS retention', 'Waybill', 'Purchase settlement']) assert.match(String(output(run, name)[0]?.json.clave_acceso), /^\d{49}$/, name);
+		assert.equal(output(run, 'Get waybill')[0].json.id, output(run, 'Waybill')[0].json.id);
+		assert.equal(output(run, 'Get document')[0].json.id, output(run, 'Purchase settlement')[0].json.id);
+		const received = sb.sim.server.received('receipts');
+		const signing = received.filter((r) => r.method === 'POST');
+		assert.deepEqual(signing.map((r) => r.path), ['/ats-retentions/issue', '/waybills/issue', '/purchase-settlements/issue', '/webhooks']);
+		assert.ok(signing.every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword));
+		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
+	});
+
+	test('Extraction: key verified, a job followed to COMPLETED with its XML files as binary items, a taxpayer registered', async () => {
+		sb.sim.server.clear();
+		const run = await execute('e2eExtraction');
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		assert.equal(output(run, 'Verify')[0].json.valid, true);
+		const items = output(run, 'Create and download');
+		assert.ok(items.length >= 1, 'one item per document');
+		for (const item of items) {
+			const binary = Object.values(item.binary ?? {})[0];
+			assert.ok(binary, 'binary data present');
+			assert.equal(binary.mimeType, 'application/xml');
+			assert.match(binary.fileName, /\.xml$/);
+		}
+		assert.equal(output(run, 'Register taxpayer').length, 1);
+		const received = sb.sim.server.received('extraction');
+		assert.ok(received.some((r) => r.method === 'POST' && /\/v1\/extractions$/.test(r.path)));
+		assert.ok(received.some((r) => /\/documents\/.+\/download$/.test(r.path) && r.query.type === 'XML'));
+		assert.ok(received.every((r) => r.headers.authorization === `Bearer ${sb.sim.extraction.stagingKey}`));
+		assert.ok(!JSON.stringify(run).includes('ciec-e2e-secret'), 'SAT password never in the run data');
+	});
+});
+
+describe('trigger nodes receive real deliveries', () => {
+	const triggerWorkflows = {
+		receipts: {
+			id: 'e2eReceiptsTrigger',
+			name: 'e2e receipts trigger',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				node('Receipt events', 'n8n-nodes-latam-fiscal.receiptsTrigger', { events: ['receipt-issued', 'issue-error'] }, { webhookId: randomUUID(), credentials: cred('receiptsApi') }),
+				node('Done', 'n8n-nodes-base.noOp', {}),
+			],
+			connections: chain('Receipt events', 'Done'),
+		},
+		extraction: {
+			id: 'e2eExtractionTrigger',
+			name: 'e2e extraction trigger',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				node('Extraction events', 'n8n-nodes-latam-fiscal.extractionTrigger', { events: ['extraction.completed', 'extraction.failed', 'document.ready'] }, { webhookId: randomUUID(), credentials: cred('extractionWebhookApi') }),
+				node('Done', 'n8n-nodes-base.noOp', {}),
+			],
+			connections: chain('Extraction events', 'Done'),
+		},
+	};
+	let extractionUrl;
+
+	before(async () => {
+		await sb.importWorkflows(Object.values(triggerWorkflows));
+		for (const wf of Object.values(triggerWorkflows)) await sb.cli(['publish:workflow', `--id=${wf.id}`], { check: true });
+		const { freePort } = await import('../../scripts/n8n/boot.mjs');
+		const port = await freePort();
+		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
+		api = await createApiKey(n8n.url);
+		extractionUrl = `${n8n.url}/webhook/${triggerWorkflows.extraction.nodes[0].webhookId}/extraction`;
+		// Published webhooks register a few seconds after /healthz: wait until ours stops answering 404.
+		for (let i = 0; i < 60; i++) {
+			const res = await fetch(extractionUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+			if (res.status !== 404) break;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+	});
+
+	test('n8n lists every credential type of the package', async () => {
+		const res = await fetch(`${n8n.url}/types/credentials.json`, { headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' } });
+		assert.equal(res.status, 200);
+		const body = await res.json();
+		const list = Array.isArray(body) ? body : Object.values(body.data ?? body);
+		const types = [...list.map((t) => t?.name), ...(Array.isArray(body) ? [] : Object.keys(body.data ?? body))];
+		for (const name of PACKAGE_CREDENTIALS) assert.ok(types.includes(name), `${name} not registered`);
+		assert.doesNotMatch(n8n.logs(), /(Error|error).{0,80}(CUSTOM|latam|dist\/nodes|dist\/credentials)/);
+	});
+
+	test('activating the Receipts trigger subscribed both events at the service, each with its own URL', async () => {
+		const ours = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(n8n.url));
+		for (let i = 0; i < 40 && ours().length < 2; i++) await new Promise((r) => setTimeout(r, 250)); // activation runs after start-up
+		const subs = ours();
+		assert.deepEqual(subs.map((s) => s.event_name).sort(), ['issue-error', 'receipt-issued']);
+		for (const s of subs) assert.ok(s.webhook_url.startsWith(`${n8n.url}/webhook/`), s.webhook_url);
+		assert.ok(subs.every((s) => s.headers['x-key'] === sb.sim.receipts.apiKey));
+	});
+
+	test('Receipts: a real delivery starts one execution; forged and duplicate ones start none', async () => {
+		const wf = triggerWorkflows.receipts.id;
+		const before = (await settledExecutions(wf)).length;
+		const issuedId = output(runs.receipts, 'Issue retention')[0].json.id;
+		const [ok] = await sb.sim.receipts.deliver('receipt-issued', issuedId);
+		assert.equal(ok.status, 200);
+		const afterOne = await settledExecutions(wf, { atLeast: before + 1 });
+		assert.equal(afterOne.length, before + 1);
+
+		const sub = sb.sim.receipts.subscriptions.find((s) => s.event_name === 'receipt-issued');
+		const payload = sb.sim.receipts.payload(issuedId);
+		const post = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const forgedToken = new URL(sub.webhook_url);
+		forgedToken.searchParams.set('token', 'guessed-token');
+		assert.equal((await post(forgedToken, payload)).status, 401, 'wrong token');
+		assert.equal((await post(sub.webhook_url, { ...payload, 'api-key': 'not-the-key' })).status, 401, 'wrong api-key');
+		const noToken = new URL(sub.webhook_url);
+		noToken.searchParams.delete('token');
+		assert.equal((await post(noToken, payload)).status, 401, 'no token');
+		const [dup] = await sb.sim.receipts.deliver('receipt-issued', issuedId);
+		assert.ok(dup.status >= 200 && dup.status < 300, 'a duplicate is acknowledged so the service stops');
+		const final = await settledExecutions(wf);
+		assert.equal(final.length, before + 1, 'forged and duplicate deliveries started nothing');
+	});
+
+	test('Extraction: a signed delivery starts one execution; forged, stale and replayed ones get 401 or nothing', async () => {
+		const wf = triggerWorkflows.extraction.id;
+		const secret = sb.sim.credentials.extractionWebhookApi.secret;
+		const job = [...sb.sim.extraction.jobs.values()][0];
+		const data = sb.sim.extraction.completedEventData(job);
+		const eventTimestamp = new Date().toISOString();
+		const ok = await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, eventTimestamp });
+		assert.equal(ok.status, 200, ok.text);
+		const afterOne = await settledExecutions(wf, { atLeast: 1 });
+		assert.equal(afterOne.length, 1);
+		const detail = await (await fetch(`${n8n.url}/api/v1/executions/${afterOne[0].id}?includeData=true`, { headers: api.headers })).json();
+		const [item] = detail.data.resultData.runData['Extraction events'][0].data.main[0];
+		assert.equal(item.json.data?.publicId ?? item.json.publicId, job.publicId, 'extractionId normalized to publicId');
+
+		const refused = [
+			await sb.sim.extraction.deliver('extraction.completed', data, { secret: 'wrong-secret', url: extractionUrl }),
+			await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, tamper: 'body' }),
+			await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, tamper: 'signature' }),
+			await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, timestamp: Math.floor(Date.now() / 1000) - 301 }),
+		];
+		assert.deepEqual(refused.map((r) => r.status), [401, 401, 401, 401]);
+		const replay = await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, eventTimestamp });
+		assert.ok(replay.status >= 200 && replay.status < 300, 'a redelivery is acknowledged');
+		const final = await settledExecutions(wf);
+		assert.equal(final.length, 1, 'forged, stale and replayed deliveries started nothing');
+	});
+});
+
