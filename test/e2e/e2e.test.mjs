@@ -210,27 +210,10 @@ describe('workflows executed by n8n', () => {
 });
 
 describe('trigger nodes receive real deliveries', () => {
+	// The trigger examples a user imports, activated as they are.
 	const triggerWorkflows = {
-		receipts: {
-			id: 'e2eReceiptsTrigger',
-			name: 'e2e receipts trigger',
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				node('Receipt events', 'n8n-nodes-latam-fiscal.receiptsTrigger', { events: ['receipt-issued', 'issue-error'] }, { webhookId: randomUUID(), credentials: cred('receiptsApi') }),
-				node('Done', 'n8n-nodes-base.noOp', {}),
-			],
-			connections: chain('Receipt events', 'Done'),
-		},
-		extraction: {
-			id: 'e2eExtractionTrigger',
-			name: 'e2e extraction trigger',
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				node('Extraction events', 'n8n-nodes-latam-fiscal.extractionTrigger', { events: ['extraction.completed', 'extraction.failed', 'document.ready'] }, { webhookId: randomUUID(), credentials: cred('extractionWebhookApi') }),
-				node('Done', 'n8n-nodes-base.noOp', {}),
-			],
-			connections: chain('Extraction events', 'Done'),
-		},
+		receipts: example('receipts-trigger-branch-on-authorization.json', 'e2eReceiptsTrigger'),
+		extraction: example('extraction-trigger-download-completed.json', 'e2eExtractionTrigger'),
 	};
 	let extractionUrl;
 
@@ -305,8 +288,12 @@ describe('trigger nodes receive real deliveries', () => {
 		const afterOne = await settledExecutions(wf, { atLeast: 1 });
 		assert.equal(afterOne.length, 1);
 		const detail = await (await fetch(`${n8n.url}/api/v1/executions/${afterOne[0].id}?includeData=true`, { headers: api.headers })).json();
-		const [item] = detail.data.resultData.runData['Extraction events'][0].data.main[0];
-		assert.equal(item.json.data?.publicId ?? item.json.publicId, job.publicId, 'extractionId normalized to publicId');
+		const runData = detail.data.resultData.runData;
+		const [item] = runData['Extraction events'][0].data.main[0];
+		assert.equal(item.json.publicId, job.publicId, 'extractionId normalized to publicId');
+		assert.equal(item.json.options.direction, 'INBOUND', 'RECEIVED normalized to INBOUND');
+		const downloaded = runData['Download all XML'][0].data.main[0];
+		assert.ok(downloaded.length >= 1 && downloaded.every((i) => i.binary?.data?.mimeType === 'application/xml'), 'the example downloaded the XML files');
 
 		const refused = [
 			await sb.sim.extraction.deliver('extraction.completed', data, { secret: 'wrong-secret', url: extractionUrl }),
