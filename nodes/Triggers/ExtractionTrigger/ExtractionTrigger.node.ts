@@ -1,0 +1,180 @@
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IDataObject,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { sha256Hex, verifySignature } from '../../shared/signature';
+import { answerWithoutExecution, headerValue, memoryOf, parseJsonObject, receivedRequest } from '../webhookIo';
+import { asEnvelope, eventKey, findSignatureHeaders, normalizeEvent } from './event';
+
+/** How long a seen event is remembered: the service retries up to 5 times with exponential backoff. */
+const EVENT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
+/** A signature is only valid inside the ±300 s window, so remembering it for twice that is enough. */
+const SIGNATURE_MEMORY = { maxEntries: 20000, ttlMs: 2 * 300 * 1000 };
+
+/**
+ * Receives the document-extraction service's webhooks. The endpoint is registered by hand in the service's
+ * dashboard (no API exists for it), so activation registers nothing remotely; it checks the secret is set.
+ * Each delivery: verify HMAC + timestamp window over the raw bytes → refuse replays of the same signature →
+ * parse → skip events already seen (in-process memory) → filter by type → normalize → one execution.
+ */
+export class ExtractionTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Extraction Trigger',
+		name: 'extractionTrigger',
+		icon: { light: 'file:extractionTrigger.svg', dark: 'file:extractionTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts a workflow when the document-extraction service reports a finished or failed extraction or a ready document',
+		defaults: { name: 'Document Extraction Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'extractionWebhookApi', required: true, testedBy: 'extractionWebhookSecret' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'extraction',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'In the extraction dashboard, add a webhook endpoint with this node\'s Production URL (above), select the same event types and set the same secret as in the credential.',
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Document Ready', value: 'document.ready', description: 'One document was processed (may be numerous)' },
+					{ name: 'Extraction Completed', value: 'extraction.completed', description: 'An extraction finished successfully' },
+					{ name: 'Extraction Failed', value: 'extraction.failed', description: 'An extraction failed with an unrecoverable error' },
+				],
+				default: ['extraction.completed', 'extraction.failed', 'document.ready'],
+				description: 'Which event types start the workflow. Other verified deliveries are acknowledged and ignored. None selected means all, including types not listed here.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Header Prefix',
+						name: 'headerPrefix',
+						type: 'string',
+						default: '',
+						placeholder: 'X-Svc',
+						description: 'Prefix of the signature headers (prefix + -Signature, prefix + -Timestamp). Empty: the one X-…-Signature header with a matching X-…-Timestamp header is used.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		credentialTest: {
+			/** Offline check: there is no endpoint that confirms a webhook secret; a signed delivery does. */
+			async extractionWebhookSecret(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+				const secret = credential.data?.secret;
+				if (typeof secret !== 'string' || secret === '') return { status: 'Error', message: 'The webhook secret is empty' };
+				if (secret.trim() !== secret) {
+					return { status: 'Error', message: 'The webhook secret starts or ends with spaces: paste it again without them' };
+				}
+				return {
+					status: 'OK',
+					message: 'Secret set. Only a delivery signed by the service can prove it matches: send a test delivery from the dashboard.',
+				};
+			},
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			/** Nothing is registered remotely (the dashboard holds the URL); `create` runs on every activation to check the secret. */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const credentials = await this.getCredentials('extractionWebhookApi');
+				if (typeof credentials.secret !== 'string' || credentials.secret === '') {
+					throw new NodeOperationError(this.getNode(), 'The Document Extraction Webhook credential has no secret', {
+						description: 'Set the same secret as in the extraction dashboard: unsigned deliveries are always refused.',
+					});
+				}
+				return true;
+			},
+			/** Nothing to remove remotely: delete the endpoint in the dashboard to stop deliveries. */
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// webhook() must not throw: n8n starts an (error) execution for a throwing trigger.
+		try {
+			return await receive.call(this);
+		} catch (error) {
+			this.logger.error(`Extraction Trigger could not handle a delivery: ${(error as Error).message}`);
+			return answerWithoutExecution(this, 500, { error: 'internal', message: 'The delivery could not be handled' });
+		}
+	}
+}
+
+function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
+	ctx.logger.warn(`Extraction Trigger refused a delivery: ${reason}`);
+	return answerWithoutExecution(ctx, 401, { error: 'unauthorized', reason });
+}
+
+async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const req = receivedRequest(this);
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const names = findSignatureHeaders(req.headers, typeof options.headerPrefix === 'string' ? options.headerPrefix : '');
+	if ('error' in names) return refuse(this, names.error);
+
+	const credentials = await this.getCredentials('extractionWebhookApi');
+	const verified = verifySignature({
+		secret: credentials.secret as string | undefined,
+		rawBody: req.rawBody,
+		signature: headerValue(req.headers, names.signature),
+		timestamp: headerValue(req.headers, names.timestamp),
+	});
+	if (!verified.ok) return refuse(this, verified.reason);
+
+	// The same signed request seen again is a replay (a new delivery attempt carries a new timestamp and signature).
+	if (!memoryOf(this, 'signatures', SIGNATURE_MEMORY).claim(verified.digest)) return refuse(this, 'replayed delivery');
+
+	const envelope = asEnvelope(parseJsonObject(req.rawBody, undefined));
+	if (!envelope) {
+		this.logger.warn('Extraction Trigger: a correctly signed delivery is not an event envelope ({ event: { type }, data })');
+		return answerWithoutExecution(this, 400, { error: 'bad request', reason: 'not an event envelope' });
+	}
+
+	const selected = this.getNodeParameter('events', []) as string[];
+	if (selected.length > 0 && !selected.includes(envelope.event.type)) {
+		return answerWithoutExecution(this, 200, { received: true, ignored: 'event type not selected' });
+	}
+
+	// Redelivery of an event already accepted: acknowledge (so the service stops retrying), start nothing.
+	const key = eventKey(envelope, sha256Hex(req.rawBody?.toString('base64') ?? ''));
+	if (!memoryOf(this, 'events', EVENT_MEMORY).claim(key)) {
+		return answerWithoutExecution(this, 200, { received: true, duplicate: true });
+	}
+
+	return { workflowData: [this.helpers.returnJsonArray(normalizeEvent(envelope))] };
+}

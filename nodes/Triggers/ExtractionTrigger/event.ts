@@ -1,0 +1,99 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { IncomingHttpHeaders } from '../webhookIo';
+
+/**
+ * The extraction service's webhook envelope: `{ event: { type, timestamp, version }, data }`, signed with
+ * headers `X-<Service>-Signature: sha256=<hex>` and `X-<Service>-Timestamp: <unix seconds>`. Pure helpers.
+ */
+
+export const EXTRACTION_EVENTS = ['extraction.completed', 'extraction.failed', 'document.ready'] as const;
+
+export interface ExtractionEnvelope {
+	event: { type: string; timestamp?: string; version?: string };
+	data: IDataObject;
+}
+
+export type HeaderPair = { signature: string; timestamp: string } | { error: string };
+
+/**
+ * Finds the signature and timestamp header names. The spec writes them `X-Svc-Signature`/`X-Svc-Timestamp`
+ * where `Svc` stands for the service's name, which the spec does not give: with no prefix configured, the one
+ * `X-<name>-Signature` header that has a matching `X-<name>-Timestamp` is used. The HMAC is what
+ * authenticates; the names only locate it.
+ */
+export function findSignatureHeaders(headers: IncomingHttpHeaders, prefix: string): HeaderPair {
+	const configured = prefix.trim().replace(/-+$/, '').toLowerCase();
+	if (configured !== '') return { signature: `${configured}-signature`, timestamp: `${configured}-timestamp` };
+	const pairs: Array<{ signature: string; timestamp: string }> = [];
+	for (const name of Object.keys(headers)) {
+		const match = /^(x-[a-z0-9-]+)-signature$/.exec(name.toLowerCase());
+		if (match && headers[`${match[1]}-timestamp`] !== undefined) {
+			pairs.push({ signature: name.toLowerCase(), timestamp: `${match[1]}-timestamp` });
+		}
+	}
+	if (pairs.length === 1) return pairs[0];
+	if (pairs.length === 0) return { error: 'missing signature header' };
+	return { error: 'several signature headers: set Header Prefix' };
+}
+
+export function asEnvelope(body: IDataObject | undefined): ExtractionEnvelope | undefined {
+	if (!body) return undefined;
+	const event = body.event as IDataObject | undefined;
+	const data = body.data as IDataObject | undefined;
+	if (!event || typeof event !== 'object' || Array.isArray(event) || typeof event.type !== 'string' || event.type === '') return undefined;
+	if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
+	return {
+		event: {
+			type: event.type,
+			timestamp: typeof event.timestamp === 'string' ? event.timestamp : undefined,
+			version: typeof event.version === 'string' ? event.version : undefined,
+		},
+		data,
+	};
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * The idempotency key of an event: `event.timestamp` (the spec's key) with the type and extraction id, and
+ * the document id for `document.ready` (several documents of one extraction may share a timestamp). Without
+ * a timestamp, the body's hash stands in (given by the caller).
+ */
+export function eventKey(envelope: ExtractionEnvelope, bodyHash: string): string {
+	if (!envelope.event.timestamp) return `body:${bodyHash}`;
+	const data = envelope.data;
+	const doc = (data.document as IDataObject | undefined) ?? {};
+	return ['event', envelope.event.type, envelope.event.timestamp, text(data.extractionId ?? data.publicId), text(doc.id ?? doc.uuid)].join('|');
+}
+
+const DIRECTIONS: Record<string, string> = { RECEIVED: 'INBOUND', ISSUED: 'OUTBOUND' };
+
+function normalizeDirection(holder: IDataObject | undefined): void {
+	if (!holder || typeof holder !== 'object') return;
+	const value = holder.direction;
+	if (typeof value === 'string' && DIRECTIONS[value.toUpperCase()]) holder.direction = DIRECTIONS[value.toUpperCase()];
+}
+
+/**
+ * One output item: the event's type, timestamp and version next to its data, with the names of the current
+ * API: `publicId` beside the payload's `extractionId` (same value), and direction `INBOUND`/`OUTBOUND` for the
+ * beta's `RECEIVED`/`ISSUED`.
+ */
+export function normalizeEvent(envelope: ExtractionEnvelope): IDataObject {
+	const data = structuredClone(envelope.data);
+	const id = data.extractionId ?? data.publicId;
+	if (id !== undefined) {
+		data.extractionId = id;
+		data.publicId = id;
+	}
+	normalizeDirection(data);
+	normalizeDirection(data.options as IDataObject | undefined);
+	return {
+		...data,
+		event: envelope.event.type,
+		eventTimestamp: envelope.event.timestamp ?? null,
+		eventVersion: envelope.event.version ?? null,
+	};
+}

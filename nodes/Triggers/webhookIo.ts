@@ -1,0 +1,73 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { deliveryMemory, type DedupOptions, type DedupStore } from '../shared/signature';
+
+/** Request headers as Node gives them: lower-case names. */
+export type IncomingHttpHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * What the two trigger nodes share about n8n's webhook plumbing: reading the request as received, answering
+ * without starting an execution, and finding this node's in-process delivery memory.
+ */
+
+/** The parts of n8n's (express) request a trigger reads. */
+export interface ReceivedRequest {
+	/** Exact bytes received; n8n sets it before calling `webhook()`. */
+	rawBody?: Buffer;
+	headers: IncomingHttpHeaders;
+	query: Record<string, unknown>;
+	/** n8n's parse of the body (JSON content types only). */
+	body?: unknown;
+}
+
+interface ExpressLikeResponse {
+	status(code: number): { json(body: unknown): unknown };
+}
+
+export function receivedRequest(ctx: IWebhookFunctions): ReceivedRequest {
+	const req = ctx.getRequestObject() as unknown as Partial<ReceivedRequest>;
+	return {
+		rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
+		headers: req.headers ?? {},
+		query: (req.query as Record<string, unknown> | undefined) ?? {},
+		body: req.body,
+	};
+}
+
+/**
+ * Answers the HTTP request now and tells n8n not to answer again and not to start an execution.
+ * (Verified in real n8n: `{ noWebhookResponse: true }` without `workflowData` starts nothing.)
+ */
+export function answerWithoutExecution(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	const res = ctx.getResponseObject() as unknown as ExpressLikeResponse;
+	res.status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/**
+ * In-process memory of one trigger node in one workflow, separately for production ('webhook') and test
+ * ('manual') deliveries. Not `getWorkflowStaticData`: n8n does not save what `webhook()` writes there.
+ */
+export function memoryOf(ctx: IWebhookFunctions, purpose: string, options?: DedupOptions): DedupStore {
+	const node = ctx.getNode();
+	const namespace = [ctx.getWorkflow().id ?? '', node.id ?? node.name, ctx.getMode(), purpose].join('\u0000');
+	return deliveryMemory.get(namespace, options);
+}
+
+/** Parses the raw bytes as a JSON object; undefined when they are not one. */
+export function parseJsonObject(raw: Buffer | undefined, fallback: unknown): IDataObject | undefined {
+	let value: unknown = fallback;
+	if (raw !== undefined) {
+		try {
+			const text = raw.toString('utf8');
+			value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+		} catch {
+			return undefined;
+		}
+	}
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+}
+
+/** The header value as one string, or undefined when absent. */
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | string[] | undefined {
+	return headers[name.toLowerCase()];
+}
