@@ -1,39 +1,65 @@
 // Boots and drives a real n8n 2.41.1 (installed by ./install.mjs) for `npm run dev`, e2e tests and benchmarks.
 //
-//   import { startN8n, runCli, parseCliJson } from './scripts/n8n/boot.mjs';
-//   await runCli(['import:workflow', '--input=wf.json'], { userFolder, extensionsDir });
-//   const { stdout } = await runCli(['execute', '--id=wf1', '--rawOutput'], { userFolder, extensionsDir });
-//   const run = parseCliJson(stdout);
-//   const n8n = await startN8n({ userFolder, extensionsDir, port: 5688 });
-//   ... n8n.url, n8n.logs() ...
+//   import { startN8n, runCli, parseCliJson, createApiKey } from './scripts/n8n/boot.mjs';
+//   const o = { userFolder: '/tmp/x/user', extensionsDir: '/tmp/x/ext' };   // throw-away folders
+//   await runCli(['import:workflow', '--input=wf.json'], { ...o, check: true });
+//   const run = parseCliJson((await runCli(['execute', '--id=wf1', '--rawOutput'], o)).stdout);
+//   const n8n = await startN8n(o);             // { url, logs(), stop() }; a free port unless `port` is given
+//   const { headers } = await createApiKey(n8n.url);
+//   await fetch(`${n8n.url}/api/v1/executions?workflowId=wf1&includeData=true`, { headers });
 //   await n8n.stop();
 //
 // CLI commands of n8n 2.41.1 used here (checked with `n8n --help` / `n8n <cmd> --help`):
 //   import:credentials --input=<file> | --separate --input=<dir>   (plain `data` is accepted and encrypted)
-//   import:workflow    --input=<file> | --separate --input=<dir>
+//   import:workflow    --input=<file> | --separate --input=<dir>   (imported workflows are inactive)
 //   export:nodes       --output=<file>                              (custom nodes appear as CUSTOM.<name>)
-//   execute            --id=<workflowId> --rawOutput                 (prints the run data as JSON after some log lines)
-//   publish:workflow   --id=<workflowId>                            (run while n8n is stopped; `start` then serves its webhooks)
-//   user-management:reset                                           (back to "no owner"; /rest/owner/setup works again)
+//   execute            --id=<workflowId> --rawOutput                (run data as JSON among log lines: parseCliJson)
+//   publish:workflow   --id=<workflowId>                            (makes it active; run while this user folder's
+//                                                                    n8n is stopped, `start` then serves its webhooks)
+//   user-management:reset                                           (back to "no owner": /rest/owner/setup works again)
+//   Every CLI call starts a full n8n (DB, node loading): ~3 s each, plus ~5 s of migrations on a new user folder.
 //
-// REST / API access for scripts (verified against 2.41.1, see setupOwnerAndApiKey below):
-//   OWNER_SETUP_NOTE_PLACEHOLDER
+// REST / API access for scripts: see createApiKey at the bottom. In short, on a running instance:
+//   POST /rest/owner/setup {email, firstName, lastName, password}  (no auth; only while no owner exists)
+//     or POST /rest/login {emailOrLdapLoginId, password}           -> Set-Cookie: n8n-auth=...
+//   GET  /rest/api-keys/scopes (cookie)                             -> every scope the owner may grant
+//   POST /rest/api-keys {label, scopes, expiresAt: null} (cookie)   -> data.rawApiKey (shown once)
+//   GET  /api/v1/executions?workflowId=<id>&includeData=true  with header X-N8N-API-KEY
+//   GET  /api/v1/executions/<id>?includeData=true             (data.resultData.runData.<node>[0].data.main[0])
+// The public API is on by default. A webhook answers "Workflow was started" before the run is stored:
+// poll the executions list until the expected one shows up with a final status.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { runtimePaths } from './install.mjs';
 
 // Any fixed key works; it must stay the same for a user folder (n8n refuses to start with a key that differs
 // from the one stored in <userFolder>/.n8n/config). Throw-away folders only: this is not a secret.
 export const DEV_ENCRYPTION_KEY = 'n8n-nodes-latam-fiscal-dev-only-key';
 
+/** A TCP port that is free right now on 127.0.0.1 (the OS picks it). */
+export function freePort() {
+	return new Promise((resolvePromise, reject) => {
+		const srv = createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolvePromise(port));
+		});
+	});
+}
+
 /** Environment for every n8n process on one user folder: same folder, same extensions, same key. */
-export function n8nEnv({ userFolder, extensionsDir, port, env = {} } = {}) {
+export function n8nEnv({ userFolder, extensionsDir, port, brokerPort, env = {} } = {}) {
 	if (!userFolder) throw new Error('userFolder is required (use a throw-away folder)');
 	const base = { ...process.env };
 	for (const k of Object.keys(base)) if (/^(npm_|N8N_)/i.test(k)) delete base[k]; // no leaks from `npm run` or the shell
 	return {
 		...base,
+		// n8n spawns its JS task runner as plain `node` from PATH: without this it would run on Node 20.
+		PATH: `${dirname(runtimePaths().node)}:${process.env.PATH}`,
 		N8N_USER_FOLDER: resolve(userFolder),
 		...(extensionsDir ? { N8N_CUSTOM_EXTENSIONS: resolve(extensionsDir) } : {}),
 		...(port ? { N8N_PORT: String(port) } : {}),
@@ -43,8 +69,13 @@ export function n8nEnv({ userFolder, extensionsDir, port, env = {} } = {}) {
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
-		// No separate task-runner process (and no second port 5679 to collide between parallel instances).
-		N8N_RUNNERS_ENABLED: 'false',
+		// The MCP registry module fetches api.n8n.io at start-up and logs a stack trace when offline.
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		// n8n 2.x always starts a task broker + JS runner child (N8N_RUNNERS_ENABLED is deprecated and ignored),
+		// and the broker listens on 5679 by default: each process gets its own port so instances and CLI calls
+		// can run side by side. No Python runner (it only logs an error when its venv is missing).
+		...(brokerPort ? { N8N_RUNNERS_BROKER_PORT: String(brokerPort) } : {}),
+		N8N_PYTHON_ENABLED: 'false',
 		// Plain http on localhost: a secure cookie would never be sent back.
 		N8N_SECURE_COOKIE: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
@@ -52,76 +83,144 @@ export function n8nEnv({ userFolder, extensionsDir, port, env = {} } = {}) {
 	};
 }
 
+// Each n8n runs in its own process group (n8n + its task runner), so one kill reaches both. Groups still alive
+// when this process exits or is interrupted are killed: an orphaned n8n keeps its ports and its SQLite file.
+const liveGroups = new Set();
+const killGroup = (pid, sig) => { try { process.kill(-pid, sig); } catch { /* already gone */ } };
+function onParentSignal(sig) {
+	for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+	process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[sig] ?? 1));
+}
+let cleanupInstalled = false;
+function track(child) {
+	if (!cleanupInstalled) {
+		cleanupInstalled = true;
+		process.on('exit', () => { for (const pid of liveGroups) killGroup(pid, 'SIGKILL'); });
+		// Only when nobody else handles these (a handler of ours would otherwise replace the default exit).
+		for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) if (process.listenerCount(s) === 0) process.once(s, onParentSignal);
+	}
+	liveGroups.add(child.pid);
+	child.once('exit', () => { killGroup(child.pid, 'SIGKILL'); liveGroups.delete(child.pid); }); // the runner too
+}
+
+function spawnN8n(args, envOpts) {
+	const p = runtimePaths();
+	const child = spawn(p.node, [p.n8nBin, ...args], { env: n8nEnv(envOpts), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	track(child);
+	return child;
+}
+
 /**
  * Runs `n8n <args>` under Node 24 with the user folder's environment. Resolves (never rejects on a non-zero
- * exit) with { code, stdout, stderr, ms }; pass { check: true } to reject when code !== 0.
+ * exit) with { code, signal, stdout, stderr, ms }; pass { check: true } to reject when code !== 0.
+ * Logs go to stdout, stderr stays empty; a failed `execute` exits 1 and still prints the run JSON.
  */
-export function runCli(args, { userFolder, extensionsDir, env, check = false, timeoutMs = 120_000 } = {}) {
-	const p = runtimePaths();
+export async function runCli(args, { userFolder, extensionsDir, env, check = false, timeoutMs = 120_000 } = {}) {
+	const brokerPort = await freePort();
 	const started = Date.now();
-	return new Promise((resolvePromise, reject) => {
-		const child = spawn(p.node, [p.n8nBin, ...args], {
-			env: n8nEnv({ userFolder, extensionsDir, env }),
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+	return await new Promise((resolvePromise, reject) => {
+		const child = spawnN8n(args, { userFolder, extensionsDir, brokerPort, env });
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (c) => { stdout += c; });
 		child.stderr.on('data', (c) => { stderr += c; });
-		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+		const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), timeoutMs);
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			const result = { code, signal, stdout, stderr, ms: Date.now() - started };
-			if (check && code !== 0) reject(Object.assign(new Error(`n8n ${args.join(' ')} exited ${code}\n${stdout}\n${stderr}`), result));
+			if (check && code !== 0) reject(Object.assign(new Error(`n8n ${args.join(' ')} exited ${code ?? signal}\n${stdout}\n${stderr}`), result));
 			else resolvePromise(result);
 		});
 	});
 }
 
 /**
- * The JSON that `execute --rawOutput` prints after its log lines. PARSE_NOTE_PLACEHOLDER
+ * The run object that `execute --rawOutput` prints. Even with --rawOutput, stdout starts with log lines
+ * ("n8n Task Broker ready…", "[license SDK] …") and, when the run fails (exit code 1), the JSON sits between
+ * "Execution was NOT successful… ====" and trailing error lines. n8n prints it with JSON.stringify(x, null, 2),
+ * so the object is the first line that is exactly "{" up to the first line that is exactly "}".
+ * Returns the parsed object (check .status === 'success' and .data.resultData.error) or throws.
  */
 export function parseCliJson(stdout) {
-	return null;
+	const lines = stdout.split('\n');
+	const start = lines.indexOf('{');
+	const end = start < 0 ? -1 : lines.indexOf('}', start);
+	if (end < 0) throw new Error(`no JSON object in n8n output:\n${stdout.slice(-2000)}`);
+	return JSON.parse(lines.slice(start, end + 1).join('\n'));
 }
 
 /**
- * Starts `n8n start` and resolves once GET /healthz answers 200.
- * Returns { url, child, logs(): string, stop(): Promise<void> }. Rejects (and kills n8n) if it exits or times out.
+ * Starts `n8n start` and resolves once GET /healthz answers 200 (~3–4 s on an existing user folder).
+ * Published webhooks register a few seconds later: wait until they stop answering 404.
+ * Returns { url, port, child, logs(): string, stop(): Promise<void> }. Rejects (and kills n8n) if it exits
+ * or times out.
  */
-export async function startN8n({ userFolder, extensionsDir, port = 5678, env, timeoutMs = 90_000 } = {}) {
-	const p = runtimePaths();
+export async function startN8n({ userFolder, extensionsDir, port, env, timeoutMs = 90_000 } = {}) {
+	port ??= await freePort();
+	let brokerPort = await freePort();
+	while (brokerPort === port) brokerPort = await freePort();
 	mkdirSync(resolve(userFolder), { recursive: true });
-	const child = spawn(p.node, [p.n8nBin, 'start'], {
-		env: n8nEnv({ userFolder, extensionsDir, port, env }),
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawnN8n(['start'], { userFolder, extensionsDir, port, brokerPort, env });
 	let logs = '';
 	child.stdout.on('data', (c) => { logs += c; });
 	child.stderr.on('data', (c) => { logs += c; });
-	const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+	let exitInfo = null;
+	const exited = new Promise((r) => child.once('exit', (code, signal) => { exitInfo = { code, signal }; r(exitInfo); }));
 	const url = `http://127.0.0.1:${port}`;
 
 	const stop = async () => {
-		if (child.exitCode !== null || child.signalCode !== null) return;
-		child.kill('SIGTERM'); // n8n shuts down gracefully on SIGTERM
-		const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+		if (exitInfo) return;
+		child.kill('SIGTERM'); // graceful: n8n stops its runner and closes the database (~0.3 s)
+		const killer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000);
 		await exited;
 		clearTimeout(killer);
 	};
 
 	const deadline = Date.now() + timeoutMs;
-	let exitInfo = null;
-	exited.then((e) => { exitInfo = e; });
 	while (Date.now() < deadline) {
 		if (exitInfo) throw new Error(`n8n exited (${JSON.stringify(exitInfo)}) before /healthz answered. Logs:\n${logs.slice(-4000)}`);
 		try {
 			const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
-			if (res.ok) return { url, child, logs: () => logs, stop };
+			if (res.ok) return { url, port, child, logs: () => logs, stop };
 		} catch { /* not listening yet */ }
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	await stop();
 	throw new Error(`n8n did not answer ${url}/healthz within ${timeoutMs} ms. Logs:\n${logs.slice(-4000)}`);
+}
+
+// Dev-only owner of every throw-away instance (password rules: 8–64 chars, a digit, an uppercase letter).
+export const DEV_OWNER = Object.freeze({ email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Dev-owner-1' });
+
+/**
+ * An API key for n8n's public API on a running instance, e.g. to read executions after webhook deliveries.
+ * On a fresh user folder it creates the owner (POST /rest/owner/setup, open without auth only while no owner
+ * exists); afterwards it logs in (POST /rest/login) with the same credentials. Both answer with an `n8n-auth`
+ * cookie, which is bound to the `browser-id` header sent when it was issued, so every /rest call sends the
+ * same one. With the cookie: GET /rest/api-keys/scopes, then POST /rest/api-keys returns the raw key once.
+ * A new key per call (labels are timestamped). Returns { apiKey, cookie, headers } where `headers` is ready
+ * for fetch against /api/v1/... .
+ */
+export async function createApiKey(url, owner = DEV_OWNER) {
+	const base = { 'content-type': 'application/json', 'browser-id': 'latam-fiscal-dev-scripts' };
+	const call = async (path, init = {}) => {
+		const res = await fetch(url + path, { ...init, headers: { ...base, ...init.headers } });
+		return { res, body: await res.json().catch(() => null) };
+	};
+	let r = await call('/rest/owner/setup', { method: 'POST', body: JSON.stringify(owner) });
+	if (r.res.status === 400 && /already setup/i.test(r.body?.message ?? '')) {
+		r = await call('/rest/login', { method: 'POST', body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }) });
+	}
+	if (!r.res.ok) throw new Error(`owner setup/login failed: ${r.res.status} ${JSON.stringify(r.body)}`);
+	const cookie = r.res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	const scopes = (await call('/rest/api-keys/scopes', { headers: { cookie } })).body?.data;
+	r = await call('/rest/api-keys', {
+		method: 'POST',
+		headers: { cookie },
+		body: JSON.stringify({ label: `dev-scripts-${Date.now()}`, scopes, expiresAt: null }),
+	});
+	if (!r.res.ok) throw new Error(`creating an API key failed: ${r.res.status} ${JSON.stringify(r.body)}`);
+	const apiKey = r.body.data.rawApiKey;
+	return { apiKey, cookie, headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json' } };
 }
