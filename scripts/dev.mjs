@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApiKey, DEV_OWNER } from './n8n/boot.mjs';
-import { build, prepareSandbox, repoRoot } from './n8n/sandbox.mjs';
+import { DEV_OWNER } from './n8n/boot.mjs';
+import { build, ownerApiKey, prepareSandbox, repoRoot } from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
 	options: {
@@ -54,7 +54,7 @@ async function main() {
 
 	const port = Number(args.port);
 	const n8n = await sandbox.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
-	await createApiKey(n8n.url); // creates the owner account on the first run, so the editor opens with a login
+	await ownerApiKey(n8n.url); // creates the owner account on the first run, so the editor opens with a login
 
 	let stopping = false;
 	const stop = async () => {

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli, startN8n } from './boot.mjs';
+import { createApiKey, runCli, startN8n } from './boot.mjs';
 import { install } from './install.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -102,6 +102,19 @@ async function untilReady(url, timeoutMs = 60_000) {
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	throw new Error(`n8n at ${url} did not mount its REST API within ${timeoutMs} ms`);
+}
+
+/** createApiKey, retried while n8n is still mounting its owner/login routes (they answer 404 until then). */
+export async function ownerApiKey(url, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			return await createApiKey(url);
+		} catch (error) {
+			if (!/ 404 /.test(error.message) || Date.now() > deadline) throw error;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+	}
 }
 
 export const isBuilt = () => existsSync(join(repoRoot, 'dist', 'nodes')) && existsSync(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));

@@ -7,8 +7,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createApiKey, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { parseCliJson } from '../../scripts/n8n/boot.mjs';
+import { ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
 
 const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
@@ -223,7 +223,7 @@ describe('trigger nodes receive real deliveries', () => {
 		const { freePort } = await import('../../scripts/n8n/boot.mjs');
 		const port = await freePort();
 		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
-		api = await createApiKey(n8n.url);
+		api = await ownerApiKey(n8n.url);
 		extractionUrl = `${n8n.url}/webhook/${triggerWorkflows.extraction.nodes[0].webhookId}/extraction`;
 		// Published webhooks register a few seconds after /healthz: wait until ours stops answering 404.
 		for (let i = 0; i < 60; i++) {
