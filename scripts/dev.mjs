@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV_OWNER } from './n8n/boot.mjs';
-import { build, ownerApiKey, prepareSandbox, repoRoot } from './n8n/sandbox.mjs';
+import { build, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot } from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
 	options: {
@@ -49,7 +49,7 @@ async function main() {
 	const sandbox = await prepareSandbox({ userFolder: '.n8n-dev', simulatorPort: Number(args['sim-port']) });
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
 	const examples = loadExamples();
-	await sandbox.importWorkflows(examples.map((e) => e.workflow));
+	await sandbox.importWorkflows(examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)));
 	for (const e of examples.filter((x) => x.trigger)) await sandbox.cli(['publish:workflow', `--id=${e.workflow.id}`], { check: true });
 
 	const port = Number(args.port);

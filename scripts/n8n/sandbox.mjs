@@ -57,7 +57,9 @@ export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild 
 	mkdirSync(userFolder, { recursive: true });
 	const { startSimulators } = require(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
 	const sim = await startSimulators(simulatorPort);
-	const opts = { userFolder, extensionsDir: join(repoRoot, 'dist') };
+	// File nodes in the examples write below the user folder, which n8n must be told it may touch.
+	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files') };
+	const opts = { userFolder, extensionsDir: join(repoRoot, 'dist'), env };
 
 	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
 	writeFileSync(
@@ -83,14 +85,34 @@ export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild 
 		sim,
 		opts,
 		importWorkflows,
-		cli: (args, extra = {}) => runCli(args, { ...opts, ...extra }),
+		cli: (args, extra = {}) => runCli(args, { ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } }),
 		start: async (extra = {}) => {
-			const n8n = await startN8n({ ...opts, ...extra });
+			const n8n = await startN8n({ ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });
 			await untilReady(n8n.url);
 			return n8n;
 		},
 		stop: () => sim.server.stop(),
 	};
+}
+
+/**
+ * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
+ * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder).
+ * In the sandbox they are filled with demo data seeded in the simulators; the files are not changed.
+ */
+export function fillPlaceholders(workflow, sim, userFolder) {
+	let text = JSON.stringify(workflow);
+	if (text.includes('ext_REPLACE_ME')) {
+		const job = sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
+		text = text.replaceAll('ext_REPLACE_ME', job.publicId);
+	}
+	for (const n of [1, 2]) {
+		if (text.includes(`REPLACE_WITH_RECEIPT_ID_${n}`)) text = text.replaceAll(`REPLACE_WITH_RECEIPT_ID_${n}`, sim.receipts.seed('retention').id);
+	}
+	const folder = join(userFolder, '.n8n-files', 'cfdi'); // inside n8n's default allowed folder for file nodes
+	if (text.includes('/home/node/cfdi/')) mkdirSync(folder, { recursive: true });
+	text = text.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'").replaceAll('/home/node/cfdi/', `${folder}/`);
+	return JSON.parse(text);
 }
 
 /** /healthz answers before n8n's REST routes are mounted: wait for them too. */

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
 
 const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
@@ -26,11 +26,18 @@ const require = createRequire(import.meta.url);
  * The examples that run as they are, plus one chain per service so every resource runs at least once
  * (a node runs once per item it receives, so each chain sends one request per node).
  */
+const PLACEHOLDER_EXAMPLES = {
+	e2eExExtractionDownloadAll: ['extraction-get-and-download-all.json', 'Download all documents'],
+	e2eExExtractionToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
+	e2eExReceiptsAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
+};
+
 function workflows() {
 	const bodies = require(join(repoRoot, '.build', 'test', 'receipts', 'setup.js'));
 	const receipts = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
 	const extraction = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, { credentials: cred('extractionApi') });
 	return [
+		...Object.entries(PLACEHOLDER_EXAMPLES).map(([id, [file]]) => fillPlaceholders(example(file, id), sb.sim, userFolder)),
 		example('partners-onboard-clients.json', 'e2ePartnersOnboard'),
 		example('receipts-retention-wait-branch.json', 'e2eReceiptsRetention'),
 		{
@@ -137,6 +144,14 @@ describe('n8n loads the package', () => {
 });
 
 describe('workflows executed by n8n', () => {
+	test('the examples with placeholders run as `npm run dev` imports them (demo data filled in)', async () => {
+		for (const [id, [file, last]] of Object.entries(PLACEHOLDER_EXAMPLES)) {
+			const run = await execute(id);
+			assert.equal(run.data.resultData.error, undefined, `${file}: ${run.data.resultData.error?.message}`);
+			assert.ok(output(run, last).length >= 1, `${file}: "${last}" produced no items`);
+		}
+	});
+
 	test('Partners: one token, a plan search and one client per row (Sandbox header on every call)', async () => {
 		sb.sim.server.clear();
 		const run = (runs.partners = await execute('e2ePartnersOnboard'));
