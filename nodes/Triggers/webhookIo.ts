@@ -43,6 +43,29 @@ export function answerWithoutExecution(ctx: IWebhookFunctions, status: number, b
 	return { noWebhookResponse: true };
 }
 
+/** Refuses a delivery: 401, no execution; the reason goes to n8n's log, never into a workflow. */
+export function refuse(ctx: IWebhookFunctions, trigger: string, reason: string): IWebhookResponseData {
+	ctx.logger.warn(`${trigger} refused a delivery: ${reason}`);
+	return answerWithoutExecution(ctx, 401, { error: 'unauthorized', reason });
+}
+
+/**
+ * Runs a trigger's delivery handler so that it never throws: n8n starts an (error) execution for a
+ * throwing trigger, so an unexpected failure is answered 500 and starts nothing.
+ */
+export async function handleDelivery(
+	ctx: IWebhookFunctions,
+	trigger: string,
+	receive: (this: IWebhookFunctions) => Promise<IWebhookResponseData>,
+): Promise<IWebhookResponseData> {
+	try {
+		return await receive.call(ctx);
+	} catch (error) {
+		ctx.logger.error(`${trigger} could not handle a delivery: ${(error as Error).message}`);
+		return answerWithoutExecution(ctx, 500, { error: 'internal', message: 'The delivery could not be handled' });
+	}
+}
+
 /**
  * In-process memory of one trigger node in one workflow, separately for production ('webhook') and test
  * ('manual') deliveries. Not `getWorkflowStaticData`: n8n does not save what `webhook()` writes there.

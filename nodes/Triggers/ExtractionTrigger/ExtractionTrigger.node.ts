@@ -11,8 +11,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { sha256Hex, verifySignature } from '../../shared/signature';
-import { answerWithoutExecution, headerValue, memoryOf, parseJsonObject, receivedRequest } from '../webhookIo';
+import { answerWithoutExecution, handleDelivery, headerValue, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
 import { asEnvelope, eventKey, findSignatureHeaders, normalizeEvent } from './event';
+
+/** Names this node in n8n's log. */
+const TRIGGER = 'Extraction Trigger';
 
 /** How long a seen event is remembered: the service retries up to 5 times with exponential backoff. */
 const EVENT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
@@ -126,20 +129,11 @@ export class ExtractionTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		// webhook() must not throw: n8n starts an (error) execution for a throwing trigger.
-		try {
-			return await receive.call(this);
-		} catch (error) {
-			this.logger.error(`Extraction Trigger could not handle a delivery: ${(error as Error).message}`);
-			return answerWithoutExecution(this, 500, { error: 'internal', message: 'The delivery could not be handled' });
-		}
+		return await handleDelivery(this, TRIGGER, receive);
 	}
 }
 
-function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
-	ctx.logger.warn(`Extraction Trigger refused a delivery: ${reason}`);
-	return answerWithoutExecution(ctx, 401, { error: 'unauthorized', reason });
-}
+const refuse = (ctx: IWebhookFunctions, reason: string) => refuseDelivery(ctx, TRIGGER, reason);
 
 async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = receivedRequest(this);

@@ -8,9 +8,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { safeEqual, sha256Hex } from '../../shared/signature';
-import { answerWithoutExecution, memoryOf, parseJsonObject, receivedRequest } from '../webhookIo';
+import { answerWithoutExecution, handleDelivery, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
 import { isReceiptEvent, receiptKey, withoutSecrets } from './receipt';
 import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashFor, unsubscribe } from './subscription';
+
+/** Names this node in n8n's log. */
+const TRIGGER = 'Receipts Trigger';
 
 /** A notification is remembered for a day; the service's retry policy is not documented. */
 const RECEIPT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
@@ -88,20 +91,11 @@ export class ReceiptsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		// webhook() must not throw: n8n starts an (error) execution for a throwing trigger.
-		try {
-			return await receive.call(this);
-		} catch (error) {
-			this.logger.error(`Receipts Trigger could not handle a delivery: ${(error as Error).message}`);
-			return answerWithoutExecution(this, 500, { error: 'internal', message: 'The delivery could not be handled' });
-		}
+		return await handleDelivery(this, TRIGGER, receive);
 	}
 }
 
-function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
-	ctx.logger.warn(`Receipts Trigger refused a delivery: ${reason}`);
-	return answerWithoutExecution(ctx, 401, { error: 'unauthorized', reason });
-}
+const refuse = (ctx: IWebhookFunctions, reason: string) => refuseDelivery(ctx, TRIGGER, reason);
 
 async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = receivedRequest(this);
