@@ -41,6 +41,11 @@ export interface PartnersContext {
 
 export const partnersClient = (ctx: RequestContext) => new ServiceClient(ctx, partnersService);
 
+/** Answer of `GET /v1/products`: one page of plans and where it sits. */
+export interface ProductPage {
+	data?: { products?: IDataObject[]; pagination?: { currentPage?: number; lastPage?: number } };
+}
+
 /** Lists of the client and subscription endpoints have no documented shape: take the first list found. */
 export function listIn(body: unknown, keys: string[] = []): IDataObject[] {
 	if (Array.isArray(body)) return body as IDataObject[];

@@ -1,9 +1,5 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { listIn, partnersClient } from '../transport';
-
-interface ProductPage {
-	data?: { products?: IDataObject[]; pagination?: { currentPage?: number; lastPage?: number } };
-}
+import { listIn, partnersClient, type ProductPage } from '../transport';
 
 /** Plans, searched by the service (`search`), one page at a time. */
 export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
-import type { PartnersContext } from '../../transport';
+import type { PartnersContext, ProductPage } from '../../transport';
 import { returnAllAndLimit } from '../common.descriptions';
 
 export const kind = 'read';
@@ -18,10 +18,6 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	},
 	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
 ]);
-
-interface ProductPage {
-	data?: { products?: IDataObject[]; pagination?: { currentPage?: number; lastPage?: number } };
-}
 
 /** Walks the pages (`page` = 1, 2, … until `lastPage`) and stops as soon as the limit is reached. */
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
