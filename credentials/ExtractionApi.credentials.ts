@@ -14,7 +14,7 @@ export class ExtractionApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:icons/extraction.svg', dark: 'file:icons/extraction.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal/blob/main/docs/extraction.md#credential';
+	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#tax-document-extraction';
 
 	properties: INodeProperties[] = [
 		{
