@@ -2,15 +2,25 @@ import { randomBytes } from 'node:crypto';
 import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './server';
 
 /**
- * Stateful simulator of the electronic receipts service (../shared/spec/receipts-service.md).
+ * Stateful simulator of the electronic receipts service (receipts service spec, plus what the real service
+ * documents publicly where the spec is silent).
  *
  * - Stores issued receipts; generates a valid 49-digit `clave_acceso` (SRI modulo 11) when omitted.
  * - Moves a receipt through CREADO → ENVIADO → RECIBIDO → AUTORIZADO | NO AUTORIZADO | DEVUELTO | ERROR
  *   on a schedule the test controls: each receipt gets a plan (a list of steps) when it is issued,
  *   authorized or reissued — the next plan queued with `planNext()`, else `defaultPlan`. One step is taken
  *   on every read of that receipt (`advanceOnRead`, default on) or with `advance(id)`; `setState()` jumps.
+ *   With `decideAfterMs`, the plan runs on the clock instead: its steps are spread evenly until that many
+ *   milliseconds after the issue, whoever reads.
+ * - The real service also answers `PRE-AUTORIZADO` (not final) and messages of `tipo` `ADVERTENCIA`
+ *   (warnings): plans may use them (`{ estado: 'PRE-AUTORIZADO' }`, `mensajes`).
+ * - `GET /edocs/{id}` may not know a new receipt yet (`edocsVisibleAfterMs`: 404 until then).
+ * - A `clave_acceso` the service already holds is refused by the tax authority as the SRI does
+ *   (DEVUELTO, message 43 "CLAVE ACCESO REGISTRADA"): a receipt cannot be authorized twice under one key.
  * - Enforces X-Key on every route (401 otherwise) and X-Password on the signing routes: missing → 400;
- *   wrong → the receipt is stored but cannot be signed (estado CREADO, `firma` failure), as the spec says.
+ *   wrong → the receipt is stored but cannot be signed (estado CREADO with a `firma` failure, status 400),
+ *   as the spec says. With `signing = 'sync'` (default) the issue answer already carries `firma`; with
+ *   'async' the answer is a plain CREADO and `firma` shows on later reads (`signingDelayMs` after).
  * - Refuses the reissue of an authorized waybill (400).
  * - Parses the XML variants enough to return `id`, `clave_acceso`, `es_valida`.
  * - Records webhook subscriptions; `deliver(event, receiptId)` POSTs the event payload (with `api-key`)
@@ -20,12 +30,12 @@ import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './se
  * bad key, 400 `{error, mensajes[]}` for refused data and 404 `{error}` for unknown ids.
  */
 
-export type Estado = 'CREADO' | 'ENVIADO' | 'RECIBIDO' | 'AUTORIZADO' | 'NO AUTORIZADO' | 'DEVUELTO' | 'ERROR';
+export type Estado = 'CREADO' | 'ENVIADO' | 'RECIBIDO' | 'PRE-AUTORIZADO' | 'AUTORIZADO' | 'NO AUTORIZADO' | 'DEVUELTO' | 'ERROR';
 export type ReceiptKindName = 'atsRetention' | 'retention' | 'waybill' | 'purchaseSettlement';
 export interface Mensaje {
 	identificador: string;
 	mensaje: string;
-	tipo: 'ERROR' | 'INFORMATIVO';
+	tipo: 'ERROR' | 'INFORMATIVO' | 'ADVERTENCIA';
 	informacion_adicional?: string;
 }
 export type Step = Estado | { estado: Estado; mensajes?: Mensaje[] };
@@ -43,6 +53,16 @@ export interface SimReceipt {
 	correos_enviados: Array<{ fecha_envio: string; destinatarios: string }>;
 	es_valida?: boolean;
 	reissues: number;
+	/** When the current issue process started (ms), for `decideAfterMs` and `edocsVisibleAfterMs`. */
+	issuedAt: number;
+	/** Sequence number of the request that created it (SimRequest.seq), or 0 when seeded. */
+	createdBy: number;
+	/** Steps of the plan already taken in this issue process (clock mode). */
+	stepsTaken: number;
+	/** Clock mode: the plan of this issue process. */
+	timedPlan?: Step[];
+	/** Signing failed; with async signing it shows from this time on (ms). */
+	firmaVisibleAt?: number;
 }
 
 export interface Subscription {
@@ -86,6 +106,7 @@ export function makeAccessKey(opts: { date?: string; kind: ReceiptKindName; ruc?
 const NOT_AUTHORIZED_MESSAGES: Mensaje[] = [
 	{ identificador: '39', mensaje: 'FIRMA INVALIDA', tipo: 'ERROR', informacion_adicional: 'La firma es invalida' },
 ];
+const DUPLICATE_KEY_MESSAGE: Mensaje = { identificador: '43', mensaje: 'CLAVE ACCESO REGISTRADA', tipo: 'ERROR', informacion_adicional: 'La clave de acceso ya se encuentra registrada' };
 const RETURNED_MESSAGES: Mensaje[] = [
 	{ identificador: '35', mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML', tipo: 'ERROR', informacion_adicional: 'Se encontró el siguiente error en la estructura del comprobante' },
 ];
@@ -100,8 +121,15 @@ export class ReceiptsSimulator implements ServiceSimulator {
 	advanceOnRead = true;
 	/** Deliver events to subscribers by itself when a receipt reaches a final state or fails signing. */
 	autoDeliver = false;
-	/** Whether POST /webhooks requires X-Password (the issue lists it among the operations that send it). */
+	/** Whether POST /webhooks requires X-Password (the spec lists X-Password for issuing operations only). */
 	requirePasswordOnWebhooks = false;
+	/** Clock mode: the plan's steps are spread evenly until this long after the issue (ms). */
+	decideAfterMs: number | undefined = undefined;
+	/** GET /edocs/{id} answers 404 for a receipt younger than this (ms). */
+	edocsVisibleAfterMs = 0;
+	/** 'sync': a signing failure shows in the issue answer; 'async': only on reads, `signingDelayMs` later. */
+	signing: 'sync' | 'async' = 'sync';
+	signingDelayMs = 0;
 	readonly receipts = new Map<string, SimReceipt>();
 	readonly subscriptions: Subscription[] = [];
 	readonly deliveries: Array<{ url: string; event: string; payload: Record<string, unknown>; status: number }> = [];
@@ -116,6 +144,15 @@ export class ReceiptsSimulator implements ServiceSimulator {
 		this.advanceOnRead = true;
 		this.autoDeliver = false;
 		this.requirePasswordOnWebhooks = false;
+		this.decideAfterMs = undefined;
+		this.edocsVisibleAfterMs = 0;
+		this.signing = 'sync';
+		this.signingDelayMs = 0;
+	}
+
+	/** Receipts created by the request with sequence number `seq` (SimRequest.seq). */
+	createdByRequest(seq: number): SimReceipt[] {
+		return [...this.receipts.values()].filter((r) => r.createdBy === seq);
 	}
 
 	/** Queues the plan of the next receipt issued, authorized or reissued. */
@@ -148,7 +185,11 @@ export class ReceiptsSimulator implements ServiceSimulator {
 		if (!r) throw new Error(`no receipt ${id}`);
 		const now = new Date().toISOString();
 		r.estado = estado;
-		if (estado === 'ENVIADO' || estado === 'RECIBIDO') r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
+		if (estado === 'ENVIADO' || estado === 'RECIBIDO') r.envio_sri = { estado: 'RECIBIDA', mensajes: mensajes ?? [], fecha: now };
+		if (estado === 'PRE-AUTORIZADO') {
+			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
+			r.autorizacion = { estado: 'PRE-AUTORIZADO', mensajes: mensajes ?? [] };
+		}
 		if (estado === 'AUTORIZADO') {
 			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
 			r.autorizacion = { numero: r.clave_acceso, fecha: now, estado: 'AUTORIZADO', mensajes: mensajes ?? [] };
@@ -217,7 +258,7 @@ export class ReceiptsSimulator implements ServiceSimulator {
 		return results;
 	}
 
-	private create(kind: ReceiptKindName, body: Record<string, unknown>, skipPlan = false): SimReceipt {
+	private create(kind: ReceiptKindName, body: Record<string, unknown>, skipPlan = false, createdBy = 0): SimReceipt {
 		const emisor = (body.emisor ?? {}) as Record<string, unknown>;
 		const est = (emisor.establecimiento ?? {}) as Record<string, unknown>;
 		const clave =
@@ -241,9 +282,35 @@ export class ReceiptsSimulator implements ServiceSimulator {
 			plan: skipPlan ? [] : (this.plans.shift() ?? [...this.defaultPlan]),
 			correos_enviados: [],
 			reissues: 0,
+			issuedAt: Date.now(),
+			createdBy,
+			stepsTaken: 0,
 		};
+		const duplicate = [...this.receipts.values()].some((r) => r.clave_acceso === clave);
 		this.receipts.set(receipt.id, receipt);
+		// The SRI refuses a second receipt under an access key it already holds (its error 43).
+		if (duplicate) receipt.plan = [{ estado: 'DEVUELTO', mensajes: [DUPLICATE_KEY_MESSAGE] }];
 		return receipt;
+	}
+
+	/** Clock mode: takes the steps whose time has come. */
+	private catchUp(r: SimReceipt): void {
+		if (this.decideAfterMs === undefined) return;
+		if (!r.timedPlan) {
+			r.timedPlan = [...r.plan];
+			r.plan = [];
+		}
+		const total = r.timedPlan.length;
+		const elapsed = Date.now() - r.issuedAt;
+		while (r.stepsTaken < total && elapsed >= ((r.stepsTaken + 1) / total) * this.decideAfterMs) {
+			const step = r.timedPlan[r.stepsTaken++];
+			this.setState(r.id, typeof step === 'string' ? step : step.estado, typeof step === 'string' ? undefined : step.mensajes);
+		}
+	}
+
+	/** The `firma` failure, once it shows (async signing shows it `signingDelayMs` after the issue). */
+	private firmaOf(r: SimReceipt): SimReceipt['firma'] {
+		return r.firma && (r.firmaVisibleAt === undefined || Date.now() >= r.firmaVisibleAt) ? r.firma : undefined;
 	}
 
 	private numero(r: SimReceipt): string {
@@ -267,14 +334,25 @@ export class ReceiptsSimulator implements ServiceSimulator {
 			envio_sri: r.envio_sri ?? null,
 			autorizacion: r.autorizacion ?? null,
 			correos_enviados: r.correos_enviados,
-			...(r.firma ? { firma: r.firma } : {}),
+			...(this.firmaOf(r) ? { firma: this.firmaOf(r) } : {}),
 			...this.urls(r),
 		};
 	}
 
 	/** GET /edocs/{id}. */
 	edoc(r: SimReceipt): Record<string, unknown> {
-		return { id: r.id, tipo: KIND_CODE[r.kind], estado: r.estado, clave_acceso: r.clave_acceso, ambiente: Number(r.body.ambiente ?? 1), autorizacion: r.autorizacion ?? null, ...this.urls(r) };
+		const firma = this.firmaOf(r);
+		return {
+			id: r.id,
+			tipo: KIND_CODE[r.kind],
+			estado: r.estado,
+			clave_acceso: r.clave_acceso,
+			ambiente: Number(r.body.ambiente ?? 1),
+			autorizacion: r.autorizacion ?? null,
+			...(r.envio_sri && r.envio_sri.mensajes.length ? { envio_sri: r.envio_sri } : {}),
+			...(firma ? { firma } : {}),
+			...this.urls(r),
+		};
 	}
 
 	private keyOk(req: SimRequest): boolean {
@@ -294,18 +372,31 @@ export class ReceiptsSimulator implements ServiceSimulator {
 		r.autorizacion = undefined;
 		r.envio_sri = undefined;
 		r.firma = undefined;
+		r.firmaVisibleAt = undefined;
+		r.issuedAt = Date.now();
+		r.stepsTaken = 0;
+		r.timedPlan = undefined;
 		if (wrongPassword) {
 			r.firma = { result: 'error', error: 'Contraseña de la firma electrónica incorrecta', status: 400 };
+			if (this.signing === 'async') r.firmaVisibleAt = Date.now() + this.signingDelayMs;
 			r.plan = [];
 			if (this.autoDeliver) void this.deliver('issue-error', r.id);
 		}
+	}
+
+	/** What an issue operation answers: the request plus id and clave_acceso, and the initial state. */
+	private issued(r: SimReceipt, echo: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+		const firma = this.signing === 'sync' ? r.firma : undefined;
+		return { ...echo, id: r.id, clave_acceso: r.clave_acceso, estado: r.estado, ...extra, ...(firma ? { firma } : {}) };
 	}
 
 	private read(req: SimRequest, kind?: ReceiptKindName): SimResponse | SimReceipt {
 		if (!this.keyOk(req)) return unauthorized;
 		const r = this.receipts.get(req.params.id);
 		if (!r || (kind && r.kind !== kind)) return notFound(req.params.id);
-		if (this.advanceOnRead) this.advance(r.id);
+		if (!kind && Date.now() - r.issuedAt < this.edocsVisibleAfterMs) return notFound(req.params.id);
+		if (this.decideAfterMs !== undefined) this.catchUp(r);
+		else if (this.advanceOnRead) this.advance(r.id);
 		return r;
 	}
 
@@ -318,9 +409,9 @@ export class ReceiptsSimulator implements ServiceSimulator {
 			const body = req.body as Record<string, unknown>;
 			const missing = REQUIRED[kind].filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
 			if (missing.length) return invalid(missing.map((k) => `${k}: campo requerido`));
-			const r = this.create(kind, body);
+			const r = this.create(kind, body, false, req.seq);
 			this.startIssue(r, pw === 'wrong');
-			return { status: 201, body: { ...body, id: r.id, clave_acceso: r.clave_acceso } };
+			return { status: 201, body: this.issued(r, body) };
 		};
 		const issueXml = (kind: ReceiptKindName) => (req: SimRequest): SimResponse => {
 			if (!this.keyOk(req)) return unauthorized;
@@ -329,14 +420,14 @@ export class ReceiptsSimulator implements ServiceSimulator {
 			const xml = (req.body as { xml?: unknown } | undefined)?.xml;
 			if (typeof xml !== 'string' || !xml.trim()) return invalid(['xml: campo requerido']);
 			const parsed = parseXml(xml, XML_ROOT[kind]);
-			const r = this.create(kind, { ...parsed.fields, ...(parsed.clave ? { clave_acceso: parsed.clave } : {}) });
+			const r = this.create(kind, { ...parsed.fields, ...(parsed.clave ? { clave_acceso: parsed.clave } : {}) }, false, req.seq);
 			r.es_valida = parsed.valid;
 			this.startIssue(r, pw === 'wrong');
 			const extra =
 				kind === 'purchaseSettlement'
 					? { numero: this.numero(r), anulado: false, pre_autorizado: false, envio_sri: r.envio_sri ?? null, autorizacion: r.autorizacion ?? null }
 					: {};
-			return { status: 201, body: { ...parsed.fields, id: r.id, clave_acceso: r.clave_acceso, es_valida: parsed.valid, ...extra } };
+			return { status: 201, body: this.issued(r, parsed.fields, { es_valida: parsed.valid, ...extra }) };
 		};
 
 		router.add('POST', '/ats-retentions/issue', issue('atsRetention'));
@@ -369,7 +460,7 @@ export class ReceiptsSimulator implements ServiceSimulator {
 			r.reissues++;
 			r.plan = this.plans.shift() ?? [...this.defaultPlan];
 			this.startIssue(r, pw === 'wrong');
-			return { status: 200, body: { ...body, id: r.id, clave_acceso: r.clave_acceso } };
+			return { status: 200, body: this.issued(r, body) };
 		});
 		router.add('POST', '/purchase-settlements/issue', issue('purchaseSettlement'));
 		router.add('POST', '/purchase-settlements/issue/xml', issueXml('purchaseSettlement'));
@@ -384,9 +475,10 @@ export class ReceiptsSimulator implements ServiceSimulator {
 				this.startIssue(r, pw === 'wrong');
 			}
 			const party = (r.body.sujeto ?? r.body.proveedor ?? (r.body.destinatarios as unknown[] | undefined)?.[0] ?? null) as Record<string, unknown> | null;
+			const firma = this.signing === 'sync' ? r.firma : undefined;
 			return {
 				status: 200,
-				body: { ...this.edoc(r), emisor: r.body.emisor ?? null, numero: this.numero(r), receptor: party },
+				body: { ...this.edoc(r), emisor: r.body.emisor ?? null, numero: this.numero(r), receptor: party, ...(firma ? { firma } : {}) },
 			};
 		});
 		router.add('GET', '/edocs/:id', (req) => {

@@ -5,10 +5,13 @@ import type { AddressInfo } from 'node:net';
  * A small HTTP server that hosts the service simulators side by side on one loopback port, each under its
  * own prefix (`/partners`, `/receipts`, `/extraction`): the base URL a credential uses is
  * `http://127.0.0.1:<port>/<service>`. It records every request so tests can assert what reached the
- * "service", and it can be told to fail or slow down.
+ * "service", and it injects the faults a network and a real service produce (see `FaultMode`), one by one
+ * (`fail`) or at random (`chaos`), so tests, the bench and `npm run dev` can see how the nodes hold.
  */
 
 export interface SimRequest {
+	/** Sequence number of the request at this server (1, 2, …). */
+	seq: number;
 	service: string;
 	method: string;
 	/** Path below the service prefix, e.g. `/v1/products/abc`. */
@@ -30,22 +33,65 @@ export interface SimResponse {
 	headers?: Record<string, string>;
 	/** Raw bytes instead of JSON (downloads). */
 	raw?: Buffer;
+	/** Answer this many milliseconds late (fault `slow`). */
+	lateMs?: number;
 }
 
 export type Handler = (req: SimRequest) => SimResponse | Promise<SimResponse>;
 
-export interface Fault {
+/**
+ * What can go wrong between a client and a service, and when. Only `reset` and `throttle` (and `status`,
+ * an answer that refuses without processing) leave the service untouched; the others happen after the
+ * service did the work, so the client cannot know whether it was done:
+ * - `reset`: the connection is reset before the service processes the request;
+ * - `throttle`: 429 with `Retry-After` (rate limited: not processed);
+ * - `status`: the given status and body, not processed (e.g. a 503 from a gateway in front of the service);
+ * - `drop-after`: the service processes the request, then the connection drops before the answer;
+ * - `error-after`: the service processes the request, then a 5xx replaces its answer;
+ * - `slow`: the service processes the request and answers after `delayMs` (later than the client waits).
+ */
+export type FaultMode = 'reset' | 'throttle' | 'status' | 'drop-after' | 'error-after' | 'slow';
+
+/** Faults after which the service has done the work although the client got no answer. */
+export const PROCESSED_FAULTS: readonly FaultMode[] = ['drop-after', 'error-after', 'slow'];
+
+export interface FaultMatch {
 	service?: string;
 	method?: string;
 	/** Matches when the request path starts with this. */
 	path?: string;
+}
+
+export interface Fault extends FaultMatch {
+	/** Default: `status` when a status is given, else `reset` when `reset` is true. */
+	mode?: FaultMode;
 	status?: number;
 	body?: unknown;
 	headers?: Record<string, string>;
-	/** Drop the connection instead of answering. */
+	/** Same as `mode: 'reset'`. */
 	reset?: boolean;
+	/** `throttle`: seconds in Retry-After (default 1). */
+	retryAfterSeconds?: number;
+	/** `slow`: how late the answer comes (default 2000 ms). */
+	delayMs?: number;
 	/** How many matching requests it affects. */
 	times: number;
+}
+
+export interface ChaosOptions extends FaultMatch {
+	/** Probability that a matching request gets a fault (0..1). */
+	rate: number;
+	modes: FaultMode[];
+	/** Deterministic runs: a seed for the fault choice (default: a fixed seed). */
+	seed?: number;
+	retryAfterSeconds?: number;
+	delayMs?: number;
+}
+
+/** A fault the server injected, for the test's accounting. */
+export interface InjectedFault {
+	request: SimRequest;
+	mode: FaultMode;
 }
 
 interface Route {
@@ -89,8 +135,12 @@ export class RouteTable {
 
 export class SimulatorServer {
 	readonly requests: SimRequest[] = [];
+	/** Every fault injected, in order. */
+	readonly injected: InjectedFault[] = [];
 	private readonly tables = new Map<string, RouteTable>();
 	private readonly faults: Fault[] = [];
+	private chaosOptions?: ChaosOptions & { next: () => number };
+	private seq = 0;
 	private server?: Server;
 	/** Added to every answer, in milliseconds. */
 	delayMs = 0;
@@ -110,11 +160,13 @@ export class SimulatorServer {
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
 				void this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks)).then(
-					(answer) => {
+					async (answer) => {
 						if (answer === 'reset') {
 							req.socket.destroy();
 							return;
 						}
+						if (answer.lateMs) await new Promise((r) => setTimeout(r, answer.lateMs));
+						if (res.destroyed || req.socket.destroyed) return; // the client gave up waiting
 						const headers: Record<string, string> = { ...(answer.headers ?? {}) };
 						let payload: Buffer | undefined = answer.raw;
 						if (!payload && answer.body !== undefined) {
@@ -155,25 +207,39 @@ export class SimulatorServer {
 
 	clear(): void {
 		this.requests.length = 0;
+		this.injected.length = 0;
 		this.faults.length = 0;
+		this.chaosOptions = undefined;
 		this.delayMs = 0;
 	}
 
-	/** Makes the next `times` matching requests fail (recorded, but never reach the service's logic). */
+	/** Makes the next `times` matching requests meet `fault` (see FaultMode). */
 	fail(fault: Fault): void {
 		this.faults.push({ ...fault });
 	}
 
+	/** From now on, each matching request meets one of `modes` with probability `rate` (seeded, repeatable). */
+	chaos(options: ChaosOptions): void {
+		this.chaosOptions = { ...options, next: seededRandom(options.seed ?? 20261122) };
+	}
+
+	/** Stops the random faults of `chaos` (queued `fail` faults stay). */
+	calm(): void {
+		this.chaosOptions = undefined;
+	}
+
 	private takeFault(req: SimRequest): Fault | undefined {
-		const fault = this.faults.find(
-			(f) =>
-				f.times > 0 &&
-				(!f.service || f.service === req.service) &&
-				(!f.method || f.method === req.method) &&
-				(!f.path || req.path.startsWith(f.path)),
-		);
-		if (fault) fault.times--;
-		return fault;
+		const fault = this.faults.find((f) => f.times > 0 && matches(f, req));
+		if (fault) {
+			fault.times--;
+			return fault;
+		}
+		const chaos = this.chaosOptions;
+		if (chaos && matches(chaos, req) && chaos.modes.length && chaos.next() < chaos.rate) {
+			const mode = chaos.modes[Math.floor(chaos.next() * chaos.modes.length)];
+			return { mode, times: 1, retryAfterSeconds: chaos.retryAfterSeconds, delayMs: chaos.delayMs };
+		}
+		return undefined;
 	}
 
 	private async handle(method: string, url: string, headers: IncomingHttpHeaders, raw: Buffer): Promise<SimResponse | 'reset'> {
@@ -190,6 +256,7 @@ export class SimulatorServer {
 			}
 		}
 		const req: SimRequest = {
+			seq: ++this.seq,
 			service: prefix,
 			method,
 			path,
@@ -204,10 +271,24 @@ export class SimulatorServer {
 		this.requests.push(req);
 		if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
 		const fault = this.takeFault(req);
-		if (fault) {
-			if (fault.reset) return 'reset';
-			return { status: fault.status ?? 500, body: fault.body ?? { status: 'error', message: 'Injected failure', code: 'injected' }, headers: fault.headers };
+		const mode: FaultMode | undefined = fault ? (fault.mode ?? (fault.status !== undefined ? 'status' : fault.reset ? 'reset' : 'status')) : undefined;
+		if (fault && mode) this.injected.push({ request: req, mode });
+		if (mode === 'reset') return 'reset';
+		if (mode === 'throttle') {
+			const seconds = fault?.retryAfterSeconds ?? 1;
+			return { status: 429, headers: { 'retry-after': String(seconds) }, body: { status: 'error', message: 'Too many requests', code: 'rate_limited' } };
 		}
+		if (mode === 'status') {
+			return { status: fault?.status ?? 500, body: fault?.body ?? { status: 'error', message: 'Injected failure', code: 'injected' }, headers: fault?.headers };
+		}
+		const answer = await this.route(req, prefix, method, path);
+		if (mode === 'drop-after') return 'reset';
+		if (mode === 'error-after') return { status: fault?.status ?? 502, body: { status: 'error', message: 'Bad gateway', code: 'injected' } };
+		if (mode === 'slow') return { ...answer, lateMs: fault?.delayMs ?? 2000 };
+		return answer;
+	}
+
+	private async route(req: SimRequest, prefix: string, method: string, path: string): Promise<SimResponse> {
 		const table = this.tables.get(prefix);
 		const found = table?.match(method, path);
 		if (!found) return { status: 404, body: { status: 'error', message: `No route ${method} ${path}`, code: 'route_not_found' } };
@@ -215,4 +296,20 @@ export class SimulatorServer {
 		req.params = found.params;
 		return await found.handler(req);
 	}
+}
+
+function matches(m: FaultMatch, req: SimRequest): boolean {
+	return (!m.service || m.service === req.service) && (!m.method || m.method === req.method) && (!m.path || req.path.startsWith(m.path));
+}
+
+/** mulberry32: a small seeded generator, so a chaos run can be repeated exactly. */
+function seededRandom(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
 }
