@@ -1,3 +1,4 @@
+import type { RouterContext } from '../shared/router';
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { SlidingWindowLimiter } from '../shared/rateLimit';
@@ -22,8 +23,7 @@ export const extractionService: ServiceDefinition = {
 	credentialType: 'extractionApi',
 	baseUrl: (credentials) => baseUrlFor(credentials),
 	preflight: (credentials) => credentialProblem(credentials),
-	// A static key: nothing to fetch again after a 401, so n8n must not re-send the request.
-	reauthenticateOn401: false,
+	// A static key (no tokenField): a 401 is final, nothing is re-sent.
 	describeError(status, body) {
 		const said = bodyMessage(body);
 		const code = errorCode(body);
@@ -165,7 +165,7 @@ export class ExtractionApi {
 	}
 }
 
-export interface ExtractionContext {
+export interface ExtractionContext extends RouterContext {
 	api: ExtractionApi;
 }
 

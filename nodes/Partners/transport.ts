@@ -1,3 +1,4 @@
+import type { RouterContext } from '../shared/router';
 import type { IDataObject } from 'n8n-workflow';
 import type { RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, fieldErrorLines, ServiceClient } from '../shared/transport';
@@ -6,6 +7,8 @@ import { bodyMessage, fieldErrorLines, ServiceClient } from '../shared/transport
 export const partnersService: ServiceDefinition = {
 	name: 'Partners',
 	credentialType: 'partnersApi',
+	// The credential's preAuthentication fills it; a 401 fetches one new token for all requests in flight.
+	tokenField: 'accessToken',
 	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
 	describeError(status, body) {
 		const b = (body ?? {}) as IDataObject;
@@ -35,7 +38,7 @@ export const partnersService: ServiceDefinition = {
 	},
 };
 
-export interface PartnersContext {
+export interface PartnersContext extends RouterContext {
 	api: ServiceClient;
 }
 

@@ -1,7 +1,11 @@
+import type { CreatedLedger } from '../shared/created';
+import type { Semaphore } from '../shared/rateLimit';
+import type { RouterContext } from '../shared/router';
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
+import { messageLine } from './domain/outcome';
 import { redact } from './domain/redact';
 
 /**
@@ -12,22 +16,14 @@ import { redact } from './domain/redact';
  */
 
 /** Tax-authority messages (`mensajes[]`) as readable lines: `[ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML`. */
-export function messageLines(mensajes: unknown): string[] {
+function messageLines(mensajes: unknown): string[] {
 	if (!Array.isArray(mensajes)) return [];
-	return mensajes
-		.filter((m) => m && typeof m === 'object')
-		.map((m: IDataObject) => {
-			const head = [m.tipo, m.identificador].filter((x) => x !== undefined && x !== null && x !== '').join(' ');
-			const extra = m.informacion_adicional ? ` (${String(m.informacion_adicional)})` : '';
-			return `${head ? `[${head}] ` : ''}${String(m.mensaje ?? '')}${extra}`;
-		});
+	return mensajes.filter((m): m is IDataObject => !!m && typeof m === 'object').map(messageLine);
 }
 
 export const receiptsService: ServiceDefinition = {
 	name: 'Receipts',
 	credentialType: 'receiptsApi',
-	// A static API key: nothing to fetch again after a 401, so n8n must not re-send (an issue request least of all).
-	reauthenticateOn401: false,
 	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
 	describeError(status, rawBody) {
 		const body = redact(rawBody);
@@ -59,7 +55,7 @@ export const receiptsService: ServiceDefinition = {
 		if (status === 429) return { message: 'Receipts: too many requests', description: 'The service is rate limiting. Lower "Parallel Requests" or wait before running again.' };
 		return {
 			message: `Receipts answered ${status}: ${said ?? 'unexpected error'}`,
-			description: status >= 500 ? `The service had a problem; reads were retried, issue requests are never retried automatically. Check whether the receipt was created before issuing it again.${details}` : details || undefined,
+			description: status >= 500 ? `The service had a problem; reads were retried, requests that issue or sign are never re-sent after a 5xx.${details}` : details || undefined,
 		};
 	},
 };
@@ -70,9 +66,17 @@ export interface ReceiptsRequest {
 	body?: IDataObject;
 }
 
+export interface ReceiptsSettings {
+	/** Milliseconds a request may go without an answer. */
+	timeoutMs?: number;
+}
+
 /** The Receipts transport one execution uses: the shared client plus the X-Password rule and secret scrubbing. */
 export class ReceiptsApi {
-	constructor(readonly client: ServiceClient) {}
+	constructor(
+		readonly client: ServiceClient,
+		private readonly settings: ReceiptsSettings = {},
+	) {}
 
 	/** Reads: X-Key only; retried on 429/5xx/network failures (idempotent). */
 	async read(path: string, itemIndex?: number): Promise<IDataObject> {
@@ -107,7 +111,7 @@ export class ReceiptsApi {
 		}
 		try {
 			const answer = await this.client.request<unknown>(
-				{ method: req.method, path: req.path, body: req.body, headers, idempotent: req.method === 'GET' },
+				{ method: req.method, path: req.path, body: req.body, headers, idempotent: req.method === 'GET', timeoutMs: this.settings.timeoutMs },
 				itemIndex,
 			);
 			const clean = redact(answer, await this.secrets());
@@ -131,8 +135,12 @@ export class ReceiptsApi {
 	}
 }
 
-export interface ReceiptsContext {
+export interface ReceiptsContext extends RouterContext {
 	api: ReceiptsApi;
+	/** The receipts this execution issued: listed when a failure stops the node (see shared/created.ts). */
+	created: CreatedLedger;
+	/** Bounds the status checks in flight while a batch waits for its final states. */
+	checks: Semaphore;
 }
 
-export const receiptsClient = (ctx: RequestContext) => new ReceiptsApi(new ServiceClient(ctx, receiptsService));
+export const receiptsClient = (ctx: RequestContext, settings: ReceiptsSettings = {}) => new ReceiptsApi(new ServiceClient(ctx, receiptsService), settings);

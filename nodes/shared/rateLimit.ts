@@ -53,3 +53,26 @@ export class SlidingWindowLimiter {
 		}
 	}
 }
+
+/**
+ * At most `max` tasks at once, first come first served: bounds how many requests of one execution are in
+ * flight together (e.g. the status checks of a batch of receipts waiting for their authorization).
+ */
+export class Semaphore {
+	private active = 0;
+	private readonly queue: Array<() => void> = [];
+
+	constructor(readonly max: number) {}
+
+	async run<T>(task: () => Promise<T>): Promise<T> {
+		if (this.active >= this.max) await new Promise<void>((resolve) => this.queue.push(resolve));
+		else this.active++;
+		try {
+			return await task();
+		} finally {
+			const next = this.queue.shift();
+			if (next) next();
+			else this.active--;
+		}
+	}
+}

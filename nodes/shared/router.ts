@@ -1,17 +1,40 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { recoveryOf, type CreatedLedger } from './created';
 
 /** What an operation returns for one input item: one or many JSON objects, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
 
+/**
+ * A result finished later, after every item has been sent: e.g. waiting for the tax authority's decision.
+ * The router settles all deferred results of an execution together, once the item loop is done, so a batch
+ * waits about as long as its slowest item instead of the sum of all waits. Output order and pairing are
+ * kept.
+ */
+export class Deferred {
+	constructor(readonly settle: () => Promise<OperationResult>) {}
+}
+
 export interface OperationModule<Ctx> {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): Promise<OperationResult>;
+	execute(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): Promise<OperationResult | Deferred>;
 	/**
 	 * `read`: may run for several items at once (bounded, output order kept).
 	 * `write`: runs one item at a time, in order (default).
 	 */
 	kind?: 'read' | 'write';
+	/**
+	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
+	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
+	 * with nothing sent, instead of half a batch issued.
+	 */
+	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): void | Promise<void>;
+}
+
+/** What the router reads from an execution's context, besides passing it to the operations. */
+export interface RouterContext {
+	/** What this execution created: listed in an error that stops the node. */
+	created?: CreatedLedger;
 }
 
 export type ResourceMap<Ctx> = Record<string, Record<string, OperationModule<Ctx>>>;
@@ -42,21 +65,27 @@ function errorMessage(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number, created?: CreatedLedger): Error {
+	let nodeError: Error & { context?: IDataObject; description?: string | null };
 	if (error instanceof Error && 'node' in error) {
-		const nodeError = error as Error & { context?: IDataObject };
+		nodeError = error as Error & { context?: IDataObject };
 		nodeError.context = { ...(nodeError.context ?? {}), itemIndex };
-		return nodeError;
+	} else {
+		nodeError = new NodeOperationError(this.getNode(), `[item ${itemIndex}] ${errorMessage(error)}`, { itemIndex });
 	}
-	return new NodeOperationError(this.getNode(), `[item ${itemIndex}] ${errorMessage(error)}`, { itemIndex });
+	const list = created?.describe();
+	if (list) nodeError.description = `${nodeError.description ? `${nodeError.description}\n\n` : ''}${list}`;
+	return nodeError;
 }
 
 /**
  * The one item loop of every action node: picks the operation by resource/operation, runs it per item,
  * pairs every output item with its input, and turns a failure into an error item when "Continue On Fail"
- * is set. Read operations may run several items at once (bounded); writes run strictly in order.
+ * is set (with the identifiers of anything the item created, see created.ts). Read operations may run
+ * several items at once (bounded); writes run strictly in order, after every item passed `validate`.
+ * Deferred results are settled together once every item has run.
  */
-export async function route<Ctx>(
+export async function route<Ctx extends RouterContext>(
 	this: IExecuteFunctions,
 	resources: ResourceMap<Ctx>,
 	makeContext: () => Ctx,
@@ -71,19 +100,34 @@ export async function route<Ctx>(
 		});
 	}
 	const ctx = makeContext();
+	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
+	const deferred: Array<{ i: number; result: Deferred }> = [];
+
+	if (op.kind !== 'read' && op.validate && !continueOnFail) {
+		for (let i = 0; i < items.length; i++) {
+			try {
+				await op.validate.call(this, ctx, i);
+			} catch (error) {
+				throw withItemIndex.call(this, error, i);
+			}
+		}
+	}
+
+	const failItem = (error: unknown, i: number): void => {
+		results[i] = [{ json: { error: errorMessage(error), ...(recoveryOf(error) ?? {}) }, pairedItem: { item: i } }];
+	};
 
 	let failed = false;
 	const runOne = async (i: number): Promise<void> => {
 		try {
-			results[i] = toItems(await op.execute.call(this, ctx, i), i);
+			const result = await op.execute.call(this, ctx, i);
+			if (result instanceof Deferred) deferred.push({ i, result });
+			else results[i] = toItems(result, i);
 		} catch (error) {
-			if (this.continueOnFail()) {
-				results[i] = [{ json: { error: errorMessage(error) }, pairedItem: { item: i } }];
-				return;
-			}
+			if (continueOnFail) return failItem(error, i);
 			failed = true;
-			throw withItemIndex.call(this, error, i);
+			throw withItemIndex.call(this, error, i, ctx.created);
 		}
 	};
 
@@ -103,6 +147,24 @@ export async function route<Ctx>(
 			while (!failed && next < items.length) await runOne(next++);
 		};
 		await Promise.all(Array.from({ length: Math.min(limit, items.length - 1) }, worker));
+	}
+
+	// Every deferred result settles (each one's failure is its own), then the first failure, in item order,
+	// stops the node, listing what this execution created.
+	const failures = new Map<number, unknown>();
+	await Promise.all(
+		deferred.map(async ({ i, result }) => {
+			try {
+				results[i] = toItems(await result.settle(), i);
+			} catch (error) {
+				if (continueOnFail) failItem(error, i);
+				else failures.set(i, error);
+			}
+		}),
+	);
+	if (failures.size) {
+		const first = Math.min(...failures.keys());
+		throw withItemIndex.call(this, failures.get(first), first, ctx.created);
 	}
 	return [results.flat()];
 }

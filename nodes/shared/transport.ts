@@ -28,10 +28,13 @@ export interface ServiceDefinition {
 	/** Refuses a request before it is sent (e.g. a staging key against production). Returns a message or undefined. */
 	preflight?(credentials: ICredentialDataDecryptedObject): string | undefined;
 	/**
-	 * False when the credential has no token to fetch again (a static API key): n8n then does not re-send a
-	 * request answered 401. Default true: n8n runs `preAuthentication` again and re-sends once.
+	 * The credential's expirable token field (filled by its `preAuthentication`), e.g. `accessToken`. When set,
+	 * a 401 answer makes this client fetch one new token — one fetch for all requests in flight — and re-send
+	 * once. Without it (a static API key) a 401 is final and nothing is re-sent.
 	 */
-	reauthenticateOn401?: boolean;
+	tokenField?: string;
+	/** Milliseconds before a request without an answer is abandoned (default 60 s). */
+	timeoutMs?: number;
 }
 
 export interface ApiRequest {
@@ -42,11 +45,15 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	headers?: IDataObject;
 	/**
-	 * True when sending the request twice cannot create, issue or change anything twice. Defaults to true
-	 * for GET. Non-idempotent requests are only re-sent when the connection was refused (nothing reached
-	 * the service); a tax document is never issued twice by a retry.
+	 * True when sending the request twice cannot create, issue, send or change anything twice, nor turn a
+	 * success into a reported failure. Defaults to true for GET. Only such requests are re-sent after a 5xx
+	 * answer or a network failure that may have happened after the service processed them. Any request is
+	 * re-sent after a 429 (the service says it did not process it) or a refused connection (nothing reached
+	 * the service). See `shouldRetry`.
 	 */
 	idempotent?: boolean;
+	/** Overrides the service's request timeout (milliseconds). */
+	timeoutMs?: number;
 	/** Answer as raw bytes with headers (downloads). */
 	binary?: boolean;
 }
@@ -67,10 +74,23 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 };
 
+/** A request without an answer after this long is abandoned (and, if it is not safe to repeat, reported). */
+export const DEFAULT_TIMEOUT_MS = 60000;
+
 /** Network failures where the request never reached the service: safe to re-send anything. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-/** Network failures where the request may have reached the service: re-send only idempotent requests. */
-const TRANSIENT_CODES = new Set([...NOT_SENT_CODES, 'ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'ESOCKETTIMEDOUT']);
+
+/**
+ * Errors of requests that may have been processed although no answer says so: the connection broke after
+ * the request was sent, the answer took longer than the timeout, or the service answered 5xx (it may have
+ * failed after doing the work). Callers that create something must tell the user it may exist.
+ */
+const MAYBE_PROCESSED = new WeakSet<object>();
+
+/** True when `error` comes from a request that may have been processed by the service (see above). */
+export function mayHaveBeenProcessed(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && MAYBE_PROCESSED.has(error);
+}
 
 interface FailureInfo {
 	status?: number;
@@ -101,13 +121,16 @@ function inspectFailure(error: unknown): FailureInfo {
 			// not JSON: keep the text as it came, it is still worth showing
 		}
 	}
-	return {
-		status: response?.status,
-		headers,
-		body,
-		networkCode: response ? undefined : inner.code,
-		rawMessage: inner.message ?? outer.message ?? 'unknown error',
-	};
+	const rawMessage = inner.message ?? outer.message ?? 'unknown error';
+	let networkCode = response ? undefined : inner.code;
+	// A timeout shows up as ECONNABORTED or ETIMEDOUT depending on the HTTP client; name it one way.
+	if (!response && (networkCode === 'ECONNABORTED' || /timeout/i.test(rawMessage))) networkCode = 'ETIMEDOUT';
+	return { status: response?.status, headers, body, networkCode, rawMessage };
+}
+
+function maybeProcessed(failure: FailureInfo): boolean {
+	if (failure.status !== undefined) return failure.status >= 500;
+	return !NOT_SENT_CODES.has(failure.networkCode ?? '');
 }
 
 /** Milliseconds to wait before attempt `attempt + 1`, or undefined to give up. */
@@ -130,12 +153,23 @@ function itemPrefix(itemIndex: number | undefined): string {
  * One client per node execution: it reads the credential once and hands the decrypted data to
  * httpRequestWithAuthentication on every request, so n8n does not look the credential up again per item
  * (about 4 ms each inside n8n). n8n still applies the credential's `authenticate` and `preAuthentication`
- * (token fetched when empty, fetched again once after a 401), and writes the token into this same object,
- * so one token serves the whole run.
+ * (a token is fetched when the token field is empty) and writes the token into this same object, so one
+ * token serves the whole run.
+ *
+ * Token refresh: n8n's own re-send after a 401 is switched off (`preAuthenticationRetryStatusCode: []`),
+ * because with parallel requests every request in flight would fetch its own token. Instead the first
+ * request answered 401 empties the token field and re-sends (n8n fetches one new token for it); requests
+ * that were answered 401 meanwhile, and new ones, wait for that re-send and then use the new token.
  */
 export class ServiceClient {
 	private credentials?: ICredentialsDecrypted;
 	private loading?: Promise<ICredentialsDecrypted>;
+	/** Bumped after every token refresh: a 401 on a request sent before the bump needs no new refresh. */
+	private tokenGeneration = 0;
+	/** Settles when the request fetching a new token has its answer. */
+	private refreshing?: Promise<void>;
+	/** Set when fetching a token failed: the other requests report it instead of each fetching again. */
+	private tokenFailure?: FailureInfo;
 
 	constructor(
 		private readonly ctx: RequestContext,
@@ -169,13 +203,15 @@ export class ServiceClient {
 	async request(req: ApiRequest & { binary: true }, itemIndex?: number): Promise<BinaryAnswer>;
 	async request(req: ApiRequest, itemIndex?: number): Promise<unknown> {
 		const credentials = await this.loadCredentials();
-		const base = this.service.baseUrl(credentials.data ?? {}).replace(/\/+$/, '');
+		const data = credentials.data ?? {};
+		const base = this.service.baseUrl(data).replace(/\/+$/, '');
 		const options: IHttpRequestOptions = {
 			method: req.method,
 			url: `${base}${req.path}`,
 			headers: { Accept: 'application/json', ...(req.headers ?? {}) },
 			qs: req.qs,
 			json: !req.binary,
+			timeout: req.timeoutMs ?? this.service.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
 		if (req.body !== undefined) options.body = req.body;
 		if (req.binary) {
@@ -184,17 +220,26 @@ export class ServiceClient {
 			options.json = false;
 		}
 		const idempotent = req.idempotent ?? req.method === 'GET';
+		const tokenField = this.service.tokenField;
+		let refreshed = false;
 
-		for (let attempt = 1; ; attempt++) {
+		for (let attempt = 1; ; ) {
+			if (this.refreshing) await this.refreshing;
+			if (tokenField && data[tokenField] === '' && this.tokenFailure) throw this.toNodeError(this.tokenFailure, req, itemIndex);
+			const generation = this.tokenGeneration;
+			// The first request to find the token refused fetches the new one: n8n runs preAuthentication
+			// because the field is empty. Everyone else waits for it (above).
+			let endRefresh: (() => void) | undefined;
+			if (tokenField && data[tokenField] === '' && !this.refreshing) {
+				this.refreshing = new Promise<void>((resolve) => (endRefresh = resolve));
+			}
 			try {
 				const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx,
 					this.service.credentialType,
 					{ ...options, headers: { ...options.headers } },
-					// An empty list of "token expired" statuses stops n8n's one re-send after a 401.
-					this.service.reauthenticateOn401 === false
-						? { credentialsDecrypted: credentials, preAuthenticationRetryStatusCode: [] }
-						: { credentialsDecrypted: credentials },
+					// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
+					{ credentialsDecrypted: credentials, preAuthenticationRetryStatusCode: [] },
 				);
 				if (!req.binary) return answer;
 				const full = answer as { body: ArrayBuffer | Buffer; headers: Record<string, unknown> };
@@ -203,51 +248,77 @@ export class ServiceClient {
 				return { body: Buffer.from(full.body as ArrayBuffer), headers } satisfies BinaryAnswer;
 			} catch (error) {
 				const failure = inspectFailure(error);
+				if (endRefresh && tokenField && data[tokenField] === '') this.tokenFailure = failure;
+				if (failure.status === 401 && tokenField && !refreshed && !endRefresh) {
+					// Refused token: fetch a new one once (unless a refresh happened since this request was sent).
+					refreshed = true;
+					if (this.tokenGeneration === generation && !this.refreshing) data[tokenField] = '';
+					continue;
+				}
 				const wait = this.shouldRetry(failure, idempotent, attempt)
 					? retryDelay(attempt, failure.headers['retry-after'], this.retry)
 					: undefined;
 				if (wait === undefined) throw this.toNodeError(failure, req, itemIndex);
+				attempt++;
 				await sleep(wait);
+			} finally {
+				if (endRefresh) {
+					this.tokenGeneration++;
+					this.refreshing = undefined;
+					endRefresh();
+				}
 			}
 		}
 	}
 
+	/**
+	 * Whether attempt `attempt` may be followed by another. Never after 401/403 (the credential is wrong). Any
+	 * request after a 429 (not processed: the service asks to come back later) or a refused connection
+	 * (nothing reached the service). After a 5xx or a connection that broke once the request was sent, only
+	 * requests that are safe to repeat (`idempotent`): an issue, a delete or a message could otherwise
+	 * happen twice, or a success be reported as a failure.
+	 */
 	private shouldRetry(failure: FailureInfo, idempotent: boolean, attempt: number): boolean {
 		if (attempt >= this.retry.maxAttempts) return false;
 		if (failure.status === 401 || failure.status === 403) return false;
-		if (failure.networkCode !== undefined) {
-			return idempotent ? TRANSIENT_CODES.has(failure.networkCode) : NOT_SENT_CODES.has(failure.networkCode);
-		}
+		if (failure.status === 429) return true;
+		if (failure.status === undefined && NOT_SENT_CODES.has(failure.networkCode ?? '')) return true;
 		if (!idempotent) return false;
-		return failure.status === 429 || (failure.status !== undefined && failure.status >= 500);
+		return failure.status === undefined || failure.status >= 500;
 	}
 
 	private toNodeError(failure: FailureInfo, req: ApiRequest, itemIndex: number | undefined): NodeApiError {
 		const where = `${req.method} ${req.path}`;
+		const maybe = maybeProcessed(failure);
+		const caution = maybe && !idempotent(req) ? ' The request may have been processed before the answer was lost: check in the service before sending it again.' : '';
+		let error: NodeApiError;
 		if (failure.status === undefined) {
-			const message = `${itemPrefix(itemIndex)}${this.service.name} could not be reached (${failure.networkCode ?? failure.rawMessage})`;
-			const error = new NodeApiError(this.node, { message: failure.rawMessage } as JsonObject, {
+			const what = failure.networkCode === 'ETIMEDOUT' ? 'did not answer in time' : 'could not be reached';
+			const message = `${itemPrefix(itemIndex)}${this.service.name} ${what} (${failure.networkCode ?? failure.rawMessage})`;
+			error = new NodeApiError(this.node, { message: failure.rawMessage } as JsonObject, {
 				message,
-				description: `${where} failed before an answer arrived. Check the Base URL in the ${this.service.name} credential and that the service is up.${idempotent(req) ? '' : ' The request may or may not have been processed: check in the service before sending it again.'}`,
+				description: `${where} failed before an answer arrived. Check the Base URL in the ${this.service.name} credential and that the service is up.${caution}`,
 				itemIndex,
 			});
 			// NodeApiError swaps a message that names a socket code (or contains one) for a generic one;
 			// keep ours, it names the service and the item.
 			error.message = message;
-			return error;
+		} else {
+			const { message, description } = this.service.describeError(failure.status, failure.body);
+			const errorBody: JsonObject =
+				failure.body && typeof failure.body === 'object' && !Array.isArray(failure.body)
+					? (failure.body as JsonObject)
+					: { message: String(failure.body ?? '') };
+			const details = `${description ? `${description} ` : ''}(${where}, HTTP ${failure.status})${caution}`;
+			error = new NodeApiError(this.node, errorBody, {
+				message: `${itemPrefix(itemIndex)}${message}`,
+				description: details,
+				httpCode: String(failure.status),
+				itemIndex,
+			});
+			error.message = `${itemPrefix(itemIndex)}${message}`;
 		}
-		const { message, description } = this.service.describeError(failure.status, failure.body);
-		const errorBody: JsonObject =
-			failure.body && typeof failure.body === 'object' && !Array.isArray(failure.body)
-				? (failure.body as JsonObject)
-				: { message: String(failure.body ?? '') };
-		const error = new NodeApiError(this.node, errorBody, {
-			message: `${itemPrefix(itemIndex)}${message}`,
-			description: description ? `${description} (${where}, HTTP ${failure.status})` : `${where}, HTTP ${failure.status}`,
-			httpCode: String(failure.status),
-			itemIndex,
-		});
-		error.message = `${itemPrefix(itemIndex)}${message}`;
+		if (maybe) MAYBE_PROCESSED.add(error);
 		return error;
 	}
 }

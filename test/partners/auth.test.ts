@@ -120,10 +120,22 @@ describe('retries', () => {
 		expect(waited).toBeGreaterThanOrEqual(250 + 500 + 1000); // at least half of 500, 1000, 2000 ms
 	}, 20000);
 
-	test('a create answered 429 is not re-sent', async () => {
-		env.server.fail({ service: 'partners', path: '/v1/products', method: 'POST', status: 429, times: 1, headers: { 'retry-after': '0' } });
-		const result = await env.run({ resource: 'plan', operation: 'create', name: 'P', vigencies: { vigency: [{ vigency: 'SP', folios: 1, price: 1 }] } });
-		expect(result.error?.httpCode).toBe('429');
+	test('a create answered 429 is re-sent after Retry-After (the service did not process it), and creates one plan', async () => {
+		env.server.fail({ service: 'partners', path: '/v1/products', method: 'POST', status: 429, times: 1, headers: { 'retry-after': '1' } });
+		const started = Date.now();
+		const result = await env.run({ resource: 'plan', operation: 'create', name: 'P429', vigencies: { vigency: [{ vigency: 'SP', folios: 1, price: 1 }] } });
+		expect(result.error).toBeUndefined();
+		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual(['POST /v1/products', 'POST /v1/products']);
+		expect(env.calls()[1].at - env.calls()[0].at).toBeGreaterThanOrEqual(950);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect([...env.partners.products.values()].filter((p) => p.name === 'P429')).toHaveLength(1);
+	});
+
+	test('a create answered 503 is not re-sent, and the error says it may have been processed', async () => {
+		env.server.fail({ service: 'partners', path: '/v1/products', method: 'POST', status: 503, times: 1 });
+		const result = await env.run({ resource: 'plan', operation: 'create', name: 'P503', vigencies: { vigency: [{ vigency: 'SP', folios: 1, price: 1 }] } });
+		expect(result.error?.httpCode).toBe('503');
+		expect(result.error?.description).toMatch(/may have been processed/);
 		expect(env.calls()).toHaveLength(1);
 	});
 

@@ -53,7 +53,6 @@ describe('X-Key and X-Password placement', () => {
 			'POST /purchase-settlements/issue/xml X-Password',
 			'POST /edocs/{id}/issue X-Password',
 			'GET /edocs/{id} -',
-			'GET /edocs/{id} -',
 			'POST /webhooks X-Password',
 		]);
 		expect(env.calls().every((c) => c.headers['x-key'] === env.receipts.apiKey)).toBe(true);
@@ -99,8 +98,8 @@ describe('retries', () => {
 		env.server.fail({ service: 'receipts', method: 'POST', times: 1, ...fault });
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toMatch(/^\[item 0\] Receipts (answered 503|could not be reached)/);
-		expect(result.error?.description).toMatch(/never retried|may or may not have been processed/);
+		expect(result.error?.message).toMatch(/^\[item 0\] The retention may exist: Receipts (answered 503|could not be reached)/);
+		expect(result.error?.description).toMatch(/^The retention may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 123, series 001-002, issuer 1792146739001\)/);
 	});
 
 	test('an authorize request answered 502 is not re-sent either', async () => {
@@ -191,12 +190,17 @@ describe('credential test', () => {
 });
 
 describe('service-side outcomes', () => {
-	test('a wrong certificate password: the receipt is stored but cannot be signed (CREADO with a firma failure)', async () => {
+	test('a wrong certificate password: the receipt is stored but cannot be signed (CREADO with a firma failure): the item stops and says so', async () => {
 		env.setCredential({ certificatePassword: 'not-the-password' });
 		const result = await env.run(jsonIssue('waybill', waybillBody()));
-		expect(result.error).toBeUndefined();
 		expect(env.calls()[0].headers['x-password']).toBe('not-the-password');
-		const id = String(result.output('Receipts')[0].json.id);
+		const [stored] = env.receipts.receipts.values();
+		const id = stored.id;
+		expect(result.error?.message).toBe(
+			`[item 0] Receipt ID ${id}, clave_acceso ${stored.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
+		);
+		expect(result.error?.description).toMatch(new RegExp(`^Correct the Certificate Password in the Receipts credential .* Document → Authorize \\(ID ${id}\\)\\. It exists in state CREADO: do not issue it again\\.`));
+		expect(JSON.stringify(result.error)).not.toContain('not-the-password');
 		env.setCredential();
 		const got = await env.run({ resource: 'waybill', operation: 'get', receiptId: id });
 		expect(got.output('Receipts')[0].json).toMatchObject({ estado: 'CREADO', firma: { status: 400 } });

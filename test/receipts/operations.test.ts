@@ -35,7 +35,7 @@ describe('Issue operations (JSON input)', () => {
 		expect(call.body).toEqual(clean(body));
 		const [item] = result.output('Receipts');
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(item.json).toEqual({ ...clean(body), id: stored.id, clave_acceso: stored.clave_acceso });
+		expect(item.json).toEqual({ ...clean(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
 		expect(item.json.clave_acceso).toMatch(/^\d{49}$/);
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
@@ -76,7 +76,7 @@ describe('Issue operations (JSON input)', () => {
 	test('Simplify keeps the key fields', async () => {
 		const result = await env.run(jsonIssue('retention', retentionBody(), { simplify: true }));
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(result.output('Receipts')[0].json).toEqual({ id: stored.id, clave_acceso: stored.clave_acceso });
+		expect(result.output('Receipts')[0].json).toEqual({ id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
 	});
 });
 

@@ -125,11 +125,11 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		expect(result.error?.description).toMatch(/- periodo_fiscal: "2026" is not a fiscal period/);
 	});
 
-	test('the item index is the failing item’s: item 1 fails, item 0 was already sent', async () => {
-		const rows = [{ periodo: '03/2026' }, { periodo: '3/26' }];
+	test('one bad item stops the batch before anything is sent, and the error names that item', async () => {
+		const rows = [{ periodo: '03/2026' }, { periodo: '3/26' }, { periodo: '05/2026' }];
 		const text = JSON.stringify(retentionBody()).replace('"periodo_fiscal":"03/2026"', '"periodo_fiscal":"{{ $json.periodo }}"');
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows);
-		expect(env.calls()).toHaveLength(1);
+		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe('[item 1] periodo_fiscal: "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
 	});
 

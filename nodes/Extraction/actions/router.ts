@@ -8,5 +8,5 @@ import * as taxpayer from './taxpayer/Taxpayer.resource';
 const resources: ResourceMap<ExtractionContext> = { extraction, account, taxpayer } as unknown as ResourceMap<ExtractionContext>;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, () => ({ api: new ExtractionApi(this) }));
+	return await route.call(this, resources, (): ExtractionContext => ({ api: new ExtractionApi(this) }));
 }

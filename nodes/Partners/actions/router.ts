@@ -8,5 +8,5 @@ import * as subscription from './subscription/Subscription.resource';
 const resources: ResourceMap<PartnersContext> = { plan, client, subscription } as unknown as ResourceMap<PartnersContext>;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, () => ({ api: partnersClient(this) }));
+	return await route.call(this, resources, (): PartnersContext => ({ api: partnersClient(this) }));
 }

@@ -1,6 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { CreatedLedger } from '../../shared/created';
+import { Semaphore } from '../../shared/rateLimit';
 import { route, type ResourceMap } from '../../shared/router';
 import { receiptsClient, type ReceiptsContext } from '../transport';
+import { DEFAULT_PARALLEL_CHECKS } from './common/wait';
 import * as atsRetention from './atsRetention/AtsRetention.resource';
 import * as document from './document/Document.resource';
 import * as purchaseSettlement from './purchaseSettlement/PurchaseSettlement.resource';
@@ -10,6 +13,22 @@ import * as webhook from './webhook/Webhook.resource';
 
 const resources = { atsRetention, retention, waybill, purchaseSettlement, document, webhook } as unknown as ResourceMap<ReceiptsContext>;
 
+/** Options read once per execution (from the first item): they shape the execution's shared client. */
+function executionSettings(this: IExecuteFunctions): { timeoutMs: number; parallelChecks: number } {
+	const option = (name: string, fallback: number) => {
+		const value = Number(this.getNodeParameter(`options.${name}`, 0, fallback));
+		return Number.isFinite(value) && value > 0 ? value : fallback;
+	};
+	return { timeoutMs: option('requestTimeout', 60) * 1000, parallelChecks: Math.min(20, Math.floor(option('parallelChecks', DEFAULT_PARALLEL_CHECKS))) };
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, () => ({ api: receiptsClient(this) }));
+	return await route.call(this, resources, (): ReceiptsContext => {
+		const settings = executionSettings.call(this);
+		return {
+			api: receiptsClient(this, { timeoutMs: settings.timeoutMs }),
+			created: new CreatedLedger('receipt', 'Document → Get'),
+			checks: new Semaphore(settings.parallelChecks),
+		};
+	});
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * SRI access key (clave de acceso): 49 digits. Layout (SRI "ficha técnica" of electronic receipts):
  * issue date ddmmyyyy (8) · receipt type (2) · issuer RUC (13) · environment (1) · series = establishment
@@ -64,3 +66,50 @@ export const RECEIPT_TYPE_CODES = {
 	waybill: '06',
 	retention: '07',
 } as const;
+
+/** The parts a receipt gives to build its access key. */
+export interface AccessKeyInput {
+	/** Emission date as written in the receipt: `YYYY-MM-DD`, optionally followed by a time. */
+	fechaEmision: unknown;
+	receiptType: string;
+	ruc: unknown;
+	ambiente: unknown;
+	establecimiento: unknown;
+	puntoEmision: unknown;
+	secuencial: unknown;
+	tipoEmision: unknown;
+}
+
+/**
+ * A reproducible access key: the SRI layout above, where the 8-digit numeric code — which the SRI leaves to
+ * the issuer — is derived from the other fields (SHA-256, first 48 bits, modulo 10^8) instead of drawn at
+ * random. The same receipt data always gives the same key, so issuing the same receipt again carries the
+ * same key and the tax authority refuses the duplicate instead of authorizing it twice.
+ * Returns the key, or the problems that prevent building it (field → what is wrong).
+ */
+export function reproducibleAccessKey(input: AccessKeyInput): { key: string } | { problems: Array<[string, string]> } {
+	const problems: Array<[string, string]> = [];
+	const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(input.fechaEmision ?? '').trim());
+	if (!date) problems.push(['fecha_emision', 'is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD']);
+	const ruc = String(input.ruc ?? '').trim();
+	if (!/^\d{13}$/.test(ruc)) problems.push(['emisor.ruc', 'must be the 13-digit RUC to build a reproducible access key']);
+	const digits = (value: unknown, length: number, field: string) => {
+		const text = String(value ?? '').trim();
+		if (!new RegExp(`^\\d{1,${length}}$`).test(text)) {
+			problems.push([field, `must be up to ${length} digits to build a reproducible access key`]);
+			return '';
+		}
+		return text.padStart(length, '0');
+	};
+	const ambiente = digits(input.ambiente, 1, 'ambiente');
+	const establecimiento = digits(input.establecimiento, 3, 'emisor.establecimiento.codigo');
+	const puntoEmision = digits(input.puntoEmision, 3, 'emisor.establecimiento.punto_emision');
+	const secuencial = digits(input.secuencial, 9, 'secuencial');
+	const tipoEmision = digits(input.tipoEmision, 1, 'tipo_emision');
+	if (problems.length || !date) return { problems };
+	const ddmmyyyy = `${date[3]}${date[2]}${date[1]}`;
+	const fields = [ddmmyyyy, input.receiptType, ruc, ambiente, `${establecimiento}${puntoEmision}`, secuencial, tipoEmision];
+	const numericCode = String(parseInt(createHash('sha256').update(fields.join('|')).digest('hex').slice(0, 12), 16) % 100000000).padStart(8, '0');
+	const first48 = `${ddmmyyyy}${input.receiptType}${ruc}${ambiente}${establecimiento}${puntoEmision}${secuencial}${numericCode}${tipoEmision}`;
+	return { key: `${first48}${accessKeyCheckDigit(first48)}` };
+}

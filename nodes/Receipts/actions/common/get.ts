@@ -2,16 +2,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
-import { finish, simplifyField } from './output';
+import { advisories } from '../../domain/outcome';
+import { present, requestTimeoutOption, simplifyField } from './output';
 
 /** Get operations: a receipt by ID (read: retried, may run several items at once). */
 export const getProperties = (what: string): INodeProperties[] => [
 	receiptIdField(`ID of the ${what} (the id returned when it was issued)`),
 	simplifyField,
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption, requestTimeoutOption] },
 ];
 
 export async function getReceipt(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, base: string): Promise<OperationResult> {
 	const id = readReceiptId.call(this, i);
-	return await finish.call(this, ctx, i, await ctx.api.read(`${base}/${encodeURIComponent(id)}`, i));
+	const receipt = await ctx.api.read(`${base}/${encodeURIComponent(id)}`, i);
+	return present.call(this, i, receipt, advisories(receipt));
 }

@@ -20,16 +20,39 @@ export const inputModeField: INodeProperties = {
 	default: 'fields',
 };
 
+/**
+ * The JSON body field: its default is the receipt's shape with every value left to fill in (so an untouched
+ * body fails validation, naming each field), and a complete example in `placeholder`.
+ */
 export function jsonBodyField(example: IDataObject): INodeProperties {
 	return {
 		displayName: 'Receipt (JSON)',
 		name: 'jsonBody',
 		type: 'json',
-		default: JSON.stringify(example, null, 2),
+		default: JSON.stringify(template(example), null, 2),
+		placeholder: JSON.stringify(example, null, 2),
 		required: true,
 		displayOptions: { show: { inputMode: ['json'] } },
-		description: 'The whole request body as the service documents it. Expressions are allowed. It is validated before anything is sent.',
+		description:
+			'The whole request body as the service documents it: fill in every empty value. Expressions are allowed. It is validated before anything is sent.',
 	};
+}
+
+/** Settings that are safe defaults rather than data: kept in the template (1 = test environment, normal emission). */
+const TEMPLATE_DEFAULTS: IDataObject = { ambiente: 1, tipo_emision: 1 };
+
+/** `example` with every value emptied: text → "", numbers → null; lists keep one emptied entry. */
+export function template(example: IDataObject): IDataObject {
+	const empty = (value: unknown): unknown => {
+		if (Array.isArray(value)) return value.length ? [empty(value[0])] : [];
+		if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, empty(v)]));
+		if (typeof value === 'string') return '';
+		if (typeof value === 'boolean') return value;
+		return null;
+	};
+	const out = empty(example) as IDataObject;
+	for (const [key, value] of Object.entries(TEMPLATE_DEFAULTS)) if (key in out) out[key] = value;
+	return out;
 }
 
 /** Drops empty strings, null, undefined and empty objects/lists (what an untouched n8n field leaves). */

@@ -1,20 +1,34 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { OperationResult } from '../../../shared/router';
+import type { Deferred, OperationResult } from '../../../shared/router';
+import { mayHaveBeenProcessed } from '../../../shared/transport';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
-import { finish, outputOptions, simplifyField, waitFields } from '../common/output';
+import { receiptOptions } from '../common/issue';
+import { simplifyField } from '../common/output';
+import { afterCreated } from '../common/recovery';
+import { afterIssue, waitFields } from '../common/wait';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['document'], operation: ['authorize'] } }, [
 	receiptIdField('ID of the receipt of any kind to sign and send for authorization'),
 	...waitFields,
 	simplifyField,
-	outputOptions(),
+	receiptOptions(),
 ]);
 
-/** POST /edocs/{id}/issue: signs and sends any receipt kind (X-Password); never retried automatically. */
-export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
+/** Checks the item before any item of the batch is sent (see shared/router.ts). */
+export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
+	readReceiptId.call(this, i);
+}
+
+/** POST /edocs/{id}/issue: signs and sends any receipt kind (X-Password); never re-sent after it may have been processed. */
+export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
-	const answer = await ctx.api.sign({ method: 'POST', path: `/edocs/${encodeURIComponent(id)}/issue` }, i);
-	return await finish.call(this, ctx, i, { id, ...answer }, { canWait: true });
+	let answer;
+	try {
+		answer = await ctx.api.sign({ method: 'POST', path: `/edocs/${encodeURIComponent(id)}/issue` }, i);
+	} catch (error) {
+		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : error;
+	}
+	return await afterIssue.call(this, ctx, i, { id, ...answer });
 }

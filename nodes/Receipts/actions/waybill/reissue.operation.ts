@@ -1,29 +1,36 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
-import type { OperationResult } from '../../../shared/router';
+import type { Deferred, OperationResult } from '../../../shared/router';
+import { mayHaveBeenProcessed } from '../../../shared/transport';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
-import { issueProperties } from '../common/issue';
-import { finish } from '../common/output';
-import { readReceipt } from '../common/receiptInput';
+import { issueProperties, prepareReceipt } from '../common/issue';
+import { afterCreated } from '../common/recovery';
+import { afterIssue } from '../common/wait';
 import { readWaybillFields, waybillExample, waybillFields } from './fields';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['waybill'], operation: ['reissue'] } }, [
 	receiptIdField('ID of the waybill to correct: it must be in NO AUTORIZADO or DEVUELTO'),
-	...issueProperties(waybillExample, waybillFields),
+	...issueProperties(waybillExample, waybillFields, { accessKey: false }),
 ]);
 
+/** Checks the item before any item of the batch is sent (see shared/router.ts). */
+export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
+	readReceiptId.call(this, i);
+	prepareReceipt.call(this, i, 'waybill', readWaybillFields, { accessKey: false });
+}
+
 /** Sends the corrected waybill for a NO AUTORIZADO / DEVUELTO one; an authorized waybill is refused by the service. */
-export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
-	const { body, warnings } = readReceipt.call(this, i, 'waybill', readWaybillFields);
+	const { body, warnings } = prepareReceipt.call(this, i, 'waybill', readWaybillFields, { accessKey: false });
 	let answer;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path: `/waybills/${encodeURIComponent(id)}/reissue`, body }, i);
 	} catch (error) {
-		throw explain(error, id, i);
+		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, id, i);
 	}
-	return await finish.call(this, ctx, i, answer, { warnings, canWait: true });
+	return await afterIssue.call(this, ctx, i, { id, ...answer }, { warnings });
 }
 
 /** The service's refusal (e.g. an authorized waybill) said in words that name the rule. */

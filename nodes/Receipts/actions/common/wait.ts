@@ -1,0 +1,161 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import { Deferred, type OperationResult } from '../../../shared/router';
+import { advisories, outcomeOf, signingFailure, stateOf } from '../../domain/outcome';
+import type { ReceiptsContext } from '../../transport';
+import { present } from './output';
+import { afterCreated, followUp, signingFailed, type IssuedIds } from './recovery';
+
+/**
+ * Wait for Final State, for a whole batch at once. Issuing stays one item after another; each item that
+ * needs to wait returns a Deferred result, and the router settles them all together once every item was
+ * sent: the receipts are followed side by side, their status checks bounded by `ctx.checks`
+ * (Options → Parallel Status Checks), so 100 receipts take about one authorization cycle, not 100.
+ */
+
+/** "Wait for Final State" and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
+export const waitFields: INodeProperties[] = [
+	{
+		displayName: 'Wait for Final State',
+		name: 'waitForFinalState',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to follow the receipt until the tax authority decides (AUTORIZADO, NO AUTORIZADO, DEVUELTO or ERROR), signing fails, or the timeout passes, and output the final receipt including autorizacion.mensajes. All items of a run are followed together.',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 120,
+		displayOptions: { show: { waitForFinalState: [true] } },
+		description: 'How long to wait at most. When it passes, the receipt is output in its last state with wait_timed_out set to true.',
+	},
+];
+
+/** Advanced option: first poll interval, growing by half after each poll (fractions allowed). */
+export const pollIntervalOption: INodeProperties = {
+	displayName: 'Poll Interval (Seconds)',
+	name: 'pollInterval',
+	type: 'number',
+	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	default: 5,
+	description: 'Wait for Final State: seconds before the first check; each later check waits 1.5 times longer, up to 30 seconds',
+};
+
+/** Advanced option: how many status checks of one run may be in flight together. */
+export const parallelChecksOption: INodeProperties = {
+	displayName: 'Parallel Status Checks',
+	name: 'parallelChecks',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 20 },
+	default: 10,
+	description:
+		'Wait for Final State: how many receipts of this run are checked at the same time. Issuing itself is always one receipt after another. Lower it if the service answers with rate-limit errors.',
+};
+
+export const DEFAULT_PARALLEL_CHECKS = 10;
+
+interface WaitSettings {
+	timeoutMs: number;
+	firstMs: number;
+	capMs: number;
+}
+
+function readWaitSettings(this: IExecuteFunctions, i: number): WaitSettings | undefined {
+	if (!this.getNodeParameter('waitForFinalState', i, false)) return undefined;
+	const timeoutMs = Math.max(0, Number(this.getNodeParameter('waitTimeout', i, 120)) * 1000);
+	const firstMs = Math.max(10, Number(this.getNodeParameter('options.pollInterval', i, 5)) * 1000);
+	return { timeoutMs, firstMs, capMs: Math.max(firstMs, 30000) };
+}
+
+/**
+ * What a Receipts operation that issues or signs does with the service's answer for item `i`: records what
+ * was issued (`record`: Issue and Issue From XML), stops at once on a signing failure, and either outputs
+ * the receipt or — with Wait for Final State, when the answer is not final yet — follows it as part of the
+ * batch.
+ */
+export async function afterIssue(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	answer: IDataObject,
+	opts: { warnings?: string[]; record?: boolean } = {},
+): Promise<OperationResult | Deferred> {
+	const ids: IssuedIds = {
+		id: typeof answer.id === 'string' || typeof answer.id === 'number' ? String(answer.id) : undefined,
+		clave_acceso: typeof answer.clave_acceso === 'string' ? answer.clave_acceso : undefined,
+	};
+	if (opts.record && (ids.id || ids.clave_acceso)) ctx.created.record(i, { ...ids }, stateOf(answer) || undefined);
+	const warnings = opts.warnings ?? [];
+	const failure = signingFailure(answer);
+	if (failure) throw signingFailed(this.getNode(), i, ids, failure);
+
+	const wait = readWaitSettings.call(this, i);
+	if (!wait || outcomeOf(answer) === 'final') return present.call(this, i, answer, [...warnings, ...advisories(answer)]);
+	const id = ids.id;
+	if (!id) {
+		throw afterCreated(
+			new NodeOperationError(this.getNode(), `[item ${i}] the service's answer carries no receipt id, so its final state cannot be awaited`, { itemIndex: i }),
+			ids,
+		);
+	}
+	return new Deferred(async () => {
+		const { doc, timedOut } = await follow.call(this, ctx, i, { ...ids, id }, answer, wait);
+		const out: IDataObject = { ...answer, ...doc };
+		const notes = [...warnings, ...advisories(doc)];
+		if (timedOut) {
+			out.wait_timed_out = true;
+			const state = stateOf(out) || 'unknown';
+			notes.push(
+				`Wait for Final State timed out after ${Math.round(wait.timeoutMs / 1000)} s in state ${state}. ${followUp(ids)}` +
+					(state === 'CREADO' ? ' A receipt that stays CREADO was not signed: check the Certificate Password of the credential and the issue-error notification.' : ''),
+			);
+		}
+		return present.call(this, i, out, notes);
+	});
+}
+
+/**
+ * Checks GET /edocs/{id} with growing intervals until a final state, a signing failure or the deadline.
+ * A check that fails for a reason that may pass (the service does not know the receipt yet: 404; 429, 5xx
+ * or the network, after the transport's own retries) does not end the wait; the deadline does, and then the
+ * item fails with the receipt's identifiers. A refused key (401/403) ends it at once.
+ */
+async function follow(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	ids: IssuedIds & { id: string },
+	first: IDataObject,
+	wait: WaitSettings,
+): Promise<{ doc: IDataObject; timedOut: boolean }> {
+	const deadline = Date.now() + wait.timeoutMs;
+	let delay = wait.firstMs;
+	let doc: IDataObject = first;
+	let lastError: unknown;
+	for (;;) {
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) break;
+		await sleep(Math.min(delay, remaining));
+		delay = Math.min(wait.capMs, delay * 1.5);
+		let polled: IDataObject;
+		try {
+			polled = await ctx.checks.run(async () => await ctx.api.read(`/edocs/${encodeURIComponent(ids.id)}`, i));
+		} catch (error) {
+			const status = Number((error as { httpCode?: string | null }).httpCode);
+			if (status === 401 || status === 403) throw afterCreated(error, ids, stateOf(doc) || undefined);
+			lastError = error;
+			continue;
+		}
+		lastError = undefined;
+		doc = { ...doc, ...polled };
+		ctx.created.setState(i, stateOf(doc) || undefined);
+		const failure = signingFailure(polled);
+		if (failure) throw signingFailed(this.getNode(), i, ids, failure);
+		if (outcomeOf(polled) === 'final') return { doc, timedOut: false };
+	}
+	if (lastError !== undefined) throw afterCreated(lastError, ids, stateOf(doc) || undefined);
+	return { doc, timedOut: true };
+}
