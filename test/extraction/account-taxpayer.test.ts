@@ -63,3 +63,38 @@ describe('Taxpayer', () => {
 		expect(env.calls()).toHaveLength(0);
 	});
 });
+
+describe('Taxpayer: secret field paths cannot reach an object prototype', () => {
+	test.each(['__proto__.polluted', 'credentials.__proto__.polluted', 'constructor.prototype.polluted', 'prototype.x', 'a.constructor'])(
+		'%s is refused before sending, and Object.prototype stays untouched',
+		async (path) => {
+			const result = await env.run({
+				resource: 'taxpayer',
+				operation: 'register',
+				taxpayer: JSON.stringify({ identification: '1790012345001' }),
+				secretFields: { field: [{ path, value: 'SRI-clave-2026' }] },
+			});
+			expect(env.calls()).toHaveLength(0);
+			expect(result.error?.message).toMatch(/^\[item 0\] secretFields\[0\]\.path: ".*" uses "(__proto__|prototype|constructor)", which is not a field name$/);
+			expect(`${result.error?.message} ${result.error?.description}`).not.toContain('SRI-clave-2026');
+			expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+			expect(({} as Record<string, unknown>).x).toBeUndefined();
+			expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+		},
+	);
+
+	test('a "__proto__" key in the body JSON never becomes a prototype; a secret path through an inherited name writes an own field', async () => {
+		const result = await env.run({
+			resource: 'taxpayer',
+			operation: 'register',
+			taxpayer: '{"identification":"1790012345001","__proto__":{"polluted":"yes"}}',
+			secretFields: { field: [{ path: 'toString.password', value: 'SRI-clave-2026' }] },
+		});
+		expect(result.error).toBeUndefined();
+		const [call] = env.calls();
+		// What reaches the service: the own fields only (the "__proto__" key does not survive as a field either).
+		expect(call.raw.toString('utf8')).toBe('{"identification":"1790012345001","toString":{"password":"SRI-clave-2026"}}');
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		expect(typeof ({} as { toString: unknown }).toString).toBe('function');
+	});
+});

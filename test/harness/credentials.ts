@@ -51,6 +51,13 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		this.store.set(type, { ...data });
 	}
 
+	/** The stored data of a credential type (what n8n keeps in its database, tokens included). */
+	get(type: string): ICredentialDataDecryptedObject {
+		const data = this.store.get(type);
+		if (!data) throw new Error(`No credentials of type ${type} in the test store`);
+		return { ...data };
+	}
+
 	private type(name: string): ICredentialType {
 		const t = this.types.get(name);
 		if (!t) throw new Error(`unknown credential type ${name}`);

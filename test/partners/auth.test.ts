@@ -53,6 +53,43 @@ describe('token flow', () => {
 		expect(unauthorized).toBe(1); // the one request answered 401 was re-sent once with the new token
 	});
 
+	test.each([1, 5, 20])(
+		'%i parallel requests, tokens expiring every 100 requests: one refresh serves every request in flight (1000 reads, at most 11 token requests)',
+		async (parallel) => {
+			const [plan] = env.partners.seedProducts(1);
+			env.engine.credentials.set('partnersApi', { ...env.engine.credentials.get('partnersApi'), accessToken: '' });
+			env.server.clear();
+			env.partners.tokenMaxUses = 100;
+			const result = await env.run(
+				{ resource: 'plan', operation: 'get', plan: byId('={{ $json.id }}'), options: { parallelRequests: parallel } },
+				Array.from({ length: 1000 }, () => ({ id: plan.uuid })),
+			);
+			env.partners.tokenMaxUses = undefined;
+			expect(result.error).toBeUndefined();
+			expect(result.output('Partners')).toHaveLength(1000);
+			expect(result.output('Partners').every((o) => o.json.uuid === plan.uuid)).toBe(true);
+			console.log(`${parallel} parallel: ${env.tokenCalls().length} token requests, ${env.calls().length - 1000} requests re-sent after a 401`);
+			expect(env.tokenCalls().length).toBeGreaterThanOrEqual(10);
+			expect(env.tokenCalls().length).toBeLessThanOrEqual(11);
+		},
+	);
+
+	test('a credential the token endpoint refuses: the requests in flight report it, without each fetching a token', async () => {
+		const [plan] = env.partners.seedProducts(1);
+		const stored = env.engine.credentials.get('partnersApi');
+		env.engine.credentials.set('partnersApi', { ...stored, accessToken: '', clientSecret: 'wrong' });
+		env.server.clear();
+		const result = await env.run(
+			{ resource: 'plan', operation: 'get', plan: byId('={{ $json.id }}'), options: { parallelRequests: 10 } },
+			Array.from({ length: 30 }, () => ({ id: plan.uuid })),
+			true,
+		);
+		env.engine.credentials.set('partnersApi', { ...stored, accessToken: '' });
+		expect(result.output('Partners').every((o) => /Partners refused the credential/.test(String(o.json.error)))).toBe(true);
+		expect(env.tokenCalls().length).toBeLessThanOrEqual(2);
+		expect(env.calls()).toHaveLength(0);
+	});
+
 	test('sandbox off sends F-Sandbox-Mode: false on the token request and every call', async () => {
 		env.engine.credentials.set('partnersApi', {
 			baseUrl: env.server.url('partners'),

@@ -34,6 +34,8 @@ export interface Client {
 	product: { uuid: string; vigency_uuid: string };
 	suspension?: { message?: string; keep_folios?: boolean };
 	credentials_sent: number;
+	/** Suspension messages delivered to this client (the spec: "the optional message is delivered to the client"). */
+	messages_delivered?: string[];
 }
 
 export interface Subscription {
@@ -73,6 +75,10 @@ export class PartnersSimulator implements ServiceSimulator {
 	readonly clients = new Map<string, Client>();
 	readonly subscriptions = new Map<string, Subscription>();
 	private readonly validTokens = new Map<string, number>();
+	/** Requests each token has served. */
+	private readonly tokenUses = new Map<string, number>();
+	/** When set, a token stops working after it has served this many requests (a token expiring mid-run, again and again). */
+	tokenMaxUses: number | undefined = undefined;
 	private readonly signingKey = randomUUID();
 	tokensIssued = 0;
 
@@ -94,6 +100,7 @@ export class PartnersSimulator implements ServiceSimulator {
 		this.clients.clear();
 		this.subscriptions.clear();
 		this.tokensIssued = 0;
+		this.tokenMaxUses = undefined;
 	}
 
 	/** Adds `count` plans directly (for pagination and benchmarks). */
@@ -134,7 +141,9 @@ export class PartnersSimulator implements ServiceSimulator {
 		const header = String(req.headers.authorization ?? '');
 		const match = /^Bearer (.+)$/.exec(header);
 		const expires = match ? this.validTokens.get(match[1]) : undefined;
-		const ok = expires !== undefined && expires > Date.now();
+		const uses = match ? (this.tokenUses.get(match[1]) ?? 0) : 0;
+		const ok = expires !== undefined && expires > Date.now() && (this.tokenMaxUses === undefined || uses < this.tokenMaxUses);
+		if (ok && match) this.tokenUses.set(match[1], uses + 1);
 		if (ok && this.expireCountdown !== undefined && --this.expireCountdown <= 0) {
 			this.expireCountdown = undefined;
 			this.validTokens.clear();
@@ -242,25 +251,32 @@ export class PartnersSimulator implements ServiceSimulator {
 			return ok(publicClient(client));
 		}));
 
-		const bulk = (apply: (client: Client, body: Record<string, unknown>) => void) =>
-			guarded((req) => {
-				const body = (req.body ?? {}) as Record<string, unknown>;
-				const uuids = body.uuids;
-				if (!Array.isArray(uuids) || uuids.length === 0) return invalid({ uuids: ['The uuids field is required.'] });
-				const missing = uuids.find((u) => !this.clients.has(String(u)));
-				if (missing !== undefined) return notFound('Client', String(missing));
-				for (const u of uuids) apply(this.clients.get(String(u))!, body);
-				return { status: 200, body: { response: 'success', data: uuids.map((u) => publicClient(this.clients.get(String(u))!)) } };
-			});
+		const bulkApply = (apply: (client: Client, body: Record<string, unknown>) => void) => (req: SimRequest): SimResponse => {
+			const body = (req.body ?? {}) as Record<string, unknown>;
+			const uuids = body.uuids;
+			if (!Array.isArray(uuids) || uuids.length === 0) return invalid({ uuids: ['The uuids field is required.'] });
+			const missing = uuids.find((u) => !this.clients.has(String(u)));
+			if (missing !== undefined) return notFound('Client', String(missing));
+			for (const u of uuids) apply(this.clients.get(String(u))!, body);
+			return { status: 200, body: { response: 'success', data: uuids.map((u) => publicClient(this.clients.get(String(u))!)) } };
+		};
+		const bulk = (apply: (client: Client, body: Record<string, unknown>) => void) => guarded(bulkApply(apply));
 
 		r.add('POST', '/v1/clients/suspend', bulk((client, body) => {
 			client.status = 'suspended';
 			client.suspension = { message: body.message as string | undefined, keep_folios: body.keep_folios as boolean | undefined };
+			if (typeof body.message === 'string' && body.message) client.messages_delivered = [...(client.messages_delivered ?? []), body.message];
 		}));
 
-		r.add('POST', '/v1/clients/reactivate', bulk((client) => {
-			client.status = 'active';
-			client.suspension = undefined;
+		r.add('POST', '/v1/clients/reactivate', guarded((req) => {
+			// The spec's condition: the client was suspended. Reactivating an active client is refused.
+			const uuids = (req.body as { uuids?: unknown } | undefined)?.uuids;
+			const active = Array.isArray(uuids) ? uuids.find((u) => this.clients.get(String(u))?.status === 'active') : undefined;
+			if (active !== undefined) return { status: 409, body: { status: 'error', message: `Client ${String(active)} is not suspended`, code: 'not_suspended' } };
+			return bulkApply((client) => {
+				client.status = 'active';
+				client.suspension = undefined;
+			})(req);
 		}));
 
 		r.add('POST', '/v1/clients/:uuid/resend-credentials', guarded((req) => {

@@ -141,6 +141,9 @@ export class SimulatorServer {
 	private readonly faults: Fault[] = [];
 	private chaosOptions?: ChaosOptions & { next: () => number };
 	private seq = 0;
+	/** Requests being handled right now, and the most at once since the last `clear()`. */
+	inFlight = 0;
+	peakInFlight = 0;
 	private server?: Server;
 	/** Added to every answer, in milliseconds. */
 	delayMs = 0;
@@ -159,13 +162,16 @@ export class SimulatorServer {
 			const chunks: Buffer[] = [];
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
-				void this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks)).then(
+				this.inFlight++;
+				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+				const answered = this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks)).finally(() => this.inFlight--);
+				void answered.then(
 					async (answer) => {
 						if (answer === 'reset') {
 							req.socket.destroy();
 							return;
 						}
-						if (answer.lateMs) await new Promise((r) => setTimeout(r, answer.lateMs));
+						if (answer.lateMs) await new Promise((r) => setTimeout(r, answer.lateMs).unref());
 						if (res.destroyed || req.socket.destroyed) return; // the client gave up waiting
 						const headers: Record<string, string> = { ...(answer.headers ?? {}) };
 						let payload: Buffer | undefined = answer.raw;
@@ -180,7 +186,7 @@ export class SimulatorServer {
 						res.writeHead(500, { 'content-type': 'application/json' });
 						res.end(JSON.stringify({ status: 'error', message: `simulator bug: ${error.message}`, code: 'simulator' }));
 					},
-				);
+				).catch(() => req.socket.destroy());
 			});
 		});
 		this.server.keepAliveTimeout = 30000;
@@ -208,6 +214,7 @@ export class SimulatorServer {
 	clear(): void {
 		this.requests.length = 0;
 		this.injected.length = 0;
+		this.peakInFlight = 0;
 		this.faults.length = 0;
 		this.chaosOptions = undefined;
 		this.delayMs = 0;

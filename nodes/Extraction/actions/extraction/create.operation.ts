@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { attachRecovery } from '../../../shared/created';
 import type { OperationResult } from '../../../shared/router';
+import { mayHaveBeenProcessed } from '../../../shared/transport';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
 import { redact } from '../../domain/secrets';
 import { scrubError, type ExtractionContext } from '../../transport';
@@ -13,18 +15,28 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	...waitFields('create'),
 ]);
 
-/** POST /v1/extractions (not idempotent: never re-sent after it may have reached the service). */
+/**
+ * POST /v1/extractions (not idempotent: never re-sent after it may have reached the service). Once the job
+ * exists, every later failure of the item carries its publicId (see shared/created.ts): creating it again
+ * would start a second extraction and spend the hourly creation budget.
+ */
 export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
 	const { body, secrets, warnings } = readExtractionInput.call(this, i);
 	const settings = readCompletionSettings.call(this, i, 'create');
-	const answer = await ctx.api.request({ method: 'POST', path: '/v1/extractions', body, idempotent: false }, i, { secrets });
+	let answer: IDataObject;
+	try {
+		answer = await ctx.api.request({ method: 'POST', path: '/v1/extractions', body, idempotent: false }, i, { secrets });
+	} catch (error) {
+		throw lostCreateAnswer(error);
+	}
 	// The answer's shape is not shown beyond `publicId`: tolerate a `data` wrapper and the beta name.
 	const created = redact(normalizeRecord(answer ?? {}), secrets) as IDataObject;
 	const job = created.data && typeof created.data === 'object' && !Array.isArray(created.data) && !created.publicId ? (created.data as IDataObject) : created;
+	const publicId = jobIdIn(job);
+	if (publicId) ctx.created?.record(i, { publicId }, typeof job.status === 'string' ? job.status : undefined);
 	const withWarnings = (o: IDataObject) => (warnings.length ? { ...o, warnings } : o);
 	if (!settings.wait) return withWarnings(job);
 
-	const publicId = jobIdIn(job);
 	if (!publicId) {
 		throw new NodeOperationError(this.getNode(), `[item ${i}] The extraction was created but the answer has no publicId to wait for`, {
 			itemIndex: i,
@@ -33,10 +45,27 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	}
 	try {
 		const final = await waitForJob.call(this, ctx, publicId, i, settings);
+		ctx.created?.setState(i, typeof final.status === 'string' ? final.status : undefined);
 		if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, redact(final, secrets), publicId, i, settings);
 		return withWarnings(redact(final, secrets));
 	} catch (error) {
 		// A FAILED job's error details may quote what the SAT was sent.
-		throw scrubError(error, secrets);
+		throw attachRecovery(scrubError(error, secrets), {
+			extraction_exists: true,
+			publicId,
+			instruction: `This extraction exists: do not create it again; follow it with Extraction → Get (publicId ${publicId}).`,
+		});
 	}
+}
+
+/** A create whose answer was lost (5xx, broken connection, timeout) may have started a job: say so. */
+function lostCreateAnswer(error: unknown): unknown {
+	if (!mayHaveBeenProcessed(error)) return error;
+	const instruction =
+		'The extraction may have been created: the answer was lost. Check the jobs in the extraction dashboard (or wait for its extraction.completed webhook) before running this item again; a second run would start a second extraction.';
+	if (error instanceof Error) {
+		const e = error as Error & { description?: string | null };
+		e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
+	}
+	return attachRecovery(error, { extraction_may_exist: true, instruction });
 }

@@ -50,14 +50,52 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 ]);
 
 const SAFE_SEGMENT = /^[A-Za-z_][\w-]*$/;
+/** Names that reach an object's prototype instead of a field of its own: never a path segment. */
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** Why `path` cannot be a secret field's path, or undefined. */
+export function secretPathProblem(path: string): string | undefined {
+	if (!path) return 'is required';
+	const segments = path.split('.');
+	const forbidden = segments.find((s) => FORBIDDEN_SEGMENTS.has(s));
+	if (forbidden) return `${JSON.stringify(path)} uses "${forbidden}", which is not a field name`;
+	if (!segments.every((s) => SAFE_SEGMENT.test(s))) return `${JSON.stringify(path)} is not a field path (names separated by dots)`;
+	return undefined;
+}
+
+/**
+ * Puts `value` at the dotted `path` of `body`, walking only the body's own fields: a segment that is not an
+ * own plain object of the body is replaced by a new `{}`. Inherited properties are never read or written.
+ */
+function placeAt(body: IDataObject, path: string, value: string): void {
+	const segments = path.split('.');
+	let target = body;
+	for (const segment of segments.slice(0, -1)) {
+		const next = Object.prototype.hasOwnProperty.call(target, segment) ? target[segment] : undefined;
+		if (!next || typeof next !== 'object' || Array.isArray(next)) target[segment] = {};
+		target = target[segment] as IDataObject;
+	}
+	Object.defineProperty(target, segments[segments.length - 1], { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A copy of parsed JSON keeping own fields only; a `__proto__` key stays data and never becomes a prototype. */
+function ownCopy(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(ownCopy);
+	if (!value || typeof value !== 'object') return value;
+	const out: IDataObject = {};
+	for (const key of Object.keys(value)) {
+		Object.defineProperty(out, key, { value: ownCopy((value as IDataObject)[key]), enumerable: true, writable: true, configurable: true });
+	}
+	return out;
+}
 
 /** POST /taxpayers (Ecuador side): JSON body passed through, secrets merged in from password fields. */
 export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
 	const node = this.getNode();
 	const check = new Checker();
 	const parsed = parseJsonParameter(node, i, 'taxpayer', this.getNodeParameter('taxpayer', i, '{}'));
-	const body: IDataObject = {};
-	if (check.object('taxpayer', parsed, { required: true })) Object.assign(body, structuredClone(parsed));
+	let body: IDataObject = {};
+	if (check.object('taxpayer', parsed, { required: true })) body = ownCopy(parsed) as IDataObject;
 	else if (parsed === undefined) check.fail('taxpayer', 'is required');
 
 	const secrets: string[] = [];
@@ -65,9 +103,9 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	fields.forEach((f, n) => {
 		const path = String(f.path ?? '').trim();
 		const value = String(f.value ?? '');
-		const segments = path.split('.');
-		if (!path || !segments.every((s) => SAFE_SEGMENT.test(s))) {
-			check.fail(`secretFields[${n}].path`, path ? `${JSON.stringify(path)} is not a field path (names separated by dots)` : 'is required');
+		const problem = secretPathProblem(path);
+		if (problem) {
+			check.fail(`secretFields[${n}].path`, problem);
 			return;
 		}
 		if (isMissing(value)) {
@@ -75,12 +113,7 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 			return;
 		}
 		secrets.push(value);
-		let target = body;
-		for (const segment of segments.slice(0, -1)) {
-			if (!target[segment] || typeof target[segment] !== 'object' || Array.isArray(target[segment])) target[segment] = {};
-			target = target[segment] as IDataObject;
-		}
-		target[segments[segments.length - 1]] = value;
+		placeAt(body, path, value);
 	});
 	if (Object.keys(body).length === 0) check.fail('taxpayer', 'give at least one field');
 	check.throwIfFailed(node, i);

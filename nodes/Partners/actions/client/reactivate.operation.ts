@@ -9,6 +9,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
 	const uuids = readIdList.call(this, 'clientIds', i);
-	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients/reactivate', body: { uuids }, idempotent: true }, i);
+	// Not re-sent after a 5xx or a broken connection: reactivation needs a suspended client, so a repeat of
+	// a request that already worked would report the success as a failure.
+	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients/reactivate', body: { uuids }, idempotent: false }, i);
 	return { reactivated: uuids, ...answer };
 }

@@ -26,6 +26,8 @@ export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: 
 	const body: IDataObject = { uuids };
 	if (typeof options.message === 'string' && options.message.trim()) body.message = options.message;
 	if (options.keep_folios !== undefined) body.keep_folios = options.keep_folios === true;
-	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients/suspend', body, idempotent: true }, i);
+	// Not re-sent after a 5xx or a broken connection: the service delivers `message` to the clients, and a
+	// second request could deliver it twice.
+	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients/suspend', body, idempotent: false }, i);
 	return { suspended: uuids, ...answer };
 }

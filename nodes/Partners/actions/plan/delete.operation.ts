@@ -20,6 +20,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
 	const uuids = readIdList.call(this, 'planIds', i);
-	const answer = await ctx.api.request({ method: 'DELETE', path: '/v1/products', body: { uuids }, idempotent: true }, i);
+	// Not re-sent after a 5xx or a broken connection: a plan deleted before the answer was lost would be
+	// "not found" the second time, and a successful delete reported as a failure.
+	const answer = await ctx.api.request({ method: 'DELETE', path: '/v1/products', body: { uuids }, idempotent: false }, i);
 	return { deleted: uuids, ...answer };
 }

@@ -1,0 +1,136 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { ReceiptKindName, SimReceipt } from '../simulator/receipts';
+import { PROCESSED_FAULTS, type FaultMode, type SimRequest } from '../simulator/server';
+import { atsRetentionBody, retentionBody, settlementBody, startReceipts, waybillBody, type ReceiptsEnv } from './setup';
+
+/**
+ * Issuing under the faults a network and a real service produce, through n8n-core's engine: batches of
+ * every receipt kind, with Wait for Final State, while the simulator resets connections, drops answers after
+ * doing the work, answers 5xx after doing the work, answers 429 with Retry-After, and answers later than the
+ * node waits — on issue requests and status checks alike. Half the items carry a reproducible access key.
+ *
+ * What must hold:
+ * - no receipt is created twice;
+ * - every receipt the node knew about (its answer arrived, or the request carried its clave_acceso) has its
+ *   id or access key in an output or error item;
+ * - every item whose answer was lost says the receipt may exist, with the secuencial and any clave_acceso
+ *   it sent.
+ */
+
+const PER_KIND = 44;
+const KINDS: Array<{ resource: string; operation: string; kind: ReceiptKindName; body: () => IDataObject; seqField: 'secuencial' | 'secuencia' }> = [
+	{ resource: 'retention', operation: 'issue', kind: 'retention', body: retentionBody, seqField: 'secuencial' },
+	{ resource: 'atsRetention', operation: 'issue', kind: 'atsRetention', body: atsRetentionBody, seqField: 'secuencia' },
+	{ resource: 'waybill', operation: 'issue', kind: 'waybill', body: waybillBody, seqField: 'secuencial' },
+	{ resource: 'purchaseSettlement', operation: 'issue', kind: 'purchaseSettlement', body: () => settlementBody(false), seqField: 'secuencial' },
+	{ resource: 'purchaseSettlement', operation: 'issueWithReimbursement', kind: 'purchaseSettlement', body: () => settlementBody(true), seqField: 'secuencial' },
+];
+const LOST: FaultMode[] = ['reset', ...PROCESSED_FAULTS];
+
+let env: ReceiptsEnv;
+beforeAll(async () => (env = await startReceipts()));
+afterAll(async () => env.stop());
+
+test(`${PER_KIND * KINDS.length} issue attempts under mixed faults: nothing created twice, nothing the node knew is lost`, async () => {
+	env.receipts.reset();
+	env.server.clear();
+	env.receipts.decideAfterMs = 300;
+	env.server.chaos({ service: 'receipts', rate: 0.3, modes: ['reset', 'throttle', 'drop-after', 'error-after', 'slow'], retryAfterSeconds: 1, delayMs: 1300, seed: 8 });
+
+	// One workflow per kind, run side by side (each issues its items one after another, as the node does).
+	const outputs: INodeExecutionData[] = [];
+	const items: Array<{ secuencial: number; reproducible: boolean; output: INodeExecutionData }> = [];
+	const runs = await Promise.all(
+		KINDS.map(async (k, kindIndex) => {
+			const rows = Array.from({ length: PER_KIND }, (_, n) => ({ seq: 1000 + kindIndex * PER_KIND + n, reproducible: n % 2 === 0 }));
+			const body = { ...k.body(), [k.seqField]: 0, fecha_emision: '2026-05-04' };
+			const jsonBody = `=${JSON.stringify(body).replace(`"${k.seqField}":0`, `"${k.seqField}":{{ $json.seq }}`)}`;
+			const result = await env.run(
+				{
+					resource: k.resource,
+					operation: k.operation,
+					inputMode: 'json',
+					jsonBody,
+					waitForFinalState: true,
+					waitTimeout: 8,
+					options: { pollInterval: 0.05, requestTimeout: 1, accessKey: "={{ $json.reproducible ? 'reproducible' : 'service' }}" },
+				},
+				rows,
+				true,
+			);
+			return { rows, result };
+		}),
+	);
+	for (const { rows, result } of runs) {
+		expect(result.error).toBeUndefined();
+		const out = result.output('Receipts');
+		expect(out).toHaveLength(PER_KIND);
+		out.forEach((o, n) => {
+			expect(o.pairedItem).toEqual({ item: n });
+			items.push({ secuencial: rows[n].seq, reproducible: rows[n].reproducible, output: o });
+		});
+		outputs.push(...out);
+	}
+	env.server.calm();
+
+	const posts = env.calls().filter((c) => c.method === 'POST');
+	const faultOf = new Map<number, FaultMode>(env.server.injected.map((f) => [f.request.seq, f.mode]));
+	const requestBySeq = new Map<number, SimRequest>(env.calls().map((c) => [c.seq, c]));
+	const seqOf = (body: unknown) => Number((body as IDataObject).secuencial ?? (body as IDataObject).secuencia);
+	const texts = outputs.map((o) => JSON.stringify(o.json));
+	const receipts = [...env.receipts.receipts.values()];
+
+	// No receipt created twice: one receipt at most per secuencial (each item has its own).
+	const bySeq = new Map<number, SimReceipt[]>();
+	for (const r of receipts) bySeq.set(seqOf(r.body), [...(bySeq.get(seqOf(r.body)) ?? []), r]);
+	const createdTwice = [...bySeq.values()].filter((list) => list.length > 1).length;
+
+	// Every receipt the node knew about appears in an output or error item.
+	const lostKnown = receipts.filter((r) => {
+		const request = requestBySeq.get(r.createdBy);
+		const answered = !PROCESSED_FAULTS.includes(faultOf.get(r.createdBy) as FaultMode);
+		const carriedKey = typeof (request?.body as IDataObject | undefined)?.clave_acceso === 'string';
+		const known = answered || carriedKey;
+		const shown = texts.some((t) => t.includes(r.id) || t.includes(r.clave_acceso));
+		return known && !shown;
+	});
+
+	// Every item whose (last) issue answer was lost says the receipt may exist, with what it sent.
+	let lostAnswers = 0;
+	const unclear: string[] = [];
+	for (const item of items) {
+		const attempts = posts.filter((p) => seqOf(p.body) === item.secuencial);
+		const last = attempts[attempts.length - 1];
+		if (!last || !LOST.includes(faultOf.get(last.seq) as FaultMode)) continue;
+		lostAnswers++;
+		const json = item.output.json;
+		const sentKey = (last.body as IDataObject).clave_acceso;
+		const ok =
+			json.document_may_exist === true &&
+			String(json.secuencial) === String(item.secuencial) &&
+			json.clave_acceso === sentKey &&
+			/may exist/.test(String(json.error)) &&
+			/Do not issue it again before you have checked/.test(String(json.instruction));
+		if (!ok) unclear.push(`${item.secuencial}: ${JSON.stringify(json).slice(0, 300)}`);
+	}
+
+	const modes = env.server.injected.reduce<Record<string, number>>((acc, f) => ({ ...acc, [`${f.request.method} ${f.mode}`]: (acc[`${f.request.method} ${f.mode}`] ?? 0) + 1 }), {});
+	console.log(
+		[
+			`issue attempts (POST): ${posts.length}; status checks (GET): ${env.calls().length - posts.length}`,
+			`faults injected: ${JSON.stringify(modes)}`,
+			`receipts the simulator created: ${receipts.length}`,
+			`receipts created twice: ${createdTwice}`,
+			`receipts the node knew whose id or clave_acceso is in no output or error item: ${lostKnown.length}`,
+			`items whose issue answer was lost: ${lostAnswers}, of which not saying plainly that the receipt may exist with what was sent: ${unclear.length}`,
+			`outputs: ${outputs.filter((o) => o.json.estado === 'AUTORIZADO' && !o.json.error).length} authorized, ${outputs.filter((o) => o.json.error).length} error items`,
+		].join('\n'),
+	);
+
+	expect(posts.length).toBeGreaterThanOrEqual(200);
+	expect(env.server.injected.filter((f) => f.request.method === 'POST' && LOST.includes(f.mode)).length).toBeGreaterThan(20);
+	expect(createdTwice).toBe(0);
+	expect(lostKnown.map((r) => r.id)).toEqual([]);
+	expect(unclear).toEqual([]);
+	expect(lostAnswers).toBeGreaterThan(10);
+}, 300000);
