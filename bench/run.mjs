@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { freePort, parseCliJson, runCli } from '../scripts/n8n/boot.mjs';
 import { VERSIONS } from '../scripts/n8n/install.mjs';
 import { prepareSandbox, repoRoot } from '../scripts/n8n/sandbox.mjs';
+import { benchTrustedIssuing } from './trust.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
@@ -113,6 +114,9 @@ sim.partners.expireTokens();
 const tokensBefore = sim.partners.tokensIssued;
 await execute('benchReadOurs1');
 const tokensFor1000 = sim.partners.tokensIssued - tokensBefore;
+
+// Trusted issuing: a batch of receipts waiting for their final state; one token refresh for every request in flight.
+const trustSection = await benchTrustedIssuing({ sb, log, runs: RUNS });
 
 // Get Many, Return All: 1,000 then 10,000 plans.
 const getManyRows = [];
@@ -229,6 +233,7 @@ Targets: reads ≤ 0.8× and sequential writes ≤ 1.0× the credentialed HTTP R
 A ${ITEMS}-item run with an empty stored token made **${tokensFor1000}** token request(s); runs with a stored token made
 ${[...new Set(Object.values(results).filter((r) => r.id.startsWith('benchReadOurs') || r.id === 'benchWriteOurs').flatMap((r) => r.tokens))].join('/')}.
 
+${trustSection}
 ## Plan → Get Many, Return All
 
 | plans | pages | ms | ms per 1,000 plans | peak RSS of the n8n process |

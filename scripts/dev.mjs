@@ -6,6 +6,9 @@
 //   npm run dev                      # everything; editor at http://127.0.0.1:5678
 //   npm run dev -- --no-n8n          # only the simulators, for your own n8n (prints the credential values)
 //   npm run dev -- --port 5679 --sim-port 7402
+//   npm run dev -- --faults 0.2          # 20 % of the simulators' answers fail the way networks and services do
+//                                        # (see test/simulator/server.ts, FaultMode); switch them at run time with
+//                                        # PUT/DELETE http://127.0.0.1:7401/_control/chaos, list them with GET /_control/faults
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +20,8 @@ const { values: args } = parseArgs({
 		'no-n8n': { type: 'boolean', default: false },
 		port: { type: 'string', default: '5678' },
 		'sim-port': { type: 'string', default: '7401' },
+		faults: { type: 'string' },
+		'slow-ms': { type: 'string', default: '61000' },
 	},
 });
 
@@ -33,13 +38,24 @@ export function loadExamples() {
 		});
 }
 
+/** `--faults <rate>`: every kind of fault, on every service, with that probability. */
+function startFaults(server) {
+	if (args.faults === undefined) return '';
+	const rate = Number(args.faults);
+	if (!(rate > 0 && rate <= 1)) throw new Error(`--faults takes a rate between 0 and 1, got ${args.faults}`);
+	const delayMs = Number(args['slow-ms']);
+	server.chaos({ rate, modes: ['reset', 'throttle', 'drop-after', 'error-after', 'slow'], retryAfterSeconds: 2, delayMs, seed: Date.now() });
+	return `\n  faults: ${Math.round(rate * 100)} % of simulator answers fail (slow answers come after ${delayMs} ms: lower a node's Request Timeout to see them sooner); GET ${server.url('_control')}/faults lists them`;
+}
+
 async function main() {
 	if (args['no-n8n']) {
 		build();
 		const { createRequire } = await import('node:module');
 		const { startSimulators } = createRequire(import.meta.url)(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
 		const sim = await startSimulators(Number(args['sim-port']));
-		console.log(`\nService simulators on http://127.0.0.1:${sim.server.port} (Ctrl-C to stop)`);
+		const faults = startFaults(sim.server);
+		console.log(`\nService simulators on http://127.0.0.1:${sim.server.port} (Ctrl-C to stop)${faults}`);
 		console.log('Create these credentials in your n8n:\n' + JSON.stringify(sim.credentials, null, 2));
 		process.once('SIGINT', () => sim.server.stop().then(() => process.exit(0)));
 		return;
@@ -48,6 +64,7 @@ async function main() {
 	console.log('Building the package and preparing n8n (the first run installs n8n into .cache/, ~10 minutes)…');
 	const sandbox = await prepareSandbox({ userFolder: '.n8n-dev', simulatorPort: Number(args['sim-port']) });
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
+	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();
 	await sandbox.importWorkflows(examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)));
 	for (const e of examples.filter((x) => x.trigger)) await sandbox.cli(['publish:workflow', `--id=${e.workflow.id}`], { check: true });
@@ -78,7 +95,7 @@ async function main() {
 n8n is running: ${n8n.url}
   log in with ${DEV_OWNER.email} / ${DEV_OWNER.password}
   credentials: Partners, Receipts and Extraction (staging) point at the simulators on http://127.0.0.1:${sandbox.sim.server.port}
-  example workflows: ${examples.map((e) => `${e.workflow.name}${e.trigger ? ' (active)' : ''}`).join('; ')}
+  example workflows: ${examples.map((e) => `${e.workflow.name}${e.trigger ? ' (active)' : ''}`).join('; ')}${faults}
 Ctrl-C stops n8n and the simulators.`);
 }
 

@@ -134,3 +134,21 @@ test(`${PER_KIND * KINDS.length} issue attempts under mixed faults: nothing crea
 	expect(unclear).toEqual([]);
 	expect(lostAnswers).toBeGreaterThan(10);
 }, 300000);
+
+test('the fault layer can be switched at run time over HTTP (as `npm run dev -- --faults` and its users do)', async () => {
+	env.receipts.reset();
+	env.server.clear();
+	const control = env.server.url('_control');
+	const on = await fetch(`${control}/chaos`, { method: 'PUT', body: JSON.stringify({ rate: 1, modes: ['error-after'], service: 'receipts' }) });
+	expect(on.status).toBe(200);
+	const seeded = env.receipts.seed('retention', retentionBody(), 'AUTORIZADO');
+	const failing = await env.run({ resource: 'document', operation: 'get', receiptId: seeded.id });
+	expect(failing.error?.httpCode).toBe('502');
+	const listed = (await (await fetch(`${control}/faults`)).json()) as { chaos: unknown; injected: Array<{ mode: string; method: string }> };
+	expect(listed.chaos).toMatchObject({ rate: 1, modes: ['error-after'] });
+	expect(listed.injected.length).toBeGreaterThanOrEqual(1);
+	expect(listed.injected.every((f) => f.mode === 'error-after' && f.method === 'GET')).toBe(true);
+	expect((await fetch(`${control}/chaos`, { method: 'DELETE' })).status).toBe(200);
+	const working = await env.run({ resource: 'document', operation: 'get', receiptId: seeded.id });
+	expect(working.error).toBeUndefined();
+});

@@ -249,10 +249,47 @@ export class SimulatorServer {
 		return undefined;
 	}
 
+	/**
+	 * `/_control/chaos`: turns random faults on (PUT, body: ChaosOptions) or off (DELETE) while the server
+	 * runs, e.g. in `npm run dev`; `GET /_control/faults` lists what was injected. Never used by the nodes.
+	 */
+	private control(method: string, path: string, body: unknown): SimResponse {
+		if (path === '/chaos' && method === 'PUT') {
+			const options = body as ChaosOptions;
+			if (!options || typeof options.rate !== 'number' || !Array.isArray(options.modes)) return { status: 400, body: { message: 'PUT a JSON body { rate, modes, retryAfterSeconds?, delayMs?, service?, method?, path? }' } };
+			this.chaos(options);
+			return { status: 200, body: { chaos: options } };
+		}
+		if (path === '/chaos' && method === 'DELETE') {
+			this.calm();
+			return { status: 200, body: { chaos: null } };
+		}
+		if (path === '/faults' && method === 'GET') {
+			const { next: _next, ...chaos } = this.chaosOptions ?? { next: undefined };
+			return {
+				status: 200,
+				body: {
+					chaos: this.chaosOptions ? chaos : null,
+					injected: this.injected.map((f) => ({ seq: f.request.seq, at: new Date(f.request.at).toISOString(), service: f.request.service, method: f.request.method, path: f.request.path, mode: f.mode })),
+				},
+			};
+		}
+		return { status: 404, body: { message: 'control routes: PUT/DELETE /_control/chaos, GET /_control/faults' } };
+	}
+
 	private async handle(method: string, url: string, headers: IncomingHttpHeaders, raw: Buffer): Promise<SimResponse | 'reset'> {
 		const parsed = new URL(url, 'http://sim');
 		const [, prefix, ...rest] = parsed.pathname.split('/');
 		const path = `/${rest.join('/')}`;
+		if (prefix === '_control') {
+			let body: unknown;
+			try {
+				body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+			} catch {
+				return { status: 400, body: { message: 'body is not JSON' } };
+			}
+			return this.control(method, path, body);
+		}
 		let body: unknown;
 		let badJson = false;
 		if (raw.length) {

@@ -1,0 +1,132 @@
+// Benchmarks of trusted issuing, inside the real n8n of bench/run.mjs:
+// - a batch of receipts with Wait for Final State, where the simulator decides about 10 s after each issue:
+//   the run's time against its floor (10 s + the batch's issue requests) and against waiting one receipt
+//   after another;
+// - Partners reads while tokens expire every 100 requests: token requests at 1, 5 and 20 parallel requests.
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCliJson } from '../scripts/n8n/boot.mjs';
+
+const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
+const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 100);
+const DECIDE_MS = 10_000;
+const READS = 1000;
+
+/** Start → Code (`count` rows made by `row(i)`) → the node under test, named Target. */
+function workflow(id, count, row, target) {
+	const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
+	const rows = node('Rows', 'n8n-nodes-base.code', { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: ${row} }));` }, { typeVersion: 2 });
+	return { id, name: id, settings: { executionOrder: 'v1' }, nodes: [manual, rows, { ...target, name: 'Target' }], connections: chain('Start', 'Rows', 'Target') };
+}
+
+/** A retention per row, its secuencial from the row (the body users write in JSON mode). */
+function issueRetention(wait) {
+	const body = {
+		ambiente: 1,
+		tipo_emision: 1,
+		secuencial: 0,
+		fecha_emision: '2026-11-30',
+		periodo_fiscal: '11/2026',
+		emisor: { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', establecimiento: { codigo: '001', punto_emision: '002' } },
+		sujeto: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' },
+		items: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, valor_retenido: 1.75, fecha_emision_documento_sustento: '2026-11-15', tipo_documento_sustento: '01' }],
+	};
+	const jsonBody = `=${JSON.stringify(body).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`;
+	return node('Target', 'n8n-nodes-latam-fiscal.receipts', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody, waitForFinalState: wait, waitTimeout: 300, simplify: true }, { credentials: { receiptsApi: { id: 'x', name: 'x' } } });
+}
+
+const partnersGet = (parallel) =>
+	node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, options: { parallelRequests: parallel } }, { credentials: { partnersApi: { id: 'x', name: 'x' } } });
+
+async function execute(sb, id) {
+	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 900_000 });
+	const run = parseCliJson(r.stdout);
+	if (run.data.resultData.error) throw new Error(`${id}: ${run.data.resultData.error.message}`);
+	const target = run.data.resultData.runData.Target[0];
+	return { ms: target.executionTime, items: target.data.main[0] };
+}
+
+/** Empties the Partners credential's stored token (as a first run, or after the token was revoked). */
+async function emptyPartnersToken(sb) {
+	const file = join(sb.opts.userFolder, 'sandbox-credentials.json');
+	const fresh = JSON.parse(readFileSync(file, 'utf8')).filter((c) => c.type === 'partnersApi');
+	const out = join(sb.opts.userFolder, 'bench-fresh-partners.json');
+	writeFileSync(out, JSON.stringify(fresh));
+	await sb.cli(['import:credentials', `--input=${out}`], { check: true });
+}
+
+export async function benchTrustedIssuing({ sb, log, runs }) {
+	const { sim } = sb;
+	const [plan] = sim.partners.seedProducts(1, 'Token bench');
+	const seqRow = '{ seq: 5000 + i }';
+	await sb.importWorkflows([
+		workflow('benchBatchWait', RECEIPTS, seqRow, issueRetention(true)),
+		workflow('benchBatchIssueOnly', RECEIPTS, seqRow, issueRetention(false)),
+		workflow('benchOneWait', 1, seqRow, issueRetention(true)),
+		...[1, 5, 20].map((parallel) => workflow(`benchTokenP${parallel}`, READS, `{ id: ${JSON.stringify(plan.uuid)} }`, partnersGet(parallel))),
+	]);
+
+	// Batch wait: the simulator decides ~10 s after each issue, whoever asks.
+	sim.receipts.decideAfterMs = DECIDE_MS;
+	const batch = [];
+	const issueOnly = [];
+	const one = [];
+	for (let round = 0; round < runs; round++) {
+		const b = await execute(sb, 'benchBatchWait');
+		if (b.items.length !== RECEIPTS || !b.items.every((i) => i.json.estado === 'AUTORIZADO')) throw new Error('benchBatchWait: not every receipt was authorized');
+		batch.push(b.ms);
+		issueOnly.push((await execute(sb, 'benchBatchIssueOnly')).ms);
+		one.push((await execute(sb, 'benchOneWait')).ms);
+		log(`batch wait round ${round + 1}: ${batch.at(-1)} ms (issue only ${issueOnly.at(-1)} ms, one receipt ${one.at(-1)} ms)`);
+	}
+	sim.receipts.decideAfterMs = undefined;
+	const batchMs = median(batch);
+	const perIssueMs = median(issueOnly) / RECEIPTS;
+	const floorMs = DECIDE_MS + RECEIPTS * perIssueMs;
+	const oneByOneMs = RECEIPTS * median(one);
+
+	// Token refresh: tokens stop working after 100 requests; the run starts without a stored token.
+	const tokens = [];
+	for (const parallel of [1, 5, 20]) {
+		await emptyPartnersToken(sb);
+		sim.partners.tokenMaxUses = 100;
+		sim.server.clear();
+		const before = sim.partners.tokensIssued;
+		const r = await execute(sb, `benchTokenP${parallel}`);
+		sim.partners.tokenMaxUses = undefined;
+		const refused = sim.server.received('partners').filter((q) => q.path !== '/v1/auth/token').length - READS;
+		if (r.items.length !== READS || r.items.some((i) => i.json.error)) throw new Error(`benchTokenP${parallel}: not every read succeeded`);
+		tokens.push({ parallel, tokenRequests: sim.partners.tokensIssued - before, resent: refused, ms: r.ms });
+		log(`token refresh, ${parallel} parallel: ${tokens.at(-1).tokenRequests} token requests`);
+	}
+
+	const s = (ms) => (ms / 1000).toFixed(1);
+	return `## Receipts: a batch with Wait for Final State (${RECEIPTS} retentions)
+
+The simulator decides each receipt about ${DECIDE_MS / 1000} s after its issue request, whoever asks (clock mode). The node
+issues the ${RECEIPTS} receipts one after another, then follows them together (Parallel Status Checks = 10, default Poll
+Interval 5 s growing by half). Median of ${runs} run(s).
+
+| | seconds | ratio to the floor |
+|---|---|---|
+| floor: ${DECIDE_MS / 1000} s + ${RECEIPTS} × one issue request (${perIssueMs.toFixed(1)} ms each, measured without waiting) | ${s(floorMs)} | 1.00× |
+| this package, Wait for Final State on the whole batch | **${s(batchMs)}** | **${(batchMs / floorMs).toFixed(2)}×** (target ≤ 1.5×) |
+| one after another (${RECEIPTS} × one receipt's issue + wait, measured ${s(median(one))} s; computed, not run) | ${s(oneByOneMs)} | ${(oneByOneMs / floorMs).toFixed(1)}× |
+
+## Partners: one token refresh for every request in flight
+
+${READS} Plan → Get reads in one run, starting without a stored token, while the simulator's tokens stop working after
+100 requests each (so at least ${Math.ceil(READS / 100)} tokens are needed). Requests answered 401 with the old token are re-sent once
+with the new one; only the first of them fetches it.
+
+| Parallel Requests | token requests | requests re-sent after a 401 | run time (ms) |
+|---|---|---|---|
+${tokens.map((t) => `| ${t.parallel} | **${t.tokenRequests}** | ${t.resent} | ${t.ms} |`).join('\n')}
+
+Target: at most ${Math.ceil(READS / 100) + 1} token requests at 1, 5 and 20 parallel requests.
+`;
+}

@@ -1,0 +1,134 @@
+// End-to-end: trusted issuing in a real n8n (the pinned version) with the built package, against the
+// simulators: a batch followed together, a refused certificate password, a lost issue answer, and one token
+// refresh for every request in flight. Run with `npm run test:e2e` (CI runs it after `npm test`).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parseCliJson } from '../../scripts/n8n/boot.mjs';
+import { prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+
+const userFolder = join(repoRoot, '.cache', 'e2e-trust-user');
+const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
+const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+
+/** Start → Code (rows) → Target: the shape of every workflow here. */
+function workflow(id, rowsCode, target) {
+	return {
+		id,
+		name: id,
+		settings: { executionOrder: 'v1' },
+		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', {}), node('Rows', 'n8n-nodes-base.code', { jsCode: rowsCode }, { typeVersion: 2 }), { ...target, name: 'Target' }],
+		connections: chain('Start', 'Rows', 'Target'),
+	};
+}
+
+const retentionBody = {
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 0,
+	fecha_emision: '2026-11-30',
+	periodo_fiscal: '11/2026',
+	emisor: { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', establecimiento: { codigo: '001', punto_emision: '002' } },
+	sujeto: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' },
+	items: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, valor_retenido: 1.75, fecha_emision_documento_sustento: '2026-11-15', tipo_documento_sustento: '01' }],
+};
+const issue = (extra) =>
+	node(
+		'Target',
+		'n8n-nodes-latam-fiscal.receipts',
+		{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${JSON.stringify(retentionBody).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`, ...extra },
+		{ credentials: { receiptsApi: { id: 'x', name: 'x' } }, onError: 'continueRegularOutput' },
+	);
+const seqRows = (n, from) => `return Array.from({ length: ${n} }, (_, i) => ({ json: { seq: ${from} + i } }));`;
+
+let sb;
+let planId;
+
+async function execute(id) {
+	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000 });
+	const run = parseCliJson(r.stdout);
+	assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+	return run.data.resultData.runData.Target[0].data.main[0];
+}
+
+before(async () => {
+	rmSync(userFolder, { recursive: true, force: true });
+	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	[{ uuid: planId }] = sb.sim.partners.seedProducts(1, 'E2E token');
+	const partnersGet = (parallel) =>
+		node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, options: { parallelRequests: parallel } }, { credentials: { partnersApi: { id: 'x', name: 'x' } } });
+	await sb.importWorkflows([
+		workflow('e2eTrustBatch', seqRows(20, 7000), issue({ waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 0.3 } })),
+		workflow('e2eTrustSigning', seqRows(2, 7100), issue({ waitForFinalState: true, waitTimeout: 120 })),
+		workflow('e2eTrustLost', seqRows(1, 7200), issue({ options: { accessKey: 'reproducible' } })),
+		...[1, 5, 20].map((p) => workflow(`e2eTrustTokenP${p}`, `return Array.from({ length: 1000 }, () => ({ json: { id: ${JSON.stringify(planId)} } }));`, partnersGet(p))),
+	]);
+});
+
+after(async () => {
+	await sb?.stop();
+});
+
+describe('Receipts: trusted issuing in real n8n', () => {
+	test('a batch is issued one by one, then followed together: every receipt authorized, in input order', async () => {
+		sb.sim.server.clear();
+		sb.sim.receipts.decideAfterMs = 1500;
+		const items = await execute('e2eTrustBatch');
+		sb.sim.receipts.decideAfterMs = undefined;
+		assert.deepEqual(items.map((i) => i.json.secuencial), Array.from({ length: 20 }, (_, i) => 7000 + i));
+		assert.ok(items.every((i) => i.json.estado === 'AUTORIZADO'), JSON.stringify(items.map((i) => i.json.estado)));
+		const received = sb.sim.server.received('receipts');
+		const lastPost = Math.max(...received.filter((r) => r.method === 'POST').map((r) => r.at));
+		const firstGet = Math.min(...received.filter((r) => r.method === 'GET').map((r) => r.at));
+		assert.ok(lastPost <= firstGet, 'every receipt was issued before the first status check');
+	});
+
+	test('a refused certificate password stops each item at once, with its id and what to do; the password appears nowhere', async () => {
+		sb.sim.server.clear();
+		const real = sb.sim.receipts.certificatePassword;
+		sb.sim.receipts.certificatePassword = 'the-service-expects-another-one';
+		const items = await execute('e2eTrustSigning');
+		sb.sim.receipts.certificatePassword = real;
+		assert.equal(sb.sim.server.received('receipts').filter((r) => r.method === 'GET').length, 0, 'no status checks');
+		for (const item of items) {
+			assert.equal(item.json.signing_failed, true);
+			assert.equal(item.json.document_exists, true);
+			assert.match(String(item.json.id), /^[0-9a-f]{32}$/);
+			assert.match(String(item.json.error), /refused the Certificate Password of the Receipts credential/);
+			assert.match(String(item.json.instruction), new RegExp(`Document → Authorize \\(ID ${item.json.id}\\)`));
+		}
+		assert.ok(!JSON.stringify(items).includes(real));
+	});
+
+	test('an issue whose answer is lost is not re-sent; the item says it may exist, with the secuencial and the access key sent', async () => {
+		sb.sim.server.clear();
+		const before = sb.sim.receipts.receipts.size;
+		sb.sim.server.fail({ service: 'receipts', method: 'POST', mode: 'drop-after', times: 1 });
+		const [item] = await execute('e2eTrustLost');
+		const posts = sb.sim.server.received('receipts').filter((r) => r.method === 'POST');
+		assert.equal(posts.length, 1);
+		assert.equal(sb.sim.receipts.receipts.size, before + 1, 'the service created it');
+		assert.equal(item.json.document_may_exist, true);
+		assert.equal(item.json.secuencial, 7200);
+		assert.equal(item.json.clave_acceso, posts[0].body.clave_acceso);
+		assert.match(String(item.json.clave_acceso), /^\d{49}$/);
+	});
+});
+
+describe('Partners: one token refresh for every request in flight, in real n8n', () => {
+	for (const parallel of [1, 5, 20]) {
+		test(`1000 reads at ${parallel} parallel, tokens expiring every 100 requests: at most 11 token requests`, async () => {
+			sb.sim.partners.expireTokens(); // the stored token (if any) is refused: the run starts by needing one
+			sb.sim.partners.tokenMaxUses = 100;
+			const before = sb.sim.partners.tokensIssued;
+			const items = await execute(`e2eTrustTokenP${parallel}`);
+			sb.sim.partners.tokenMaxUses = undefined;
+			const tokens = sb.sim.partners.tokensIssued - before;
+			assert.equal(items.length, 1000);
+			assert.ok(items.every((i) => i.json.uuid === planId));
+			assert.ok(tokens >= 10 && tokens <= 11, `${tokens} token requests`);
+		});
+	}
+});
