@@ -265,11 +265,11 @@ export class SimulatorServer {
 			return { status: 200, body: { chaos: null } };
 		}
 		if (path === '/faults' && method === 'GET') {
-			const { next: _next, ...chaos } = this.chaosOptions ?? { next: undefined };
+			const chaos = this.chaosOptions ? Object.fromEntries(Object.entries(this.chaosOptions).filter(([key]) => key !== 'next')) : null;
 			return {
 				status: 200,
 				body: {
-					chaos: this.chaosOptions ? chaos : null,
+					chaos,
 					injected: this.injected.map((f) => ({ seq: f.request.seq, at: new Date(f.request.at).toISOString(), service: f.request.service, method: f.request.method, path: f.request.path, mode: f.mode })),
 				},
 			};
