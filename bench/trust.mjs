@@ -3,44 +3,21 @@
 //   the run's time against its floor (10 s + the batch's issue requests) and against waiting one receipt
 //   after another;
 // - Partners reads while tokens expire every 100 requests: token requests at 1, 5 and 20 parallel requests.
-import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCliJson } from '../scripts/n8n/boot.mjs';
+import { node, partnersGetById, retentionFromItem, rowsWorkflow } from '../scripts/n8n/workflow.mjs';
 
-const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
-const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 100);
 const DECIDE_MS = 10_000;
 const READS = 1000;
 
-/** Start → Code (`count` rows made by `row(i)`) → the node under test, named Target. */
-function workflow(id, count, row, target) {
-	const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
-	const rows = node('Rows', 'n8n-nodes-base.code', { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: ${row} }));` }, { typeVersion: 2 });
-	return { id, name: id, settings: { executionOrder: 'v1' }, nodes: [manual, rows, { ...target, name: 'Target' }], connections: chain('Start', 'Rows', 'Target') };
-}
-
 /** A retention per row, its secuencial from the row (the body users write in JSON mode). */
-function issueRetention(wait) {
-	const body = {
-		ambiente: 1,
-		tipo_emision: 1,
-		secuencial: 0,
-		fecha_emision: '2026-11-30',
-		periodo_fiscal: '11/2026',
-		emisor: { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', establecimiento: { codigo: '001', punto_emision: '002' } },
-		sujeto: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' },
-		items: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, valor_retenido: 1.75, fecha_emision_documento_sustento: '2026-11-15', tipo_documento_sustento: '01' }],
-	};
-	const jsonBody = `=${JSON.stringify(body).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`;
-	return node('Target', 'n8n-nodes-latam-fiscal.receipts', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody, waitForFinalState: wait, waitTimeout: 300, simplify: true }, { credentials: { receiptsApi: { id: 'x', name: 'x' } } });
-}
+const issueRetention = (wait) =>
+	node('Target', 'n8n-nodes-latam-fiscal.receipts', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromItem(), waitForFinalState: wait, waitTimeout: 300, simplify: true }, { credentials: { receiptsApi: { id: 'x', name: 'x' } } });
 
-const partnersGet = (parallel) =>
-	node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, options: { parallelRequests: parallel } }, { credentials: { partnersApi: { id: 'x', name: 'x' } } });
 
 async function execute(sb, id) {
 	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 900_000 });
@@ -64,10 +41,10 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 	const [plan] = sim.partners.seedProducts(1, 'Token bench');
 	const seqRow = '{ seq: 5000 + i }';
 	await sb.importWorkflows([
-		workflow('benchBatchWait', RECEIPTS, seqRow, issueRetention(true)),
-		workflow('benchBatchIssueOnly', RECEIPTS, seqRow, issueRetention(false)),
-		workflow('benchOneWait', 1, seqRow, issueRetention(true)),
-		...[1, 5, 20].map((parallel) => workflow(`benchTokenP${parallel}`, READS, `{ id: ${JSON.stringify(plan.uuid)} }`, partnersGet(parallel))),
+		rowsWorkflow('benchBatchWait', RECEIPTS, seqRow, issueRetention(true)),
+		rowsWorkflow('benchBatchIssueOnly', RECEIPTS, seqRow, issueRetention(false)),
+		rowsWorkflow('benchOneWait', 1, seqRow, issueRetention(true)),
+		...[1, 5, 20].map((parallel) => rowsWorkflow(`benchTokenP${parallel}`, READS, `{ id: ${JSON.stringify(plan.uuid)} }`, partnersGetById(parallel))),
 	]);
 
 	// Batch wait: the simulator decides ~10 s after each issue, whoever asks.

@@ -2,46 +2,17 @@
 // simulators: a batch followed together, a refused certificate password, a lost issue answer, and one token
 // refresh for every request in flight. Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { node, partnersGetById, retentionFromItem, rowsWorkflow } from '../../scripts/n8n/workflow.mjs';
 
 const userFolder = join(repoRoot, '.cache', 'e2e-trust-user');
-const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
-const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
-
-/** Start → Code (rows) → Target: the shape of every workflow here. */
-function workflow(id, rowsCode, target) {
-	return {
-		id,
-		name: id,
-		settings: { executionOrder: 'v1' },
-		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', {}), node('Rows', 'n8n-nodes-base.code', { jsCode: rowsCode }, { typeVersion: 2 }), { ...target, name: 'Target' }],
-		connections: chain('Start', 'Rows', 'Target'),
-	};
-}
-
-const retentionBody = {
-	ambiente: 1,
-	tipo_emision: 1,
-	secuencial: 0,
-	fecha_emision: '2026-11-30',
-	periodo_fiscal: '11/2026',
-	emisor: { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', establecimiento: { codigo: '001', punto_emision: '002' } },
-	sujeto: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' },
-	items: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, valor_retenido: 1.75, fecha_emision_documento_sustento: '2026-11-15', tipo_documento_sustento: '01' }],
-};
 const issue = (extra) =>
-	node(
-		'Target',
-		'n8n-nodes-latam-fiscal.receipts',
-		{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${JSON.stringify(retentionBody).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`, ...extra },
-		{ credentials: { receiptsApi: { id: 'x', name: 'x' } }, onError: 'continueRegularOutput' },
-	);
-const seqRows = (n, from) => `return Array.from({ length: ${n} }, (_, i) => ({ json: { seq: ${from} + i } }));`;
+	node('Target', 'n8n-nodes-latam-fiscal.receipts', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromItem(), ...extra }, { credentials: { receiptsApi: { id: 'x', name: 'x' } }, onError: 'continueRegularOutput' });
+const seqRows = (id, n, from, target) => rowsWorkflow(id, n, `{ seq: ${from} + i }`, target);
 
 let sb;
 let planId;
@@ -57,13 +28,11 @@ before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
 	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
 	[{ uuid: planId }] = sb.sim.partners.seedProducts(1, 'E2E token');
-	const partnersGet = (parallel) =>
-		node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, options: { parallelRequests: parallel } }, { credentials: { partnersApi: { id: 'x', name: 'x' } } });
 	await sb.importWorkflows([
-		workflow('e2eTrustBatch', seqRows(20, 7000), issue({ waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 0.3 } })),
-		workflow('e2eTrustSigning', seqRows(2, 7100), issue({ waitForFinalState: true, waitTimeout: 120 })),
-		workflow('e2eTrustLost', seqRows(1, 7200), issue({ options: { accessKey: 'reproducible' } })),
-		...[1, 5, 20].map((p) => workflow(`e2eTrustTokenP${p}`, `return Array.from({ length: 1000 }, () => ({ json: { id: ${JSON.stringify(planId)} } }));`, partnersGet(p))),
+		seqRows('e2eTrustBatch', 20, 7000, issue({ waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 0.3 } })),
+		seqRows('e2eTrustSigning', 2, 7100, issue({ waitForFinalState: true, waitTimeout: 120 })),
+		seqRows('e2eTrustLost', 1, 7200, issue({ options: { accessKey: 'reproducible' } })),
+		...[1, 5, 20].map((p) => rowsWorkflow(`e2eTrustTokenP${p}`, 1000, `{ id: ${JSON.stringify(planId)} }`, partnersGetById(p))),
 	]);
 });
 
