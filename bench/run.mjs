@@ -245,7 +245,7 @@ ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.tot
 | receiver | deliveries/s | accepted |
 |---|---|---|
 | n8n Webhook node, unverified | ${hookRate('plain').toFixed(0)} | ${hooks.plain.at(-1).ok}/${DELIVERIES} |
-| Document Extraction Trigger, HMAC verified + de-duplicated | ${hookRate('trigger').toFixed(0)} | ${hooks.trigger.at(-1).ok}/${DELIVERIES} |
+| Document Extraction (Mexico, Ecuador) Trigger, HMAC verified + de-duplicated | ${hookRate('trigger').toFixed(0)} | ${hooks.trigger.at(-1).ok}/${DELIVERIES} |
 
 Ratio verified / plain: **${(hookRate('trigger') / hookRate('plain')).toFixed(2)}** (target ≥ 0.9).
 

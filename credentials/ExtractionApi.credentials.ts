@@ -1,7 +1,7 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 /**
- * Tax Document Extraction credential: one API key per environment (staging keys start with `staging_`),
+ * Document Extraction credential: one API key per environment (staging keys start with `staging_`),
  * sent on every request in the header the chosen scheme names: `Authorization: Bearer <key>` or
  * `x-api-key: <key>`. The header name itself is an expression, which n8n resolves like the value. The node
  * refuses a staging key with Production (and the reverse) before sending anything. The webhook signing
@@ -10,7 +10,7 @@ import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INo
 export class ExtractionApi implements ICredentialType {
 	name = 'extractionApi';
 
-	displayName = 'Tax Document Extraction API';
+	displayName = 'Document Extraction (Mexico, Ecuador) API';
 
 	icon: Icon = { light: 'file:icons/extraction.svg', dark: 'file:icons/extraction.dark.svg' };
 

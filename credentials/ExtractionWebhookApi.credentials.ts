@@ -9,7 +9,7 @@ import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 export class ExtractionWebhookApi implements ICredentialType {
 	name = 'extractionWebhookApi';
 
-	displayName = 'Document Extraction Webhook API';
+	displayName = 'Document Extraction (Mexico, Ecuador) Webhook API';
 
 	icon: Icon = { light: 'file:icons/extractionWebhook.svg', dark: 'file:icons/extractionWebhook.dark.svg' };
 

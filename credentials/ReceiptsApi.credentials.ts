@@ -3,16 +3,13 @@ import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INo
 /**
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
  * `authenticate`. The signing certificate's password is NOT sent here: the Receipts node adds it as
- * `X-Password` only on the operations that sign or subscribe (see nodes/Receipts/transport.ts).
+ * `X-Password` only on the operations that sign (see nodes/Receipts/transport.ts).
  *
- * Credential test: the service has no list or ping endpoint, so the test asks for a receipt that cannot
- * exist (`GET /edocs/<probe id>`). A 404 means the service is reachable and accepted the key; 401/403
- * mean the key was refused. n8n reports every non-2xx answer of a test as a failure, and its `rules` can
- * only replace the message of such a failure (they cannot turn a 404 into success), so the 404 rule
- * gives a message that says the key was accepted.
+ * Credential test: `GET /catalog/id-types`, the identification-type catalog. The spec shows no harmless read,
+ * but the real service documents its catalogs as plain reads authenticated by `X-Key` (receipts service's
+ * public documentation, Catálogo), so a correct key answers 200 (the test succeeds), a refused key 401/403
+ * (the rules below say so), and a wrong Base URL fails to connect or answers 404.
  */
-export const CREDENTIAL_PROBE_ID = 'n8n-credential-test-0000000000000000';
-
 export class ReceiptsApi implements ICredentialType {
 	name = 'receiptsApi';
 
@@ -48,7 +45,7 @@ export class ReceiptsApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Password of the signing certificate, sent as the X-Password header only on operations that sign or subscribe (issue, issue from XML, reissue, authorize, webhook subscribe). Leave empty if you only read receipts.',
+				'Password of the signing certificate, sent as the X-Password header only on operations that sign (issue, issue from XML, reissue, authorize). Leave empty if you only read receipts or subscribe to notifications.',
 		},
 	];
 
@@ -64,20 +61,13 @@ export class ReceiptsApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: `/edocs/${CREDENTIAL_PROBE_ID}`,
+			url: '/catalog/id-types',
 			method: 'GET',
 		},
 		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'Service reachable and API key accepted. (The test asks for a receipt that does not exist, so the expected answer is 404 "not found"; n8n shows every non-2xx answer as a failed test.)',
-				},
-			},
-			{ type: 'responseCode', properties: { value: 401, message: 'The Receipts service refused the API key (HTTP 401). Check the API Key.' } },
-			{ type: 'responseCode', properties: { value: 403, message: 'The Receipts service refused the API key (HTTP 403). Check the API Key.' } },
+			{ type: 'responseCode', properties: { value: 401, message: 'The receipts service refused the API key (HTTP 401). Check the API Key: test and production accounts have different keys.' } },
+			{ type: 'responseCode', properties: { value: 403, message: 'The receipts service refused the API key (HTTP 403). Check the API Key: test and production accounts have different keys.' } },
+			{ type: 'responseCode', properties: { value: 404, message: 'The Base URL answers, but not as the receipts service (HTTP 404 for its catalog). Check the Base URL: the service address, without a path.' } },
 		],
 	};
 }

@@ -8,14 +8,14 @@ import * as taxpayer from './actions/taxpayer/Taxpayer.resource';
 /** Tax document extraction (Mexico's SAT; Ecuador's taxpayer registration). Operations live in actions/<resource>/. */
 export class Extraction implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Tax Document Extraction',
+		displayName: 'Document Extraction (Mexico, Ecuador)',
 		name: 'extraction',
 		icon: { light: 'file:extraction.svg', dark: 'file:extraction.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Extract CFDI invoices, tax status and retention certificates from the SAT, and download them as XML or PDF',
-		defaults: { name: 'Tax Document Extraction' },
+		defaults: { name: 'Document Extraction (Mexico, Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -8,7 +8,7 @@ import { downloadPath, downloadQuery, type DocumentFormat } from './domain/docum
 import { baseUrlFor, credentialProblem } from './domain/environment';
 import { LIMITS, permissionFor } from './domain/limits';
 import { normalizeRecord } from './domain/names';
-import { redact, scrubText } from './domain/secrets';
+import { scrubError } from '../shared/redact';
 
 function errorCode(body: unknown): string {
 	const b = (body ?? {}) as IDataObject;
@@ -19,7 +19,7 @@ function errorCode(body: unknown): string {
 
 /** Extraction service: base URL per environment, staging/production key check, errors in the spec's terms. */
 export const extractionService: ServiceDefinition = {
-	name: 'Tax Document Extraction',
+	name: 'Document Extraction',
 	credentialType: 'extractionApi',
 	baseUrl: (credentials) => baseUrlFor(credentials),
 	preflight: (credentials) => credentialProblem(credentials),
@@ -29,28 +29,28 @@ export const extractionService: ServiceDefinition = {
 		const code = errorCode(body);
 		if (status === 401) {
 			return {
-				message: `Tax Document Extraction refused the API key: it is missing, invalid or expired${code}`,
+				message: `Document Extraction refused the API key: it is missing, invalid or expired${code}`,
 				description: `${said ? `The service said: ${said}. ` : ''}Check the API key of the credential (it is shown once, when created in the dashboard; rotated keys stop working), that it belongs to the chosen Environment, and the Auth Scheme (Bearer or x-api-key). Not retried.`,
 			};
 		}
 		if (status === 403) {
 			return {
-				message: `Tax Document Extraction: the API key is valid but lacks a permission for this request${code}`,
+				message: `Document Extraction: the API key is valid but lacks a permission for this request${code}`,
 				description: `${said ? `The service said: ${said}. ` : ''}Add the permission to the key in the dashboard, or use a key that has it. Keys restricted to allowed IP addresses are also refused from other addresses. Not retried.`,
 			};
 		}
-		if (status === 404) return { message: `Tax Document Extraction: not found${said ? ` (${said})` : ''}${code}`, description: 'Check the ID. Documents are kept 30 days, then removed; IDs of one environment do not exist in the other.' };
+		if (status === 404) return { message: `Document Extraction: not found${said ? ` (${said})` : ''}${code}`, description: 'Check the ID. Documents are kept 30 days, then removed; IDs of one environment do not exist in the other.' };
 		if (status === 429) {
 			return {
-				message: `Tax Document Extraction: rate limit exceeded${code}`,
+				message: `Document Extraction: rate limit exceeded${code}`,
 				description: `${said ? `${said}. ` : ''}The plan's limit was reached (${LIMITS.creation.label}, ${LIMITS.statusChecks.label}, ${LIMITS.downloads.label}; the plan's hourly request budget is in Account → Verify API Key). Reads were retried with backoff; an extraction is never created again automatically. Wait and run again.`,
 			};
 		}
 		if (status === 400 || status === 422) {
-			return { message: `Tax Document Extraction rejected the request: ${said ?? 'invalid data'}${code}`, description: 'Correct the input and run again.' };
+			return { message: `Document Extraction rejected the request: ${said ?? 'invalid data'}${code}`, description: 'Correct the input and run again.' };
 		}
 		return {
-			message: `Tax Document Extraction answered ${status}: ${said ?? 'unexpected error'}${code}`,
+			message: `Document Extraction answered ${status}: ${said ?? 'unexpected error'}${code}`,
 			description: status >= 500 ? 'The service had a problem; reads were retried with backoff. Try again later.' : undefined,
 		};
 	},
@@ -61,21 +61,7 @@ interface KeyInfo {
 	organization?: string;
 }
 
-type AnyError = Error & { description?: string | null; messages?: string[]; errorResponse?: unknown; context?: IDataObject };
-
-/** Cuts secret values out of an error, everywhere n8n may show them. */
-export function scrubError<E>(error: E, secrets: readonly string[]): E {
-	if (!secrets.length || !(error instanceof Error)) return error;
-	const e = error as unknown as AnyError;
-	e.message = scrubText(e.message, secrets);
-	// The stack starts with the message as it was when the error was made.
-	if (typeof e.stack === 'string') e.stack = scrubText(e.stack, secrets);
-	if (typeof e.description === 'string') e.description = scrubText(e.description, secrets);
-	if (Array.isArray(e.messages)) e.messages = e.messages.map((m) => scrubText(String(m), secrets));
-	if (e.errorResponse !== undefined) e.errorResponse = redact(e.errorResponse, secrets);
-	if (e.context) e.context = redact(e.context, secrets);
-	return error;
-}
+type AnyError = Error & { description?: string | null };
 
 export interface CallOptions {
 	/** Values that must not appear in errors (SAT password, FIEL key material). */
@@ -155,7 +141,7 @@ export class ExtractionApi {
 		const prefix = i === undefined ? '' : `[item ${i}] `;
 		const has = info?.permissions;
 		if (needed && has && !has.includes(needed)) {
-			error.message = `${prefix}Tax Document Extraction: the API key lacks the permission "${needed}"`;
+			error.message = `${prefix}Document Extraction: the API key lacks the permission "${needed}"`;
 			error.description = `The key${info?.organization ? ` of ${info.organization}` : ''} has: ${has.length ? has.join(', ') : 'no permissions'}. Add "${needed}" to the key in the dashboard, or use a key that has it. Not retried. (${req.method} ${req.path}, HTTP 403)`;
 		} else if (needed) {
 			error.description = `This request needs the permission "${needed}"${has ? ` (the key's permissions: ${has.join(', ') || 'none'}; it may be restricted to other IP addresses)` : ''}. ${error.description ?? ''}`;

@@ -6,13 +6,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { messageLine } from './domain/outcome';
-import { redact } from './domain/redact';
+import { redact, scrubError } from '../shared/redact';
 
 /**
  * Receipts (Ecuador) service: base URL and `X-Key` from the credential (the credential's `authenticate`
  * adds X-Key to every request). `X-Password`, the signing certificate's password, is added here and only
- * by `sign()`: the operations that sign or subscribe (issue, issue from XML, waybill reissue, authorize,
- * webhook subscribe). Reads never carry it.
+ * by `sign()`: the operations that sign (issue, issue from XML, reissue, authorize). The spec sends it "on
+ * issuing operations" (receipts service, Authentication); reads and other writes never carry it.
  */
 
 /** Tax-authority messages (`mensajes[]`) as readable lines: `[ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML`. */
@@ -84,11 +84,16 @@ export class ReceiptsApi {
 	}
 
 	/**
-	 * Operations that sign or subscribe: X-Key plus X-Password. Never retried once the request may have
-	 * reached the service (a receipt must not be issued twice).
+	 * Operations that sign: X-Key plus X-Password. Never re-sent once the request may have reached the service
+	 * (a receipt must not be issued twice).
 	 */
 	async sign(req: ReceiptsRequest, itemIndex?: number): Promise<IDataObject> {
 		return await this.send(req, true, itemIndex);
+	}
+
+	/** Other writes (subscribe, send e-mail): X-Key only; never re-sent once they may have reached the service. */
+	async write(req: ReceiptsRequest, itemIndex?: number): Promise<IDataObject> {
+		return await this.send(req, false, itemIndex);
 	}
 
 	private async secrets(): Promise<string[]> {
@@ -104,7 +109,7 @@ export class ReceiptsApi {
 			if (!password) {
 				throw new NodeOperationError(this.client.node, `${itemIndex === undefined ? '' : `[item ${itemIndex}] `}The Receipts credential has no Certificate Password`, {
 					itemIndex,
-					description: `${req.method} ${req.path} signs the receipt (or subscribes), which needs the signing certificate's password (sent as X-Password). Add it to the credential. Nothing was sent.`,
+					description: `${req.method} ${req.path} signs the receipt, which needs the signing certificate's password (sent as X-Password). Add it to the credential. Nothing was sent.`,
 				});
 			}
 			headers['X-Password'] = password;
@@ -118,20 +123,8 @@ export class ReceiptsApi {
 			if (clean === undefined || clean === null || clean === '') return {}; // e.g. an empty 201
 			return typeof clean === 'object' && !Array.isArray(clean) ? (clean as IDataObject) : { result: clean as IDataObject[string] };
 		} catch (error) {
-			throw await this.scrub(error);
+			throw scrubError(error, await this.secrets());
 		}
-	}
-
-	/** Removes secrets from an error before it reaches the user (message, description, the service's body). */
-	private async scrub(error: unknown): Promise<unknown> {
-		if (!(error instanceof Error)) return error;
-		const secrets = await this.secrets();
-		const e = error as Error & { description?: string; errorResponse?: unknown; context?: IDataObject };
-		e.message = redact(e.message, secrets);
-		if (typeof e.description === 'string') e.description = redact(e.description, secrets);
-		if (e.errorResponse !== undefined) e.errorResponse = redact(e.errorResponse, secrets);
-		if (e.context?.data !== undefined) e.context.data = redact(e.context.data, secrets);
-		return e;
 	}
 }
 

@@ -1,5 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { deliveryMemory, type DedupOptions, type DedupStore } from '../shared/signature';
+import { deliveryMemory, type DedupOptions, type DedupStore } from '../shared/dedup';
 
 /** Request headers as Node gives them: lower-case names. */
 export type IncomingHttpHeaders = Record<string, string | string[] | undefined>;
@@ -43,10 +43,26 @@ export function answerWithoutExecution(ctx: IWebhookFunctions, status: number, b
 	return { noWebhookResponse: true };
 }
 
-/** Refuses a delivery: 401, no execution; the reason goes to n8n's log, never into a workflow. */
+/** The one answer every refused delivery gets, whatever the reason: a forger learns nothing from it. */
+export const REFUSAL = Object.freeze({ error: 'unauthorized' });
+
+/** What a genuine delivery that starts nothing gets: a redelivery, or an event the node does not listen to. */
+export const ACKNOWLEDGED = Object.freeze({ received: true });
+
+/** Refuses a delivery: 401 with the same short body every time, no execution; the reason goes to n8n's log only. */
 export function refuse(ctx: IWebhookFunctions, trigger: string, reason: string): IWebhookResponseData {
 	ctx.logger.warn(`${trigger} refused a delivery: ${reason}`);
-	return answerWithoutExecution(ctx, 401, { error: 'unauthorized', reason });
+	return answerWithoutExecution(ctx, 401, { ...REFUSAL });
+}
+
+/**
+ * Acknowledges a genuine delivery without starting an execution (200, so the service stops retrying). The
+ * answer is the same whether it was already seen or is of an event type not selected, and again on every
+ * redelivery.
+ */
+export function acknowledge(ctx: IWebhookFunctions, trigger: string, why: string): IWebhookResponseData {
+	ctx.logger.debug(`${trigger} acknowledged a delivery without starting the workflow: ${why}`);
+	return answerWithoutExecution(ctx, 200, { ...ACKNOWLEDGED });
 }
 
 /**

@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * What the trigger nodes use to decide whether a delivery is genuine and new: an HMAC-SHA256 verifier that
- * never throws (a malformed request is a reason, not an exception), timing-safe comparisons, and a small
- * bounded in-process memory of what was already seen. Pure functions and classes, no n8n types.
+ * What the trigger nodes use to decide whether a delivery is genuine: an HMAC-SHA256 verifier that never
+ * throws (a malformed request is a reason, not an exception) and timing-safe comparisons. Whether a genuine
+ * delivery is new is `dedup.ts`'s question. Pure functions, no n8n types.
  */
 
 /** Deliveries whose timestamp is further than this from our clock (either direction) are refused. */
@@ -110,101 +110,3 @@ export function sha256Hex(value: string): string {
 export function randomToken(): string {
 	return randomBytes(32).toString('base64url');
 }
-
-export interface DedupOptions {
-	/** Entries kept at most; the oldest are forgotten first. */
-	maxEntries?: number;
-	/** How long a key is remembered, in milliseconds. */
-	ttlMs?: number;
-}
-
-/**
- * Remembers keys for a while, in this process only. `claim` answers "first time?" and records the key.
- * Bounded by size and age: memory cannot grow without limit, and an entry older than the TTL is forgotten.
- * Keys are stored hashed, so their size does not matter.
- */
-export class DedupStore {
-	readonly maxEntries: number;
-	readonly ttlMs: number;
-	/** key hash → time it was recorded. Insertion order is time order (entries are never refreshed). */
-	private readonly seen = new Map<string, number>();
-
-	constructor(options: DedupOptions = {}) {
-		this.maxEntries = Math.max(1, options.maxEntries ?? 10000);
-		this.ttlMs = Math.max(1, options.ttlMs ?? 24 * 60 * 60 * 1000);
-	}
-
-	get size(): number {
-		return this.seen.size;
-	}
-
-	private prune(nowMs: number): void {
-		for (const [key, at] of this.seen) {
-			if (nowMs - at < this.ttlMs) break;
-			this.seen.delete(key);
-		}
-		while (this.seen.size > this.maxEntries) {
-			const oldest = this.seen.keys().next().value as string;
-			this.seen.delete(oldest);
-		}
-	}
-
-	/** True when the key was seen within the TTL (does not record it). */
-	has(key: string, nowMs = Date.now()): boolean {
-		this.prune(nowMs);
-		return this.seen.has(sha256Hex(key));
-	}
-
-	/** Records the key. Returns true when it is new, false when it was already seen within the TTL. */
-	claim(key: string, nowMs = Date.now()): boolean {
-		this.prune(nowMs);
-		const hashed = sha256Hex(key);
-		if (this.seen.has(hashed)) return false;
-		this.seen.set(hashed, nowMs);
-		this.prune(nowMs);
-		return true;
-	}
-
-	/** Forgets a key (e.g. when what it protected did not happen after all). */
-	release(key: string): void {
-		this.seen.delete(sha256Hex(key));
-	}
-
-	clear(): void {
-		this.seen.clear();
-	}
-}
-
-/**
- * Process-wide stores by namespace (e.g. workflow id + node id + purpose). n8n keeps a node's module loaded
- * for the life of the process, so these outlive a single request — unlike static data written inside
- * `webhook()`, which n8n does not save. The number of namespaces is bounded too.
- */
-export class DedupRegistry {
-	private readonly stores = new Map<string, DedupStore>();
-
-	constructor(private readonly maxNamespaces = 1000) {}
-
-	get(namespace: string, options?: DedupOptions): DedupStore {
-		let store = this.stores.get(namespace);
-		if (store) {
-			// move to the end: most recently used
-			this.stores.delete(namespace);
-			this.stores.set(namespace, store);
-			return store;
-		}
-		store = new DedupStore(options);
-		this.stores.set(namespace, store);
-		while (this.stores.size > this.maxNamespaces) {
-			this.stores.delete(this.stores.keys().next().value as string);
-		}
-		return store;
-	}
-
-	clear(): void {
-		this.stores.clear();
-	}
-}
-
-/** The one registry of this process, shared by every trigger node of the package. */
-export const deliveryMemory = new DedupRegistry();

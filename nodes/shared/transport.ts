@@ -3,6 +3,7 @@ import type {
 	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
+	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
@@ -11,8 +12,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-/** Any n8n context that can make authenticated requests. */
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+/** Any n8n context that can make authenticated requests (a node run, a dropdown, a trigger's activation). */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
 
 /** What one service tells the shared core about itself. */
 export interface ServiceDefinition {

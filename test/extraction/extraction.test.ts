@@ -139,7 +139,7 @@ describe('Extraction: Get', () => {
 
 	test('an unknown job is a 404 with the item named', async () => {
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_missing' });
-		expect(result.error?.message).toMatch(/^\[item 0\] Tax Document Extraction: not found \(Extraction ext_missing not found\) \[NOT_FOUND\]/);
+		expect(result.error?.message).toMatch(/^\[item 0\] Document Extraction: not found \(Extraction ext_missing not found\) \[NOT_FOUND\]/);
 	});
 });
 

@@ -3,7 +3,7 @@ import { built, Engine, workflowWith, type RunResult } from '../harness/engine';
 import { ExtractionSimulator, type Env } from '../simulator/extraction';
 import { SimulatorServer } from '../simulator/server';
 
-export const NODE = 'Tax Document Extraction';
+export const NODE = 'Document Extraction';
 
 /** An extraction simulator on a random loopback port and an engine with the built node and credential. */
 export async function startExtraction() {

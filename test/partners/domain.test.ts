@@ -1,4 +1,4 @@
-import { checkDigit, checkRfc } from '../../nodes/Partners/domain/rfc';
+import { checkDigit, checkRfc } from '../../nodes/shared/tax/rfc';
 
 describe('RFC', () => {
 	test.each([

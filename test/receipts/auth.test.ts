@@ -12,7 +12,7 @@ beforeEach(() => {
 });
 
 describe('X-Key and X-Password placement', () => {
-	test('X-Key on every request; X-Password exactly on the operations that sign or subscribe, never on reads', async () => {
+	test('X-Key on every request; X-Password exactly on the operations that sign, never on reads or subscriptions', async () => {
 		env.receipts.advanceOnRead = false;
 		const waybill = env.receipts.seed('waybill', waybillBody(), 'DEVUELTO');
 		const ats = env.receipts.seed('atsRetention', atsRetentionBody(), 'AUTORIZADO');
@@ -53,7 +53,7 @@ describe('X-Key and X-Password placement', () => {
 			'POST /purchase-settlements/issue/xml X-Password',
 			'POST /edocs/{id}/issue X-Password',
 			'GET /edocs/{id} -',
-			'POST /webhooks X-Password',
+			'POST /webhooks -',
 		]);
 		expect(env.calls().every((c) => c.headers['x-key'] === env.receipts.apiKey)).toBe(true);
 		expect(env.calls().filter((c) => c.headers['x-password']).every((c) => c.headers['x-password'] === env.receipts.certificatePassword)).toBe(true);
@@ -111,7 +111,7 @@ describe('retries', () => {
 });
 
 describe('secrets stay out of outputs and errors', () => {
-	test('an answer carrying api-key / certificate-password is output without them', async () => {
+	test('an answer carrying api-key / certificate-password is output with them masked', async () => {
 		env.server.fail({
 			service: 'receipts',
 			method: 'GET',
@@ -121,7 +121,8 @@ describe('secrets stay out of outputs and errors', () => {
 		});
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'x' });
 		const out = result.output('Receipts')[0].json;
-		expect(out).toEqual({ id: 'x', estado: 'CREADO', firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 } });
+		expect(out).toEqual({ id: 'x', estado: 'CREADO', 'api-key': '[redacted]', 'certificate-password': null, firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 } });
+		expect(JSON.stringify(out)).not.toContain(env.receipts.apiKey);
 	});
 
 	test('an error body echoing the key or the password does not carry them to the user', async () => {
@@ -160,23 +161,30 @@ describe('credential test', () => {
 		return { status: 'Error', message: rule?.properties.message ?? `Received HTTP status code: ${status}` };
 	}
 
-	test('a harmless authenticated GET of a receipt that cannot exist', () => {
-		expect(type.test?.request).toMatchObject({ method: 'GET', url: expect.stringMatching(/^\/edocs\/n8n-credential-test-/) });
+	test('a harmless authenticated read: the identification-type catalog', () => {
+		expect(type.test?.request).toMatchObject({ method: 'GET', url: '/catalog/id-types' });
 	});
 
-	test('right key: the service answers 404 and the message says the key was accepted', async () => {
+	test('right key: the service answers 200, so the test succeeds (the trailing slash of the Base URL does not matter)', async () => {
 		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: `${env.server.url('receipts')}/`, apiKey: env.receipts.apiKey }, helpers);
-		expect(answer.status).toBe(404);
+		expect(answer.status).toBe(200);
 		const [call] = env.calls();
+		expect([call.method, call.path]).toEqual(['GET', '/catalog/id-types']);
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBeUndefined();
-		expect(verdict(type.test!, answer.status).message).toMatch(/^Service reachable and API key accepted/);
+		expect(verdict(type.test!, answer.status).status).toBe('OK');
 	});
 
 	test('wrong key: 401 and a message that says the key was refused', async () => {
 		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: env.server.url('receipts'), apiKey: 'nope-nope' }, helpers);
 		expect(answer.status).toBe(401);
-		expect(verdict(type.test!, answer.status).message).toBe('The Receipts service refused the API key (HTTP 401). Check the API Key.');
+		expect(verdict(type.test!, answer.status)).toEqual({ status: 'Error', message: expect.stringMatching(/^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/) });
+	});
+
+	test('a Base URL that is not the service: 404 and a message that names the Base URL', async () => {
+		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: `${env.server.url('receipts')}/nothing-here`, apiKey: env.receipts.apiKey }, helpers);
+		expect(answer.status).toBe(404);
+		expect(verdict(type.test!, answer.status).message).toMatch(/^The Base URL answers, but not as the receipts service/);
 	});
 
 	test('the credential applies only X-Key (X-Password is added by the node on signing operations)', () => {

@@ -1,7 +1,6 @@
 import { Checker } from '../../nodes/shared/validate';
-import { accessKeyCheckDigit, accessKeyProblem, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
-import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/Receipts/domain/identification';
-import { redact } from '../../nodes/Receipts/domain/redact';
+import { accessKeyCheckDigit, accessKeyProblem, splitAccessKey } from '../../nodes/shared/tax/accessKey';
+import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/shared/tax/ruc';
 import { checkReceipt } from '../../nodes/Receipts/domain/schemas';
 import { makeAccessKey, mod11 } from '../simulator/receipts';
 import { atsRetentionBody, KNOWN_ACCESS_KEY, retentionBody, settlementBody, waybillBody } from './setup';
@@ -137,12 +136,5 @@ describe('access key cross-check', () => {
 		expect(check.warnings).toEqual([
 			'clave_acceso: does not match this receipt: it carries receipt type 01 (this receipt is 07), sequential 000000001 (secuencial: 123); sent anyway, verify the key',
 		]);
-	});
-});
-
-describe('redact', () => {
-	test('removes secret fields at any depth and masks known secret strings', () => {
-		const out = redact({ id: 'x', 'api-key': 'k', nested: [{ 'certificate-password': null, note: 'key is supersecret!' }] }, ['supersecret']);
-		expect(out).toEqual({ id: 'x', nested: [{ note: 'key is [redacted]!' }] });
 	});
 });

@@ -320,11 +320,11 @@ describe('Waybill Reissue', () => {
 });
 
 describe('Webhook Subscribe', () => {
-	test.each(['receipt-issued', 'issue-error'])('subscribes %s with X-Password and outputs the subscription', async (event) => {
+	test.each(['receipt-issued', 'issue-error'])('subscribes %s with X-Key only (no X-Password: it issues nothing) and outputs the subscription', async (event) => {
 		const result = await env.run({ resource: 'webhook', operation: 'subscribe', event_name: event, webhook_url: 'https://n8n.example.com/webhook/abc' });
 		expect(result.error).toBeUndefined();
 		const call = only();
-		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', '/webhooks', env.receipts.certificatePassword]);
+		expect([call.method, call.path, call.headers['x-key'], call.headers['x-password']]).toEqual(['POST', '/webhooks', env.receipts.apiKey, undefined]);
 		expect(call.body).toEqual({ event_name: event, webhook_url: 'https://n8n.example.com/webhook/abc' });
 		expect(result.output('Receipts')[0].json).toEqual({ id: 'sub_1', event_name: event, webhook_url: 'https://n8n.example.com/webhook/abc' });
 		expect(env.receipts.subscriptions).toHaveLength(1);

@@ -17,7 +17,7 @@ import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './se
  * - `GET /edocs/{id}` may not know a new receipt yet (`edocsVisibleAfterMs`: 404 until then).
  * - A `clave_acceso` the service already holds is refused by the tax authority as the SRI does
  *   (DEVUELTO, message 43 "CLAVE ACCESO REGISTRADA"): a receipt cannot be authorized twice under one key.
- * - Enforces X-Key on every route (401 otherwise) and X-Password on the signing routes: missing → 400;
+ * - Enforces X-Key on every route (401 otherwise) and X-Password on the signing routes (not on /webhooks): missing → 400;
  *   wrong → the receipt is stored but cannot be signed (estado CREADO with a `firma` failure, status 400),
  *   as the spec says. With `signing = 'sync'` (default) the issue answer already carries `firma`; with
  *   'async' the answer is a plain CREADO and `firma` shows on later reads (`signingDelayMs` after).
@@ -121,8 +121,6 @@ export class ReceiptsSimulator implements ServiceSimulator {
 	advanceOnRead = true;
 	/** Deliver events to subscribers by itself when a receipt reaches a final state or fails signing. */
 	autoDeliver = false;
-	/** Whether POST /webhooks requires X-Password (the spec lists X-Password for issuing operations only). */
-	requirePasswordOnWebhooks = false;
 	/** Clock mode: the plan's steps are spread evenly until this long after the issue (ms). */
 	decideAfterMs: number | undefined = undefined;
 	/** GET /edocs/{id} answers 404 for a receipt younger than this (ms). */
@@ -143,7 +141,6 @@ export class ReceiptsSimulator implements ServiceSimulator {
 		this.defaultPlan = ['ENVIADO', 'RECIBIDO', 'AUTORIZADO'];
 		this.advanceOnRead = true;
 		this.autoDeliver = false;
-		this.requirePasswordOnWebhooks = false;
 		this.decideAfterMs = undefined;
 		this.edocsVisibleAfterMs = 0;
 		this.signing = 'sync';
@@ -481,17 +478,18 @@ export class ReceiptsSimulator implements ServiceSimulator {
 				body: { ...this.edoc(r), emisor: r.body.emisor ?? null, numero: this.numero(r), receptor: party, ...(firma ? { firma } : {}) },
 			};
 		});
+		// Catalogs: documented by the real service (X-Key, `{count, results[]}`); the spec does not show them.
+		router.add('GET', '/catalog/id-types', (req) => {
+			if (!this.keyOk(req)) return unauthorized;
+			return { status: 200, body: { count: ID_TYPES.length, results: ID_TYPES } };
+		});
 		router.add('GET', '/edocs/:id', (req) => {
 			const r = this.read(req);
 			return 'kind' in r ? { status: 200, body: this.edoc(r) } : r;
 		});
 		router.add('POST', '/webhooks', (req) => {
+			// X-Key only: the spec sends X-Password on issuing operations, and subscribing issues nothing.
 			if (!this.keyOk(req)) return unauthorized;
-			if (this.requirePasswordOnWebhooks) {
-				const pw = this.password(req);
-				if (pw === 'wrong') return { status: 400, body: { error: 'X-Password incorrecto' } };
-				if (pw) return pw;
-			}
 			const body = (req.body ?? {}) as { event_name?: unknown; webhook_url?: unknown };
 			if (!['receipt-issued', 'issue-error'].includes(String(body.event_name))) return invalid(['event_name: debe ser receipt-issued o issue-error']);
 			if (typeof body.webhook_url !== 'string' || !/^https?:\/\//.test(body.webhook_url)) return invalid(['webhook_url: URL inválida']);
@@ -501,6 +499,16 @@ export class ReceiptsSimulator implements ServiceSimulator {
 		});
 	}
 }
+
+/** SRI identification types (codes as the real service documents them). */
+const ID_TYPES = [
+	{ codigo: '04', descripcion: 'RUC' },
+	{ codigo: '05', descripcion: 'Cédula' },
+	{ codigo: '06', descripcion: 'Pasaporte' },
+	{ codigo: '07', descripcion: 'Consumidor final' },
+	{ codigo: '08', descripcion: 'Identificación del exterior' },
+	{ codigo: '09', descripcion: 'Placa' },
+];
 
 const unauthorized: SimResponse = { status: 401, body: { error: 'Invalid API key' } };
 const notFound = (id: string): SimResponse => ({ status: 404, body: { error: `Comprobante ${id} no encontrado` } });

@@ -30,9 +30,9 @@ export function credentialProblem(settings: EnvironmentSettings): string | undef
 	const env = environmentOf(settings);
 	const key = String(settings.apiKey ?? '').trim();
 	const envName = env === 'staging' ? 'Staging' : 'Production';
-	if (!key) return 'The Tax Document Extraction credential has no API key: enter the key shown when it was created in the dashboard';
+	if (!key) return 'The Document Extraction credential has no API key: enter the key shown when it was created in the dashboard';
 	if (!baseUrlFor(settings)) {
-		return `The Tax Document Extraction credential has no ${envName} Base URL: enter the address of the ${envName.toLowerCase()} API, or change Environment`;
+		return `The Document Extraction credential has no ${envName} Base URL: enter the address of the ${envName.toLowerCase()} API, or change Environment`;
 	}
 	const stagingKey = key.startsWith(STAGING_KEY_PREFIX);
 	if (env === 'production' && stagingKey) {

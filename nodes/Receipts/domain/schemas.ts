@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Checker } from '../../shared/validate';
 import { isMissing } from '../../shared/validate';
-import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from './accessKey';
-import { ID_TYPES, identificationWarning, rucProblem } from './identification';
+import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from '../../shared/tax/accessKey';
+import { ID_TYPES, identificationWarning, rucProblem } from '../../shared/tax/ruc';
 
 /**
  * Pre-flight validation of receipt bodies, one function per receipt kind, following the tables of

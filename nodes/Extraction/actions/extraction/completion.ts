@@ -3,7 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { DOCUMENT_FORMATS, documentsOf, fileNameFor, FORMATS, formatOf, type DocumentFormat } from '../../domain/documents';
 import { LIMITS } from '../../domain/limits';
 import { jobIdIn } from '../../domain/names';
-import { redact } from '../../domain/secrets';
+import { redact } from '../../../shared/redact';
 import type { ExtractionContext } from '../../transport';
 
 /** Wait-for-completion and Download All, shared by Create and Get. */

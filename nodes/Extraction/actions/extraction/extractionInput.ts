@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { checkRfc } from '../../../Partners/domain/rfc';
+import { checkRfc } from '../../../shared/tax/rfc';
 import { Checker, isMissing, parseJsonParameter } from '../../../shared/validate';
 import { DIRECTIONS, normalizeDirection } from '../../domain/names';
 

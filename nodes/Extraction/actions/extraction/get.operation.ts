@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
-import { redact } from '../../domain/secrets';
+import { redact } from '../../../shared/redact';
 import type { ExtractionContext } from '../../transport';
 import { extractionIdField, waitFields } from '../common.descriptions';
 import { downloadAllDocuments, readCompletionSettings, resolveJobId, waitForJob } from './completion';

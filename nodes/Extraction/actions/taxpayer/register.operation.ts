@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import { Checker, isMissing, parseJsonParameter } from '../../../shared/validate';
 import { normalizeRecord } from '../../domain/names';
-import { redact } from '../../domain/secrets';
+import { redact } from '../../../shared/redact';
 import type { ExtractionContext } from '../../transport';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['taxpayer'], operation: ['register'] } }, [

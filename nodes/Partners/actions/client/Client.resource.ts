@@ -18,9 +18,9 @@ export const description: INodeProperties[] = [
 		options: [
 			{ name: 'Create', value: 'create', description: 'Create a client account with its tax data and plan', action: 'Create a client' },
 			{ name: 'Get Many', value: 'getMany', description: 'Get many clients', action: 'Get many clients' },
-			{ name: 'Reactivate', value: 'reactivate', description: 'Reactivate suspended clients', action: 'Reactivate clients' },
+			{ name: 'Reactivate', value: 'reactivate', description: 'Reactivate suspended clients', action: 'Reactivate a client' },
 			{ name: 'Resend Credentials', value: 'resendCredentials', description: 'E-mail the account access credentials again', action: 'Resend the credentials of a client' },
-			{ name: 'Suspend', value: 'suspend', description: 'Suspend one or more clients', action: 'Suspend clients' },
+			{ name: 'Suspend', value: 'suspend', description: 'Suspend one or more clients', action: 'Suspend a client' },
 			{ name: 'Update', value: 'update', description: 'Update the data or tax data of a client', action: 'Update a client' },
 		],
 		default: 'create',

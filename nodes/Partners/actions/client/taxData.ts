@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Checker } from '../../../shared/validate';
 import { isMissing } from '../../../shared/validate';
 import { REGIMEN_FISCAL, USO_CFDI } from '../../domain/catalogs';
-import { checkRfc } from '../../domain/rfc';
+import { checkRfc } from '../../../shared/tax/rfc';
 
 const USO_CODES = USO_CFDI.map(([c]) => c);
 const REGIMEN_CODES = REGIMEN_FISCAL.map(([c]) => c);

@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 		options: [
 			{ name: 'Change Status', value: 'changeStatus', description: 'Activate or deactivate a plan', action: 'Change the status of a plan' },
 			{ name: 'Create', value: 'create', description: 'Create a plan', action: 'Create a plan' },
-			{ name: 'Delete', value: 'delete', description: 'Delete one or more plans', action: 'Delete plans' },
+			{ name: 'Delete', value: 'delete', description: 'Delete one or more plans', action: 'Delete a plan' },
 			{ name: 'Get', value: 'get', description: 'Get a plan', action: 'Get a plan' },
 			{ name: 'Get Many', value: 'getMany', description: 'Get many plans', action: 'Get many plans' },
 			{ name: 'Update', value: 'update', description: 'Replace the data of a plan', action: 'Update a plan' },

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
-import { RECEIPT_TYPE_CODES, reproducibleAccessKey } from '../../domain/accessKey';
+import { RECEIPT_TYPE_CODES, reproducibleAccessKey } from '../../../shared/tax/accessKey';
 import type { ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';

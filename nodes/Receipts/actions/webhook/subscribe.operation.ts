@@ -2,9 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
+import { RECEIPT_EVENTS, subscribeWebhook, type ReceiptEvent } from '../../subscriptions';
 import type { ReceiptsContext } from '../../transport';
-
-export const EVENTS = ['issue-error', 'receipt-issued'] as const;
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['subscribe'] } }, [
 	{
@@ -28,17 +27,17 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	},
 ]);
 
-/** POST /webhooks (X-Password, as the spec lists it among the signing/subscribing operations). */
+/** POST /webhooks, through the subscription client the Receipts Trigger uses too (X-Key only; see subscriptions.ts). */
 export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
 	const body = {
-		event_name: String(this.getNodeParameter('event_name', i, '')).trim(),
+		event_name: String(this.getNodeParameter('event_name', i, '')).trim() as ReceiptEvent,
 		webhook_url: String(this.getNodeParameter('webhook_url', i, '')).trim(),
 	};
 	const check = new Checker();
-	check.oneOf('event_name', body.event_name, EVENTS, { required: true });
+	check.oneOf('event_name', body.event_name, RECEIPT_EVENTS, { required: true });
 	check.matches('webhook_url', body.webhook_url, /^https?:\/\/[^\s/$.?#][^\s]*$/i, 'is not an http(s) URL', { required: true });
 	check.throwIfFailed(this.getNode(), i);
-	const answer = await ctx.api.sign({ method: 'POST', path: '/webhooks', body }, i);
+	const answer = await subscribeWebhook(ctx.api, body, i);
 	// The spec does not show the answer's shape: keep it, and say what was subscribed.
 	return { ...body, ...(answer as IDataObject) };
 }

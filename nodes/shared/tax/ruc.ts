@@ -1,11 +1,14 @@
 /**
  * Ecuadorian identification numbers. Some real RUCs fail these checks (the SRI has issued numbers that
  * do not follow the published algorithm), so callers only warn.
- * - Cédula: 10 digits; province 01..24 or 30; third digit 0..5; last digit = modulo 10 with
- *   coefficients 2,1,2,1,2,1,2,1,2 (products over 9 minus 9).
+ * - Cédula: 10 digits; province 01..24, 30 (Ecuadorians abroad) or 50; third digit 0..6 (6: foreigners);
+ *   last digit = modulo 10 with coefficients 2,1,2,1,2,1,2,1,2 (products over 9 minus 9).
  * - RUC: 13 digits. Third digit 0..5: natural person, cédula + establishment (not 000). 6: public entity,
- *   modulo 11 over 8 digits with 3,2,7,6,5,4,3,2, check in position 9, then 4-digit establishment.
- *   9: private company, modulo 11 over 9 digits with 4,3,2,7,6,5,4,3,2, check in position 10.
+ *   modulo 11 over 8 digits with 3,2,7,6,5,4,3,2, check in position 9, then 4-digit establishment (not
+ *   0000); a RUC that fails that rule is tried as a natural person's (a foreigner's cédula also starts
+ *   with a third digit 6). 9: private company, modulo 11 over 9 digits with 4,3,2,7,6,5,4,3,2, check in
+ *   position 10.
+ * Source: the rules and doctests of python-stdnum's `ec/ci` and `ec/ruc` modules.
  */
 
 /** SRI identification type codes (table 6 of the ficha técnica). */
@@ -13,7 +16,7 @@ export const ID_TYPES = { ruc: '04', cedula: '05', passport: '06', finalConsumer
 
 function provinceOk(digits: string): boolean {
 	const province = Number(digits.slice(0, 2));
-	return (province >= 1 && province <= 24) || province === 30;
+	return (province >= 1 && province <= 24) || province === 30 || province === 50;
 }
 
 function modulo11(digits: string, coefficients: number[]): number {
@@ -26,7 +29,7 @@ function modulo11(digits: string, coefficients: number[]): number {
 export function cedulaProblem(value: string): string | undefined {
 	if (!/^\d{10}$/.test(value)) return 'is not a cédula: it must be 10 digits';
 	if (!provinceOk(value)) return `is not a cédula: province code ${value.slice(0, 2)} does not exist`;
-	if (Number(value[2]) > 5) return 'is not a cédula: the third digit must be 0 to 5';
+	if (Number(value[2]) > 6) return 'is not a cédula: the third digit must be 0 to 6';
 	let sum = 0;
 	for (let i = 0; i < 9; i++) {
 		let p = Number(value[i]) * (i % 2 === 0 ? 2 : 1);
@@ -42,15 +45,21 @@ export function rucProblem(value: string): string | undefined {
 	if (!/^\d{13}$/.test(value)) return 'is not a RUC: it must be 13 digits';
 	if (!provinceOk(value)) return `is not a RUC: province code ${value.slice(0, 2)} does not exist`;
 	const third = Number(value[2]);
-	if (third <= 5) {
+	const natural = (): string | undefined => {
 		const cedula = cedulaProblem(value.slice(0, 10));
 		if (cedula) return cedula.replace('cédula', 'RUC (natural person)');
 		return value.slice(10) === '000' ? 'RUC establishment number must not be 000' : undefined;
-	}
+	};
+	if (third <= 5) return natural();
 	if (third === 6) {
 		const expected = modulo11(value, [3, 2, 7, 6, 5, 4, 3, 2]);
-		if (expected === 10 || expected !== Number(value[8])) return `RUC (public entity) check digit is ${value[8]} but ${expected === 10 ? 'no valid digit' : expected} was expected`;
-		return value.slice(9) === '0000' ? 'RUC establishment number must not be 0000' : undefined;
+		const publicProblem =
+			expected === 10 || expected !== Number(value[8])
+				? `RUC (public entity) check digit is ${value[8]} but ${expected === 10 ? 'no valid digit' : expected} was expected`
+				: value.slice(9) === '0000'
+					? 'RUC establishment number must not be 0000'
+					: undefined;
+		return publicProblem && natural() ? publicProblem : undefined;
 	}
 	if (third === 9) {
 		const expected = modulo11(value, [4, 3, 2, 7, 6, 5, 4, 3, 2]);
