@@ -1,8 +1,17 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeType } from 'n8n-workflow';
 import { built } from '../harness/engine';
 import type { TriggerHarness } from '../harness/webhook';
-import { asEnvelope, eventKey, findSignatureHeaders, normalizeEvent } from '../../nodes/Triggers/ExtractionTrigger/event';
+import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from '../../nodes/Triggers/ExtractionTrigger/event';
+import type { HttpAnswer } from '../harness/webhook';
 import { SECRET, completedData, deliver, documentData, envelope, extractionHarness, failedData, nowSeconds, sign } from './setup';
+
+/** Every refusal looks the same to the sender (401, one short body); the reason is in n8n's log only. */
+function expectRefused(h: TriggerHarness, answer: HttpAnswer, reason: string): void {
+	expect(answer).toEqual({ status: 401, body: { error: 'unauthorized' }, text: '{"error":"unauthorized"}' });
+	expect(h.logs.filter((l) => l.level === 'warn').at(-1)?.message).toBe(`Extraction Trigger refused a delivery: ${reason}`);
+}
+
+const ACK = { received: true };
 
 describe('Extraction Trigger through n8n-core webhook contexts', () => {
 	let h: TriggerHarness;
@@ -23,6 +32,7 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 		const [item] = h.executions[0].items;
 		expect(item).toMatchObject({
 			event: 'extraction.completed',
+			eventId: `extraction.completed:${(body.event as { timestamp: string }).timestamp}:ext_A`,
 			eventTimestamp: (body.event as { timestamp: string }).timestamp,
 			eventVersion: '1.0',
 			extractionId: 'ext_A',
@@ -51,7 +61,7 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 
 		it('forged signature (wrong secret)', async () => {
 			const { answer } = await deliver(h, body(), { secret: 'not-the-secret' });
-			expect(answer).toMatchObject({ status: 401, body: { error: 'unauthorized', reason: 'signature mismatch' } });
+			expectRefused(h, answer, 'signature mismatch');
 		});
 
 		it('signature of other bytes (body changed after signing)', async () => {
@@ -61,7 +71,7 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 				body: raw.replace('"COMPLETED"', '"FAILED"'),
 				headers: { 'X-Svc-Signature': sign(SECRET, ts, raw), 'X-Svc-Timestamp': String(ts) },
 			});
-			expect(answer).toMatchObject({ status: 401, body: { reason: 'signature mismatch' } });
+			expectRefused(h, answer, 'signature mismatch');
 		});
 
 		it('same JSON re-serialized (the signature covers the raw bytes)', async () => {
@@ -71,40 +81,32 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 				body: JSON.stringify(value, null, 2),
 				headers: { 'X-Svc-Signature': sign(SECRET, ts, JSON.stringify(value)), 'X-Svc-Timestamp': String(ts) },
 			});
-			expect(answer).toMatchObject({ status: 401, body: { reason: 'signature mismatch' } });
+			expectRefused(h, answer, 'signature mismatch');
 		});
 
 		it('missing signature header, missing timestamp header, no headers', async () => {
-			expect((await deliver(h, body(), { omit: ['signature'] })).answer).toMatchObject({ status: 401, body: { reason: 'missing signature header' } });
-			expect((await deliver(h, body(), { omit: ['timestamp'] })).answer).toMatchObject({ status: 401, body: { reason: 'missing signature header' } });
-			expect((await h.send({ body: JSON.stringify(body()) })).status).toBe(401);
+			expectRefused(h, (await deliver(h, body(), { omit: ['signature'] })).answer, 'missing signature header');
+			expectRefused(h, (await deliver(h, body(), { omit: ['timestamp'] })).answer, 'missing signature header');
+			expectRefused(h, await h.send({ body: JSON.stringify(body()) }), 'missing signature header');
 		});
 
 		it('malformed headers', async () => {
 			const raw = JSON.stringify(body());
 			const ts = nowSeconds();
 			const bad1 = await h.send({ body: raw, headers: { 'X-Svc-Signature': sign(SECRET, ts, raw).slice(7), 'X-Svc-Timestamp': String(ts) } });
+			expectRefused(h, bad1, 'malformed signature header');
 			const bad2 = await h.send({ body: raw, headers: { 'X-Svc-Signature': sign(SECRET, ts, raw), 'X-Svc-Timestamp': new Date().toISOString() } });
-			expect(bad1).toMatchObject({ status: 401, body: { reason: 'malformed signature header' } });
-			expect(bad2).toMatchObject({ status: 401, body: { reason: 'malformed timestamp header' } });
+			expectRefused(h, bad2, 'malformed timestamp header');
 		});
 
 		it('stale timestamp (older than 300 s), correctly signed', async () => {
 			const { answer } = await deliver(h, body(), { timestamp: nowSeconds() - 301 });
-			expect(answer).toMatchObject({ status: 401, body: { reason: 'stale timestamp' } });
+			expectRefused(h, answer, 'stale timestamp');
 		});
 
 		it('future timestamp (more than 300 s ahead), correctly signed', async () => {
 			const { answer } = await deliver(h, body(), { timestamp: nowSeconds() + 301 });
-			expect(answer).toMatchObject({ status: 401, body: { reason: 'timestamp in the future' } });
-		});
-
-		it('replay of the exact same signed request', async () => {
-			const first = await deliver(h, body());
-			expect(first.answer.status).toBe(200);
-			const replay = await h.send({ body: first.raw, headers: first.headers });
-			expect(replay).toMatchObject({ status: 401, body: { reason: 'replayed delivery' } });
-			expect(h.executions).toHaveLength(1);
+			expectRefused(h, answer, 'timestamp in the future');
 		});
 
 		afterEach(() => {
@@ -126,8 +128,19 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 		const first = await deliver(h, b, { timestamp: nowSeconds() - 5 });
 		const again = await deliver(h, b, { timestamp: nowSeconds() });
 		expect(first.answer.status).toBe(200);
-		expect(again.answer).toMatchObject({ status: 200, body: { received: true, duplicate: true } });
+		expect(again.answer).toMatchObject({ status: 200, body: ACK });
 		expect(h.executions).toHaveLength(1);
+	});
+
+	it('acknowledges a byte-identical redelivery (a service retry, or a captured delivery replayed inside the 300 s window): 200, nothing started, every time', async () => {
+		const first = await deliver(h, envelope('extraction.completed', completedData('ext_R')));
+		expect(first.answer).toMatchObject({ status: 200, body: { message: 'Workflow was started' } });
+		for (let n = 0; n < 5; n++) {
+			const replay = await h.send({ body: first.raw, headers: first.headers });
+			expect(replay).toMatchObject({ status: 200, body: ACK });
+		}
+		expect(h.executions).toHaveLength(1);
+		expect(h.logs.some((l) => l.level === 'warn')).toBe(false);
 	});
 
 	it('remembers events across requests although n8n does not save static data written in webhook()', async () => {
@@ -135,7 +148,7 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 		await deliver(h, b, { timestamp: nowSeconds() - 2 });
 		expect(h.savedStaticData).toEqual({}); // nothing relied on static data
 		const again = await deliver(h, b, { timestamp: nowSeconds() - 1 });
-		expect(again.answer.body).toEqual({ received: true, duplicate: true });
+		expect(again.answer.body).toEqual(ACK);
 	});
 
 	it('treats different documents of one extraction with the same timestamp as distinct', async () => {
@@ -171,7 +184,7 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 
 	it('answers 400 (no execution) to a correctly signed body that is not an event envelope', async () => {
 		const { answer } = await deliver(h, { hello: 'world' });
-		expect(answer).toMatchObject({ status: 400, body: { reason: 'not an event envelope' } });
+		expect(answer).toMatchObject({ status: 400, body: { error: 'bad request' } });
 		const { answer: notJson } = await deliver(h, 'not json at all', { headers: { 'content-type': 'text/plain' } });
 		expect(notJson.status).toBe(400);
 		expect(h.executions).toHaveLength(0);
@@ -192,10 +205,13 @@ describe('Extraction Trigger options', () => {
 			const ignored = await deliver(h, envelope('extraction.completed', completedData()));
 			const unknown = await deliver(h, envelope('invoice.ready', { extractionId: 'x' }));
 			const taken = await deliver(h, envelope('extraction.failed', failedData()));
-			expect(ignored.answer).toMatchObject({ status: 200, body: { received: true, ignored: 'event type not selected' } });
-			expect(unknown.answer.status).toBe(200);
-			expect(taken.answer.status).toBe(200);
+			expect(ignored.answer).toMatchObject({ status: 200, body: ACK });
+			expect(unknown.answer).toMatchObject({ status: 200, body: ACK });
+			expect(taken.answer).toMatchObject({ status: 200, body: { message: 'Workflow was started' } });
 			expect(h.executions.map((e) => e.items[0].event)).toEqual(['extraction.failed']);
+			// a redelivery of a delivery acknowledged without a run gets the same answer again
+			expect(await h.send({ body: ignored.raw, headers: ignored.headers })).toMatchObject({ status: 200, body: ACK });
+			expect(h.executions).toHaveLength(1);
 		} finally {
 			await h.stop();
 		}
@@ -216,7 +232,7 @@ describe('Extraction Trigger options', () => {
 		const auto = await extractionHarness();
 		try {
 			expect((await deliver(h, envelope('extraction.completed', completedData()), { prefix: 'X-Acme' })).answer.status).toBe(200);
-			expect((await deliver(h, envelope('extraction.completed', completedData()))).answer).toMatchObject({ status: 401, body: { reason: 'missing signature header' } });
+			expectRefused(h, (await deliver(h, envelope('extraction.completed', completedData()))).answer, 'missing signature header');
 			expect((await deliver(auto, envelope('extraction.completed', completedData()), { prefix: 'X-Fiscalapi' })).answer.status).toBe(200);
 		} finally {
 			await h.stop();
@@ -286,13 +302,14 @@ describe('Extraction event helpers', () => {
 		expect(findSignatureHeaders({}, 'X-Svc-')).toEqual({ signature: 'x-svc-signature', timestamp: 'x-svc-timestamp' });
 	});
 
-	it('builds the idempotency key from event.timestamp, type, extraction and document', () => {
+	it('builds the stable event id from the idempotency key event.timestamp, with type, extraction and document', () => {
 		const a = asEnvelope(envelope('document.ready', documentData('e', 'd1'), 'T'))!;
 		const b = asEnvelope(envelope('document.ready', documentData('e', 'd2'), 'T'))!;
-		expect(eventKey(a, 'h')).toBe('event|document.ready|T|e|d1');
-		expect(eventKey(a, 'h')).not.toBe(eventKey(b, 'h'));
+		expect(extractionEventId(a, 'h')).toBe('document.ready:T:e:d1');
+		expect(extractionEventId(a, 'h')).not.toBe(extractionEventId(b, 'h'));
+		expect(extractionEventId(asEnvelope(envelope('extraction.completed', completedData('e2'), 'T2'))!, 'h')).toBe('extraction.completed:T2:e2');
 		const noTs = asEnvelope({ event: { type: 'x' }, data: {} })!;
-		expect(eventKey(noTs, 'h')).toBe('body:h');
+		expect(extractionEventId(noTs, 'h')).toBe('body:h');
 	});
 
 	it('normalizes without touching the input; publicId alone is mirrored to extractionId', () => {

@@ -100,7 +100,7 @@ export class ReceiptsStandIn implements ServiceSimulator {
 	readonly prefix = 'receipts';
 	readonly subscriptions: Array<{ event_name: string; webhook_url: string; headers: SimRequest['headers'] }> = [];
 
-	constructor(readonly apiKey = API_KEY) {}
+	constructor(public apiKey = API_KEY) {}
 
 	register(router: RouteTable): void {
 		router.add('POST', '/webhooks', (req) => {

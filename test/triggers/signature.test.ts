@@ -1,4 +1,5 @@
-import { DedupRegistry, DedupStore, computeSignature, safeEqual, verifySignature } from '../../nodes/shared/signature';
+import { DedupRegistry, DedupStore } from '../../nodes/shared/dedup';
+import { computeSignature, safeEqual, verifySignature } from '../../nodes/shared/signature';
 import { createHmac } from 'node:crypto';
 
 /** Independent of the code under test: HMAC-SHA256 over `${ts}.${raw}`. */

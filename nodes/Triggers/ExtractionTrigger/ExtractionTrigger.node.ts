@@ -11,33 +11,32 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { sha256Hex, verifySignature } from '../../shared/signature';
-import { answerWithoutExecution, handleDelivery, headerValue, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
-import { asEnvelope, eventKey, findSignatureHeaders, normalizeEvent } from './event';
+import { acknowledge, answerWithoutExecution, handleDelivery, headerValue, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
+import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from './event';
 
 /** Names this node in n8n's log. */
 const TRIGGER = 'Extraction Trigger';
 
 /** How long a seen event is remembered: the service retries up to 5 times with exponential backoff. */
 const EVENT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
-/** A signature is only valid inside the ±300 s window, so remembering it for twice that is enough. */
-const SIGNATURE_MEMORY = { maxEntries: 20000, ttlMs: 2 * 300 * 1000 };
 
 /**
  * Receives the document-extraction service's webhooks. The endpoint is registered by hand in the service's
  * dashboard (no API exists for it), so activation registers nothing remotely; it checks the secret is set.
- * Each delivery: verify HMAC + timestamp window over the raw bytes → refuse replays of the same signature →
- * parse → skip events already seen (in-process memory) → filter by type → normalize → one execution.
+ * Each delivery: verify HMAC + timestamp window over the raw bytes (else 401, the same body whatever the
+ * reason) → parse → filter by type → skip events already seen (in-process memory; acknowledged with 200 so
+ * the service stops retrying) → normalize, with a stable `eventId` → one execution.
  */
 export class ExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Document Extraction Trigger',
+		displayName: 'Document Extraction (Mexico, Ecuador) Trigger',
 		name: 'extractionTrigger',
 		icon: { light: 'file:extractionTrigger.svg', dark: 'file:extractionTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts a workflow when the document-extraction service reports a finished or failed extraction or a ready document',
-		defaults: { name: 'Document Extraction Trigger' },
+		defaults: { name: 'Document Extraction (Mexico, Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'extractionWebhookApi', required: true, testedBy: 'extractionWebhookSecret' }],
@@ -115,7 +114,7 @@ export class ExtractionTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const credentials = await this.getCredentials('extractionWebhookApi');
 				if (typeof credentials.secret !== 'string' || credentials.secret === '') {
-					throw new NodeOperationError(this.getNode(), 'The Document Extraction Webhook credential has no secret', {
+					throw new NodeOperationError(this.getNode(), 'The Document Extraction (Mexico, Ecuador) Webhook credential has no secret', {
 						description: 'Set the same secret as in the extraction dashboard: unsigned deliveries are always refused.',
 					});
 				}
@@ -150,25 +149,19 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	});
 	if (!verified.ok) return refuse(this, verified.reason);
 
-	// The same signed request seen again is a replay (a new delivery attempt carries a new timestamp and signature).
-	if (!memoryOf(this, 'signatures', SIGNATURE_MEMORY).claim(verified.digest)) return refuse(this, 'replayed delivery');
-
 	const envelope = asEnvelope(parseJsonObject(req.rawBody, undefined));
 	if (!envelope) {
-		this.logger.warn('Extraction Trigger: a correctly signed delivery is not an event envelope ({ event: { type }, data })');
-		return answerWithoutExecution(this, 400, { error: 'bad request', reason: 'not an event envelope' });
+		this.logger.warn(`${TRIGGER}: a correctly signed delivery is not an event envelope ({ event: { type }, data })`);
+		return answerWithoutExecution(this, 400, { error: 'bad request' });
 	}
 
+	// From here on the delivery is genuine. A redelivery (the service retries, and a captured delivery may be
+	// replayed inside the 300 s window) is acknowledged and starts nothing; so is an event type not selected.
 	const selected = this.getNodeParameter('events', []) as string[];
-	if (selected.length > 0 && !selected.includes(envelope.event.type)) {
-		return answerWithoutExecution(this, 200, { received: true, ignored: 'event type not selected' });
-	}
+	if (selected.length > 0 && !selected.includes(envelope.event.type)) return acknowledge(this, TRIGGER, `event type ${envelope.event.type} not selected`);
 
-	// Redelivery of an event already accepted: acknowledge (so the service stops retrying), start nothing.
-	const key = eventKey(envelope, sha256Hex(req.rawBody?.toString('base64') ?? ''));
-	if (!memoryOf(this, 'events', EVENT_MEMORY).claim(key)) {
-		return answerWithoutExecution(this, 200, { received: true, duplicate: true });
-	}
+	const eventId = extractionEventId(envelope, sha256Hex(req.rawBody?.toString('base64') ?? ''));
+	if (!memoryOf(this, 'events', EVENT_MEMORY).claim(eventId)) return acknowledge(this, TRIGGER, `event ${eventId} already received`);
 
-	return { workflowData: [this.helpers.returnJsonArray(normalizeEvent(envelope))] };
+	return { workflowData: [this.helpers.returnJsonArray({ ...normalizeEvent(envelope), eventId })] };
 }

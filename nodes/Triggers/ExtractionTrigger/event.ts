@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { normalizeRecord } from '../../Extraction/domain/names';
 import type { IncomingHttpHeaders } from '../webhookIo';
 
 /**
@@ -57,39 +58,28 @@ function text(value: unknown): string {
 }
 
 /**
- * The idempotency key of an event: `event.timestamp` (the spec's key) with the type and extraction id, and
- * the document id for `document.ready` (several documents of one extraction may share a timestamp). Without
- * a timestamp, the body's hash stands in (given by the caller).
+ * The stable id of an event, from the spec's idempotency key `event.timestamp` (extraction service, Events):
+ * `<type>:<timestamp>:<extraction id>`, plus `:<document id>` for `document.ready` (several documents of one
+ * extraction may share a timestamp). Without a timestamp, the body's hash stands in (given by the caller).
+ * The same delivery, or a redelivery of the same event, always has the same id.
  */
-export function eventKey(envelope: ExtractionEnvelope, bodyHash: string): string {
+export function extractionEventId(envelope: ExtractionEnvelope, bodyHash: string): string {
 	if (!envelope.event.timestamp) return `body:${bodyHash}`;
 	const data = envelope.data;
 	const doc = (data.document as IDataObject | undefined) ?? {};
-	return ['event', envelope.event.type, envelope.event.timestamp, text(data.extractionId ?? data.publicId), text(doc.id ?? doc.uuid)].join('|');
-}
-
-const DIRECTIONS: Record<string, string> = { RECEIVED: 'INBOUND', ISSUED: 'OUTBOUND' };
-
-function normalizeDirection(holder: IDataObject | undefined): void {
-	if (!holder || typeof holder !== 'object') return;
-	const value = holder.direction;
-	if (typeof value === 'string' && DIRECTIONS[value.toUpperCase()]) holder.direction = DIRECTIONS[value.toUpperCase()];
+	const docId = text(doc.id ?? doc.uuid);
+	return [envelope.event.type, envelope.event.timestamp, text(data.extractionId ?? data.publicId), ...(docId ? [docId] : [])].join(':');
 }
 
 /**
  * One output item: the event's type, timestamp and version next to its data, with the names of the current
- * API: `publicId` beside the payload's `extractionId` (same value), and direction `INBOUND`/`OUTBOUND` for the
- * beta's `RECEIVED`/`ISSUED`.
+ * API (the Extraction node's normalizer): `publicId` beside the payload's `extractionId` (same value), and
+ * direction `INBOUND`/`OUTBOUND` for the beta's `RECEIVED`/`ISSUED`, at any depth.
  */
 export function normalizeEvent(envelope: ExtractionEnvelope): IDataObject {
-	const data = structuredClone(envelope.data);
-	const id = data.extractionId ?? data.publicId;
-	if (id !== undefined) {
-		data.extractionId = id;
-		data.publicId = id;
-	}
-	normalizeDirection(data);
-	normalizeDirection(data.options as IDataObject | undefined);
+	const data = normalizeRecord(envelope.data);
+	// The payload's own name stays beside the current one: workflows built on the deliveries read it.
+	if (data.publicId !== undefined) data.extractionId = data.publicId;
 	return {
 		...data,
 		event: envelope.event.type,

@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -8,8 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { safeEqual, sha256Hex } from '../../shared/signature';
-import { answerWithoutExecution, handleDelivery, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
-import { isReceiptEvent, receiptKey, withoutSecrets } from './receipt';
+import { redact } from '../../shared/redact';
+import { isReceiptEvent } from '../../Receipts/subscriptions';
+import { acknowledge, handleDelivery, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
+import { receiptEventId } from './receipt';
 import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashFor, unsubscribe } from './subscription';
 
 /** Names this node in n8n's log. */
@@ -26,17 +27,17 @@ const RECEIPT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
  */
 export class ReceiptsTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Electronic Receipts (Ecuador) Trigger',
+		displayName: 'Receipts (Ecuador) Trigger',
 		name: 'receiptsTrigger',
 		icon: { light: 'file:receiptsTrigger.svg', dark: 'file:receiptsTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts a workflow when an Ecuadorian electronic receipt is authorized, rejected or fails to issue',
-		defaults: { name: 'Electronic Receipts Trigger' },
+		defaults: { name: 'Receipts (Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'receiptsApi', required: true }],
+		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiConnection' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -48,7 +49,7 @@ export class ReceiptsTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Activating the workflow subscribes this node in the receipts service. The service cannot remove subscriptions: after deactivation its deliveries are refused.',
+					'Activating the workflow subscribes this node in the receipts service once per event; later activations reuse those subscriptions (the service cannot remove them). Listening for a test event subscribes nothing, so it only receives what you send to the Test URL yourself: activate the workflow to see real notifications.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -101,26 +102,29 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = receivedRequest(this);
 	const event = req.query.event;
 	const token = req.query.token;
-	if (!isReceiptEvent(event)) return refuse(this, 'unknown subscription');
-	if (typeof token !== 'string' || token === '') return refuse(this, 'missing token');
-	const expected = tokenHashFor(this.getWorkflowStaticData('node'), event);
-	if (!expected || !safeEqual(sha256Hex(token), expected)) return refuse(this, 'invalid token');
+	const testListening = this.getMode() === 'manual';
+	if (!isReceiptEvent(event)) return refuse(this, 'unknown or missing event in the URL');
+	if (!testListening) {
+		// Production: the token of a subscription this node made (test listening subscribes nothing, see subscription.ts).
+		if (typeof token !== 'string' || token === '') return refuse(this, 'missing token');
+		const expected = tokenHashFor(this.getWorkflowStaticData('node'), event);
+		if (!expected || !safeEqual(sha256Hex(token), expected)) return refuse(this, 'unknown token');
+	}
 
 	const receipt = parseJsonObject(req.rawBody, req.body);
-	if (!receipt) return answerWithoutExecution(this, 400, { error: 'bad request', reason: 'body is not a JSON object' });
+	if (!receipt) return refuse(this, 'body is not a JSON object');
 
 	const credentials = await this.getCredentials(CREDENTIAL);
 	if (receipt['api-key'] === undefined) return refuse(this, 'missing api-key');
-	if (!safeEqual(receipt['api-key'], credentials.apiKey)) return refuse(this, 'invalid api-key');
+	if (!safeEqual(receipt['api-key'], credentials.apiKey)) return refuse(this, 'api-key does not match the credential');
 
 	const selected = this.getNodeParameter('events', []) as string[];
-	if (!selected.includes(event)) return answerWithoutExecution(this, 200, { received: true, ignored: 'event not selected' });
+	if (!selected.includes(event)) return acknowledge(this, TRIGGER, `event ${event} not selected`);
 
-	if (!memoryOf(this, 'receipts', RECEIPT_MEMORY).claim(receiptKey(event, receipt))) {
-		return answerWithoutExecution(this, 200, { received: true, duplicate: true });
-	}
+	const eventId = receiptEventId(receipt) ?? `body:${sha256Hex(req.rawBody?.toString('base64') ?? JSON.stringify(receipt))}`;
+	if (!memoryOf(this, 'receipts', RECEIPT_MEMORY).claim(eventId)) return acknowledge(this, TRIGGER, `event ${eventId} already received`);
 
 	const secrets = [credentials.apiKey, credentials.certificatePassword].filter((s): s is string => typeof s === 'string');
-	const output = withoutSecrets(receipt, secrets) as IDataObject;
-	return { workflowData: [this.helpers.returnJsonArray({ ...output, event })] };
+	const output = redact(receipt, secrets);
+	return { workflowData: [this.helpers.returnJsonArray({ ...output, event, eventId })] };
 }

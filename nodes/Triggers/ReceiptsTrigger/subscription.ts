@@ -1,24 +1,28 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { randomToken, sha256Hex } from '../../shared/signature';
-import { isReceiptEvent, type ReceiptEvent } from './receipt';
+import { isReceiptEvent, subscribeWebhook, type ReceiptEvent } from '../../Receipts/subscriptions';
+import { receiptsClient } from '../../Receipts/transport';
 
 /**
  * Subscriptions of the Receipts Trigger. The service offers `POST /webhooks {event_name, webhook_url}` and
- * nothing else: no delivery signature, no list, no removal. So each subscription gets its own random token,
- * put in the subscribed URL (`?event=<name>&token=<token>`); only the token's SHA-256 is kept, in the node's
- * static data (n8n saves what `create`/`delete` write there). A delivery must present a known token for its
- * event, and the account's API key in its `api-key` field. Deactivating forgets the tokens, so deliveries of
- * subscriptions that cannot be removed fail closed (401) from then on.
+ * nothing else: no delivery signature, no list, no removal (receipts service, POST /webhooks). So:
+ * - each subscription gets its own random token, put in the subscribed URL (`?event=<name>&token=<token>`);
+ *   only the token's SHA-256 is kept, in the node's static data (n8n saves what `create` writes there);
+ * - subscriptions are made once per production URL, account and event, and kept: deactivation cannot remove
+ *   them at the service, so it keeps their tokens too, and the next activation with the same URL and account
+ *   reuses them instead of piling up new ones (each would deliver every event once more);
+ * - listening for a test event subscribes nothing: a test session would leave a subscription behind that
+ *   nothing can remove (see the node's notice).
  */
 
 export const CREDENTIAL = 'receiptsApi';
 const STATE_KEY = 'receiptsSubscriptions';
 
 export interface SubscriptionState {
-	/** The n8n webhook URL the subscriptions point at (without the query). */
+	/** The n8n production webhook URL the subscriptions point at (without the query). */
 	webhookUrl: string;
-	/** SHA-256 of base URL + API key: a different account or service needs new subscriptions. */
+	/** SHA-256 of base URL + API key: a different account or service needs its own subscriptions. */
 	account: string;
 	events: Partial<Record<ReceiptEvent, { tokenHash: string; createdAt: string; remoteId?: string }>>;
 }
@@ -54,23 +58,33 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 	return url;
 }
 
-/** True when the saved subscriptions match this activation (same URL, account and events): nothing to do. */
-export async function subscriptionsExist(this: IHookFunctions): Promise<boolean> {
-	const state = readState(this.getWorkflowStaticData('node'));
-	if (!state) return false;
-	const credentials = await this.getCredentials(CREDENTIAL);
-	const events = selectedEvents(this);
-	const saved = Object.keys(state.events).sort();
-	return (
-		state.webhookUrl === webhookUrlOf(this) &&
-		state.account === accountOf(credentials) &&
-		saved.length === events.length &&
-		saved.every((e, i) => e === events[i])
-	);
+/** Listening for a test event ('manual'), as opposed to an active workflow. */
+export function isTestListening(ctx: IHookFunctions): boolean {
+	return ctx.getMode() === 'manual';
 }
 
-/** Subscribes once per selected event, each with a fresh token; replaces (and so revokes) earlier tokens. */
+/** The saved state, when it was made for this URL and account (so its subscriptions still deliver here). */
+async function reusableState(ctx: IHookFunctions): Promise<SubscriptionState | undefined> {
+	const state = readState(ctx.getWorkflowStaticData('node'));
+	if (!state) return undefined;
+	const credentials = await ctx.getCredentials(CREDENTIAL);
+	return state.webhookUrl === webhookUrlOf(ctx) && state.account === accountOf(credentials) ? state : undefined;
+}
+
+/** True when every selected event already has a subscription to this URL and account (or when test listening). */
+export async function subscriptionsExist(this: IHookFunctions): Promise<boolean> {
+	if (isTestListening(this)) return true;
+	const state = await reusableState(this);
+	return !!state && selectedEvents(this).every((event) => state.events[event] !== undefined);
+}
+
+/**
+ * Subscribes each selected event that has no subscription to this URL and account yet, each with a fresh
+ * token. Subscriptions already made for this URL and account are kept (also for events no longer selected:
+ * their deliveries are then acknowledged without a run instead of refused).
+ */
 export async function subscribe(this: IHookFunctions): Promise<boolean> {
+	if (isTestListening(this)) return true;
 	const events = selectedEvents(this);
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Select at least one event to subscribe to');
@@ -80,31 +94,22 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 	if (!base) throw new NodeOperationError(this.getNode(), 'The Receipts credential has no Base URL');
 	const webhookUrl = webhookUrlOf(this);
 	const staticData = this.getWorkflowStaticData('node');
-	const state: SubscriptionState = { webhookUrl, account: accountOf(credentials), events: {} };
-	// Forget earlier tokens first: whatever happens below, old subscriptions no longer deliver.
-	delete staticData[STATE_KEY];
+	const state: SubscriptionState = (await reusableState(this)) ?? { webhookUrl, account: accountOf(credentials), events: {} };
+	const api = receiptsClient(this);
 
-	const headers: IDataObject = { Accept: 'application/json' };
-	if (typeof credentials.certificatePassword === 'string' && credentials.certificatePassword !== '') {
-		headers['X-Password'] = credentials.certificatePassword;
-	}
 	for (const event of events) {
+		if (state.events[event]) continue;
 		const token = randomToken();
-		let answer: unknown;
+		let answer: IDataObject;
 		try {
-			answer = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, {
-				method: 'POST',
-				url: `${base}/webhooks`,
-				headers,
-				body: { event_name: event, webhook_url: subscribedUrl(webhookUrl, event, token) },
-				json: true,
-			});
+			answer = await subscribeWebhook(api, { event_name: event, webhook_url: subscribedUrl(webhookUrl, event, token) });
 		} catch (error) {
-			// Keep the subscriptions already made usable, then report.
-			if (Object.keys(state.events).length > 0) staticData[STATE_KEY] = state as unknown as IDataObject;
-			throw new NodeApiError(this.getNode(), error as JsonObject, {
-				message: `Could not subscribe to "${event}" in the receipts service`,
-				description: `POST ${base}/webhooks failed. Check the Receipts credential (Base URL, API key) and that the service is up.`,
+			// Keep what was subscribed so far (it delivers), then report.
+			staticData[STATE_KEY] = state as unknown as IDataObject;
+			const cause = error as Error & { description?: string };
+			throw new NodeOperationError(this.getNode(), cause, {
+				message: `Could not subscribe to "${event}" in the receipts service: ${cause.message}`,
+				description: cause.description ?? 'Check the Receipts credential (Base URL, API key) and that the service is up.',
 			});
 		}
 		state.events[event] = {
@@ -125,12 +130,11 @@ function remoteIdOf(answer: unknown): string | undefined {
 }
 
 /**
- * The service has no removal operation: forget the tokens, so the remote subscriptions' deliveries are
- * refused (401) from now on. Returns true: there is nothing else that could be done.
+ * The service has no removal operation, so nothing is removed and the saved subscriptions are kept for the
+ * next activation (n8n does not route deliveries to an inactive workflow meanwhile). Returns true: there is
+ * nothing else that could be done.
  */
 export async function unsubscribe(this: IHookFunctions): Promise<boolean> {
-	const staticData = this.getWorkflowStaticData('node');
-	delete staticData[STATE_KEY];
 	return true;
 }
 
