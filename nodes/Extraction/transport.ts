@@ -43,7 +43,7 @@ export const extractionService: ServiceDefinition = {
 		if (status === 429) {
 			return {
 				message: `Document Extraction: rate limit exceeded${code}`,
-				description: `${said ? `${said}. ` : ''}The plan's limit was reached (${LIMITS.creation.label}, ${LIMITS.statusChecks.label}, ${LIMITS.downloads.label}; the plan's hourly request budget is in Account → Verify API Key). Reads were retried with backoff; an extraction is never created again automatically. Wait and run again.`,
+				description: `${said ? `${said}. ` : ''}The plan's limit was reached (${LIMITS.creation.label}, ${LIMITS.statusChecks.label}, ${LIMITS.downloads.label}; the plan's hourly request budget is in Account → Verify API Key). The request was re-sent as many times as allowed, honouring Retry-After (a 429 means the service did not process it, so nothing was created by it). Wait and run again.`,
 			};
 		}
 		if (status === 400 || status === 422) {
@@ -104,7 +104,7 @@ export class ExtractionApi {
 	async job(publicId: string, i: number, deadline = Infinity): Promise<IDataObject | 'deadline'> {
 		const slot = await this.statusChecks.acquire(deadline - Date.now());
 		if (!slot.ok) return 'deadline';
-		return normalizeRecord(await this.request({ method: 'GET', path: `/v1/extractions/${encodeURIComponent(publicId)}` }, i));
+		return normalizeRecord(await this.request({ method: 'GET', path: `/v1/extractions/${encodeURIComponent(publicId)}`, deadline }, i));
 	}
 
 	/** Downloads one document, paced by the 1,000-per-hour budget (waits at most a minute for a slot). */

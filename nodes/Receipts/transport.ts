@@ -52,7 +52,12 @@ export const receiptsService: ServiceDefinition = {
 				description: `The service refused the receipt.${details || ' Check the fields named above.'}`,
 			};
 		}
-		if (status === 429) return { message: 'Receipts: too many requests', description: 'The service is rate limiting. Lower "Parallel Requests" or wait before running again.' };
+		if (status === 429) {
+			return {
+				message: 'Receipts: too many requests',
+				description: 'The service is rate limiting; the request was re-sent as many times as allowed. Lower Options → Parallel Status Checks (Wait for Final State) or Parallel Requests (reads), or wait before running again.',
+			};
+		}
 		return {
 			message: `Receipts answered ${status}: ${said ?? 'unexpected error'}`,
 			description: status >= 500 ? `The service had a problem; reads were retried, requests that issue or sign are never re-sent after a 5xx.${details}` : details || undefined,
@@ -64,6 +69,8 @@ export interface ReceiptsRequest {
 	method: IHttpRequestMethods;
 	path: string;
 	body?: IDataObject;
+	/** See ApiRequest.deadline. */
+	deadline?: number;
 }
 
 export interface ReceiptsSettings {
@@ -78,9 +85,9 @@ export class ReceiptsApi {
 		private readonly settings: ReceiptsSettings = {},
 	) {}
 
-	/** Reads: X-Key only; retried on 429/5xx/network failures (idempotent). */
-	async read(path: string, itemIndex?: number): Promise<IDataObject> {
-		return await this.send({ method: 'GET', path }, false, itemIndex);
+	/** Reads: X-Key only; retried on 429/5xx/network failures (idempotent), never past `deadline` (epoch ms). */
+	async read(path: string, itemIndex?: number, deadline?: number): Promise<IDataObject> {
+		return await this.send({ method: 'GET', path, deadline }, false, itemIndex);
 	}
 
 	/**
@@ -116,7 +123,7 @@ export class ReceiptsApi {
 		}
 		try {
 			const answer = await this.client.request<unknown>(
-				{ method: req.method, path: req.path, body: req.body, headers, idempotent: req.method === 'GET', timeoutMs: this.settings.timeoutMs },
+				{ method: req.method, path: req.path, body: req.body, headers, idempotent: req.method === 'GET', timeoutMs: this.settings.timeoutMs, deadline: req.deadline },
 				itemIndex,
 			);
 			const clean = redact(answer, await this.secrets());

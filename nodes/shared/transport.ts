@@ -55,6 +55,12 @@ export interface ApiRequest {
 	idempotent?: boolean;
 	/** Overrides the service's request timeout (milliseconds). */
 	timeoutMs?: number;
+	/**
+	 * A moment (epoch milliseconds) this request must not outlive, retries included: each attempt's timeout
+	 * is cut to the time left, and no retry starts that would end after it (a wait's status check must not
+	 * keep the item beyond its Timeout).
+	 */
+	deadline?: number;
 	/** Answer as raw bytes with headers (downloads). */
 	binary?: boolean;
 }
@@ -212,8 +218,9 @@ export class ServiceClient {
 			headers: { Accept: 'application/json', ...(req.headers ?? {}) },
 			qs: req.qs,
 			json: !req.binary,
-			timeout: req.timeoutMs ?? this.service.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
+		const timeoutMs = req.timeoutMs ?? this.service.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		const deadline = req.deadline ?? Infinity;
 		if (req.body !== undefined) options.body = req.body;
 		if (req.binary) {
 			options.encoding = 'arraybuffer';
@@ -238,7 +245,7 @@ export class ServiceClient {
 				const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx,
 					this.service.credentialType,
-					{ ...options, headers: { ...options.headers } },
+					{ ...options, headers: { ...options.headers }, timeout: Math.max(1, Math.min(timeoutMs, deadline - Date.now())) },
 					// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
 					{ credentialsDecrypted: credentials, preAuthenticationRetryStatusCode: [] },
 				);
@@ -259,7 +266,7 @@ export class ServiceClient {
 				const wait = this.shouldRetry(failure, idempotent, attempt)
 					? retryDelay(attempt, failure.headers['retry-after'], this.retry)
 					: undefined;
-				if (wait === undefined) throw this.toNodeError(failure, req, itemIndex);
+				if (wait === undefined || Date.now() + wait >= deadline) throw this.toNodeError(failure, req, itemIndex);
 				attempt++;
 				await sleep(wait);
 			} finally {

@@ -47,6 +47,35 @@ test.each([
 	expect(String(item.json.instruction)).toMatch(/^The extraction may have been created: the answer was lost\. Check the jobs in the extraction dashboard/);
 });
 
+test('a new job the service does not show yet (404 on the first checks) is waited for, not reported as "not found"', async () => {
+	env.sim.jobVisibleAfterMs = 400;
+	const result = await env.run(createParams(fastWait));
+	const [job] = [...env.sim.jobs.values()];
+	expect(result.error).toBeUndefined();
+	expect(result.output(NODE)[0].json).toMatchObject({ publicId: job.publicId, status: 'COMPLETED' });
+	expect(env.calls().filter((c) => c.method === 'GET').length).toBeGreaterThan(1);
+	expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
+});
+
+test('a job that stays invisible until the deadline: the message names the job and says it exists', async () => {
+	env.sim.jobVisibleAfterMs = 60_000;
+	const result = await env.run(createParams({ ...fastWait, timeout: 1 }), undefined, true);
+	const [job] = [...env.sim.jobs.values()];
+	const [item] = result.output(NODE);
+	expect(item.json.error).toMatch(new RegExp(`^\\[item 0\\] Extraction ${job.publicId} exists, but following it failed: Document Extraction: not found`));
+	expect(item.json).toMatchObject({ extraction_exists: true, publicId: job.publicId });
+	expect(String(item.json.instruction)).toContain(`Extraction → Get (publicId ${job.publicId})`);
+});
+
+test('status checks never keep the item beyond its Timeout, even when each check hangs longer', async () => {
+	env.server.fail({ service: 'extraction', method: 'GET', mode: 'slow', delayMs: 20_000, times: 100 });
+	const started = Date.now();
+	const result = await env.run(createParams({ ...fastWait, timeout: 1 }), undefined, true);
+	expect(Date.now() - started).toBeLessThan(8000); // without the deadline: 20 s per hanging check
+	const [job] = [...env.sim.jobs.values()];
+	expect(result.output(NODE)[0].json).toMatchObject({ extraction_exists: true, publicId: job.publicId });
+});
+
 test('a create answered 429 was not processed: re-sent after Retry-After, one job', async () => {
 	env.server.fail({ service: 'extraction', method: 'POST', mode: 'throttle', retryAfterSeconds: 1, times: 1 });
 	const result = await env.run(createParams());

@@ -60,6 +60,16 @@ describe.each([
 		expect(result.error?.description).toMatch(/may have been processed/);
 	});
 
+	test('Client → Resend Credentials is sent once: the e-mail reaches the client once', async () => {
+		const uuid = await createClient('resend@example.mx');
+		env.server.clear();
+		env.server.fail({ service: 'partners', method: 'POST', path: `/v1/clients/${uuid}/resend-credentials`, mode, times: 1 });
+		const result = await env.run({ resource: 'client', operation: 'resendCredentials', client: byId(uuid) });
+		expect(env.calls().filter((c) => c.path.endsWith('/resend-credentials'))).toHaveLength(1);
+		expect(env.partners.clients.get(uuid)?.credentials_sent).toBe(2);
+		expect(result.error?.description).toMatch(/may have been processed/);
+	});
+
 	test('Client → Reactivate is sent once: a re-send would be refused (not suspended) and report the success as failed', async () => {
 		const uuid = await createClient('reactivate@example.mx');
 		await env.run({ resource: 'client', operation: 'suspend', clientIds: uuid });

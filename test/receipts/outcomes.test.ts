@@ -146,6 +146,24 @@ describe('status checks that fail do not lose the receipt', () => {
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
 
+	test('status checks never keep the item beyond its Timeout, even when each check hangs longer than it (retries included)', async () => {
+		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
+		const started = Date.now();
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }), undefined, true);
+		expect(Date.now() - started).toBeLessThan(8000); // without the deadline: 20 s per hanging check
+		const r = onlyReceipt();
+		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, document_exists: true });
+	});
+
+	test('a receipt the service does not show until the deadline (404): the error says so, not "check the receipt ID"', async () => {
+		env.receipts.edocsVisibleAfterMs = 60_000;
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }));
+		const r = onlyReceipt();
+		expect(result.error?.message).toMatch(new RegExp(`^\\[item 0\\] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed`));
+		expect(result.error?.description).toContain(`GET /edocs/${r.id} still answered 404 (not found) when the wait ended`);
+		expect(result.error?.description).not.toContain('Check the receipt ID');
+	});
+
 	test('a key refused during the wait ends it at once, still naming the receipt', async () => {
 		env.server.fail({ service: 'receipts', method: 'GET', status: 401, body: { error: 'Invalid API key' }, times: 1 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, waitTimeout: 60 }));

@@ -98,6 +98,8 @@ export class ExtractionSimulator implements ServiceSimulator {
 	listDocuments = true;
 	/** A careless service that echoes the SAT credentials in job records and errors (to test redaction). */
 	echoSecrets = false;
+	/** `GET /v1/extractions/{publicId}` answers 404 for a job younger than this (ms): a read replica that lags. */
+	jobVisibleAfterMs = 0;
 	private readonly hits = new Map<string, number[]>();
 
 	readonly prodKey = 'live_7Qm2vX9kLp4Rt8Ws';
@@ -119,6 +121,7 @@ export class ExtractionSimulator implements ServiceSimulator {
 		this.betaNames = false;
 		this.listDocuments = true;
 		this.echoSecrets = false;
+		this.jobVisibleAfterMs = 0;
 		this.addKey(this.prodKey, { env: 'prod' });
 		this.addKey(this.stagingKey, { env: 'staging' });
 	}
@@ -347,7 +350,9 @@ export class ExtractionSimulator implements ServiceSimulator {
 			const limited = this.limit(`status:${key.key}`, this.limits.statusChecksPerMinute, 60_000);
 			if (limited) return limited;
 			const job = this.jobs.get(req.params.publicId);
-			if (!job || job.env !== env) return err(404, 'NOT_FOUND', `Extraction ${req.params.publicId} not found`);
+			if (!job || job.env !== env || Date.now() - Date.parse(job.createdAt) < this.jobVisibleAfterMs) {
+				return err(404, 'NOT_FOUND', `Extraction ${req.params.publicId} not found`);
+			}
 			this.step(job);
 			return { status: 200, body: this.record(job) };
 		}));

@@ -67,7 +67,13 @@ function progress(job: IDataObject): string {
 	return `discoveryCount ${String(job.discoveryCount ?? '?')}, completedCount ${String(job.completedCount ?? '?')}`;
 }
 
-/** Checks the job until COMPLETED or FAILED; throws on FAILED and on timeout. `first` is a record already read. */
+/**
+ * Checks the job until COMPLETED or FAILED; throws on FAILED and on timeout. `first` is a record already read.
+ * A check that fails for a reason that may pass — the service does not know a new job yet (404), a rate
+ * limit past the transport's retries (429), a 5xx or the network — does not end the wait; the deadline
+ * does, and the error then names the last failure. A refused key (401/403) ends it at once. No check
+ * outlives the deadline.
+ */
 export async function waitForJob(
 	this: IExecuteFunctions,
 	ctx: ExtractionContext,
@@ -79,11 +85,27 @@ export async function waitForJob(
 	const started = Date.now();
 	const deadline = started + settings.timeoutMs;
 	let job = first;
+	let last: IDataObject | undefined = first;
+	let lastError: unknown;
 	for (;;) {
 		if (!job) {
-			const next = await ctx.api.job(publicId, i, deadline);
+			let next: IDataObject | 'deadline';
+			try {
+				next = await ctx.api.job(publicId, i, deadline);
+				lastError = undefined;
+			} catch (error) {
+				// A check cut short by the deadline says less than the failure before it: keep that one.
+				if (lastError === undefined || Date.now() < deadline) lastError = error;
+				const code = String((error as { httpCode?: string | null }).httpCode);
+				if (code === '401' || code === '403') {
+					lastError = error;
+					break; // a refused key does not pass by waiting
+				}
+				next = last ?? {};
+			}
 			if (next === 'deadline') break;
 			job = next;
+			last = next;
 		}
 		const s = status(job);
 		if (s === 'COMPLETED') return job;
@@ -92,10 +114,15 @@ export async function waitForJob(
 		await sleep(settings.intervalMs);
 		job = undefined;
 	}
+	if (lastError !== undefined) {
+		const e = lastError as { httpCode?: string | null; description?: string | null };
+		if (String(e.httpCode) === '404') e.description = `GET /v1/extractions/${publicId} still answered 404 (not found) when the wait ended: the service had not made the new job visible yet.`;
+		throw lastError;
+	}
 	const seconds = Math.round(settings.timeoutMs / 1000);
 	throw new NodeOperationError(this.getNode(), `[item ${i}] Extraction ${publicId} did not finish within ${seconds} s`, {
 		itemIndex: i,
-		description: `Last state: ${job ? `${status(job) || 'unknown'} (${progress(job)})` : 'not read'}. The job continues on the service: read it later with Extraction → Get (publicId ${publicId}), or start a workflow from the extraction.completed webhook. Raise Timeout to wait longer.`,
+		description: `Last state: ${last && status(last) ? `${status(last)} (${progress(last)})` : 'not read'}. The job continues on the service: read it later with Extraction → Get (publicId ${publicId}), or start a workflow from the extraction.completed webhook. Raise Timeout to wait longer.`,
 	});
 }
 

@@ -50,7 +50,13 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 		return withWarnings(redact(final, secrets));
 	} catch (error) {
 		// A FAILED job's error details may quote what the SAT was sent.
-		throw attachRecovery(scrubError(error, secrets), {
+		const e = scrubError(error, secrets);
+		const prefix = e instanceof Error ? (/^\[item \d+\] /.exec(e.message)?.[0] ?? '') : '';
+		// The wait's own messages ("Extraction <id> did not finish", "… FAILED") already name the job.
+		if (e instanceof Error && !e.message.startsWith(`${prefix}Extraction ${publicId} `)) {
+			e.message = `${prefix}Extraction ${publicId} exists, but following it failed: ${e.message.slice(prefix.length)}`;
+		}
+		throw attachRecovery(e, {
 			extraction_exists: true,
 			publicId,
 			instruction: `This extraction exists: do not create it again; follow it with Extraction → Get (publicId ${publicId}).`,

@@ -33,9 +33,9 @@ export interface SentIds {
 }
 
 export function followUp(ids: IssuedIds): string {
-	return ids.id
-		? `This receipt exists: do not issue it again; follow it with Document → Get (ID ${ids.id}).`
-		: `This receipt exists: do not issue it again; look it up in the receipts service by its access key ${ids.clave_acceso ?? ''}.`.trim();
+	if (ids.id) return `This receipt exists: do not issue it again; follow it with Document → Get (ID ${ids.id}).`;
+	if (ids.clave_acceso) return `This receipt exists: do not issue it again; look it up in the receipts service by its access key ${ids.clave_acceso}.`;
+	return 'This receipt exists: do not issue it again; look it up in the receipts service by its secuencial and issuer.';
 }
 
 function describeIds(ids: IssuedIds): string {

@@ -140,15 +140,18 @@ async function follow(
 		if (remaining <= 0) break;
 		await sleep(Math.min(delay, remaining));
 		delay = Math.min(wait.capMs, delay * 1.5);
-		let polled: IDataObject;
+		let polled: IDataObject | undefined;
 		try {
-			polled = await ctx.checks.run(async () => await ctx.api.read(`/edocs/${encodeURIComponent(ids.id)}`, i));
+			// A slot may come free only after the deadline: then there is no check to make.
+			polled = await ctx.checks.run(async () => (Date.now() < deadline ? await ctx.api.read(`/edocs/${encodeURIComponent(ids.id)}`, i, deadline) : undefined));
 		} catch (error) {
 			const status = Number((error as { httpCode?: string | null }).httpCode);
 			if (status === 401 || status === 403) throw afterCreated(error, ids, stateOf(doc) || undefined);
-			lastError = error;
+			// A check cut short by the deadline says less than the failure before it: keep that one.
+			if (lastError === undefined || Date.now() < deadline) lastError = error;
 			continue;
 		}
+		if (!polled) break;
 		lastError = undefined;
 		doc = { ...doc, ...polled };
 		ctx.created.setState(i, stateOf(doc) || undefined);
@@ -156,6 +159,12 @@ async function follow(
 		if (failure) throw signingFailed(this.getNode(), i, ids, failure);
 		if (outcomeOf(polled) === 'final') return { doc, timedOut: false };
 	}
-	if (lastError !== undefined) throw afterCreated(lastError, ids, stateOf(doc) || undefined);
+	if (lastError !== undefined) {
+		const e = lastError as { httpCode?: string | null; description?: string | null };
+		if (String(e.httpCode) === '404') {
+			e.description = `GET /edocs/${ids.id} still answered 404 (not found) when the wait ended: the service had not made the new receipt visible yet.`;
+		}
+		throw afterCreated(lastError, ids, stateOf(doc) || undefined);
+	}
 	return { doc, timedOut: true };
 }
