@@ -268,6 +268,36 @@ describe('Extraction Trigger options', () => {
 	});
 });
 
+describe('Extraction Trigger secret rotation (the secret is read at most once a second)', () => {
+	it('a rotated secret works at once; the old one is refused once the cached copy is a second old', async () => {
+		const h = await extractionHarness();
+		try {
+			expect((await deliver(h, envelope('extraction.completed', completedData('rot_1')))).answer.status).toBe(200);
+			const rotated = 'whsec_rotated_9876543210fedcba9876543210';
+			h.credentials.set('extractionWebhookApi', { secret: rotated });
+			// signed with the new secret: the cached old secret fails, a fresh read verifies it
+			expect((await deliver(h, envelope('extraction.completed', completedData('rot_2')), { secret: rotated })).answer.status).toBe(200);
+			// and from then on the old secret is refused
+			expectRefused(h, (await deliver(h, envelope('extraction.completed', completedData('rot_3')))).answer, 'signature mismatch');
+			expect(h.executions).toHaveLength(2);
+		} finally {
+			await h.stop();
+		}
+	});
+
+	it('without a delivery signed with the new secret, the old one stops working within a second', async () => {
+		const h = await extractionHarness();
+		try {
+			expect((await deliver(h, envelope('extraction.completed', completedData('rot_4')))).answer.status).toBe(200);
+			h.credentials.set('extractionWebhookApi', { secret: 'whsec_rotated_aaaaaaaaaaaaaaaaaaaaaaaaaa' });
+			await new Promise((resolve) => setTimeout(resolve, 1100));
+			expectRefused(h, (await deliver(h, envelope('extraction.completed', completedData('rot_5')))).answer, 'signature mismatch');
+		} finally {
+			await h.stop();
+		}
+	});
+});
+
 describe('Extraction Trigger activation and credential', () => {
 	it('refuses to activate without a secret (every delivery would be refused)', async () => {
 		await expect(extractionHarness({ secret: '' })).rejects.toThrow(/no secret/);

@@ -12,10 +12,14 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { sha256Hex, verifySignature } from '../../shared/signature';
 import { acknowledge, answerWithoutExecution, handleDelivery, headerValue, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
+import { SecretCache } from '../secretCache';
 import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from './event';
 
 /** Names this node in n8n's log. */
 const TRIGGER = 'Extraction Trigger';
+
+/** The webhook secrets of this process's Extraction Triggers, each kept at most a second. */
+const SECRETS = new SecretCache(1000);
 
 /** How long a seen event is remembered: the service retries up to 5 times with exponential backoff. */
 const EVENT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
@@ -140,13 +144,16 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const names = findSignatureHeaders(req.headers, typeof options.headerPrefix === 'string' ? options.headerPrefix : '');
 	if ('error' in names) return refuse(this, names.error);
 
-	const credentials = await this.getCredentials('extractionWebhookApi');
-	const verified = verifySignature({
-		secret: credentials.secret as string | undefined,
-		rawBody: req.rawBody,
-		signature: headerValue(req.headers, names.signature),
-		timestamp: headerValue(req.headers, names.timestamp),
-	});
+	// The secret from the credential, read at most once a second (secretCache.ts); a delivery that fails with a
+	// cached secret is verified again with a fresh read, so a rotated secret works at once.
+	const node = this.getNode();
+	const cacheKey = [this.getWorkflow().id ?? '', node.id ?? node.name, node.credentials?.extractionWebhookApi?.id ?? ''].join('\u0000');
+	const readSecret = async () => (await this.getCredentials('extractionWebhookApi')).secret as string | undefined;
+	const check = (secret: string | undefined) =>
+		verifySignature({ secret, rawBody: req.rawBody, signature: headerValue(req.headers, names.signature), timestamp: headerValue(req.headers, names.timestamp) });
+	const secret = await SECRETS.get(cacheKey, readSecret);
+	let verified = check(secret.value);
+	if (!verified.ok && secret.cached && verified.reason === 'signature mismatch') verified = check(await SECRETS.refresh(cacheKey, readSecret));
 	if (!verified.ok) return refuse(this, verified.reason);
 
 	const envelope = asEnvelope(parseJsonObject(req.rawBody, undefined));
