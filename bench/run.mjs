@@ -3,21 +3,20 @@
 // next to n8n's own HTTP Request and Webhook nodes doing the same work, and writes BENCHMARKS.md.
 // Numbers are for comparison within one run on one machine; nothing here fails on speed.
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { freePort, parseCliJson, runCli } from '../scripts/n8n/boot.mjs';
+import { parseCliJson, runCli } from '../scripts/n8n/boot.mjs';
 import { VERSIONS } from '../scripts/n8n/install.mjs';
 import { prepareSandbox, repoRoot } from '../scripts/n8n/sandbox.mjs';
+import { chain, node } from '../scripts/n8n/workflow.mjs';
 import { benchTrustedIssuing } from './trust.mjs';
+import { benchWebhooks } from './webhooks.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const userFolder = join(repoRoot, '.cache', 'bench-user');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
-const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
 const log = (m) => process.stderr.write(`[bench] ${m}\n`);
 
 rmSync(userFolder, { recursive: true, force: true });
@@ -130,68 +129,8 @@ for (const total of [1000, 10000]) {
 	log(`getMany ${total}: ${r.ms} ms, ${r.peakMb.toFixed(0)} MB`);
 }
 
-// Webhooks: Extraction Trigger (verified) vs n8n's Webhook node (unverified), same payloads, same instance.
-const triggerWf = {
-	id: 'benchExtractionTrigger',
-	name: 'bench extraction trigger',
-	settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none' },
-	nodes: [node('Hook', 'n8n-nodes-latam-fiscal.extractionTrigger', { events: [] }, { webhookId: randomUUID(), credentials: { extractionWebhookApi: { id: 'x', name: 'x' } } })],
-	connections: {},
-};
-const plainWf = {
-	id: 'benchPlainWebhook',
-	name: 'bench plain webhook',
-	settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none' },
-	nodes: [node('Hook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: 'bench-plain', options: {} }, { typeVersion: 2, webhookId: randomUUID() })],
-	connections: {},
-};
-await sb.importWorkflows([triggerWf, plainWf]);
-for (const id of [triggerWf.id, plainWf.id]) await sb.cli(['publish:workflow', `--id=${id}`], { check: true });
-const port = await freePort();
-const n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
-const triggerUrl = `${n8n.url}/webhook/${triggerWf.nodes[0].webhookId}/extraction`;
-const plainUrl = `${n8n.url}/webhook/bench-plain`;
-for (const url of [triggerUrl, plainUrl]) {
-	for (let i = 0; i < 60; i++) {
-		const res = await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-		if (res.status !== 404) break;
-		await new Promise((r) => setTimeout(r, 500));
-	}
-}
-const secret = sim.credentials.extractionWebhookApi.secret;
-const { createHmac } = await import('node:crypto');
-const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 400);
-async function blast(url, signed) {
-	const bodies = Array.from({ length: DELIVERIES }, (_, i) => JSON.stringify({ event: { type: 'document.ready', timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString() + randomUUID(), version: '1.0' }, data: { extractionId: 'ext_bench', document: { id: `doc_${i}` } } }));
-	let next = 0;
-	let ok = 0;
-	const started = performance.now();
-	await Promise.all(
-		Array.from({ length: 4 }, async () => {
-			while (next < bodies.length) {
-				const body = bodies[next++];
-				const ts = Math.floor(Date.now() / 1000);
-				const headers = { 'content-type': 'application/json' };
-				if (signed) {
-					headers['x-svc-timestamp'] = String(ts);
-					headers['x-svc-signature'] = `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
-				}
-				const res = await fetch(url, { method: 'POST', headers, body });
-				await res.text();
-				if (res.ok) ok++;
-			}
-		}),
-	);
-	return { perSecond: (DELIVERIES / (performance.now() - started)) * 1000, ok };
-}
-await blast(plainUrl, false); // warm-up
-await blast(triggerUrl, true);
-const hooks = { plain: [], trigger: [] };
-for (let round = 0; round < RUNS; round++) {
-	hooks.plain.push(await blast(plainUrl, false));
-	hooks.trigger.push(await blast(triggerUrl, true));
-}
-await n8n.stop();
+// Webhooks: the Extraction Trigger against a trivial community trigger (the floor) and n8n's Webhook node.
+const webhooks = await benchWebhooks({ sb, log, runs: RUNS });
 
 // Package: packed size, and the time n8n takes to load it (export:nodes with and without the package).
 const pack = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' }))[0];
@@ -210,12 +149,11 @@ const rows = Object.values(results).map((r) => {
 	const ms = median(r.ms);
 	return `| ${r.kind} | ${r.label} | ${ms} | ${(ms / ITEMS).toFixed(2)} | ${(ms / peerMs(r.kind)).toFixed(2)}× |`;
 });
-const hookRate = (k) => median(hooks[k].map((h) => h.perSecond));
 const cpus = os.cpus();
 const md = `# Benchmarks
 
-Measured by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores,
-${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${os.release()}; n8n ${VERSIONS.n8n} on Node ${VERSIONS.node} (\`execute\` CLI, SQLite),
+Measured by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}, on a machine with ${cpus.length} cores and
+${(os.totalmem() / 2 ** 30).toFixed(0)} GiB of memory; n8n ${VERSIONS.n8n} on Node ${VERSIONS.node} (\`execute\` CLI, SQLite),
 simulators on 127.0.0.1 in the benchmark's own process (Node ${process.versions.node}). Times are the target node's
 \`executionTime\` from n8n's run data, median of ${RUNS} runs; ratios compare with the credentialed HTTP Request node
 doing the same requests in the same run. Absolute numbers vary between machines; compare ratios.
@@ -240,15 +178,7 @@ ${trustSection}
 |---|---|---|---|---|
 ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.total) * 1000).toFixed(0)} | ${r.peakMb.toFixed(0)} MB |`).join('\n')}
 
-## Webhook deliveries (${DELIVERIES} per run, 4 concurrent senders)
-
-| receiver | deliveries/s | accepted |
-|---|---|---|
-| n8n Webhook node, unverified | ${hookRate('plain').toFixed(0)} | ${hooks.plain.at(-1).ok}/${DELIVERIES} |
-| Document Extraction (Mexico, Ecuador) Trigger, HMAC verified + de-duplicated | ${hookRate('trigger').toFixed(0)} | ${hooks.trigger.at(-1).ok}/${DELIVERIES} |
-
-Ratio verified / plain: **${(hookRate('trigger') / hookRate('plain')).toFixed(2)}** (target ≥ 0.9).
-
+${webhooks.markdown}
 ## Package
 
 Packed: ${(pack.size / 1024).toFixed(0)} kB (${pack.entryCount} files, ${(pack.unpackedSize / 1024).toFixed(0)} kB unpacked).
