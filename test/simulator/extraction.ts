@@ -2,7 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './server';
 
 /**
- * Stateful simulator of the tax-document extraction service (../shared/spec/extraction-service.md).
+ * Stateful simulator of the tax-document extraction service (its specification, plus what the real
+ * service documents publicly where the specification is silent).
  *
  * Environments: production and staging are served under the one `/extraction` prefix, as two base URLs:
  * `<server.url('extraction')>/prod` and `<server.url('extraction')>/staging` (see `baseUrl`). Each has its

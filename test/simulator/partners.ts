@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './server';
 
 /**
- * Stateful simulator of the Partners service (../shared/spec/partners-service.md): token endpoint,
+ * Stateful simulator of the Partners service (the Mexican partners service's specification): token endpoint,
  * products (plans) with pagination and search, clients, subscriptions. Error bodies follow the spec's
  * shapes: Error {status, message, code}, ValidationError {status, message, errors, code},
  * token failure {error, error_description}.

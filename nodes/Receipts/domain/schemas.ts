@@ -5,9 +5,9 @@ import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from '../../shar
 import { ID_TYPES, identificationWarning, rucProblem } from '../../shared/tax/ruc';
 
 /**
- * Pre-flight validation of receipt bodies, one function per receipt kind, following the tables of
- * receipts-service.md. Each checks everything the spec constrains (naming the field path, e.g.
- * `destinatarios[0].items[1].cantidad`), adds warnings for what is suspicious but may be right
+ * Pre-flight validation of receipt bodies, one function per receipt kind, following the tables of the
+ * receipts service's specification (Limits, and each endpoint's parameters). Each checks everything the spec
+ * constrains (naming the field path, e.g. `destinatarios[0].items[1].cantidad`), adds warnings for what is suspicious but may be right
  * (identification check digits), and returns the body with the few top-level coercions the service
  * needs (numeric strings from spreadsheets → integers where the spec says integer).
  * Fields the spec does not describe are passed through untouched.
