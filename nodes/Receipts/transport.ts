@@ -123,6 +123,13 @@ export class ReceiptsApi {
 			);
 			return { ...answer, withKey };
 		} catch (error) {
+			const status = Number((error as { httpCode?: string | null }).httpCode);
+			if (!withKey && (status === 401 || status === 403) && error instanceof Error) {
+				// Not "the key was refused": none was sent.
+				const e = error as Error & { description?: string | null };
+				e.message = `${itemIndex === undefined ? '' : `[item ${itemIndex}] `}HTTP ${status} to a request without the API key`;
+				e.description = `${originOf(url)} is not the host of the credential's Base URL, so the API key was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
+			}
 			throw scrubError(error, await this.secrets());
 		}
 	}

@@ -7,6 +7,9 @@ import { SimulatorServer } from '../simulator/server';
 export async function startReceipts() {
 	const receipts = new ReceiptsSimulator();
 	const server = await new SimulatorServer([receipts]).start();
+	// Receipt files on another origin, as the real service serves them from another host.
+	const filesOrigin = await server.addOrigin();
+	receipts.filesBaseUrl = `${filesOrigin}/receipts`;
 	const engine = new Engine([built<INodeType>('nodes/Receipts/Receipts.node', 'Receipts')], [built<ICredentialType>('credentials/ReceiptsApi.credentials', 'ReceiptsApi')]);
 	const setCredential = (data: IDataObject = {}) =>
 		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, ...data });
@@ -14,7 +17,7 @@ export async function startReceipts() {
 	const run = (parameters: IDataObject, input?: IDataObject[], continueOnFail = false): Promise<RunResult> =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
 	const calls = () => server.received('receipts');
-	return { receipts, server, engine, run, calls, setCredential, stop: () => server.stop() };
+	return { receipts, server, engine, run, calls, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 export type ReceiptsEnv = Awaited<ReturnType<typeof startReceipts>>;

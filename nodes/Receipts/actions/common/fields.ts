@@ -41,26 +41,33 @@ export const documentTypeField = (displayName: string, name: string, extra: Part
 	...extra,
 });
 
-/** Tax type and percentage code of a sales tax line; the percentage codes are those of the chosen tax type. */
-export const salesTaxFields = (prefix: '' | 'tax_', defaults: { codigo: string; codigo_porcentaje: string }, note?: string): INodeProperties[] => [
-	{
-		displayName: 'Tax Code',
-		name: `${prefix}codigo`,
-		type: 'options',
-		options: codeOptions(SALES_TAX_TYPES),
-		default: defaults.codigo,
-		description: note ?? 'Tax type (codigo)',
-	},
-	{
+/**
+ * Tax type and percentage code of a sales tax line; the percentage codes are those of the chosen tax type.
+ * Defaults: VAT 15 %, or VAT not subject to tax (`noObjectOfTax`: reimbursement settlements).
+ */
+export function salesTaxFields(prefix: '' | 'tax_', opts: { noObjectOfTax?: boolean } = {}): INodeProperties[] {
+	const percentage: INodeProperties = {
 		displayName: 'Tax Percentage Code Name or ID',
 		name: `${prefix}codigo_porcentaje`,
 		type: 'options',
 		typeOptions: { loadOptionsMethod: 'getSalesTaxRates', loadOptionsDependsOn: [`&${prefix}codigo`] },
-		default: defaults.codigo_porcentaje,
+		default: '4',
 		description:
 			'Percentage code of the tax (codigo_porcentaje), e.g. 4 for VAT 15%. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-];
+	};
+	if (opts.noObjectOfTax) percentage.default = '6';
+	return [
+		{
+			displayName: 'Tax Code',
+			name: `${prefix}codigo`,
+			type: 'options',
+			options: codeOptions(SALES_TAX_TYPES),
+			default: '2',
+			description: opts.noObjectOfTax ? 'Reimbursement items carry the no-object-of-tax kind (VAT, percentage code 6)' : 'Tax type (codigo)',
+		},
+		percentage,
+	];
+}
 
 /** Tax type and percentage code of a retained tax. */
 export const withholdingTaxFields: INodeProperties[] = [
@@ -339,11 +346,7 @@ export const lineItemsField = (name: string, what: string, opts: { reimbursement
 				{ displayName: 'Unit Price', name: 'precio_unitario', type: 'number', typeOptions: { numberPrecision: 6 }, default: 0, description: 'Up to 6 decimals' },
 				money('Discount', 'descuento'),
 				money('Total Without Taxes', 'precio_total_sin_impuestos', { description: 'Quantity × unit price − discount' }),
-				...salesTaxFields(
-					'tax_',
-					opts.reimbursement ? { codigo: '2', codigo_porcentaje: '6' } : { codigo: '2', codigo_porcentaje: '4' },
-					opts.reimbursement ? 'Reimbursement items carry the no-object-of-tax kind (VAT, percentage code 6)' : undefined,
-				),
+				...salesTaxFields('tax_', { noObjectOfTax: opts.reimbursement }),
 				money('Tax Rate', 'tax_tarifa', { description: 'Percentage, e.g. 15' }),
 				money('Tax Base', 'tax_base_imponible'),
 				money('Tax Value', 'tax_valor'),
@@ -374,7 +377,7 @@ export const totalsField = (values: INodeProperties[]): INodeProperties => ({
 });
 
 /** `totales.impuestos`: one line per tax and percentage code. `tarifa`: the line carries its rate (debit notes). */
-export const totalTaxesField = (defaults: { codigo: string; codigo_porcentaje: string }, opts: { tarifa?: boolean } = {}): INodeProperties => ({
+export const totalTaxesField = (opts: { noObjectOfTax?: boolean; tarifa?: boolean } = {}): INodeProperties => ({
 	displayName: 'Total Taxes',
 	name: 'totalTaxes',
 	type: 'fixedCollection',
@@ -389,7 +392,7 @@ export const totalTaxesField = (defaults: { codigo: string; codigo_porcentaje: s
 			displayName: 'Tax',
 			name: 'tax',
 			values: [
-				...salesTaxFields('', defaults),
+				...salesTaxFields('', opts),
 				...(opts.tarifa ? [money('Tax Rate', 'tarifa', { description: 'Percentage, e.g. 15' })] : []),
 				money('Tax Base', 'base_imponible'),
 				money('Tax Value', 'valor'),
@@ -444,6 +447,12 @@ export const modifiedDocumentFields: INodeProperties[] = [
 ];
 
 export function readModifiedDocument(this: IExecuteFunctions, i: number): IDataObject {
-	const value = (name: string) => String(this.getNodeParameter(name, i, '') ?? '').trim();
-	return { tipo_documento_modificado: value('tipo_documento_modificado'), numero_documento_modificado: value('numero_documento_modificado'), fecha_emision_documento_modificado: value('fecha_emision_documento_modificado') };
+	const out: IDataObject = {};
+	for (const name of ['tipo_documento_modificado', 'numero_documento_modificado', 'fecha_emision_documento_modificado']) out[name] = textParam.call(this, name, i);
+	return out;
+}
+
+/** A text parameter of item `i`, trimmed. */
+export function textParam(this: IExecuteFunctions, name: string, i: number): string {
+	return String(this.getNodeParameter(name, i, '') ?? '').trim();
 }

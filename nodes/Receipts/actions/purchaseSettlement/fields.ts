@@ -91,7 +91,7 @@ export const settlementFields = (reimbursement: boolean, opts: { optionalReimbur
 	partyField('proveedor', 'Supplier (Proveedor)', 'Who sold the goods or services'),
 	lineItemsField('settlementItems', 'Purchased goods or services', { reimbursement }),
 	totalsField([money('Total Without Taxes', 'total_sin_impuestos'), money('Discount', 'descuento', { description: 'Sum of the item discounts' }), money('Total Amount', 'importe_total')]),
-	totalTaxesField(reimbursement ? NO_OBJECT_OF_TAX : { codigo: '2', codigo_porcentaje: '4' }),
+	totalTaxesField({ noObjectOfTax: reimbursement }),
 	{
 		displayName: 'Payments',
 		name: 'pagos',

@@ -1,0 +1,82 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	additionalFields,
+	ambienteField,
+	emisorField,
+	fieldsMode,
+	infoDictionaryField,
+	many,
+	modifiedDocumentFields,
+	money,
+	one,
+	partyField,
+	readCommon,
+	readInfoDictionary,
+	readModifiedDocument,
+	readTotals,
+	sequentialField,
+	text,
+	tipoEmisionField,
+	totalsField,
+	totalTaxesField,
+} from '../common/fields';
+import type { ReceiptSpec } from '../common/operations';
+import { compact } from '../common/receiptInput';
+
+/**
+ * Debit note (nota de débito): `/debit-notes` — the service's public documentation (Notas de débito):
+ * `secuencial` as text, no currency, items are the charges `{motivo, valor}`, and the taxes are given on the
+ * totals with their rate.
+ */
+
+export const debitNoteExample: IDataObject = {
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: '1',
+	fecha_emision: '2026-03-31',
+	emisor: { ruc: '', razon_social: '', obligado_contabilidad: false, establecimiento: { codigo: '001', punto_emision: '001' } },
+	comprador: { identificacion: '', tipo_identificacion: '05', razon_social: '', email: '' },
+	tipo_documento_modificado: '01',
+	numero_documento_modificado: '001-001-000000001',
+	fecha_emision_documento_modificado: '2026-03-15',
+	items: [{ motivo: 'Interés por mora', valor: 10 }],
+	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+};
+
+export const debitNoteFields: INodeProperties[] = [
+	ambienteField,
+	tipoEmisionField,
+	sequentialField('secuencial'),
+	emisorField,
+	partyField('comprador', 'Buyer (Comprador)', 'The buyer of the modified document'),
+	...modifiedDocumentFields,
+	{
+		displayName: 'Charges',
+		name: 'debitItems',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		required: true,
+		placeholder: 'Add Charge',
+		displayOptions: fieldsMode,
+		description: 'What is charged (items): a reason and its value without taxes',
+		options: [{ displayName: 'Charge', name: 'item', values: [text('Reason', 'motivo', { placeholder: 'e.g. Interés por mora' }), money('Value', 'valor', { description: 'Without taxes' })] }],
+	},
+	totalsField([money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the charges' values" }), money('Total Amount', 'importe_total', { description: 'Total without taxes + taxes' })]),
+	totalTaxesField({ tarifa: true }),
+	infoDictionaryField('Name/value pairs printed on the note (sent as informacion_adicional, the field the service documents for debit notes)'),
+	additionalFields(),
+];
+
+export function readDebitNoteFields(this: IExecuteFunctions, i: number): IDataObject {
+	return compact({
+		...readCommon.call(this, i, 'secuencial'),
+		comprador: compact(one.call(this, 'comprador', i)),
+		...readModifiedDocument.call(this, i),
+		items: many.call(this, 'debitItems.item', i).map(compact),
+		totales: readTotals.call(this, i),
+		informacion_adicional: readInfoDictionary.call(this, i),
+	});
+}
+
+export const debitNoteSpec: ReceiptSpec = { resource: 'debitNote', kind: 'debitNote', base: '/debit-notes', example: debitNoteExample, fields: debitNoteFields, read: readDebitNoteFields };

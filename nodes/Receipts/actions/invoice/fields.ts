@@ -1,0 +1,127 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { PAYMENT_MEANS } from '../../domain/catalogs';
+import {
+	additionalFields,
+	ambienteField,
+	currencyField,
+	emisorField,
+	fieldsMode,
+	infoAdicionalField,
+	lineItemsField,
+	many,
+	money,
+	one,
+	partyField,
+	readCommon,
+	readInfo,
+	readLineItems,
+	readTotals,
+	sequentialField,
+	text,
+	textParam,
+	tipoEmisionField,
+	totalsField,
+	totalTaxesField,
+} from '../common/fields';
+import type { ReceiptSpec } from '../common/operations';
+import { compact } from '../common/receiptInput';
+
+/**
+ * Invoice (factura): `/invoices` — the service's public documentation (Facturas); the spec names invoices
+ * without showing their operations. Amounts must add up (domain/totals.ts).
+ */
+
+export const invoiceExample: IDataObject = {
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 1,
+	fecha_emision: '2026-03-31',
+	moneda: 'USD',
+	emisor: { ruc: '', razon_social: '', obligado_contabilidad: false, establecimiento: { codigo: '001', punto_emision: '001' } },
+	comprador: { identificacion: '', tipo_identificacion: '05', razon_social: '', email: '' },
+	items: [
+		{
+			descripcion: '',
+			codigo_principal: '',
+			cantidad: 2,
+			precio_unitario: 5,
+			descuento: 0,
+			precio_total_sin_impuestos: 10,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }],
+		},
+	],
+	totales: { total_sin_impuestos: 10, descuento: 0, propina: 0, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }] },
+	pagos: [{ medio: 'efectivo', total: 11.5 }],
+};
+
+export const invoiceFields: INodeProperties[] = [
+	ambienteField,
+	tipoEmisionField,
+	sequentialField('secuencial'),
+	currencyField,
+	emisorField,
+	partyField('comprador', 'Buyer (Comprador)', 'Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail'),
+	lineItemsField('lineItems', 'Goods or services sold'),
+	totalsField([
+		money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the items' totals without taxes" }),
+		money('Discount', 'descuento', { description: 'Sum of the item discounts and the additional discount' }),
+		money('Additional Discount', 'descuento_adicional', { description: 'Discount on the subtotal, taken off before the tax' }),
+		money('Tip', 'propina'),
+		money('Total Amount', 'importe_total', { description: 'Total without taxes − additional discount + taxes + tip' }),
+	]),
+	totalTaxesField(),
+	{
+		displayName: 'Payments',
+		name: 'pagos',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		required: true,
+		placeholder: 'Add Payment',
+		displayOptions: fieldsMode,
+		description: 'How the invoice is paid; with the credit and retained values they add up to the total amount',
+		options: [
+			{
+				displayName: 'Payment',
+				name: 'payment',
+				values: [
+					{
+						displayName: 'Means',
+						name: 'medio',
+						type: 'options',
+						options: PAYMENT_MEANS.map((m) => ({ name: m.name, value: m.code })).sort((a, b) => a.name.localeCompare(b.name)),
+						default: 'efectivo',
+						description: 'Payment means (medio), e.g. efectivo; the service maps it to the SRI payment form',
+					},
+					money('Total', 'total'),
+					text('Date', 'fecha', { placeholder: 'e.g. 2026-03-31', description: 'ISO 8601; the time of the issue when empty' }),
+					text('Notes', 'notas', { description: 'At most 300 characters' }),
+				],
+			},
+		],
+	},
+	infoAdicionalField('valor'),
+	additionalFields([
+		money('Credit Amount', 'credito_monto', { description: 'Direct credit granted to the buyer (credito.monto)' }),
+		text('Credit Due Date', 'credito_fecha_vencimiento', { placeholder: 'e.g. 2026-04-30', description: 'ISO 8601 (credito.fecha_vencimiento)' }),
+		money('Retained Income Tax', 'valor_retenido_renta'),
+		money('Retained VAT', 'valor_retenido_iva'),
+		text('Waybill Number', 'guia_remision', { placeholder: 'e.g. 001-002-000000003', description: 'The waybill that goes with this invoice' }),
+	]),
+];
+
+export function readInvoiceFields(this: IExecuteFunctions, i: number): IDataObject {
+	const { credito_monto, credito_fecha_vencimiento, ...top } = readCommon.call(this, i, 'secuencial');
+	return compact({
+		...top,
+		moneda: textParam.call(this, 'moneda', i),
+		comprador: compact(one.call(this, 'comprador', i)),
+		items: readLineItems.call(this, 'lineItems.item', i),
+		totales: readTotals.call(this, i),
+		pagos: many.call(this, 'pagos.payment', i).map(compact),
+		credito: credito_monto !== undefined || credito_fecha_vencimiento !== undefined ? { monto: credito_monto, fecha_vencimiento: credito_fecha_vencimiento } : undefined,
+		info_adicional: readInfo.call(this, i),
+	});
+}
+
+export const invoiceSpec: ReceiptSpec = { resource: 'invoice', kind: 'invoice', base: '/invoices', example: invoiceExample, fields: invoiceFields, read: readInvoiceFields };
