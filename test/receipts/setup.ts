@@ -152,6 +152,100 @@ export const settlementBody = (reimbursement = false): IDataObject => ({
 		: {}),
 });
 
+export const BUYER = { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Juan Pérez', email: 'juan@example.com', direccion: 'Quito' };
+
+/** An invoice whose amounts add up: 3 × 12.50 − 1.50 at VAT 15 %, 20.00 at VAT 0 %, paid in two parts. */
+export const invoiceBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 148,
+	fecha_emision: '2026-03-31',
+	moneda: 'USD',
+	emisor: ISSUER,
+	comprador: BUYER,
+	items: [
+		{
+			descripcion: 'Café de altura 1 kg',
+			codigo_principal: 'CAF-001',
+			cantidad: 3,
+			precio_unitario: 12.5,
+			descuento: 1.5,
+			precio_total_sin_impuestos: 36,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 36, valor: 5.4 }],
+		},
+		{
+			descripcion: 'Libro de recetas',
+			codigo_principal: 'LIB-01',
+			cantidad: 1,
+			precio_unitario: 20,
+			descuento: 0,
+			precio_total_sin_impuestos: 20,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 20, valor: 0 }],
+		},
+	],
+	totales: {
+		total_sin_impuestos: 56,
+		descuento: 1.5,
+		propina: 0,
+		importe_total: 61.4,
+		impuestos: [
+			{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.4 },
+			{ codigo: '2', codigo_porcentaje: '0', base_imponible: 20, valor: 0 },
+		],
+	},
+	pagos: [
+		{ medio: 'transferencia', total: 40 },
+		{ medio: 'efectivo', total: 21.4 },
+	],
+	info_adicional: [{ nombre: 'Pedido', valor: 'PO-88' }],
+});
+
+/** A credit note for part of that invoice. */
+export const creditNoteBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 12,
+	fecha_emision: '2026-04-02',
+	moneda: 'USD',
+	emisor: ISSUER,
+	comprador: BUYER,
+	tipo_documento_modificado: '01',
+	numero_documento_modificado: '001-002-000000148',
+	fecha_emision_documento_modificado: '2026-03-31',
+	motivo: 'Devolución de mercadería',
+	items: [
+		{
+			descripcion: 'Café de altura 1 kg',
+			codigo_principal: 'CAF-001',
+			cantidad: 1,
+			precio_unitario: 12.5,
+			descuento: 0.5,
+			precio_total_sin_impuestos: 12,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 12, valor: 1.8 }],
+		},
+	],
+	totales: { total_sin_impuestos: 12, importe_total: 13.8, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 12, valor: 1.8 }] },
+	informacion_adicional: { Motivo: 'Producto dañado' },
+});
+
+/** A debit note charging interest on that invoice. */
+export const debitNoteBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: '7',
+	fecha_emision: '2026-04-30',
+	emisor: ISSUER,
+	comprador: BUYER,
+	tipo_documento_modificado: '01',
+	numero_documento_modificado: '001-002-000000148',
+	fecha_emision_documento_modificado: '2026-03-31',
+	items: [
+		{ motivo: 'Interés por mora', valor: 8.5 },
+		{ motivo: 'Gastos de cobranza', valor: 1.5 },
+	],
+	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+});
+
 /** Issue in JSON mode: the parameters of an Issue operation for `body`. */
 export const jsonIssue = (resource: string, body: IDataObject, extra: IDataObject = {}, operation = 'issue'): IDataObject => ({
 	resource,

@@ -112,12 +112,14 @@ export const invoiceFields: INodeProperties[] = [
 
 export function readInvoiceFields(this: IExecuteFunctions, i: number): IDataObject {
 	const { credito_monto, credito_fecha_vencimiento, ...top } = readCommon.call(this, i, 'secuencial');
+	const totales = readTotals.call(this, i);
+	if (totales.descuento_adicional === 0) delete totales.descuento_adicional; // an untouched field, not a discount
 	return compact({
 		...top,
 		moneda: textParam.call(this, 'moneda', i),
 		comprador: compact(one.call(this, 'comprador', i)),
 		items: readLineItems.call(this, 'lineItems.item', i),
-		totales: readTotals.call(this, i),
+		totales,
 		pagos: many.call(this, 'pagos.payment', i).map(compact),
 		credito: credito_monto !== undefined || credito_fecha_vencimiento !== undefined ? { monto: credito_monto, fecha_vencimiento: credito_fecha_vencimiento } : undefined,
 		info_adicional: readInfo.call(this, i),
