@@ -114,7 +114,7 @@ function checkParty(check: Checker, path: string, value: unknown, opts: { requir
 	// carrier's (spec) and the buyer's (the service's public documentation, Persona).
 	check.string(`${path}.email`, party.email, { max: opts.carrier || opts.buyer ? 300 : undefined });
 	if (opts.carrier) check.string(`${path}.placa`, party.placa, { required: true });
-	const warning = identificationWarning(party.identificacion, party.tipo_identificacion);
+	const warning = isMissing(party.identificacion) ? undefined : identificationWarning(party.identificacion, party.tipo_identificacion);
 	if (warning) check.warn(`${path}.identificacion`, `${warning}; sent anyway, verify the number`);
 	return party;
 }
