@@ -30,6 +30,7 @@ const PLACEHOLDER_EXAMPLES = {
 	e2eExExtractionDownloadAll: ['extraction-get-and-download-all.json', 'Download all documents'],
 	e2eExExtractionToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
 	e2eExReceiptsAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
+	e2eExReceiptsInvoiceEmail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
 };
 
 function workflows() {
