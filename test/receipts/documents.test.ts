@@ -1,25 +1,14 @@
 import type { IDataObject, INodeType } from 'n8n-workflow';
 import { built, workflowWith } from '../harness/engine';
-import { invoiceBody, retentionBody, startReceipts, type ReceiptsEnv } from './setup';
+import { invoiceBody, retentionBody, useReceipts } from './setup';
 
 /**
  * Document → Send by Email and Download (any receipt kind), and the catalog dropdowns: through n8n-core
  * (WorkflowExecute, LoadOptionsContext) against the simulator over HTTP.
  */
 
-let env: ReceiptsEnv;
-let node: INodeType;
-beforeAll(async () => {
-	env = await startReceipts();
-	node = built<INodeType>('nodes/Receipts/Receipts.node', 'Receipts');
-});
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.receipts.filesBaseUrl = `${env.filesOrigin}/receipts`;
-	env.server.clear();
-	env.setCredential();
-});
+const env = useReceipts();
+const node = built<INodeType>('nodes/Receipts/Receipts.node', 'Receipts');
 
 describe('Document → Send by Email', () => {
 	test('to chosen recipients: POST /edocs/send-email/{id} with {destinatarios}, X-Key only; outputs {id, result}', async () => {

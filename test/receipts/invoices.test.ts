@@ -1,21 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { splitAccessKey } from '../../nodes/shared/tax/accessKey';
 import type { ReceiptKindName } from '../simulator/receipts';
-import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody, xmlOf, type ReceiptsEnv } from './setup';
+import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 /**
  * Invoices, credit notes and debit notes (the service's public documentation; the spec names them), and
  * Reissue for every kind that has it: through n8n-core's engine against the simulator, over HTTP.
  */
 
-let env: ReceiptsEnv;
-beforeAll(async () => (env = await startReceipts()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.server.clear();
-	env.setCredential();
-});
+const env = useReceipts();
 
 const clean = (v: unknown) => JSON.parse(JSON.stringify(v)) as IDataObject;
 const only = () => {

@@ -22,6 +22,23 @@ export async function startReceipts() {
 
 export type ReceiptsEnv = Awaited<ReturnType<typeof startReceipts>>;
 
+/**
+ * The Receipts environment of a test file: started before its first test, stopped after its last, and
+ * reset (receipts, recorded requests, faults, credential) before each test. Filled in by `beforeAll`.
+ */
+export function useReceipts(): ReceiptsEnv {
+	const env = {} as ReceiptsEnv;
+	beforeAll(async () => Object.assign(env, await startReceipts()));
+	afterAll(async () => env.stop());
+	beforeEach(() => {
+		env.receipts.reset();
+		env.receipts.filesBaseUrl = `${env.filesOrigin}/receipts`;
+		env.server.clear();
+		env.setCredential();
+	});
+	return env;
+}
+
 export const ISSUER = {
 	ruc: '1792146739001',
 	razon_social: 'Distribuidora Andina S.A.',

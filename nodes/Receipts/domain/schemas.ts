@@ -358,13 +358,18 @@ function modifiedDocument(check: Checker, body: IDataObject): void {
 	}
 }
 
+/** What invoices and notes begin with: the common fields, sequential, issuer, currency and buyer. */
+function salesHeader(check: Checker, body: IDataObject, opts: { sequentialAs: 'integer' | 'string'; currency: boolean }): void {
+	common(check, body);
+	sequential(check, body, 'secuencial', opts.sequentialAs);
+	checkEmisor(check, body.emisor);
+	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)', { required: opts.currency });
+	checkParty(check, 'comprador', body.comprador, { required: true, strict: true, buyer: true });
+}
+
 /** Invoice (receipts service's public documentation, Facturas: "Emisión de una factura"). */
 export function checkInvoice(check: Checker, body: IDataObject): IDataObject {
-	common(check, body);
-	sequential(check, body, 'secuencial', 'integer');
-	checkEmisor(check, body.emisor);
-	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)', { required: true });
-	checkParty(check, 'comprador', body.comprador, { required: true, strict: true, buyer: true });
+	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
 	check.matches('guia_remision', body.guia_remision, DOCUMENT_NUMBER, 'is not a waybill number: use ###-###-#########, e.g. 001-002-000000003');
 	salesItems(check, body.items);
 	salesTotals(check, body.totales, ['total_sin_impuestos', 'descuento', 'propina', 'importe_total'], ['descuento_adicional']);
@@ -396,11 +401,7 @@ export function checkInvoice(check: Checker, body: IDataObject): IDataObject {
 
 /** Credit note (Notas de crédito): an invoice's shape without payments and tip, plus the modified document. */
 export function checkCreditNote(check: Checker, body: IDataObject): IDataObject {
-	common(check, body);
-	sequential(check, body, 'secuencial', 'integer');
-	checkEmisor(check, body.emisor);
-	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)', { required: true });
-	checkParty(check, 'comprador', body.comprador, { required: true, strict: true, buyer: true });
+	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
 	modifiedDocument(check, body);
 	check.string('motivo', body.motivo, { required: true, max: 300 });
 	salesItems(check, body.items);
@@ -413,11 +414,7 @@ export function checkCreditNote(check: Checker, body: IDataObject): IDataObject 
 
 /** Debit note (Notas de débito): `secuencial` as text, no currency, items are `{motivo, valor}`, taxes with `tarifa`. */
 export function checkDebitNote(check: Checker, body: IDataObject): IDataObject {
-	common(check, body);
-	sequential(check, body, 'secuencial', 'string');
-	checkEmisor(check, body.emisor);
-	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)');
-	checkParty(check, 'comprador', body.comprador, { required: true, strict: true, buyer: true });
+	salesHeader(check, body, { sequentialAs: 'string', currency: false });
 	modifiedDocument(check, body);
 	each(check, 'items', body.items, { required: true, min: 1 }, (item, at) => {
 		check.string(`${at}.motivo`, item.motivo, { required: true, max: 300 });

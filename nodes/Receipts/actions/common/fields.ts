@@ -456,3 +456,40 @@ export function readModifiedDocument(this: IExecuteFunctions, i: number): IDataO
 export function textParam(this: IExecuteFunctions, name: string, i: number): string {
 	return String(this.getNodeParameter(name, i, '') ?? '').trim();
 }
+
+/** The start of the examples of invoices and notes (identities left to fill in), and of a note's modified document. */
+export const salesExampleHeader = (secuencial: number | string, currency: boolean): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial,
+	fecha_emision: '2026-03-31',
+	...(currency ? { moneda: 'USD' } : {}),
+	emisor: { ruc: '', razon_social: '', obligado_contabilidad: false, establecimiento: { codigo: '001', punto_emision: '001' } },
+	comprador: { identificacion: '', tipo_identificacion: '05', razon_social: '', email: '' },
+});
+export const modifiedDocumentExample: IDataObject = { tipo_documento_modificado: '01', numero_documento_modificado: '001-001-000000001', fecha_emision_documento_modificado: '2026-03-15' };
+
+/** The first fields of an invoice or a note: environment, emission type, sequential, currency, issuer and buyer. */
+export const salesHeaderFields = (buyer: string, opts: { currency: boolean }): INodeProperties[] => [
+	ambienteField,
+	tipoEmisionField,
+	sequentialField('secuencial'),
+	...(opts.currency ? [currencyField] : []),
+	emisorField,
+	partyField('comprador', 'Buyer (Comprador)', buyer),
+];
+
+/** What `salesHeaderFields` and Additional Fields give, as body fields. */
+export function readSalesHeader(this: IExecuteFunctions, i: number, opts: { currency: boolean }): IDataObject {
+	return {
+		...readCommon.call(this, i, 'secuencial'),
+		...(opts.currency ? { moneda: textParam.call(this, 'moneda', i) } : {}),
+		comprador: compact(one.call(this, 'comprador', i)),
+	};
+}
+
+/** The last fields of a credit or debit note: its informacion_adicional and the optional top-level fields. */
+export const noteTrailingFields = (what: string): INodeProperties[] => [
+	infoDictionaryField(`Name/value pairs printed on the note (sent as informacion_adicional, the field the service documents for ${what})`),
+	additionalFields(),
+];

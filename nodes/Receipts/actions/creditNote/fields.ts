@@ -1,25 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import {
-	additionalFields,
-	ambienteField,
-	currencyField,
-	emisorField,
 	fieldsMode,
-	infoDictionaryField,
 	lineItemsField,
 	modifiedDocumentFields,
+	modifiedDocumentExample,
 	money,
-	one,
-	partyField,
-	readCommon,
+	noteTrailingFields,
 	readInfoDictionary,
 	readLineItems,
 	readModifiedDocument,
+	readSalesHeader,
 	readTotals,
-	sequentialField,
+	salesExampleHeader,
+	salesHeaderFields,
 	text,
 	textParam,
-	tipoEmisionField,
 	totalsField,
 	totalTaxesField,
 } from '../common/fields';
@@ -32,16 +27,8 @@ import { compact } from '../common/receiptInput';
  */
 
 export const creditNoteExample: IDataObject = {
-	ambiente: 1,
-	tipo_emision: 1,
-	secuencial: 1,
-	fecha_emision: '2026-03-31',
-	moneda: 'USD',
-	emisor: { ruc: '', razon_social: '', obligado_contabilidad: false, establecimiento: { codigo: '001', punto_emision: '001' } },
-	comprador: { identificacion: '', tipo_identificacion: '05', razon_social: '', email: '' },
-	tipo_documento_modificado: '01',
-	numero_documento_modificado: '001-001-000000001',
-	fecha_emision_documento_modificado: '2026-03-15',
+	...salesExampleHeader(1, true),
+	...modifiedDocumentExample,
 	motivo: 'Devolución',
 	items: [
 		{
@@ -58,26 +45,18 @@ export const creditNoteExample: IDataObject = {
 };
 
 export const creditNoteFields: INodeProperties[] = [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencial'),
-	currencyField,
-	emisorField,
-	partyField('comprador', 'Buyer (Comprador)', 'The buyer of the modified document'),
+	...salesHeaderFields('The buyer of the modified document', { currency: true }),
 	...modifiedDocumentFields,
 	{ ...text('Reason', 'motivo', { placeholder: 'e.g. Devolución de productos', description: 'Why the document is modified; at most 300 characters' }), required: true, displayOptions: fieldsMode },
 	lineItemsField('lineItems', 'Goods or services credited'),
 	totalsField([money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the items' totals without taxes" }), money('Total Amount', 'importe_total', { description: 'Total without taxes + taxes' })]),
 	totalTaxesField(),
-	infoDictionaryField('Name/value pairs printed on the note (sent as informacion_adicional, the field the service documents for credit notes)'),
-	additionalFields(),
+	...noteTrailingFields('credit notes'),
 ];
 
 export function readCreditNoteFields(this: IExecuteFunctions, i: number): IDataObject {
 	return compact({
-		...readCommon.call(this, i, 'secuencial'),
-		moneda: textParam.call(this, 'moneda', i),
-		comprador: compact(one.call(this, 'comprador', i)),
+		...readSalesHeader.call(this, i, { currency: true }),
 		...readModifiedDocument.call(this, i),
 		motivo: textParam.call(this, 'motivo', i),
 		items: readLineItems.call(this, 'lineItems.item', i),

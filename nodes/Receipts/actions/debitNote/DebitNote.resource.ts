@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { receiptKindDescription } from '../common/resource';
 import * as get from './get.operation';
 import * as issue from './issue.operation';
 import * as issueFromXml from './issueFromXml.operation';
@@ -6,24 +6,5 @@ import * as reissue from './reissue.operation';
 
 export { get, issue, issueFromXml, reissue };
 
-/** Debit notes (/debit-notes): documented by the service publicly (Notas de débito); the spec names them without their operations. */
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['debitNote'] } },
-		options: [
-			{ name: 'Get', value: 'get', description: 'Get a debit note with its state and authorization', action: 'Get a debit note' },
-			{ name: 'Issue', value: 'issue', description: 'Issue a debit note (POST /debit-notes/issue)', action: 'Issue a debit note' },
-			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a debit note from its XML', action: 'Issue a debit note from XML' },
-			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected debit note for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a debit note' },
-		],
-		default: 'issue',
-	},
-	...get.description,
-	...issue.description,
-	...issueFromXml.description,
-	...reissue.description,
-];
+/** Debit notes (/debit-notes): the service's public documentation (Notas de débito); the spec names them without their operations. */
+export const description = receiptKindDescription('debitNote', { a: 'a debit note', name: 'debit note', base: '/debit-notes' }, { get, issue, issueFromXml, reissue });

@@ -1,22 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import {
-	additionalFields,
-	ambienteField,
-	emisorField,
 	fieldsMode,
-	infoDictionaryField,
 	many,
 	modifiedDocumentFields,
+	modifiedDocumentExample,
 	money,
-	one,
-	partyField,
-	readCommon,
+	noteTrailingFields,
 	readInfoDictionary,
 	readModifiedDocument,
+	readSalesHeader,
 	readTotals,
-	sequentialField,
+	salesExampleHeader,
+	salesHeaderFields,
 	text,
-	tipoEmisionField,
 	totalsField,
 	totalTaxesField,
 } from '../common/fields';
@@ -30,25 +26,14 @@ import { compact } from '../common/receiptInput';
  */
 
 export const debitNoteExample: IDataObject = {
-	ambiente: 1,
-	tipo_emision: 1,
-	secuencial: '1',
-	fecha_emision: '2026-03-31',
-	emisor: { ruc: '', razon_social: '', obligado_contabilidad: false, establecimiento: { codigo: '001', punto_emision: '001' } },
-	comprador: { identificacion: '', tipo_identificacion: '05', razon_social: '', email: '' },
-	tipo_documento_modificado: '01',
-	numero_documento_modificado: '001-001-000000001',
-	fecha_emision_documento_modificado: '2026-03-15',
+	...salesExampleHeader('1', false),
+	...modifiedDocumentExample,
 	items: [{ motivo: 'Interés por mora', valor: 10 }],
 	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
 };
 
 export const debitNoteFields: INodeProperties[] = [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencial'),
-	emisorField,
-	partyField('comprador', 'Buyer (Comprador)', 'The buyer of the modified document'),
+	...salesHeaderFields('The buyer of the modified document', { currency: false }),
 	...modifiedDocumentFields,
 	{
 		displayName: 'Charges',
@@ -64,14 +49,12 @@ export const debitNoteFields: INodeProperties[] = [
 	},
 	totalsField([money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the charges' values" }), money('Total Amount', 'importe_total', { description: 'Total without taxes + taxes' })]),
 	totalTaxesField({ tarifa: true }),
-	infoDictionaryField('Name/value pairs printed on the note (sent as informacion_adicional, the field the service documents for debit notes)'),
-	additionalFields(),
+	...noteTrailingFields('debit notes'),
 ];
 
 export function readDebitNoteFields(this: IExecuteFunctions, i: number): IDataObject {
 	return compact({
-		...readCommon.call(this, i, 'secuencial'),
-		comprador: compact(one.call(this, 'comprador', i)),
+		...readSalesHeader.call(this, i, { currency: false }),
 		...readModifiedDocument.call(this, i),
 		items: many.call(this, 'debitItems.item', i).map(compact),
 		totales: readTotals.call(this, i),

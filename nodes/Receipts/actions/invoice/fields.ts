@@ -2,24 +2,18 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { PAYMENT_MEANS } from '../../domain/catalogs';
 import {
 	additionalFields,
-	ambienteField,
-	currencyField,
-	emisorField,
 	fieldsMode,
 	infoAdicionalField,
 	lineItemsField,
 	many,
 	money,
-	one,
-	partyField,
-	readCommon,
 	readInfo,
 	readLineItems,
+	readSalesHeader,
 	readTotals,
-	sequentialField,
+	salesExampleHeader,
+	salesHeaderFields,
 	text,
-	textParam,
-	tipoEmisionField,
 	totalsField,
 	totalTaxesField,
 } from '../common/fields';
@@ -32,13 +26,7 @@ import { compact } from '../common/receiptInput';
  */
 
 export const invoiceExample: IDataObject = {
-	ambiente: 1,
-	tipo_emision: 1,
-	secuencial: 1,
-	fecha_emision: '2026-03-31',
-	moneda: 'USD',
-	emisor: { ruc: '', razon_social: '', obligado_contabilidad: false, establecimiento: { codigo: '001', punto_emision: '001' } },
-	comprador: { identificacion: '', tipo_identificacion: '05', razon_social: '', email: '' },
+	...salesExampleHeader(1, true),
 	items: [
 		{
 			descripcion: '',
@@ -55,12 +43,7 @@ export const invoiceExample: IDataObject = {
 };
 
 export const invoiceFields: INodeProperties[] = [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencial'),
-	currencyField,
-	emisorField,
-	partyField('comprador', 'Buyer (Comprador)', 'Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail'),
+	...salesHeaderFields('Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail', { currency: true }),
 	lineItemsField('lineItems', 'Goods or services sold'),
 	totalsField([
 		money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the items' totals without taxes" }),
@@ -111,13 +94,11 @@ export const invoiceFields: INodeProperties[] = [
 ];
 
 export function readInvoiceFields(this: IExecuteFunctions, i: number): IDataObject {
-	const { credito_monto, credito_fecha_vencimiento, ...top } = readCommon.call(this, i, 'secuencial');
+	const { credito_monto, credito_fecha_vencimiento, ...header } = readSalesHeader.call(this, i, { currency: true });
 	const totales = readTotals.call(this, i);
 	if (totales.descuento_adicional === 0) delete totales.descuento_adicional; // an untouched field, not a discount
 	return compact({
-		...top,
-		moneda: textParam.call(this, 'moneda', i),
-		comprador: compact(one.call(this, 'comprador', i)),
+		...header,
 		items: readLineItems.call(this, 'lineItems.item', i),
 		totales,
 		pagos: many.call(this, 'pagos.payment', i).map(compact),
