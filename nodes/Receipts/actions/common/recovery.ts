@@ -46,12 +46,13 @@ function describeIds(ids: IssuedIds): string {
  * Puts `lead` at the start of an error's message (after its `[item N] ` prefix) and `instruction` first in its
  * description, keeping what the error said.
  */
-export function reword(error: unknown, lead: string, instruction?: string): void {
-	if (!(error instanceof Error)) return;
+export function reword<E>(error: E, lead: string, instruction?: string): E {
+	if (!(error instanceof Error)) return error;
 	const e = error as Error & { description?: string | null };
 	const prefix = /^\[item \d+\] /.exec(e.message)?.[0] ?? '';
 	e.message = `${prefix}${lead}${e.message.slice(prefix.length)}`;
 	if (instruction) e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
+	return error;
 }
 
 /**

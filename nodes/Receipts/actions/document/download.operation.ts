@@ -6,11 +6,7 @@ import { originOf, type ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { requestTimeoutOption } from '../common/output';
 import { reword } from '../common/recovery';
-
-const reworded = (error: unknown, lead: string) => {
-	reword(error, lead);
-	return error;
-};
+import { Checker } from '../../../shared/validate';
 
 /**
  * Document → Download: the printable form (RIDE, PDF) or the authorized XML of any receipt, as a binary
@@ -61,7 +57,10 @@ function contentProblem(file: FileKind, body: Buffer, contentType: string): stri
 
 export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
 	const id = readReceiptId.call(this, i);
-	const file = (this.getNodeParameter('file', i, 'ride') as FileKind) in FILES ? (this.getNodeParameter('file', i, 'ride') as FileKind) : 'ride';
+	const file = String(this.getNodeParameter('file', i, 'ride')) as FileKind;
+	const check = new Checker();
+	check.oneOf('file', file, Object.keys(FILES), { required: true });
+	check.throwIfFailed(this.getNode(), i);
 	const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim() || 'data';
 	const { field, what, mimeType, extension } = FILES[file];
 
@@ -79,7 +78,7 @@ export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: 
 	try {
 		answer = await ctx.api.file(url, i);
 	} catch (error) {
-		throw reworded(error, `Could not download the ${what} of receipt ${id} from ${originOf(url)}: `);
+		throw reword(error, `Could not download the ${what} of receipt ${id} from ${originOf(url)}: `);
 	}
 	const problem = contentProblem(file, answer.body, answer.headers['content-type'] ?? '');
 	if (problem) {
