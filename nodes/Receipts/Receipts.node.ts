@@ -1,14 +1,21 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as atsRetention from './actions/atsRetention/AtsRetention.resource';
+import * as creditNote from './actions/creditNote/CreditNote.resource';
+import * as debitNote from './actions/debitNote/DebitNote.resource';
 import * as document from './actions/document/Document.resource';
+import * as invoice from './actions/invoice/Invoice.resource';
 import * as purchaseSettlement from './actions/purchaseSettlement/PurchaseSettlement.resource';
 import * as retention from './actions/retention/Retention.resource';
 import { router } from './actions/router';
+import { getDocumentTypes, getIdTypes, getSalesTaxRates, getWithholdingRates } from './methods/loadOptions';
 import * as waybill from './actions/waybill/Waybill.resource';
 import * as webhook from './actions/webhook/Webhook.resource';
 
-/** Receipts (Ecuador): retentions, waybills, purchase settlements, authorization, webhooks. Operations live in actions/<resource>/. */
+/**
+ * Receipts (Ecuador): invoices, credit and debit notes, retentions, waybills, purchase settlements; any receipt's
+ * authorization, e-mail and files; webhooks. Operations live in actions/<resource>/, dropdowns in methods/.
+ */
 export class Receipts implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Receipts (Ecuador)',
@@ -17,7 +24,7 @@ export class Receipts implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Issue Ecuadorian electronic receipts (retentions, waybills, purchase settlements) and follow their SRI authorization',
+		description: 'Issue Ecuadorian electronic receipts (invoices, credit and debit notes, retentions, waybills, purchase settlements), follow their SRI authorization, e-mail and download them',
 		defaults: { name: 'Receipts (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -31,7 +38,10 @@ export class Receipts implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'ATS Retention', value: 'atsRetention' },
-					{ name: 'Document', value: 'document', description: 'Any receipt kind, by ID (/edocs)' },
+					{ name: 'Credit Note', value: 'creditNote' },
+					{ name: 'Debit Note', value: 'debitNote' },
+					{ name: 'Document', value: 'document', description: 'Any receipt kind, by ID (/edocs): authorize, get, e-mail, download' },
+					{ name: 'Invoice', value: 'invoice' },
 					{ name: 'Purchase Settlement', value: 'purchaseSettlement' },
 					{ name: 'Retention', value: 'retention' },
 					{ name: 'Waybill', value: 'waybill' },
@@ -40,13 +50,18 @@ export class Receipts implements INodeType {
 				default: 'retention',
 			},
 			...atsRetention.description,
+			...creditNote.description,
+			...debitNote.description,
 			...document.description,
+			...invoice.description,
 			...purchaseSettlement.description,
 			...retention.description,
 			...waybill.description,
 			...webhook.description,
 		],
 	};
+
+	methods = { loadOptions: { getIdTypes, getDocumentTypes, getSalesTaxRates, getWithholdingRates } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -3,7 +3,7 @@ import type { Semaphore } from '../shared/rateLimit';
 import type { RouterContext } from '../shared/router';
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { RequestContext, ServiceDefinition } from '../shared/transport';
+import type { BinaryAnswer, RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { messageLine } from './domain/outcome';
 import { redact, scrubError } from '../shared/redact';
@@ -65,6 +65,16 @@ export const receiptsService: ServiceDefinition = {
 	},
 };
 
+/** `scheme://host:port` of an http(s) address, or undefined when it is not one. */
+export function originOf(address: string): string | undefined {
+	try {
+		const url = new URL(address);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export interface ReceiptsRequest {
 	method: IHttpRequestMethods;
 	path: string;
@@ -101,6 +111,34 @@ export class ReceiptsApi {
 	/** Other writes (subscribe, send e-mail): X-Key only; never re-sent once they may have reached the service. */
 	async write(req: ReceiptsRequest, itemIndex?: number): Promise<IDataObject> {
 		return await this.send(req, false, itemIndex);
+	}
+
+	/**
+	 * A file the service links to (a receipt's `url_formato_impresion` or `url_documento_electronico`): a
+	 * read, retried like one. `X-Key` goes only to the origin of the credential's Base URL (scheme, host and
+	 * port). Anywhere else — the real service serves printable forms from another host (receipts service's
+	 * public documentation, Descargas) — the request carries no credential: the account key never leaves the
+	 * service.
+	 */
+	async file(url: string, itemIndex?: number): Promise<BinaryAnswer & { withKey: boolean }> {
+		const base = String((await this.client.credentialData()).baseUrl ?? '');
+		const withKey = originOf(url) !== undefined && originOf(url) === originOf(base);
+		try {
+			const answer = await this.client.request(
+				{ method: 'GET', path: url, url, anonymous: !withKey, binary: true, timeoutMs: this.settings.timeoutMs },
+				itemIndex,
+			);
+			return { ...answer, withKey };
+		} catch (error) {
+			const status = Number((error as { httpCode?: string | null }).httpCode);
+			if (!withKey && (status === 401 || status === 403) && error instanceof Error) {
+				// Not "the key was refused": none was sent.
+				const e = error as Error & { description?: string | null };
+				e.message = `${itemIndex === undefined ? '' : `[item ${itemIndex}] `}HTTP ${status} to a request without the API key`;
+				e.description = `${originOf(url)} is not the host of the credential's Base URL, so the API key was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
+			}
+			throw scrubError(error, await this.secrets());
+		}
 	}
 
 	private async secrets(): Promise<string[]> {

@@ -42,6 +42,16 @@ export interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Path relative to the credential's base URL, starting with `/`. */
 	path: string;
+	/**
+	 * An absolute address used instead of base URL + `path` (e.g. a link the service returned). `path` then
+	 * only names the request in messages.
+	 */
+	url?: string;
+	/**
+	 * Send without the credential (no `authenticate`, no token): for addresses outside the service, which must
+	 * never see its keys.
+	 */
+	anonymous?: boolean;
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
 	headers?: IDataObject;
@@ -214,7 +224,7 @@ export class ServiceClient {
 		const base = this.service.baseUrl(data).replace(/\/+$/, '');
 		const options: IHttpRequestOptions = {
 			method: req.method,
-			url: `${base}${req.path}`,
+			url: req.url ?? `${base}${req.path}`,
 			headers: { Accept: 'application/json', ...(req.headers ?? {}) },
 			qs: req.qs,
 			json: !req.binary,
@@ -228,7 +238,8 @@ export class ServiceClient {
 			options.json = false;
 		}
 		const idempotent = req.idempotent ?? req.method === 'GET';
-		const tokenField = this.service.tokenField;
+		// A request sent without the credential has no token to refresh.
+		const tokenField = req.anonymous ? undefined : this.service.tokenField;
 		let refreshed = false;
 
 		for (let attempt = 1; ; ) {
@@ -242,13 +253,16 @@ export class ServiceClient {
 				this.refreshing = new Promise<void>((resolve) => (endRefresh = resolve));
 			}
 			try {
-				const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(
-					this.ctx,
-					this.service.credentialType,
-					{ ...options, headers: { ...options.headers }, timeout: Math.max(1, Math.min(timeoutMs, deadline - Date.now())) },
-					// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
-					{ credentialsDecrypted: credentials, preAuthenticationRetryStatusCode: [] },
-				);
+				const attempt = { ...options, headers: { ...options.headers }, timeout: Math.max(1, Math.min(timeoutMs, deadline - Date.now())) };
+				const answer = req.anonymous
+					? await this.ctx.helpers.httpRequest(attempt)
+					: await this.ctx.helpers.httpRequestWithAuthentication.call(
+							this.ctx,
+							this.service.credentialType,
+							attempt,
+							// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
+							{ credentialsDecrypted: credentials, preAuthenticationRetryStatusCode: [] },
+						);
 				if (!req.binary) return answer;
 				const full = answer as { body: ArrayBuffer | Buffer; headers: Record<string, unknown> };
 				const headers: Record<string, string> = {};

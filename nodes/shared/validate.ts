@@ -102,7 +102,7 @@ export class Checker {
 			if (opts.required) this.fail(field, 'is required');
 			return this;
 		}
-		if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))) {
+		if (typeof value !== 'string' || !ISO_DATE.test(value) || !calendarDate(value.slice(0, 10)) || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))) {
 			return this.fail(field, `${describe(value)} is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)`);
 		}
 		return this;
@@ -155,6 +155,13 @@ export class Checker {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** True when `YYYY-MM-DD` names a day of the calendar (not 2026-02-30, which Date.parse rolls over). */
+function calendarDate(ymd: string): boolean {
+	const [y, m, d] = ymd.split('-').map(Number);
+	const date = new Date(Date.UTC(y, m - 1, d));
+	return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
 
 export function isMissing(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

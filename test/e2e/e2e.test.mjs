@@ -30,6 +30,7 @@ const PLACEHOLDER_EXAMPLES = {
 	e2eExExtractionDownloadAll: ['extraction-get-and-download-all.json', 'Download all documents'],
 	e2eExExtractionToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
 	e2eExReceiptsAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
+	e2eExReceiptsInvoiceEmail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
 };
 
 function workflows() {
@@ -196,9 +197,11 @@ describe('workflows executed by n8n', () => {
 		assert.equal(output(run, 'Get waybill')[0].json.id, output(run, 'Waybill')[0].json.id);
 		assert.equal(output(run, 'Get document')[0].json.id, output(run, 'Purchase settlement')[0].json.id);
 		const received = sb.sim.server.received('receipts');
-		const signing = received.filter((r) => r.method === 'POST');
-		assert.deepEqual(signing.map((r) => r.path), ['/ats-retentions/issue', '/waybills/issue', '/purchase-settlements/issue', '/webhooks']);
-		assert.ok(signing.every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword));
+		const posts = received.filter((r) => r.method === 'POST');
+		assert.deepEqual(posts.map((r) => r.path), ['/ats-retentions/issue', '/waybills/issue', '/purchase-settlements/issue', '/webhooks']);
+		// X-Password on the issuing POSTs; subscribing signs nothing (X-Key only, as nodes/Receipts/subscriptions.ts says).
+		assert.deepEqual(posts.map((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword), [true, true, true, false]);
+		assert.equal(posts[3].headers['x-password'], undefined);
 		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
 	});
 

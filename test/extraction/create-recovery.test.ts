@@ -73,7 +73,9 @@ test('status checks never keep the item beyond its Timeout, even when each check
 	const result = await env.run(createParams({ ...fastWait, timeout: 1 }), undefined, true);
 	expect(Date.now() - started).toBeLessThan(8000); // without the deadline: 20 s per hanging check
 	const [job] = [...env.sim.jobs.values()];
-	expect(result.output(NODE)[0].json).toMatchObject({ extraction_exists: true, publicId: job.publicId });
+	const [item] = result.output(NODE);
+	expect(item.json).toMatchObject({ extraction_exists: true, publicId: job.publicId });
+	expect(String(item.json.error)).toMatch(new RegExp(`Extraction ${job.publicId} did not finish within 1 s`));
 });
 
 test('a create answered 429 was not processed: re-sent after Retry-After, one job', async () => {

@@ -1,6 +1,6 @@
 import type { ICredentialTestRequest, ICredentialType, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 import { built } from '../harness/engine';
-import { atsRetentionBody, jsonIssue, retentionBody, settlementBody, startReceipts, waybillBody, xmlOf, type ReceiptsEnv } from './setup';
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, retentionBody, settlementBody, startReceipts, waybillBody, xmlOf, type ReceiptsEnv } from './setup';
 
 let env: ReceiptsEnv;
 beforeAll(async () => (env = await startReceipts()));
@@ -16,6 +16,11 @@ describe('X-Key and X-Password placement', () => {
 		env.receipts.advanceOnRead = false;
 		const waybill = env.receipts.seed('waybill', waybillBody(), 'DEVUELTO');
 		const ats = env.receipts.seed('atsRetention', atsRetentionBody(), 'AUTORIZADO');
+		const invoice = env.receipts.seed('invoice', invoiceBody(), 'DEVUELTO');
+		const credit = env.receipts.seed('creditNote', creditNoteBody(), 'NO AUTORIZADO');
+		const debit = env.receipts.seed('debitNote', debitNoteBody(), 'DEVUELTO');
+		const retention = env.receipts.seed('retention', retentionBody(), 'DEVUELTO');
+		const settlement = env.receipts.seed('purchaseSettlement', settlementBody(), 'DEVUELTO');
 		const runs: IDataObject[] = [
 			jsonIssue('atsRetention', atsRetentionBody()),
 			{ resource: 'atsRetention', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('comprobanteRetencion') },
@@ -32,6 +37,22 @@ describe('X-Key and X-Password placement', () => {
 			{ resource: 'document', operation: 'authorize', receiptId: ats.id, waitForFinalState: true, waitTimeout: 5, options: { pollInterval: 0.01 } },
 			{ resource: 'document', operation: 'get', receiptId: ats.id },
 			{ resource: 'webhook', operation: 'subscribe', event_name: 'receipt-issued', webhook_url: 'https://example.com/hook' },
+			jsonIssue('invoice', invoiceBody()),
+			{ resource: 'invoice', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('factura') },
+			{ resource: 'invoice', operation: 'get', receiptId: invoice.id },
+			jsonIssue('invoice', invoiceBody(), { receiptId: invoice.id }, 'reissue'),
+			jsonIssue('creditNote', creditNoteBody()),
+			{ resource: 'creditNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaCredito') },
+			{ resource: 'creditNote', operation: 'get', receiptId: credit.id },
+			jsonIssue('creditNote', creditNoteBody(), { receiptId: credit.id }, 'reissue'),
+			jsonIssue('debitNote', debitNoteBody()),
+			{ resource: 'debitNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaDebito') },
+			{ resource: 'debitNote', operation: 'get', receiptId: debit.id },
+			jsonIssue('debitNote', debitNoteBody(), { receiptId: debit.id }, 'reissue'),
+			jsonIssue('retention', retentionBody(), { receiptId: retention.id }, 'reissue'),
+			jsonIssue('purchaseSettlement', settlementBody(), { receiptId: settlement.id }, 'reissue'),
+			{ resource: 'document', operation: 'sendEmail', receiptId: invoice.id, recipients: 'ana@example.com' },
+			{ resource: 'document', operation: 'download', receiptId: invoice.id, file: 'ride' },
 		];
 		for (const parameters of runs) {
 			const result = await env.run(parameters);
@@ -54,8 +75,28 @@ describe('X-Key and X-Password placement', () => {
 			'POST /edocs/{id}/issue X-Password',
 			'GET /edocs/{id} -',
 			'POST /webhooks -',
+			'POST /invoices/issue X-Password',
+			'POST /invoices/issue/xml X-Password',
+			'GET /invoices/{id} -',
+			'POST /invoices/{id}/reissue X-Password',
+			'POST /credit-notes/issue X-Password',
+			'POST /credit-notes/issue/xml X-Password',
+			'GET /credit-notes/{id} -',
+			'POST /credit-notes/{id}/reissue X-Password',
+			'POST /debit-notes/issue X-Password',
+			'POST /debit-notes/issue/xml X-Password',
+			'GET /debit-notes/{id} -',
+			'POST /debit-notes/{id}/reissue X-Password',
+			'POST /retentions/{id}/reissue X-Password',
+			'POST /purchase-settlements/{id}/reissue X-Password',
+			'POST /edocs/send-email/{id} -',
+			'GET /edocs/{id} -',
+			'GET /ver/{id}/pdf -',
 		]);
-		expect(env.calls().every((c) => c.headers['x-key'] === env.receipts.apiKey)).toBe(true);
+		// The receipt files are on another host: neither key goes there.
+		const files = env.calls().filter((c) => c.path.startsWith('/ver/'));
+		expect(files.every((c) => c.headers['x-key'] === undefined && c.headers.host === env.filesOrigin.replace('http://', ''))).toBe(true);
+		expect(env.calls().filter((c) => !c.path.startsWith('/ver/')).every((c) => c.headers['x-key'] === env.receipts.apiKey)).toBe(true);
 		expect(env.calls().filter((c) => c.headers['x-password']).every((c) => c.headers['x-password'] === env.receipts.certificatePassword)).toBe(true);
 	});
 

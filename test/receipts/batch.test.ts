@@ -50,10 +50,10 @@ describe('a batch waits once', () => {
 	test('mixed outcomes in one batch, with Continue On Fail: each item keeps its place and its own outcome', async () => {
 		env.receipts.planNext('AUTORIZADO');
 		env.receipts.planNext({ estado: 'NO AUTORIZADO' });
-		env.receipts.planNext('RECIBIDO', 'RECIBIDO', 'RECIBIDO', 'RECIBIDO', 'RECIBIDO', 'RECIBIDO', 'RECIBIDO', 'RECIBIDO', 'RECIBIDO', 'RECIBIDO');
+		env.receipts.planNext(...Array<'RECIBIDO'>(60).fill('RECIBIDO')); // never decided within the timeout
 		env.receipts.planNext('DEVUELTO');
 		const result = await env.run(
-			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromRows(), waitForFinalState: true, waitTimeout: 0.5, options: { pollInterval: 0.05 } },
+			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromRows(), waitForFinalState: true, waitTimeout: 2, options: { pollInterval: 0.05 } },
 			rowsOf(4),
 			true,
 		);
@@ -144,11 +144,17 @@ describe('no sample data as defaults', () => {
 		['waybill', 'issue', ['secuencial', 'fecha_inicio_transporte', 'transportista.placa']],
 		['purchaseSettlement', 'issue', ['secuencial', 'moneda', 'totales.total_sin_impuestos']],
 		['purchaseSettlement', 'issueWithReimbursement', ['secuencial', 'moneda', 'pagos[0].total']],
+		['invoice', 'issue', ['secuencial', 'moneda', 'comprador.identificacion', 'items[0].cantidad', 'totales.importe_total', 'pagos[0].medio']],
+		['creditNote', 'issue', ['secuencial', 'numero_documento_modificado', 'fecha_emision_documento_modificado', 'motivo', 'totales.total_sin_impuestos']],
+		['debitNote', 'issue', ['secuencial', 'tipo_documento_modificado', 'items[0].motivo', 'items[0].valor', 'totales.impuestos[0].tarifa']],
+		['invoice', 'reissue', ['secuencial', 'comprador.razon_social']],
+		['retention', 'reissue', ['secuencial', 'periodo_fiscal']],
+		['purchaseSettlement', 'reissue', ['secuencial', 'pagos[0].forma_pago']],
 	])('%s %s: the untouched JSON body fails validation, naming what to fill in; the example is the placeholder', async (resource, operation, named) => {
 		const field = defaultOf('jsonBody', resource, operation);
 		expect(typeof field.placeholder).toBe('string');
 		expect(JSON.parse(String(field.placeholder))).toBeTruthy();
-		const result = await env.run({ resource, operation, inputMode: 'json', jsonBody: field.default });
+		const result = await env.run({ resource, operation, inputMode: 'json', jsonBody: field.default, receiptId: 'a1b2c3' });
 		expect(env.calls()).toHaveLength(0);
 		const said = `${result.error?.message}\n${result.error?.description}`;
 		for (const path of named) expect(said).toContain(path);

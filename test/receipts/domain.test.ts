@@ -2,8 +2,13 @@ import { Checker } from '../../nodes/shared/validate';
 import { accessKeyCheckDigit, accessKeyProblem, splitAccessKey } from '../../nodes/shared/tax/accessKey';
 import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/shared/tax/ruc';
 import { checkReceipt } from '../../nodes/Receipts/domain/schemas';
+import type { IDataObject } from 'n8n-workflow';
+import { agree, cents } from '../../nodes/Receipts/domain/totals';
+import { creditNoteExample } from '../../nodes/Receipts/actions/creditNote/fields';
+import { debitNoteExample } from '../../nodes/Receipts/actions/debitNote/fields';
+import { invoiceExample } from '../../nodes/Receipts/actions/invoice/fields';
 import { makeAccessKey, mod11 } from '../simulator/receipts';
-import { atsRetentionBody, KNOWN_ACCESS_KEY, retentionBody, settlementBody, waybillBody } from './setup';
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, KNOWN_ACCESS_KEY, retentionBody, settlementBody, waybillBody } from './setup';
 
 describe('access key (clave de acceso)', () => {
 	test('the SRI technical sheet example is valid and splits into its parts', () => {
@@ -136,5 +141,112 @@ describe('access key cross-check', () => {
 		expect(check.warnings).toEqual([
 			'clave_acceso: does not match this receipt: it carries receipt type 01 (this receipt is 07), sequential 000000001 (secuencial: 123); sent anyway, verify the key',
 		]);
+	});
+});
+
+describe('amounts that must add up (invoices and notes)', () => {
+	const problemsOf = (kind: 'invoice' | 'creditNote' | 'debitNote', body: IDataObject) => {
+		const check = new Checker();
+		checkReceipt(check, kind, body);
+		return { problems: check.problems, warnings: check.warnings };
+	};
+
+	test('cents: amounts of two decimals and products are compared in whole cents, without float noise', () => {
+		expect(cents(4359.54)).toBe(435954);
+		expect(cents('0.1')).toBe(10);
+		expect(cents(0.1 + 0.2)).toBe(30);
+		expect(cents(622 * 7.008907)).toBe(435954);
+		expect(cents('diez')).toBeUndefined();
+	});
+
+	test('equal: nothing; one cent: a warning; more: an error', () => {
+		const check = new Checker();
+		agree(check, 'a', 1000, 1000, 'x');
+		agree(check, 'b', 1001, 1000, 'x');
+		agree(check, 'c', 999, 1000, 'x');
+		agree(check, 'd', 1002, 1000, 'x');
+		agree(check, 'e', undefined, 1000, 'x');
+		expect(check.warnings.map((w) => w.split(':')[0])).toEqual(['b', 'c']);
+		expect(check.problems).toEqual(['d: is 10.02 but x is 10.00 (off by 0.02): the tax authority rejects a receipt whose amounts do not add up']);
+	});
+
+	test.each([
+		['invoice', invoiceBody()],
+		['creditNote', creditNoteBody()],
+		['debitNote', debitNoteBody()],
+	] as const)('a complete %s passes without problems or warnings', (kind, body) => {
+		expect(problemsOf(kind, body)).toEqual({ problems: [], warnings: [] });
+	});
+
+	test('the documentation’s own invoice example adds up (622 × 7.008907, VAT 12 %, cheque + credit + retained values)', () => {
+		const body: IDataObject = {
+			...invoiceBody(),
+			items: [
+				{
+					descripcion: 'Zanahoria granel 50 Kg.',
+					cantidad: 622,
+					precio_unitario: 7.008907,
+					descuento: 0,
+					precio_total_sin_impuestos: 4359.54,
+					impuestos: [{ base_imponible: 4359.54, valor: 523.14, tarifa: 12, codigo: '2', codigo_porcentaje: '2' }],
+				},
+			],
+			totales: { total_sin_impuestos: 4359.54, impuestos: [{ base_imponible: 4359.54, valor: 523.14, codigo: '2', codigo_porcentaje: '2' }], importe_total: 4882.68, propina: 0, descuento: 0 },
+			valor_retenido_iva: 70.4,
+			valor_retenido_renta: 29.6,
+			credito: { fecha_vencimiento: '2026-12-31', monto: 1900 },
+			pagos: [{ medio: 'cheque', total: 2882.68 }],
+		};
+		expect(problemsOf('invoice', body)).toEqual({ problems: [], warnings: [] });
+	});
+
+	test('an additional discount comes off the amount to pay; tax values are then not compared with the items', () => {
+		const body = invoiceBody();
+		const totales = body.totales as IDataObject;
+		totales.descuento_adicional = 1;
+		(totales.impuestos as IDataObject[])[0].valor = 5.25; // 15 % of 35.00
+		totales.importe_total = 56 - 1 + 5.25;
+		(body.pagos as IDataObject[])[1].total = 20.25;
+		expect(problemsOf('invoice', body)).toEqual({ problems: [], warnings: [] });
+	});
+
+	test('an extra totals line with a zero base (as the documentation shows for VAT 0 %) is fine; one with a base is not', () => {
+		const body = creditNoteBody();
+		(body.totales as IDataObject).impuestos = [...((body.totales as IDataObject).impuestos as IDataObject[]), { codigo: '2', codigo_porcentaje: '0', base_imponible: 0, valor: 0 }];
+		expect(problemsOf('creditNote', body).problems).toEqual([]);
+		((body.totales as IDataObject).impuestos as IDataObject[])[1].base_imponible = 5;
+		expect(problemsOf('creditNote', body).problems[0]).toMatch(/^totales\.impuestos\[1\]\.base_imponible: is 5\.00 but the sum of the items' base_imponible for tax 2, percentage code 0 is 0\.00/);
+	});
+
+	test('an item without precio_total_sin_impuestos counts with cantidad × precio_unitario − descuento', () => {
+		const body = invoiceBody();
+		delete (body.items as IDataObject[])[0].precio_total_sin_impuestos;
+		expect(problemsOf('invoice', body)).toEqual({ problems: [], warnings: [] });
+	});
+
+	test('payments are not compared when compensaciones or retenciones change what is paid (undocumented)', () => {
+		const body: IDataObject = { ...invoiceBody(), compensaciones: [{ codigo: 1, tarifa: 2, valor: 1.23 }] };
+		(body.pagos as IDataObject[])[1].total = 20;
+		expect(problemsOf('invoice', body).problems).toEqual([]);
+	});
+
+	test('every problem of the arithmetic is listed at once', () => {
+		const body = debitNoteBody();
+		(body.items as IDataObject[])[0].valor = 9.5;
+		((body.totales as IDataObject).impuestos as IDataObject[])[0].valor = 2;
+		expect(problemsOf('debitNote', body).problems.map((p) => p.split(':')[0])).toEqual(['totales.total_sin_impuestos', 'totales.impuestos[0].valor', 'totales.importe_total']);
+	});
+
+	test('the examples offered as placeholders add up', () => {
+		for (const [kind, example] of [
+			['invoice', invoiceExample],
+			['creditNote', creditNoteExample],
+			['debitNote', debitNoteExample],
+		] as const) {
+			const check = new Checker();
+			checkReceipt(check, kind, structuredClone(example));
+			expect(check.problems.filter((p) => /add up|one cent/.test(p))).toEqual([]);
+			expect(check.warnings).toEqual([]);
+		}
 	});
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { ReceiptKindName, SimReceipt } from '../simulator/receipts';
 import { PROCESSED_FAULTS, type FaultMode, type SimRequest } from '../simulator/server';
-import { atsRetentionBody, retentionBody, settlementBody, startReceipts, waybillBody, type ReceiptsEnv } from './setup';
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, retentionBody, settlementBody, startReceipts, waybillBody, type ReceiptsEnv } from './setup';
 
 /**
  * Issuing under the faults a network and a real service produce, through n8n-core's engine: batches of
@@ -17,13 +17,16 @@ import { atsRetentionBody, retentionBody, settlementBody, startReceipts, waybill
  *   it sent.
  */
 
-const PER_KIND = 44;
+const PER_KIND = 30;
 const KINDS: Array<{ resource: string; operation: string; kind: ReceiptKindName; body: () => IDataObject; seqField: 'secuencial' | 'secuencia' }> = [
 	{ resource: 'retention', operation: 'issue', kind: 'retention', body: retentionBody, seqField: 'secuencial' },
 	{ resource: 'atsRetention', operation: 'issue', kind: 'atsRetention', body: atsRetentionBody, seqField: 'secuencia' },
 	{ resource: 'waybill', operation: 'issue', kind: 'waybill', body: waybillBody, seqField: 'secuencial' },
 	{ resource: 'purchaseSettlement', operation: 'issue', kind: 'purchaseSettlement', body: () => settlementBody(false), seqField: 'secuencial' },
 	{ resource: 'purchaseSettlement', operation: 'issueWithReimbursement', kind: 'purchaseSettlement', body: () => settlementBody(true), seqField: 'secuencial' },
+	{ resource: 'invoice', operation: 'issue', kind: 'invoice', body: invoiceBody, seqField: 'secuencial' },
+	{ resource: 'creditNote', operation: 'issue', kind: 'creditNote', body: creditNoteBody, seqField: 'secuencial' },
+	{ resource: 'debitNote', operation: 'issue', kind: 'debitNote', body: debitNoteBody, seqField: 'secuencial' },
 ];
 const LOST: FaultMode[] = ['reset', ...PROCESSED_FAULTS];
 

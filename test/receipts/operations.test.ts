@@ -266,8 +266,8 @@ describe('Get operations', () => {
 			estado: 'AUTORIZADO',
 			autorizacion_numero: r.clave_acceso,
 			autorizacion_fecha: r.autorizacion!.fecha,
-			url_formato_impresion: `https://receipts.example/ride/${r.id}.pdf`,
-			url_documento_electronico: `https://receipts.example/xml/${r.id}.xml`,
+			url_formato_impresion: `${env.filesOrigin}/receipts/ver/${r.id}/pdf`,
+			url_documento_electronico: `${env.filesOrigin}/receipts/ver/${r.id}/xml`,
 		});
 	});
 

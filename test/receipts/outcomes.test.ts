@@ -152,7 +152,10 @@ describe('status checks that fail do not lose the receipt', () => {
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }), undefined, true);
 		expect(Date.now() - started).toBeLessThan(8000); // without the deadline: 20 s per hanging check
 		const r = onlyReceipt();
-		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, document_exists: true });
+		const [item] = result.output('Receipts');
+		// No check answered before the deadline: the wait timed out, and the item still names the receipt.
+		expect(item.json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, wait_timed_out: true });
+		expect(String(item.json.warnings)).toContain(`This receipt exists: do not issue it again; follow it with Document → Get (ID ${r.id}).`);
 	});
 
 	test('a receipt the service does not show until the deadline (404): the error says so, not "check the receipt ID"', async () => {

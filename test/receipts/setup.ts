@@ -7,6 +7,9 @@ import { SimulatorServer } from '../simulator/server';
 export async function startReceipts() {
 	const receipts = new ReceiptsSimulator();
 	const server = await new SimulatorServer([receipts]).start();
+	// Receipt files on another origin, as the real service serves them from another host.
+	const filesOrigin = await server.addOrigin();
+	receipts.filesBaseUrl = `${filesOrigin}/receipts`;
 	const engine = new Engine([built<INodeType>('nodes/Receipts/Receipts.node', 'Receipts')], [built<ICredentialType>('credentials/ReceiptsApi.credentials', 'ReceiptsApi')]);
 	const setCredential = (data: IDataObject = {}) =>
 		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, ...data });
@@ -14,10 +17,27 @@ export async function startReceipts() {
 	const run = (parameters: IDataObject, input?: IDataObject[], continueOnFail = false): Promise<RunResult> =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
 	const calls = () => server.received('receipts');
-	return { receipts, server, engine, run, calls, setCredential, stop: () => server.stop() };
+	return { receipts, server, engine, run, calls, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 export type ReceiptsEnv = Awaited<ReturnType<typeof startReceipts>>;
+
+/**
+ * The Receipts environment of a test file: started before its first test, stopped after its last, and
+ * reset (receipts, recorded requests, faults, credential) before each test. Filled in by `beforeAll`.
+ */
+export function useReceipts(): ReceiptsEnv {
+	const env = {} as ReceiptsEnv;
+	beforeAll(async () => Object.assign(env, await startReceipts()));
+	afterAll(async () => env.stop());
+	beforeEach(() => {
+		env.receipts.reset();
+		env.receipts.filesBaseUrl = `${env.filesOrigin}/receipts`;
+		env.server.clear();
+		env.setCredential();
+	});
+	return env;
+}
 
 export const ISSUER = {
 	ruc: '1792146739001',
@@ -147,6 +167,100 @@ export const settlementBody = (reimbursement = false): IDataObject => ({
 				},
 			}
 		: {}),
+});
+
+export const BUYER = { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Juan Pérez', email: 'juan@example.com', direccion: 'Quito' };
+
+/** An invoice whose amounts add up: 3 × 12.50 − 1.50 at VAT 15 %, 20.00 at VAT 0 %, paid in two parts. */
+export const invoiceBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 148,
+	fecha_emision: '2026-03-31',
+	moneda: 'USD',
+	emisor: ISSUER,
+	comprador: BUYER,
+	items: [
+		{
+			descripcion: 'Café de altura 1 kg',
+			codigo_principal: 'CAF-001',
+			cantidad: 3,
+			precio_unitario: 12.5,
+			descuento: 1.5,
+			precio_total_sin_impuestos: 36,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 36, valor: 5.4 }],
+		},
+		{
+			descripcion: 'Libro de recetas',
+			codigo_principal: 'LIB-01',
+			cantidad: 1,
+			precio_unitario: 20,
+			descuento: 0,
+			precio_total_sin_impuestos: 20,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 20, valor: 0 }],
+		},
+	],
+	totales: {
+		total_sin_impuestos: 56,
+		descuento: 1.5,
+		propina: 0,
+		importe_total: 61.4,
+		impuestos: [
+			{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.4 },
+			{ codigo: '2', codigo_porcentaje: '0', base_imponible: 20, valor: 0 },
+		],
+	},
+	pagos: [
+		{ medio: 'transferencia', total: 40 },
+		{ medio: 'efectivo', total: 21.4 },
+	],
+	info_adicional: [{ nombre: 'Pedido', valor: 'PO-88' }],
+});
+
+/** A credit note for part of that invoice. */
+export const creditNoteBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: 12,
+	fecha_emision: '2026-04-02',
+	moneda: 'USD',
+	emisor: ISSUER,
+	comprador: BUYER,
+	tipo_documento_modificado: '01',
+	numero_documento_modificado: '001-002-000000148',
+	fecha_emision_documento_modificado: '2026-03-31',
+	motivo: 'Devolución de mercadería',
+	items: [
+		{
+			descripcion: 'Café de altura 1 kg',
+			codigo_principal: 'CAF-001',
+			cantidad: 1,
+			precio_unitario: 12.5,
+			descuento: 0.5,
+			precio_total_sin_impuestos: 12,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 12, valor: 1.8 }],
+		},
+	],
+	totales: { total_sin_impuestos: 12, importe_total: 13.8, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 12, valor: 1.8 }] },
+	informacion_adicional: { Motivo: 'Producto dañado' },
+});
+
+/** A debit note charging interest on that invoice. */
+export const debitNoteBody = (): IDataObject => ({
+	ambiente: 1,
+	tipo_emision: 1,
+	secuencial: '7',
+	fecha_emision: '2026-04-30',
+	emisor: ISSUER,
+	comprador: BUYER,
+	tipo_documento_modificado: '01',
+	numero_documento_modificado: '001-002-000000148',
+	fecha_emision_documento_modificado: '2026-03-31',
+	items: [
+		{ motivo: 'Interés por mora', valor: 8.5 },
+		{ motivo: 'Gastos de cobranza', valor: 1.5 },
+	],
+	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
 });
 
 /** Issue in JSON mode: the parameters of an Issue operation for `body`. */

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody, type ReceiptsEnv } from './setup';
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody, type ReceiptsEnv } from './setup';
 
 let env: ReceiptsEnv;
 beforeAll(async () => (env = await startReceipts()));
@@ -104,6 +104,117 @@ const cases: Case[] = [
 	SR('reimbursed document secuencia 0', 'reembolso.documentos[0].secuencia', 0, /must be at least 1/),
 	SR('reimbursed document date not ISO', 'reembolso.documentos[0].fecha_emision', '10-03-2026', /is not an ISO 8601 date/),
 ];
+
+/**
+ * Invoices, credit notes and debit notes (the service's public documentation): required fields, the
+ * documented limits, the modified document of a note, and amounts that do not add up by more than a cent.
+ */
+const I = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'invoice', 'issue', withValue(invoiceBody(), path, value), field, says];
+const C = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'creditNote', 'issue', withValue(creditNoteBody(), path, value), field, says];
+const D = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'debitNote', 'issue', withValue(debitNoteBody(), path, value), field, says];
+const IR = (label: string, path: string, value: unknown, says: RegExp, field = path): Case => [label, 'invoice', 'reissue', { ...withValue(invoiceBody(), path, value) }, field, says];
+const DOES_NOT_ADD_UP = /the tax authority rejects a receipt whose amounts do not add up/;
+
+const salesCases: Case[] = [
+	// Invoice: required fields and documented limits
+	I('secuencial 0', 'secuencial', 0, /must be at least 1/),
+	I('secuencial over 999999999', 'secuencial', 1000000000, /must be at most 999999999/),
+	I('secuencial missing', 'secuencial', REMOVE, /is required/),
+	I('secuencial not a number', 'secuencial', 'A-12', /must be a whole number/),
+	I('moneda missing', 'moneda', REMOVE, /is required/),
+	I('moneda not ISO', 'moneda', 'dolares', /is not an ISO currency code/),
+	I('comprador missing', 'comprador', REMOVE, /is required/),
+	I('comprador.identificacion too short', 'comprador.identificacion', '1234', /must be 5 to 20 characters long, got 4/),
+	I('comprador.identificacion too long', 'comprador.identificacion', '1'.repeat(21), /must be 5 to 20 characters long, got 21/),
+	I('comprador.tipo_identificacion missing', 'comprador.tipo_identificacion', REMOVE, /is required/),
+	I('comprador.razon_social missing', 'comprador.razon_social', REMOVE, /is required/),
+	I('comprador.razon_social over 300', 'comprador.razon_social', long(301), /must be at most 300 characters long/),
+	I('comprador.email over 300', 'comprador.email', `${long(295)}@x.com`, /must be at most 300 characters long, got 301/),
+	I('items empty', 'items', [], /must have at least 1 entry/),
+	I('item descripcion missing', 'items[0].descripcion', REMOVE, /is required/),
+	I('item codigo_principal over 25', 'items[0].codigo_principal', long(26), /must be at most 25 characters long/),
+	I('item cantidad 7 decimals', 'items[0].cantidad', 3.0000001, /must have at most 6 decimals/),
+	I('item precio_unitario missing', 'items[0].precio_unitario', REMOVE, /is required/),
+	I('item descuento 3 decimals', 'items[0].descuento', 1.505, /must have at most 2 decimals/),
+	I('item precio_total_sin_impuestos 3 decimals', 'items[0].precio_total_sin_impuestos', 36.001, /must have at most 2 decimals/),
+	I('item without taxes', 'items[0].impuestos', REMOVE, /is required/),
+	I('item tax valor 3 decimals', 'items[0].impuestos[0].valor', 5.401, /must have at most 2 decimals/),
+	I('item tax codigo_porcentaje missing', 'items[0].impuestos[0].codigo_porcentaje', REMOVE, /is required/),
+	I('totales missing', 'totales', REMOVE, /is required/),
+	I('totales.propina missing', 'totales.propina', REMOVE, /is required/),
+	I('totales.importe_total 3 decimals', 'totales.importe_total', 61.401, /must have at most 2 decimals/),
+	I('pagos missing', 'pagos', REMOVE, /is required/),
+	I('payment medio missing', 'pagos[0].medio', REMOVE, /is required/),
+	I('payment total 3 decimals', 'pagos[0].total', 40.001, /must have at most 2 decimals/),
+	I('payment notas over 300', 'pagos[0].notas', long(301), /must be at most 300 characters long/),
+	I('guia_remision not ###-###-#########', 'guia_remision', '1-2-3', /is not a waybill number/),
+	I('credito without due date', 'credito', { monto: 10 }, /is required/, 'credito.fecha_vencimiento'),
+	I('info_adicional entry without valor', 'info_adicional[0].valor', REMOVE, /is required/),
+	I('clave_acceso with a wrong check digit', 'clave_acceso', badCheckDigit, /SRI modulo-11 check gives 3/),
+	// Invoice: amounts that do not add up
+	I('item subtotal is not cantidad × precio − descuento', 'items[0].precio_total_sin_impuestos', 37.5, /cantidad × precio_unitario − descuento is 36\.00/),
+	I('item tax valor is not base × tarifa', 'items[0].impuestos[0].valor', 5.04, /base_imponible × tarifa \/ 100 is 5\.40/),
+	I('total_sin_impuestos is not the sum of the items', 'totales.total_sin_impuestos', 60, /the sum of the items' precio_total_sin_impuestos is 56\.00 \(off by 4\.00\)/),
+	I('a tax total base is not the items’ base', 'totales.impuestos[0].base_imponible', 30, /the sum of the items' base_imponible for tax 2, percentage code 4 is 36\.00/),
+	I('a tax total valor is not the items’ valor', 'totales.impuestos[0].valor', 6.4, /the sum of the items' valor for tax 2, percentage code 4 is 5\.40/),
+	I('a tax of the items missing from the totals', 'totales.impuestos', [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.4 }], /has no line for tax 2, percentage code 0, which items\[1\]\.impuestos\[0\] carries/),
+	I('importe_total is not subtotal + taxes + tip', 'totales.importe_total', 65, /total_sin_impuestos \+ taxes \+ propina is 61\.40/),
+	I('payments do not add up to importe_total', 'pagos[1].total', 20, /the payments \(with credito and the retained VAT and income tax\) add up to 60\.00 but totales\.importe_total is 61\.40/, 'pagos'),
+	// Credit note
+	C('motivo missing', 'motivo', REMOVE, /is required/),
+	C('motivo over 300', 'motivo', long(301), /must be at most 300 characters long/),
+	C('numero_documento_modificado without dashes', 'numero_documento_modificado', '001002000000148', /is not a document number: use establishment-emission point-sequential \(###-###-#########\)/),
+	C('numero_documento_modificado too short', 'numero_documento_modificado', '001-002-148', /is not a document number/),
+	C('numero_documento_modificado missing', 'numero_documento_modificado', REMOVE, /is required/),
+	C('tipo_documento_modificado not a document type', 'tipo_documento_modificado', '1', /must be one of "01", "03", "04", "05", "06", "07", got "1"/),
+	C('tipo_documento_modificado missing', 'tipo_documento_modificado', REMOVE, /is required/),
+	C('fecha_emision_documento_modificado missing', 'fecha_emision_documento_modificado', REMOVE, /is required/),
+	C('fecha_emision_documento_modificado not ISO', 'fecha_emision_documento_modificado', '31/03/2026', /is not an ISO 8601 date/),
+	C('modified document dated after the note', 'fecha_emision_documento_modificado', '2026-04-03T10:00:00-05:00', /2026-04-03 is after the note's own fecha_emision 2026-04-02: a note can only modify a document issued before it/),
+	C('moneda missing', 'moneda', REMOVE, /is required/),
+	C('comprador.identificacion too short', 'comprador.identificacion', '123', /must be 5 to 20 characters long, got 3/),
+	C('secuencial over 999999999', 'secuencial', 1234567890, /must be at most 999999999/),
+	C('total_sin_impuestos not the items’ sum', 'totales.total_sin_impuestos', 13, DOES_NOT_ADD_UP),
+	C('importe_total not subtotal + taxes', 'totales.importe_total', 12, /total_sin_impuestos \+ taxes is 13\.80/),
+	// Debit note
+	D('secuencial 0', 'secuencial', '0', /must be at least 1/),
+	D('secuencial not digits', 'secuencial', '7a', /must be a whole number/),
+	D('items with a charge without motivo', 'items[0].motivo', REMOVE, /is required/),
+	D('charge valor 3 decimals', 'items[0].valor', 8.505, /must have at most 2 decimals/),
+	D('charge valor missing', 'items[0].valor', REMOVE, /is required/),
+	D('tax without tarifa', 'totales.impuestos[0].tarifa', REMOVE, /is required/),
+	D('tax valor is not base × tarifa', 'totales.impuestos[0].valor', 1.2, /base_imponible × tarifa \/ 100 is 1\.50/),
+	D('total_sin_impuestos not the sum of the charges', 'totales.total_sin_impuestos', 12, /the sum of the items' valor is 10\.00/),
+	D('importe_total not subtotal + taxes', 'totales.importe_total', 10, /total_sin_impuestos \+ taxes is 11\.50/),
+	D('numero_documento_modificado with letters', 'numero_documento_modificado', '001-002-00000014A', /is not a document number/),
+	D('tipo_documento_modificado as a number', 'tipo_documento_modificado', 1, /must be one of "01"/),
+	D('modified document date impossible', 'fecha_emision_documento_modificado', '2026-02-30', /is not an ISO 8601 date/),
+	D('comprador.tipo_identificacion missing', 'comprador.tipo_identificacion', REMOVE, /is required/),
+	// Reissue goes through the same checks
+	IR('reissued invoice whose totals do not add up', 'totales.importe_total', 70, DOES_NOT_ADD_UP),
+];
+
+describe('pre-flight validation of invoices and notes: nothing is sent and the message names the field', () => {
+	test('the table has at least 40 invalid invoice and note inputs', () => expect(salesCases.length).toBeGreaterThanOrEqual(40));
+
+	test.each(salesCases)('%s (%s %s)', async (_label, resource, operation, body, field, says) => {
+		const params = jsonIssue(resource, body, operation === 'reissue' ? { receiptId: 'a1b2c3' } : {}, operation);
+		const result = await env.run(params);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
+		expect(result.error?.message).toMatch(says);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('the valid bodies these cases start from are sent, without warnings', async () => {
+		for (const [resource, body] of [['invoice', invoiceBody()], ['creditNote', creditNoteBody()], ['debitNote', debitNoteBody()]] as const) {
+			const result = await env.run(jsonIssue(resource, body));
+			expect(result.error).toBeUndefined();
+			expect(result.output('Receipts')[0].json.warnings).toBeUndefined();
+		}
+		expect(env.calls()).toHaveLength(3);
+	});
+});
 
 describe('pre-flight validation: nothing is sent and the message names the field', () => {
 	test('the table has at least 40 invalid inputs', () => expect(cases.length).toBeGreaterThanOrEqual(40));

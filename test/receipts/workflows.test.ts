@@ -89,3 +89,19 @@ test('receipts-authorize-pending.json: authorizes each receipt and waits for its
 		[ids[1], 'DEVUELTO'],
 	]);
 });
+
+test('receipts-invoice-email-ride.json: invoices each row, waits, e-mails the RIDE of the authorized one and downloads it', async () => {
+	env.receipts.planNext('RECIBIDO', 'AUTORIZADO');
+	env.receipts.planNext({ estado: 'DEVUELTO', mensajes: [{ identificador: '45', mensaje: 'SECUENCIAL REGISTRADO', tipo: 'ERROR' }] });
+	const result = await env.engine.run(fast(fixture('receipts-invoice-email-ride.json'), 'Issue invoice'));
+	expect(result.error).toBeUndefined();
+	const issued = env.calls().filter((c) => c.method === 'POST' && c.path === '/invoices/issue');
+	expect(issued.map((c) => (c.body as IDataObject).secuencial)).toEqual([2001, 2002]);
+	expect((issued[1].body as IDataObject).totales).toMatchObject({ total_sin_impuestos: 19.05, importe_total: 21.91 });
+	const [authorized] = [...env.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO');
+	expect(env.receipts.emails).toEqual([{ id: authorized.id, destinatarios: ['compras@andes.ec', 'contabilidad@andes.ec'] }]);
+	const [pdf] = result.output('Download the RIDE');
+	expect(pdf.json).toMatchObject({ id: authorized.id, estado: 'AUTORIZADO', fileName: `${authorized.clave_acceso}.pdf`, mimeType: 'application/pdf' });
+	expect(pdf.binary?.data.mimeType).toBe('application/pdf');
+	expect(result.output('Not authorized').map((i) => i.json.estado)).toEqual(['DEVUELTO']);
+});

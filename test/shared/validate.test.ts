@@ -46,7 +46,9 @@ describe('Checker', () => {
 	test('ISO dates and date-times', () => {
 		const c = new Checker();
 		c.isoDate('ok1', '2024-02-29').isoDate('ok2', '2024-05-01T10:20:30-05:00').isoDate('bad1', '01/05/2024').isoDate('bad2', '2024-13-01');
-		expect(c.problems.map((p) => p.split(':')[0])).toEqual(['bad1', 'bad2']);
+		// Days that do not exist, which Date.parse rolls over into the next month.
+		c.isoDate('bad3', '2026-02-30').isoDate('bad4', '2025-02-29T08:00:00Z').isoDate('bad5', '2026-04-31');
+		expect(c.problems.map((p) => p.split(':')[0])).toEqual(['bad1', 'bad2', 'bad3', 'bad4', 'bad5']);
 	});
 
 	test('warnings do not fail the check', () => {

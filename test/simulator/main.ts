@@ -17,6 +17,8 @@ export async function startSimulators(port = 0) {
 	const receipts = new ReceiptsSimulator();
 	const extraction = new ExtractionSimulator();
 	const server = await new SimulatorServer([partners, receipts, extraction]).start(port);
+	// The real receipts service serves printable forms and XML from another host: so does this one.
+	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
 	const credentials = {
 		partnersApi: { baseUrl: server.url('partners'), clientId: partners.clientId, clientSecret: partners.clientSecret, sandbox: true },
 		receiptsApi: { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword },

@@ -21,7 +21,19 @@ import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './se
  *   wrong → the receipt is stored but cannot be signed (estado CREADO with a `firma` failure, status 400),
  *   as the spec says. With `signing = 'sync'` (default) the issue answer already carries `firma`; with
  *   'async' the answer is a plain CREADO and `firma` shows on later reads (`signingDelayMs` after).
- * - Refuses the reissue of an authorized waybill (400).
+ * - Refuses the reissue of an authorized receipt (400): the spec says so for waybills; the public documentation
+ *   has a reissue for every kind but the ATS retention.
+ * - Invoices, credit notes and debit notes (`/invoices`, `/credit-notes`, `/debit-notes`) as the service's public
+ *   documentation describes them: issue, issue from XML, get, reissue.
+ * - `POST /edocs/send-email/{id}` (X-Key only; optional `{destinatarios: [...]}`; answers `{id, result}`) records
+ *   the e-mail in `correos_enviados`; without recipients it mails the receipt's own party e-mail, and refuses
+ *   when there is none.
+ * - The receipt's `url_formato_impresion` / `url_documento_electronico` point at `filesBaseUrl` + `/ver/{id}/pdf|xml`,
+ *   served without a key (as the real service's links are) unless `filesRequireKey`; `filesServeLoginPage`
+ *   answers an HTML page instead, as a login wall would. Tests put `filesBaseUrl` on another origin of the
+ *   server (SimulatorServer.addOrigin) to stand for the real service's other host.
+ * - Catalogs (`/catalog/id-types`, `/document-types`, `/sales-tax-rates/{tipo}`, `/withholdings-tax-rates/{tipo}`),
+ *   `{count, results[]}` with the documented entry fields.
  * - Parses the XML variants enough to return `id`, `clave_acceso`, `es_valida`.
  * - Records webhook subscriptions; `deliver(event, receiptId)` POSTs the event payload (with `api-key`)
  *   to each subscribed URL. With `autoDeliver`, reaching a final state delivers by itself.
@@ -31,7 +43,7 @@ import type { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './se
  */
 
 export type Estado = 'CREADO' | 'ENVIADO' | 'RECIBIDO' | 'PRE-AUTORIZADO' | 'AUTORIZADO' | 'NO AUTORIZADO' | 'DEVUELTO' | 'ERROR';
-export type ReceiptKindName = 'atsRetention' | 'retention' | 'waybill' | 'purchaseSettlement';
+export type ReceiptKindName = 'atsRetention' | 'retention' | 'waybill' | 'purchaseSettlement' | 'invoice' | 'creditNote' | 'debitNote';
 export interface Mensaje {
 	identificador: string;
 	mensaje: string;
@@ -72,14 +84,56 @@ export interface Subscription {
 	headers: SimRequest['headers'];
 }
 
-const KIND_CODE: Record<ReceiptKindName, string> = { atsRetention: '07', retention: '07', waybill: '06', purchaseSettlement: '03' };
-const KIND_NAME: Record<ReceiptKindName, string> = { atsRetention: 'retencion_ats', retention: 'retencion', waybill: 'guia_remision', purchaseSettlement: 'liquidacion_compra' };
-const XML_ROOT: Record<ReceiptKindName, string> = { atsRetention: 'comprobanteRetencion', retention: 'comprobanteRetencion', waybill: 'guiaRemision', purchaseSettlement: 'liquidacionCompra' };
+const KIND_CODE: Record<ReceiptKindName, string> = { atsRetention: '07', retention: '07', waybill: '06', purchaseSettlement: '03', invoice: '01', creditNote: '04', debitNote: '05' };
+const KIND_NAME: Record<ReceiptKindName, string> = {
+	atsRetention: 'retencion_ats',
+	retention: 'retencion',
+	waybill: 'guia_remision',
+	purchaseSettlement: 'liquidacion_compra',
+	invoice: 'factura',
+	creditNote: 'nota_credito',
+	debitNote: 'nota_debito',
+};
+const XML_ROOT: Record<ReceiptKindName, string> = {
+	atsRetention: 'comprobanteRetencion',
+	retention: 'comprobanteRetencion',
+	waybill: 'guiaRemision',
+	purchaseSettlement: 'liquidacionCompra',
+	invoice: 'factura',
+	creditNote: 'notaCredito',
+	debitNote: 'notaDebito',
+};
+/** Paths of the kinds (the receipts service spec, and the service's public documentation for invoices and notes). */
+const KIND_PATH: Record<ReceiptKindName, string> = {
+	atsRetention: '/ats-retentions',
+	retention: '/retentions',
+	waybill: '/waybills',
+	purchaseSettlement: '/purchase-settlements',
+	invoice: '/invoices',
+	creditNote: '/credit-notes',
+	debitNote: '/debit-notes',
+};
 const REQUIRED: Record<ReceiptKindName, string[]> = {
 	atsRetention: ['ambiente', 'tipo_emision', 'secuencia', 'periodo_fiscal', 'emisor', 'documentos_soporte', 'sujeto'],
 	retention: ['ambiente', 'tipo_emision', 'secuencial', 'periodo_fiscal', 'emisor', 'sujeto', 'items'],
 	waybill: ['secuencial', 'emisor', 'fecha_inicio_transporte', 'fecha_fin_transporte', 'direccion_partida', 'transportista', 'ambiente', 'tipo_emision', 'destinatarios'],
 	purchaseSettlement: ['secuencial', 'emisor', 'moneda', 'ambiente', 'tipo_emision', 'totales', 'proveedor', 'items', 'pagos'],
+	invoice: ['secuencial', 'emisor', 'moneda', 'ambiente', 'tipo_emision', 'comprador', 'totales', 'items', 'pagos'],
+	creditNote: [
+		'secuencial',
+		'emisor',
+		'moneda',
+		'ambiente',
+		'tipo_emision',
+		'comprador',
+		'totales',
+		'items',
+		'fecha_emision_documento_modificado',
+		'numero_documento_modificado',
+		'tipo_documento_modificado',
+		'motivo',
+	],
+	debitNote: ['secuencial', 'emisor', 'ambiente', 'tipo_emision', 'comprador', 'totales', 'items', 'fecha_emision_documento_modificado', 'numero_documento_modificado', 'tipo_documento_modificado'],
 };
 export const FINAL_STATES: Estado[] = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'];
 
@@ -128,6 +182,14 @@ export class ReceiptsSimulator implements ServiceSimulator {
 	/** 'sync': a signing failure shows in the issue answer; 'async': only on reads, `signingDelayMs` later. */
 	signing: 'sync' | 'async' = 'sync';
 	signingDelayMs = 0;
+	/** Where the printable form and the XML are served (`<filesBaseUrl>/ver/{id}/pdf`); set by whoever starts the server. */
+	filesBaseUrl = 'https://files.receipts.example';
+	/** The file addresses answer 401 without the account key. */
+	filesRequireKey = false;
+	/** The file addresses answer an HTML login page (200) instead of the file. */
+	filesServeLoginPage = false;
+	/** Every e-mail sent with POST /edocs/send-email/{id}. */
+	readonly emails: Array<{ id: string; destinatarios: string[] }> = [];
 	readonly receipts = new Map<string, SimReceipt>();
 	readonly subscriptions: Subscription[] = [];
 	readonly deliveries: Array<{ url: string; event: string; payload: Record<string, unknown>; status: number }> = [];
@@ -145,6 +207,9 @@ export class ReceiptsSimulator implements ServiceSimulator {
 		this.edocsVisibleAfterMs = 0;
 		this.signing = 'sync';
 		this.signingDelayMs = 0;
+		this.filesRequireKey = false;
+		this.filesServeLoginPage = false;
+		this.emails.length = 0;
 	}
 
 	/** Receipts created by the request with sequence number `seq` (SimRequest.seq). */
@@ -209,7 +274,7 @@ export class ReceiptsSimulator implements ServiceSimulator {
 	payload(id: string): Record<string, unknown> {
 		const r = this.receipts.get(id);
 		if (!r) throw new Error(`no receipt ${id}`);
-		const party = (r.body.sujeto ?? r.body.proveedor ?? (r.body.destinatarios as unknown[] | undefined)?.[0]) as Record<string, unknown> | undefined;
+		const party = this.partyOf(r) ?? undefined;
 		const out: Record<string, unknown> = {
 			...r.body,
 			id: r.id,
@@ -317,7 +382,30 @@ export class ReceiptsSimulator implements ServiceSimulator {
 	}
 
 	private urls(r: SimReceipt) {
-		return { url_formato_impresion: `https://receipts.example/ride/${r.id}.pdf`, url_documento_electronico: `https://receipts.example/xml/${r.id}.xml` };
+		return { url_formato_impresion: `${this.filesBaseUrl}/ver/${r.id}/pdf`, url_documento_electronico: `${this.filesBaseUrl}/ver/${r.id}/xml` };
+	}
+
+	/** Whom a receipt is for: the buyer, the retained subject, the supplier or the first waybill recipient. */
+	private partyOf(r: SimReceipt): Record<string, unknown> | null {
+		return (r.body.comprador ?? r.body.sujeto ?? r.body.proveedor ?? (r.body.destinatarios as unknown[] | undefined)?.[0] ?? null) as Record<string, unknown> | null;
+	}
+
+	/** The printable form (a one-page PDF naming the access key) or the authorization XML of a receipt. */
+	file(r: SimReceipt, format: 'pdf' | 'xml'): Buffer {
+		if (format === 'xml') {
+			const auth = r.autorizacion;
+			return Buffer.from(
+				`<?xml version="1.0" encoding="UTF-8"?><autorizacion><estado>${r.estado}</estado><numeroAutorizacion>${auth?.numero ?? ''}</numeroAutorizacion>` +
+					`<fechaAutorizacion>${auth?.fecha ?? ''}</fechaAutorizacion><ambiente>${String(r.body.ambiente ?? 1)}</ambiente>` +
+					`<comprobante><![CDATA[<${XML_ROOT[r.kind]} id="comprobante"><infoTributaria><claveAcceso>${r.clave_acceso}</claveAcceso><codDoc>${KIND_CODE[r.kind]}</codDoc></infoTributaria></${XML_ROOT[r.kind]}>]]></comprobante></autorizacion>`,
+			);
+		}
+		const text = `BT /F1 10 Tf 20 50 Td (RIDE ${KIND_NAME[r.kind]} ${r.clave_acceso} ${r.estado}) Tj ET`;
+		return Buffer.from(
+			`%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n` +
+				`3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 600 100]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj\n` +
+				`4 0 obj<</Length ${text.length}>>stream\n${text}\nendstream endobj\n5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`,
+		);
 	}
 
 	/** The whole receipt (GET /waybills/{id}, GET /ats-retentions/{id}). */
@@ -441,26 +529,36 @@ export class ReceiptsSimulator implements ServiceSimulator {
 			const r = this.read(req, 'waybill');
 			return 'kind' in r ? { status: 200, body: this.full(r) } : r;
 		});
-		router.add('POST', '/waybills/:id/reissue', (req) => {
+		router.add('POST', '/purchase-settlements/issue', issue('purchaseSettlement'));
+		router.add('POST', '/purchase-settlements/issue/xml', issueXml('purchaseSettlement'));
+		for (const kind of ['invoice', 'creditNote', 'debitNote'] as const) {
+			router.add('POST', `${KIND_PATH[kind]}/issue`, issue(kind));
+			router.add('POST', `${KIND_PATH[kind]}/issue/xml`, issueXml(kind));
+			router.add('GET', `${KIND_PATH[kind]}/:id`, (req) => {
+				const r = this.read(req, kind);
+				return 'kind' in r ? { status: 200, body: this.full(r) } : r;
+			});
+		}
+		const reissue = (kind: ReceiptKindName) => (req: SimRequest): SimResponse => {
 			if (!this.keyOk(req)) return unauthorized;
 			const pw = this.password(req);
 			if (pw && pw !== 'wrong') return pw;
 			const r = this.receipts.get(req.params.id);
-			if (!r || r.kind !== 'waybill') return notFound(req.params.id);
+			if (!r || r.kind !== kind) return notFound(req.params.id);
 			if (r.estado === 'AUTORIZADO') {
-				return { status: 400, body: { error: 'La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse', mensajes: [] } };
+				const error = kind === 'waybill' ? 'La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse' : 'El comprobante ya se encuentra AUTORIZADO y no puede reemitirse';
+				return { status: 400, body: { error, mensajes: [] } };
 			}
 			const body = (req.body ?? {}) as Record<string, unknown>;
-			const missing = REQUIRED.waybill.filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
+			const missing = REQUIRED[kind].filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
 			if (missing.length) return invalid(missing.map((k) => `${k}: campo requerido`));
 			r.body = body;
 			r.reissues++;
 			r.plan = this.plans.shift() ?? [...this.defaultPlan];
 			this.startIssue(r, pw === 'wrong');
 			return { status: 200, body: this.issued(r, body) };
-		});
-		router.add('POST', '/purchase-settlements/issue', issue('purchaseSettlement'));
-		router.add('POST', '/purchase-settlements/issue/xml', issueXml('purchaseSettlement'));
+		};
+		for (const kind of ['waybill', 'retention', 'purchaseSettlement', 'invoice', 'creditNote', 'debitNote'] as const) router.add('POST', `${KIND_PATH[kind]}/:id/reissue`, reissue(kind));
 		router.add('POST', '/edocs/:id/issue', (req) => {
 			if (!this.keyOk(req)) return unauthorized;
 			const pw = this.password(req);
@@ -471,18 +569,44 @@ export class ReceiptsSimulator implements ServiceSimulator {
 				r.plan = this.plans.shift() ?? [...this.defaultPlan];
 				this.startIssue(r, pw === 'wrong');
 			}
-			const party = (r.body.sujeto ?? r.body.proveedor ?? (r.body.destinatarios as unknown[] | undefined)?.[0] ?? null) as Record<string, unknown> | null;
+			const party = this.partyOf(r);
 			const firma = this.signing === 'sync' ? r.firma : undefined;
 			return {
 				status: 200,
 				body: { ...this.edoc(r), emisor: r.body.emisor ?? null, numero: this.numero(r), receptor: party, ...(firma ? { firma } : {}) },
 			};
 		});
-		// Catalogs: documented by the real service (X-Key, `{count, results[]}`); the spec does not show them.
-		router.add('GET', '/catalog/id-types', (req) => {
+		router.add('POST', '/edocs/send-email/:id', (req) => {
+			// X-Key only: e-mailing signs nothing (the service's public documentation, Envío por correo).
 			if (!this.keyOk(req)) return unauthorized;
-			return { status: 200, body: { count: ID_TYPES.length, results: ID_TYPES } };
+			const r = this.receipts.get(req.params.id);
+			if (!r) return notFound(req.params.id);
+			const given = (req.body as { destinatarios?: unknown } | undefined)?.destinatarios;
+			if (given !== undefined && (!Array.isArray(given) || given.some((d) => typeof d !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(d)))) {
+				return invalid(['destinatarios: lista de correos electrónicos']);
+			}
+			const own = this.partyOf(r)?.email;
+			const destinatarios = (given as string[] | undefined) ?? (typeof own === 'string' && own ? [own] : []);
+			if (!destinatarios.length) return invalid(['El comprobante no tiene correo electrónico del receptor']);
+			r.correos_enviados.push({ fecha_envio: new Date().toISOString(), destinatarios: destinatarios.join(', ') });
+			this.emails.push({ id: r.id, destinatarios });
+			return { status: 200, body: { id: r.id, result: 'Correo enviado' } };
 		});
+		// The files the receipts link to: public, as the real service's links are (unless `filesRequireKey`).
+		router.add('GET', '/ver/:id/:format', (req) => {
+			if (this.filesRequireKey && !this.keyOk(req)) return unauthorized;
+			const r = this.receipts.get(req.params.id);
+			if (!r || !['pdf', 'xml'].includes(req.params.format)) return notFound(req.params.id);
+			if (this.filesServeLoginPage) return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, raw: Buffer.from('<!DOCTYPE html><html><body>Inicie sesión</body></html>') };
+			const format = req.params.format as 'pdf' | 'xml';
+			return { status: 200, headers: { 'content-type': format === 'pdf' ? 'application/pdf' : 'application/xml' }, raw: this.file(r, format) };
+		});
+		// Catalogs: documented by the real service (X-Key, `{count, results[]}`); the spec does not show them.
+		const catalog = (results: unknown[] | undefined): SimResponse => (results ? { status: 200, body: { count: results.length, results } } : { status: 404, body: { error: 'Tipo de impuesto no encontrado' } });
+		router.add('GET', '/catalog/id-types', (req) => (this.keyOk(req) ? catalog(CATALOG.idTypes) : unauthorized));
+		router.add('GET', '/catalog/document-types', (req) => (this.keyOk(req) ? catalog(CATALOG.documentTypes) : unauthorized));
+		router.add('GET', '/catalog/sales-tax-rates/:tipo', (req) => (this.keyOk(req) ? catalog(CATALOG.salesTaxRates[req.params.tipo]) : unauthorized));
+		router.add('GET', '/catalog/withholdings-tax-rates/:tipo', (req) => (this.keyOk(req) ? catalog(CATALOG.withholdingRates[req.params.tipo]) : unauthorized));
 		router.add('GET', '/edocs/:id', (req) => {
 			const r = this.read(req);
 			return 'kind' in r ? { status: 200, body: this.edoc(r) } : r;
@@ -500,15 +624,51 @@ export class ReceiptsSimulator implements ServiceSimulator {
 	}
 }
 
-/** SRI identification types (codes as the real service documents them). */
-const ID_TYPES = [
-	{ codigo: '04', descripcion: 'RUC' },
-	{ codigo: '05', descripcion: 'Cédula' },
-	{ codigo: '06', descripcion: 'Pasaporte' },
-	{ codigo: '07', descripcion: 'Consumidor final' },
-	{ codigo: '08', descripcion: 'Identificación del exterior' },
-	{ codigo: '09', descripcion: 'Placa' },
-];
+/** The catalogs' answers, with the entry fields of the service's public documentation (Catálogo). */
+const CATALOG = {
+	idTypes: [
+		{ nombre: 'RUC', codigo: '04' },
+		{ nombre: 'CEDULA', codigo: '05' },
+		{ nombre: 'PASAPORTE', codigo: '06' },
+		{ nombre: 'CONSUMIDOR FINAL', codigo: '07' },
+		{ nombre: 'IDENTIFICACIONDELEXTERIOR', codigo: '08' },
+		{ nombre: 'PLACA', codigo: '09' },
+	],
+	documentTypes: [
+		{ nombre: 'FACTURA', codigo: '01' },
+		{ nombre: 'LIQ. COMPRAS', codigo: '03' },
+		{ nombre: 'NOTA CREDITO', codigo: '04' },
+		{ nombre: 'NOTA DEBITO', codigo: '05' },
+		{ nombre: 'GUIA REMISION', codigo: '06' },
+		{ nombre: 'COMPROBANTE RETENCION', codigo: '07' },
+	],
+	salesTaxRates: {
+		'2': [
+			{ nombre: 'IVA 15%', tarifa: '15.00', codigo_porcentaje: '4' },
+			{ nombre: 'IVA 0%', tarifa: '0.00', codigo_porcentaje: '0' },
+			{ nombre: 'IVA 5%', tarifa: '5.00', codigo_porcentaje: '5' },
+			{ nombre: 'IVA NO OBJETO DE IMPUESTO', tarifa: '0.00', codigo_porcentaje: '6' },
+			{ nombre: 'IVA EXENTO', tarifa: '0.00', codigo_porcentaje: '7' },
+		],
+		'3': [{ nombre: 'ICE CIGARRILLOS RUBIOS', tarifa: '0.00', codigo_porcentaje: '3011' }],
+		'5': [{ nombre: 'IRBPNR', tarifa: '0.02', codigo_porcentaje: '5001' }],
+	} as Record<string, unknown[]>,
+	withholdingRates: {
+		'1': [
+			{ nombre: 'TRANSFERENCIA DE BIENES MUEBLES DE NATURALEZA CORPORAL', codigo: '312', porcentaje: '1.75' },
+			{ nombre: 'HONORARIOS PROFESIONALES', codigo: '303', porcentaje: '10.00' },
+		],
+		'2': [
+			{ nombre: 'RETENCIÓN DE IVA 70%', codigo: '2', porcentaje: '70.00' },
+			{ nombre: 'RETENCIÓN DE IVA 30%', codigo: '1', porcentaje: '30.00' },
+			{ nombre: 'RETENCIÓN EN 0%', codigo: '7', porcentaje: '0.00' },
+			{ nombre: 'RETENCIÓN DE IVA 10%', codigo: '9', porcentaje: '10.00' },
+			{ nombre: 'RETENCIÓN DE IVA 20%', codigo: '10', porcentaje: '20.00' },
+			{ nombre: 'NO PROCEDE RETENCIÓN', codigo: '8', porcentaje: '0.00' },
+		],
+		'6': [{ nombre: 'RETENCIÓN ISD 5%', codigo: '4580', porcentaje: '5.00' }],
+	} as Record<string, unknown[]>,
+};
 
 const unauthorized: SimResponse = { status: 401, body: { error: 'Invalid API key' } };
 const notFound = (id: string): SimResponse => ({ status: 404, body: { error: `Comprobante ${id} no encontrado` } });

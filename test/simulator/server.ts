@@ -145,6 +145,7 @@ export class SimulatorServer {
 	inFlight = 0;
 	peakInFlight = 0;
 	private server?: Server;
+	private readonly extraServers: Server[] = [];
 	/** Added to every answer, in milliseconds. */
 	delayMs = 0;
 	port = 0;
@@ -158,7 +159,27 @@ export class SimulatorServer {
 	}
 
 	async start(port = 0, host = '127.0.0.1'): Promise<this> {
-		this.server = createServer((req, res) => {
+		this.server = this.createListener();
+		this.server.keepAliveTimeout = 30000;
+		await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
+		this.port = (this.server.address() as AddressInfo).port;
+		return this;
+	}
+
+	/**
+	 * Serves the same simulators on another loopback port as well, and returns that origin
+	 * (`http://127.0.0.1:<port>`): "another host" for what a real service serves from elsewhere (the receipts
+	 * service's printable forms). A request keeps its `host` header, so tests can tell the origins apart.
+	 */
+	async addOrigin(port = 0): Promise<string> {
+		const extra = this.createListener();
+		await new Promise<void>((resolve) => extra.listen(port, '127.0.0.1', resolve));
+		this.extraServers.push(extra);
+		return `http://127.0.0.1:${(extra.address() as AddressInfo).port}`;
+	}
+
+	private createListener(): Server {
+		return createServer((req, res) => {
 			const chunks: Buffer[] = [];
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
@@ -189,16 +210,13 @@ export class SimulatorServer {
 				).catch(() => req.socket.destroy());
 			});
 		});
-		this.server.keepAliveTimeout = 30000;
-		await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
-		this.port = (this.server.address() as AddressInfo).port;
-		return this;
 	}
 
 	async stop(): Promise<void> {
-		if (!this.server) return;
-		this.server.closeAllConnections();
-		await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+		for (const server of [...this.extraServers.splice(0), ...(this.server ? [this.server] : [])]) {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 		this.server = undefined;
 	}
 

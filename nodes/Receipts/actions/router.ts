@@ -5,13 +5,16 @@ import { route, type ResourceMap } from '../../shared/router';
 import { receiptsClient, type ReceiptsContext } from '../transport';
 import { DEFAULT_PARALLEL_CHECKS } from './common/wait';
 import * as atsRetention from './atsRetention/AtsRetention.resource';
+import * as creditNote from './creditNote/CreditNote.resource';
+import * as debitNote from './debitNote/DebitNote.resource';
 import * as document from './document/Document.resource';
+import * as invoice from './invoice/Invoice.resource';
 import * as purchaseSettlement from './purchaseSettlement/PurchaseSettlement.resource';
 import * as retention from './retention/Retention.resource';
 import * as waybill from './waybill/Waybill.resource';
 import * as webhook from './webhook/Webhook.resource';
 
-const resources = { atsRetention, retention, waybill, purchaseSettlement, document, webhook } as unknown as ResourceMap<ReceiptsContext>;
+const resources = { atsRetention, retention, waybill, purchaseSettlement, invoice, creditNote, debitNote, document, webhook } as unknown as ResourceMap<ReceiptsContext>;
 
 /** Options read once per execution (from the first item): they shape the execution's shared client. */
 function executionSettings(this: IExecuteFunctions): { timeoutMs: number; parallelChecks: number } {

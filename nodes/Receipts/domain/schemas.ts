@@ -1,23 +1,28 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { Checker } from '../../shared/validate';
-import { isMissing } from '../../shared/validate';
+import { Checker, isMissing } from '../../shared/validate';
 import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from '../../shared/tax/accessKey';
 import { ID_TYPES, identificationWarning, rucProblem } from '../../shared/tax/ruc';
+import { DOCUMENT_TYPE_CODES } from './catalogs';
+import { checkDebitNoteTotals, checkSalesTotals } from './totals';
 
 /**
  * Pre-flight validation of receipt bodies, one function per receipt kind, following the tables of the
- * receipts service's specification (Limits, and each endpoint's parameters). Each checks everything the spec
- * constrains (naming the field path, e.g. `destinatarios[0].items[1].cantidad`), adds warnings for what is suspicious but may be right
+ * receipts service's specification (Limits, and each endpoint's parameters); invoices, credit notes and debit
+ * notes, which the spec names without showing, follow the service's public documentation (Facturas, Notas de
+ * crédito, Notas de débito). Each checks everything the spec constrains (naming the field path, e.g.
+ * `destinatarios[0].items[1].cantidad`), adds warnings for what is suspicious but may be right
  * (identification check digits), and returns the body with the few top-level coercions the service
  * needs (numeric strings from spreadsheets → integers where the spec says integer).
  * Fields the spec does not describe are passed through untouched.
  */
 
-export type ReceiptKind = 'atsRetention' | 'retention' | 'waybill' | 'purchaseSettlement' | 'purchaseSettlementReimbursement';
+export type ReceiptKind = 'atsRetention' | 'retention' | 'waybill' | 'purchaseSettlement' | 'purchaseSettlementReimbursement' | 'invoice' | 'creditNote' | 'debitNote';
 
 const PERIODO_FISCAL = /^(0[1-9]|1[0-2])\/\d{4}$/;
 const CURRENCY = /^[A-Z]{3}$/;
 const MAX_SEQUENTIAL = 999999999;
+/** A full document number: establishment-emission point-sequential, e.g. 001-002-000058473. */
+const DOCUMENT_NUMBER = /^\d{3}-\d{3}-\d{9}$/;
 
 function asObject(value: unknown): IDataObject {
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
@@ -49,12 +54,16 @@ function common(check: Checker, body: IDataObject): void {
 	if (!isMissing(body.tipo_emision)) body.tipo_emision = toInteger(body.tipo_emision) as IDataObject[string];
 }
 
-const KIND_TYPE_CODE: Record<ReceiptKind, string> = {
-	atsRetention: RECEIPT_TYPE_CODES.retention,
-	retention: RECEIPT_TYPE_CODES.retention,
-	waybill: RECEIPT_TYPE_CODES.waybill,
-	purchaseSettlement: RECEIPT_TYPE_CODES.purchaseSettlement,
-	purchaseSettlementReimbursement: RECEIPT_TYPE_CODES.purchaseSettlement,
+/** Per kind: its document type code (access key, SRI table) and its name in messages. */
+export const RECEIPT_KINDS: Record<ReceiptKind, { typeCode: string; name: string; plural: string }> = {
+	atsRetention: { typeCode: RECEIPT_TYPE_CODES.retention, name: 'ATS retention', plural: 'ATS retentions' },
+	retention: { typeCode: RECEIPT_TYPE_CODES.retention, name: 'retention', plural: 'retentions' },
+	waybill: { typeCode: RECEIPT_TYPE_CODES.waybill, name: 'waybill', plural: 'waybills' },
+	purchaseSettlement: { typeCode: RECEIPT_TYPE_CODES.purchaseSettlement, name: 'purchase settlement', plural: 'purchase settlements' },
+	purchaseSettlementReimbursement: { typeCode: RECEIPT_TYPE_CODES.purchaseSettlement, name: 'purchase settlement', plural: 'purchase settlements' },
+	invoice: { typeCode: RECEIPT_TYPE_CODES.invoice, name: 'invoice', plural: 'invoices' },
+	creditNote: { typeCode: RECEIPT_TYPE_CODES.creditNote, name: 'credit note', plural: 'credit notes' },
+	debitNote: { typeCode: RECEIPT_TYPE_CODES.debitNote, name: 'debit note', plural: 'debit notes' },
 };
 
 /**
@@ -65,7 +74,7 @@ function crossCheckAccessKey(check: Checker, body: IDataObject, kind: ReceiptKin
 	if (isMissing(body.clave_acceso) || accessKeyProblem(body.clave_acceso)) return;
 	const parts = splitAccessKey(String(body.clave_acceso));
 	const differs: string[] = [];
-	if (parts.receiptType !== KIND_TYPE_CODE[kind]) differs.push(`receipt type ${parts.receiptType} (this receipt is ${KIND_TYPE_CODE[kind]})`);
+	if (parts.receiptType !== RECEIPT_KINDS[kind].typeCode) differs.push(`receipt type ${parts.receiptType} (this receipt is ${RECEIPT_KINDS[kind].typeCode})`);
 	if (!isMissing(body.ambiente) && parts.environment !== String(body.ambiente)) differs.push(`ambiente ${parts.environment} (body: ${String(body.ambiente)})`);
 	if (!isMissing(body.tipo_emision) && parts.emissionType !== String(body.tipo_emision)) differs.push(`tipo_emision ${parts.emissionType} (body: ${String(body.tipo_emision)})`);
 	const ruc = (body.emisor as IDataObject | undefined)?.ruc;
@@ -96,29 +105,35 @@ export function checkEmisor(check: Checker, value: unknown): void {
 }
 
 /** A person (sujeto, proveedor, comprador, destinatario, transportista). */
-function checkParty(check: Checker, path: string, value: unknown, opts: { required: boolean; strict?: boolean; carrier?: boolean }): IDataObject | undefined {
+function checkParty(check: Checker, path: string, value: unknown, opts: { required: boolean; strict?: boolean; carrier?: boolean; buyer?: boolean }): IDataObject | undefined {
 	if (!check.object(path, value, { required: opts.required })) return undefined;
 	const party = value as IDataObject;
 	check.string(`${path}.identificacion`, party.identificacion, { required: opts.strict, min: 5, max: 20 });
 	check.string(`${path}.tipo_identificacion`, party.tipo_identificacion, { required: opts.strict });
 	check.string(`${path}.razon_social`, party.razon_social, { required: opts.strict, max: 300 });
-	// The spec gives no e-mail format (some issuers send several addresses in one field): only the carrier's length.
-	check.string(`${path}.email`, party.email, { max: opts.carrier ? 300 : undefined });
+	// The spec gives no e-mail format (some issuers send several addresses in one field): only a length, the
+	// carrier's (spec) and the buyer's (the service's public documentation, Persona).
+	check.string(`${path}.email`, party.email, { max: opts.carrier || opts.buyer ? 300 : undefined });
 	if (opts.carrier) check.string(`${path}.placa`, party.placa, { required: true });
-	const warning = identificationWarning(party.identificacion, party.tipo_identificacion);
+	const warning = isMissing(party.identificacion) ? undefined : identificationWarning(party.identificacion, party.tipo_identificacion);
 	if (warning) check.warn(`${path}.identificacion`, `${warning}; sent anyway, verify the number`);
 	return party;
 }
 
+/** Kinds whose `info_adicional` entries are `{nombre, valor}` (the others: `{nombre, descripcion}`). */
+const INFO_VALOR: ReceiptKind[] = ['waybill', 'invoice', 'creditNote', 'debitNote'];
+/** Kinds where `informacion_adicional` is marked obsolete in favour of `info_adicional`. */
+const INFO_OBSOLETE: ReceiptKind[] = ['waybill', 'purchaseSettlement', 'purchaseSettlementReimbursement', 'invoice'];
+
 function checkInfo(check: Checker, body: IDataObject, kind: ReceiptKind): void {
-	const valueKey = kind === 'waybill' ? 'valor' : 'descripcion';
+	const valueKey = INFO_VALOR.includes(kind) ? 'valor' : 'descripcion';
 	each(check, 'info_adicional', body.info_adicional, {}, (entry, at) => {
 		check.string(`${at}.nombre`, entry.nombre, { required: true });
 		if (isMissing(entry[valueKey]) && isMissing(entry.valor) && isMissing(entry.descripcion)) check.fail(`${at}.${valueKey}`, 'is required');
 	});
 	if (!isMissing(body.informacion_adicional)) {
 		check.object('informacion_adicional', body.informacion_adicional);
-		if (kind === 'waybill' || kind.startsWith('purchaseSettlement')) {
+		if (INFO_OBSOLETE.includes(kind)) {
 			check.warn('informacion_adicional', 'is obsolete for this receipt kind; passed through, but prefer info_adicional (a list of {nombre, ' + valueKey + '})');
 		}
 	}
@@ -284,6 +299,135 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 	return body;
 }
 
+/** Tax lines of invoices and notes: codes and 2-decimal amounts (Impuesto Item, Total Impuesto). */
+function salesTaxLines(check: Checker, path: string, value: unknown, opts: { tarifa?: boolean } = {}): void {
+	each(check, path, value, { required: true, min: 1 }, (tax, at) => {
+		check.string(`${at}.codigo`, tax.codigo, { required: true });
+		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: true });
+		check.number(`${at}.base_imponible`, tax.base_imponible, { required: true, maxDecimals: 2 });
+		check.number(`${at}.valor`, tax.valor, { required: true, maxDecimals: 2 });
+		check.number(`${at}.tarifa`, tax.tarifa, { required: opts.tarifa, min: 0, maxDecimals: 2 });
+		check.number(`${at}.descuento_adicional`, tax.descuento_adicional, { min: 0, maxDecimals: 2 });
+	});
+}
+
+/** Items of invoices and credit notes (Item de factura, nota de crédito y liquidación de compras). */
+function salesItems(check: Checker, value: unknown): void {
+	each(check, 'items', value, { required: true, min: 1 }, (item, at) => {
+		check.string(`${at}.descripcion`, item.descripcion, { required: true, max: 300 });
+		check.string(`${at}.codigo_principal`, item.codigo_principal, { max: 25 });
+		check.string(`${at}.codigo_auxiliar`, item.codigo_auxiliar, { max: 25 });
+		check.number(`${at}.cantidad`, item.cantidad, { required: true, maxDecimals: 6 });
+		check.number(`${at}.precio_unitario`, item.precio_unitario, { required: true, maxDecimals: 6 });
+		check.number(`${at}.descuento`, item.descuento, { required: true, min: 0, maxDecimals: 2 });
+		check.number(`${at}.precio_total_sin_impuestos`, item.precio_total_sin_impuestos, { maxDecimals: 2 });
+		check.string(`${at}.unidad_medida`, item.unidad_medida);
+		check.object(`${at}.detalles_adicionales`, item.detalles_adicionales);
+		salesTaxLines(check, `${at}.impuestos`, item.impuestos);
+	});
+}
+
+/** `totales` with the amounts `required` and the others optional, all with at most 2 decimals. */
+function salesTotals(check: Checker, value: unknown, required: string[], optional: string[], opts: { tarifa?: boolean } = {}): void {
+	if (!check.object('totales', value, { required: true })) return;
+	const totales = value as IDataObject;
+	for (const key of required) check.number(`totales.${key}`, totales[key], { required: true, maxDecimals: 2 });
+	for (const key of optional) check.number(`totales.${key}`, totales[key], { min: 0, maxDecimals: 2 });
+	salesTaxLines(check, 'totales.impuestos', totales.impuestos, opts);
+}
+
+/** The date part of a valid ISO 8601 date, for comparing dates; undefined when it is not one. */
+function validDate(value: unknown): string | undefined {
+	return typeof value === 'string' && new Checker().isoDate('date', value).ok ? value.slice(0, 10) : undefined;
+}
+
+/** The document a credit or debit note modifies: its type, number and date. */
+function modifiedDocument(check: Checker, body: IDataObject): void {
+	check.oneOf('tipo_documento_modificado', body.tipo_documento_modificado, DOCUMENT_TYPE_CODES, { required: true });
+	check.matches(
+		'numero_documento_modificado',
+		body.numero_documento_modificado,
+		DOCUMENT_NUMBER,
+		'is not a document number: use establishment-emission point-sequential (###-###-#########), e.g. 001-002-000058473',
+		{ required: true },
+	);
+	check.isoDate('fecha_emision_documento_modificado', body.fecha_emision_documento_modificado, { required: true });
+	const modified = validDate(body.fecha_emision_documento_modificado);
+	const own = validDate(body.fecha_emision);
+	if (modified && own && modified > own) {
+		check.fail('fecha_emision_documento_modificado', `${modified} is after the note's own fecha_emision ${own}: a note can only modify a document issued before it`);
+	}
+}
+
+/** What invoices and notes begin with: the common fields, sequential, issuer, currency and buyer. */
+function salesHeader(check: Checker, body: IDataObject, opts: { sequentialAs: 'integer' | 'string'; currency: boolean }): void {
+	common(check, body);
+	sequential(check, body, 'secuencial', opts.sequentialAs);
+	checkEmisor(check, body.emisor);
+	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)', { required: opts.currency });
+	checkParty(check, 'comprador', body.comprador, { required: true, strict: true, buyer: true });
+}
+
+/** Invoice (receipts service's public documentation, Facturas: "Emisión de una factura"). */
+export function checkInvoice(check: Checker, body: IDataObject): IDataObject {
+	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
+	check.matches('guia_remision', body.guia_remision, DOCUMENT_NUMBER, 'is not a waybill number: use ###-###-#########, e.g. 001-002-000000003');
+	salesItems(check, body.items);
+	salesTotals(check, body.totales, ['total_sin_impuestos', 'descuento', 'propina', 'importe_total'], ['descuento_adicional']);
+	each(check, 'pagos', body.pagos, { required: true, min: 1 }, (p, at) => {
+		check.string(`${at}.medio`, p.medio, { required: true });
+		check.number(`${at}.total`, p.total, { required: true, maxDecimals: 2 });
+		check.isoDate(`${at}.fecha`, p.fecha);
+		check.string(`${at}.notas`, p.notas, { max: 300 });
+		check.object(`${at}.propiedades`, p.propiedades);
+	});
+	if (check.object('credito', body.credito)) {
+		const credito = body.credito as IDataObject;
+		check.isoDate('credito.fecha_vencimiento', credito.fecha_vencimiento, { required: true });
+		check.number('credito.monto', credito.monto, { required: true, min: 0, maxDecimals: 2 });
+	}
+	check.number('valor_retenido_iva', body.valor_retenido_iva, { min: 0, maxDecimals: 2 });
+	check.number('valor_retenido_renta', body.valor_retenido_renta, { min: 0, maxDecimals: 2 });
+	each(check, 'retenciones', body.retenciones, {}, (r, at) => {
+		check.string(`${at}.codigo`, r.codigo, { required: true });
+		check.string(`${at}.codigo_porcentaje`, r.codigo_porcentaje, { required: true });
+		check.number(`${at}.tarifa`, r.tarifa, { required: true, maxDecimals: 2 });
+		check.number(`${at}.valor`, r.valor, { required: true, maxDecimals: 2 });
+	});
+	checkSalesTotals(check, body, { propina: true, payments: true });
+	crossCheckAccessKey(check, body, 'invoice', 'secuencial');
+	checkInfo(check, body, 'invoice');
+	return body;
+}
+
+/** Credit note (Notas de crédito): an invoice's shape without payments and tip, plus the modified document. */
+export function checkCreditNote(check: Checker, body: IDataObject): IDataObject {
+	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
+	modifiedDocument(check, body);
+	check.string('motivo', body.motivo, { required: true, max: 300 });
+	salesItems(check, body.items);
+	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], ['descuento', 'descuento_adicional']);
+	checkSalesTotals(check, body, { propina: false, payments: false });
+	crossCheckAccessKey(check, body, 'creditNote', 'secuencial');
+	checkInfo(check, body, 'creditNote');
+	return body;
+}
+
+/** Debit note (Notas de débito): `secuencial` as text, no currency, items are `{motivo, valor}`, taxes with `tarifa`. */
+export function checkDebitNote(check: Checker, body: IDataObject): IDataObject {
+	salesHeader(check, body, { sequentialAs: 'string', currency: false });
+	modifiedDocument(check, body);
+	each(check, 'items', body.items, { required: true, min: 1 }, (item, at) => {
+		check.string(`${at}.motivo`, item.motivo, { required: true, max: 300 });
+		check.number(`${at}.valor`, item.valor, { required: true, maxDecimals: 2 });
+	});
+	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], [], { tarifa: true });
+	checkDebitNoteTotals(check, body);
+	crossCheckAccessKey(check, body, 'debitNote', 'secuencial');
+	checkInfo(check, body, 'debitNote');
+	return body;
+}
+
 /** Validates `body` as a receipt of `kind`; the body is a copy the caller may send. */
 export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObject): IDataObject {
 	const body = { ...asObject(input) };
@@ -298,5 +442,11 @@ export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObje
 			return checkPurchaseSettlement(check, body, { reimbursement: false });
 		case 'purchaseSettlementReimbursement':
 			return checkPurchaseSettlement(check, body, { reimbursement: true });
+		case 'invoice':
+			return checkInvoice(check, body);
+		case 'creditNote':
+			return checkCreditNote(check, body);
+		case 'debitNote':
+			return checkDebitNote(check, body);
 	}
 }

@@ -94,8 +94,8 @@ export async function waitForJob(
 				next = await ctx.api.job(publicId, i, deadline);
 				lastError = undefined;
 			} catch (error) {
-				// A check cut short by the deadline says less than the failure before it: keep that one.
-				if (lastError === undefined || Date.now() < deadline) lastError = error;
+				// A check cut short by the deadline is the wait timing out, not a failure of its own.
+				if (Date.now() < deadline - 50) lastError = error;
 				const code = String((error as { httpCode?: string | null }).httpCode);
 				if (code === '401' || code === '403') {
 					lastError = error;

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ReceiptSpec } from '../common/operations';
 import { additionalFields, ambienteField, emisorField, infoAdicionalField, one, partyField, periodoFiscalField, readCommon, readInfo, sequentialField, tipoEmisionField } from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
@@ -62,3 +63,5 @@ export function readAtsRetentionFields(this: IExecuteFunctions, i: number): IDat
 		info_adicional: readInfo.call(this, i),
 	});
 }
+
+export const atsRetentionSpec: ReceiptSpec = { resource: 'atsRetention', kind: 'atsRetention', base: '/ats-retentions', example: atsRetentionExample, fields: atsRetentionFields, read: readAtsRetentionFields };

@@ -1,13 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { OperationResult } from '../../../shared/router';
-import type { ReceiptsContext } from '../../transport';
-import { getProperties, getReceipt } from '../common/get';
+import { getOperation } from '../common/operations';
 
-export const kind = 'read';
-
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['atsRetention'], operation: ['get'] } }, getProperties('ATS retention'));
-
-export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
-	return await getReceipt.call(this, ctx, i, '/ats-retentions');
-}
+/** GET /ats-retentions/{id} (receipts service). */
+export const { kind, description, execute } = getOperation('atsRetention', '/ats-retentions', 'ATS retention');

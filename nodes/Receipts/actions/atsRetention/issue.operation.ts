@@ -1,20 +1,5 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { Deferred, OperationResult } from '../../../shared/router';
-import type { ReceiptsContext } from '../../transport';
-import { issueProperties, issueReceipt, prepareReceipt } from '../common/issue';
-import { atsRetentionExample, atsRetentionFields, readAtsRetentionFields } from './fields';
+import { issueOperation } from '../common/operations';
+import { atsRetentionSpec } from './fields';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['atsRetention'], operation: ['issue'] } },
-	issueProperties(atsRetentionExample, atsRetentionFields),
-);
-
-/** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
-	prepareReceipt.call(this, i, 'atsRetention', readAtsRetentionFields);
-}
-
-export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult | Deferred> {
-	return await issueReceipt.call(this, ctx, i, 'atsRetention', '/ats-retentions/issue', readAtsRetentionFields);
-}
+/** POST /ats-retentions/issue (receipts service). */
+export const { description, validate, execute } = issueOperation(atsRetentionSpec);

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
-import { RECEIPT_TYPE_CODES, reproducibleAccessKey } from '../../../shared/tax/accessKey';
-import type { ReceiptKind } from '../../domain/schemas';
+import { reproducibleAccessKey } from '../../../shared/tax/accessKey';
+import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
 import { inputModeField, jsonBodyField, readReceipt, type ReceiptInput } from './receiptInput';
@@ -50,23 +50,6 @@ export const issueProperties = (example: IDataObject, fields: INodeProperties[],
 
 export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, ...waitFields, simplifyField, receiptOptions()];
 
-/** Receipt names for messages, by kind. */
-const WHAT: Record<ReceiptKind, string> = {
-	atsRetention: 'ATS retention',
-	retention: 'retention',
-	waybill: 'waybill',
-	purchaseSettlement: 'purchase settlement',
-	purchaseSettlementReimbursement: 'purchase settlement',
-};
-
-const TYPE_CODE: Record<ReceiptKind, string> = {
-	atsRetention: RECEIPT_TYPE_CODES.retention,
-	retention: RECEIPT_TYPE_CODES.retention,
-	waybill: RECEIPT_TYPE_CODES.waybill,
-	purchaseSettlement: RECEIPT_TYPE_CODES.purchaseSettlement,
-	purchaseSettlementReimbursement: RECEIPT_TYPE_CODES.purchaseSettlement,
-};
-
 /**
  * Reads and validates the receipt of item `i`, and fills `clave_acceso` when Options → Access Key is
  * Reproducible and the body has none. Throws `[item i] field: what is wrong` before anything is sent.
@@ -85,7 +68,7 @@ export function prepareReceipt(
 		const est = (emisor.establecimiento ?? {}) as IDataObject;
 		const built = reproducibleAccessKey({
 			fechaEmision: body.fecha_emision,
-			receiptType: TYPE_CODE[kind],
+			receiptType: RECEIPT_KINDS[kind].typeCode,
 			ruc: emisor.ruc,
 			ambiente: body.ambiente,
 			establecimiento: est.codigo,
@@ -118,7 +101,7 @@ export async function issueReceipt(
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body }, i);
 	} catch (error) {
-		throw lostAnswer(error, sentIds(WHAT[kind], body));
+		throw lostAnswer(error, sentIds(RECEIPT_KINDS[kind].name, body));
 	}
 	return await afterIssue.call(this, ctx, i, answer, { warnings, record: true });
 }

@@ -43,17 +43,25 @@ function describeIds(ids: IssuedIds): string {
 }
 
 /**
+ * Puts `lead` at the start of an error's message (after its `[item N] ` prefix) and `instruction` first in its
+ * description, keeping what the error said.
+ */
+export function reword<E>(error: E, lead: string, instruction?: string): E {
+	if (!(error instanceof Error)) return error;
+	const e = error as Error & { description?: string | null };
+	const prefix = /^\[item \d+\] /.exec(e.message)?.[0] ?? '';
+	e.message = `${prefix}${lead}${e.message.slice(prefix.length)}`;
+	if (instruction) e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
+	return error;
+}
+
+/**
  * Turns a failure that happened after the receipt was created into one that says so: message, description
  * and the fields of the error item.
  */
 export function afterCreated(error: unknown, ids: IssuedIds, state?: string): unknown {
 	const instruction = followUp(ids);
-	if (error instanceof Error) {
-		const e = error as Error & { description?: string | null };
-		const prefix = /^\[item \d+\] /.exec(e.message)?.[0] ?? '';
-		e.message = `${prefix}Receipt ${describeIds(ids)} exists, but following it failed: ${e.message.slice(prefix.length)}`;
-		e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
-	}
+	reword(error, `Receipt ${describeIds(ids)} exists, but following it failed: `, instruction);
 	return attachRecovery(error, { document_exists: true, id: ids.id, clave_acceso: ids.clave_acceso, estado: state, instruction });
 }
 
@@ -73,12 +81,7 @@ export function lostAnswer(error: unknown, sent: SentIds): unknown {
 		(sent.clave_acceso
 			? ' It carried its access key, so a second issue with the same key is refused by the tax authority instead of authorized twice.'
 			: ' Options → Access Key → Reproducible makes a second run carry the same key, so the tax authority refuses a duplicate.');
-	if (error instanceof Error) {
-		const e = error as Error & { description?: string | null };
-		const prefix = /^\[item \d+\] /.exec(e.message)?.[0] ?? '';
-		e.message = `${prefix}The ${sent.what} may exist: ${e.message.slice(prefix.length)}`;
-		e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
-	}
+	reword(error, `The ${sent.what} may exist: `, instruction);
 	return attachRecovery(error, {
 		document_may_exist: true,
 		secuencial: sent.secuencial,

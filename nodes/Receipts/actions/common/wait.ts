@@ -57,6 +57,9 @@ export const parallelChecksOption: INodeProperties = {
 
 export const DEFAULT_PARALLEL_CHECKS = 10;
 
+/** A check that fails this close to the deadline was cut short by it. */
+const DEADLINE_SLACK_MS = 50;
+
 interface WaitSettings {
 	timeoutMs: number;
 	firstMs: number;
@@ -147,8 +150,8 @@ async function follow(
 		} catch (error) {
 			const status = Number((error as { httpCode?: string | null }).httpCode);
 			if (status === 401 || status === 403) throw afterCreated(error, ids, stateOf(doc) || undefined);
-			// A check cut short by the deadline says less than the failure before it: keep that one.
-			if (lastError === undefined || Date.now() < deadline) lastError = error;
+			// A check cut short by the deadline is the wait timing out, not a failure of its own.
+			if (Date.now() < deadline - DEADLINE_SLACK_MS) lastError = error;
 			continue;
 		}
 		if (!polled) break;

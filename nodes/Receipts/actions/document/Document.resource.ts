@@ -1,8 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import * as authorize from './authorize.operation';
+import * as download from './download.operation';
 import * as get from './get.operation';
+import * as sendEmail from './sendEmail.operation';
 
-export { authorize, get };
+export { authorize, download, get, sendEmail };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,10 +15,14 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['document'] } },
 		options: [
 			{ name: 'Authorize', value: 'authorize', description: 'Sign a receipt of any kind and send it for authorization (POST /edocs/{ID}/issue)', action: 'Authorize a receipt' },
+			{ name: 'Download', value: 'download', description: 'Download the printable form (RIDE, PDF) or the XML of a receipt of any kind', action: 'Download a receipt file' },
 			{ name: 'Get', value: 'get', description: 'Get the state and authorization of a receipt of any kind', action: 'Get a receipt' },
+			{ name: 'Send by Email', value: 'sendEmail', description: 'Email a receipt of any kind to its buyer or to chosen addresses (POST /edocs/send-email/{ID})', action: 'Send a receipt by email' },
 		],
 		default: 'get',
 	},
 	...authorize.description,
+	...download.description,
 	...get.description,
+	...sendEmail.description,
 ];

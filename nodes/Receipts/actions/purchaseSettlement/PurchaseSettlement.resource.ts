@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as issue from './issue.operation';
 import * as issueFromXml from './issueFromXml.operation';
 import * as issueWithReimbursement from './issueWithReimbursement.operation';
+import * as reissue from './reissue.operation';
 
-export { issue, issueFromXml, issueWithReimbursement };
+export { issue, issueFromXml, issueWithReimbursement, reissue };
 
 export const description: INodeProperties[] = [
 	{
@@ -21,10 +22,12 @@ export const description: INodeProperties[] = [
 				description: 'Issue a purchase settlement that reimburses expenses (reembolso required)',
 				action: 'Issue a purchase settlement with reimbursement',
 			},
+			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected purchase settlement for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a purchase settlement' },
 		],
 		default: 'issue',
 	},
 	...issue.description,
 	...issueFromXml.description,
 	...issueWithReimbursement.description,
+	...reissue.description,
 ];

@@ -1,13 +1,30 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ReceiptSpec } from '../common/operations';
 import { NO_OBJECT_OF_TAX } from '../../domain/schemas';
-import { additionalFields, ambienteField, emisorField, infoAdicionalField, many, one, partyField, readCommon, readInfo, sequentialField, tipoEmisionField } from '../common/fields';
+import {
+	additionalFields,
+	ambienteField,
+	currencyField,
+	emisorField,
+	fieldsMode,
+	infoAdicionalField,
+	lineItemsField,
+	many,
+	money,
+	one,
+	partyField,
+	readCommon,
+	readInfo,
+	readLineItems,
+	readTotals,
+	sequentialField,
+	text,
+	tipoEmisionField,
+	totalsField,
+	totalTaxesField,
+} from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
-const fieldsMode = { show: { inputMode: ['fields'] } };
-
-const num = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties =>
-	({ displayName, name, type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, ...extra }) as INodeProperties;
-const text = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({ displayName, name, type: 'string', default: '', ...extra }) as INodeProperties;
 
 export const settlementExample = (reimbursement: boolean): IDataObject => ({
 	ambiente: 1,
@@ -64,87 +81,17 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 		: {}),
 });
 
-export const settlementFields = (reimbursement: boolean): INodeProperties[] => [
+/** `optionalReimbursement`: Reissue, where the corrected settlement may or may not reimburse expenses. */
+export const settlementFields = (reimbursement: boolean, opts: { optionalReimbursement?: boolean } = {}): INodeProperties[] => [
 	ambienteField,
 	tipoEmisionField,
 	sequentialField('secuencial'),
-	{ ...text('Currency', 'moneda', { placeholder: 'e.g. USD', description: 'ISO currency code' }), default: 'USD', required: true, displayOptions: fieldsMode },
+	currencyField,
 	emisorField,
 	partyField('proveedor', 'Supplier (Proveedor)', 'Who sold the goods or services'),
-	{
-		displayName: 'Items',
-		name: 'settlementItems',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		required: true,
-		placeholder: 'Add Item',
-		displayOptions: fieldsMode,
-		description: 'Purchased goods or services, each with one tax line (use JSON input for several taxes per item)',
-		options: [
-			{
-				displayName: 'Item',
-				name: 'item',
-				values: [
-					text('Description', 'descripcion'),
-					text('Main Code', 'codigo_principal', { description: 'At most 25 characters' }),
-					text('Auxiliary Code', 'codigo_auxiliar', { description: 'At most 25 characters' }),
-					text('Unit of Measure', 'unidad_medida'),
-					num('Quantity', 'cantidad', { typeOptions: { numberPrecision: 6 }, default: 1 }),
-					num('Unit Price', 'precio_unitario', { typeOptions: { numberPrecision: 6 } }),
-					num('Discount', 'descuento'),
-					num('Total Without Taxes', 'precio_total_sin_impuestos'),
-					text('Tax Code', 'tax_codigo', { default: reimbursement ? NO_OBJECT_OF_TAX.codigo : '2', description: reimbursement ? 'Reimbursement items carry the no-object-of-tax kind (2)' : 'e.g. 2 for VAT' }),
-					text('Tax Percentage Code', 'tax_codigo_porcentaje', {
-						default: reimbursement ? NO_OBJECT_OF_TAX.codigo_porcentaje : '4',
-						description: reimbursement ? 'Reimbursement items carry the no-object-of-tax kind (6)' : 'e.g. 4 for VAT 15%',
-					}),
-					num('Tax Rate', 'tax_tarifa', { description: 'Percentage, e.g. 15' }),
-					num('Tax Base', 'tax_base_imponible'),
-					num('Tax Value', 'tax_valor'),
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Totals',
-		name: 'totales',
-		type: 'fixedCollection',
-		default: {},
-		required: true,
-		placeholder: 'Add Totals',
-		displayOptions: fieldsMode,
-		options: [
-			{
-				displayName: 'Totals',
-				name: 'details',
-				values: [num('Total Without Taxes', 'total_sin_impuestos'), num('Discount', 'descuento', { description: 'Sum of the item discounts' }), num('Total Amount', 'importe_total')],
-			},
-		],
-	},
-	{
-		displayName: 'Total Taxes',
-		name: 'totalTaxes',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		required: true,
-		placeholder: 'Add Tax',
-		displayOptions: fieldsMode,
-		description: 'Tax totals (totales.impuestos), one line per tax and percentage code',
-		options: [
-			{
-				displayName: 'Tax',
-				name: 'tax',
-				values: [
-					text('Tax Code', 'codigo', { default: reimbursement ? NO_OBJECT_OF_TAX.codigo : '2' }),
-					text('Tax Percentage Code', 'codigo_porcentaje', { default: reimbursement ? NO_OBJECT_OF_TAX.codigo_porcentaje : '4' }),
-					num('Tax Base', 'base_imponible'),
-					num('Tax Value', 'valor'),
-				],
-			},
-		],
-	},
+	lineItemsField('settlementItems', 'Purchased goods or services', { reimbursement }),
+	totalsField([money('Total Without Taxes', 'total_sin_impuestos'), money('Discount', 'descuento', { description: 'Sum of the item discounts' }), money('Total Amount', 'importe_total')]),
+	totalTaxesField({ noObjectOfTax: reimbursement }),
 	{
 		displayName: 'Payments',
 		name: 'pagos',
@@ -160,14 +107,14 @@ export const settlementFields = (reimbursement: boolean): INodeProperties[] => [
 				name: 'payment',
 				values: [
 					text('Payment Form Code', 'forma_pago', { default: '01', description: 'e.g. 01 cash, 20 other with use of the financial system' }),
-					num('Total', 'total'),
+					money('Total', 'total'),
 					text('Time Unit', 'unidad_tiempo', { placeholder: 'e.g. dias', description: 'At most 10 characters' }),
 					text('Term', 'plazo', { description: 'At most 14 characters' }),
 				],
 			},
 		],
 	},
-	...(reimbursement
+	...(reimbursement || opts.optionalReimbursement
 		? [
 				{
 					displayName: 'Reimbursement (JSON)',
@@ -175,9 +122,11 @@ export const settlementFields = (reimbursement: boolean): INodeProperties[] => [
 					type: 'json',
 					default: '',
 					placeholder: JSON.stringify(settlementExample(true).reembolso, null, 2),
-					required: true,
+					required: reimbursement,
 					displayOptions: fieldsMode,
-					description: 'The reembolso object: subtotal, total, total_impuestos and the reimbursed documents with their taxes',
+					description: reimbursement
+						? 'The reembolso object: subtotal, total, total_impuestos and the reimbursed documents with their taxes'
+						: 'Only for a settlement that reimburses expenses: its reembolso object (subtotal, total, total_impuestos and the reimbursed documents)',
 				} as INodeProperties,
 			]
 		: []),
@@ -189,17 +138,12 @@ export function readSettlementFields(reimbursement: boolean) {
 	return function (this: IExecuteFunctions, i: number): IDataObject {
 		const common = readCommon.call(this, i, 'secuencial');
 		const { maquina_marca, maquina_modelo, maquina_serie, ...top } = common;
-		const items = many.call(this, 'settlementItems.item', i).map((item) => {
-			const { tax_codigo, tax_codigo_porcentaje, tax_tarifa, tax_base_imponible, tax_valor, ...rest } = item;
-			const tax = compact({ codigo: tax_codigo, codigo_porcentaje: tax_codigo_porcentaje, tarifa: tax_tarifa, base_imponible: tax_base_imponible, valor: tax_valor });
-			return compact({ ...rest, impuestos: tax.codigo ? [tax] : undefined });
-		});
 		return compact({
 			...top,
 			moneda: String(this.getNodeParameter('moneda', i, '')).trim(),
 			proveedor: compact(one.call(this, 'proveedor', i)),
-			items,
-			totales: { ...compact(one.call(this, 'totales', i)), impuestos: many.call(this, 'totalTaxes.tax', i).map(compact) },
+			items: readLineItems.call(this, 'settlementItems.item', i),
+			totales: readTotals.call(this, i),
 			pagos: many.call(this, 'pagos.payment', i).map(compact),
 			maquina_fiscal: { marca: maquina_marca, modelo: maquina_modelo, serie: maquina_serie },
 			reembolso: reimbursement ? (jsonPart.call(this, 'reembolso', 'reembolso', i) as IDataObject) : undefined,
@@ -207,3 +151,13 @@ export function readSettlementFields(reimbursement: boolean) {
 		});
 	};
 }
+
+/** The plain settlement, the reimbursement variant (same path, `reembolso` required), and the Reissue of either. */
+export const settlementSpec = (variant: 'plain' | 'reimbursement' | 'reissue'): ReceiptSpec => ({
+	resource: 'purchaseSettlement',
+	kind: variant === 'reimbursement' ? 'purchaseSettlementReimbursement' : 'purchaseSettlement',
+	base: '/purchase-settlements',
+	example: settlementExample(variant === 'reimbursement'),
+	fields: settlementFields(variant === 'reimbursement', { optionalReimbursement: variant === 'reissue' }),
+	read: readSettlementFields(variant !== 'plain'),
+});

@@ -1,8 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { additionalFields, ambienteField, emisorField, many, one, partyField, periodoFiscalField, readCommon, sequentialField, tipoEmisionField } from '../common/fields';
+import type { ReceiptSpec } from '../common/operations';
+import {
+	additionalFields,
+	ambienteField,
+	documentTypeField,
+	emisorField,
+	fieldsMode,
+	infoDictionaryField,
+	many,
+	one,
+	partyField,
+	periodoFiscalField,
+	readCommon,
+	readInfoDictionary,
+	sequentialField,
+	tipoEmisionField,
+	withholdingTaxFields,
+} from '../common/fields';
 import { compact } from '../common/receiptInput';
-
-const fieldsMode = { show: { inputMode: ['fields'] } };
 
 export const retentionExample = {
 	ambiente: 1,
@@ -53,13 +68,6 @@ export const retentionFields: INodeProperties[] = [
 						description: 'Optional;	0 leaves it out',
 					},
 					{
-						displayName: 'Percentage Code',
-						name: 'codigo_porcentaje',
-						type: 'string',
-						default: '',
-						description: 'Percentage code within the tax type',
-					},
-					{
 						displayName: 'Retained Value',
 						name: 'valor_retenido',
 						type: 'number',
@@ -81,20 +89,8 @@ export const retentionFields: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. 001-001-000000123',
 					},
-					{
-						displayName: 'Supporting Document Type',
-						name: 'tipo_documento_sustento',
-						type: 'string',
-						default: '01',
-						description: 'Document type code (01 invoice)',
-					},
-					{
-						displayName: 'Tax Code',
-						name: 'codigo',
-						type: 'string',
-						default: '',
-						description: 'Tax type code (e.g. 1 income tax, 2 VAT)',
-					},
+					documentTypeField('Supporting Document Type', 'tipo_documento_sustento'),
+					...withholdingTaxFields,
 					{
 						displayName: 'Taxable Base',
 						name: 'base_imponible',
@@ -106,32 +102,11 @@ export const retentionFields: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Additional Information',
-		name: 'informacion_adicional',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Entry',
-		displayOptions: fieldsMode,
-		description: 'Name/value pairs printed on the retention (sent as informacion_adicional, the field this endpoint documents)',
-		options: [
-			{
-				displayName: 'Entry',
-				name: 'entry',
-				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-				],
-			},
-		],
-	},
+	infoDictionaryField('Name/value pairs printed on the retention (sent as informacion_adicional, the field this endpoint documents)'),
 	additionalFields(),
 ];
 
 export function readRetentionFields(this: IExecuteFunctions, i: number): IDataObject {
-	const info: IDataObject = {};
-	for (const e of many.call(this, 'informacion_adicional.entry', i)) if (String(e.name ?? '').trim()) info[String(e.name).trim()] = e.value as string;
 	return compact({
 		...readCommon.call(this, i, 'secuencial'),
 		periodo_fiscal: String(this.getNodeParameter('periodo_fiscal', i, '')).trim(),
@@ -141,6 +116,8 @@ export function readRetentionFields(this: IExecuteFunctions, i: number): IDataOb
 			if (out.porcentaje === 0) delete out.porcentaje;
 			return out;
 		}),
-		informacion_adicional: info,
+		informacion_adicional: readInfoDictionary.call(this, i),
 	});
 }
+
+export const retentionSpec: ReceiptSpec = { resource: 'retention', kind: 'retention', base: '/retentions', example: retentionExample, fields: retentionFields, read: readRetentionFields };

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { additionalFields, ambienteField, emisorField, ID_TYPE_OPTIONS, infoAdicionalField, many, one, partyField, readCommon, readInfo, sequentialField, tipoEmisionField } from '../common/fields';
+import type { ReceiptSpec } from '../common/operations';
+import { additionalFields, ambienteField, documentTypeField, emisorField, fieldsMode, idTypeField, infoAdicionalField, many, one, partyField, readCommon, readInfo, sequentialField, text, tipoEmisionField } from '../common/fields';
 import { compact } from '../common/receiptInput';
-
-const fieldsMode = { show: { inputMode: ['fields'] } };
 
 export const waybillExample = {
 	ambiente: 1,
@@ -24,8 +23,6 @@ export const waybillExample = {
 		},
 	],
 };
-
-const text = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({ displayName, name, type: 'string', default: '', ...extra }) as INodeProperties;
 
 export const waybillFields: INodeProperties[] = [
 	ambienteField,
@@ -52,7 +49,7 @@ export const waybillFields: INodeProperties[] = [
 				name: 'recipient',
 				values: [
 					text('Identification', 'identificacion', { description: '5 to 20 characters' }),
-					{ displayName: 'Identification Type', name: 'tipo_identificacion', type: 'options', options: ID_TYPE_OPTIONS, default: '04' },
+					idTypeField,
 					text('Legal Name (Razón Social)', 'razon_social', { description: 'At most 300 characters' }),
 					text('Address', 'direccion'),
 					text('Reason for Transfer', 'motivo_traslado', { placeholder: 'e.g. Venta' }),
@@ -61,7 +58,7 @@ export const waybillFields: INodeProperties[] = [
 					text('Phone', 'telefono'),
 					text('Customs Document (DAU)', 'documento_aduanero_unico', { description: 'At most 20 characters' }),
 					text('Destination Establishment Code', 'codigo_establecimiento_destino'),
-					text('Supporting Document Type', 'tipo_documento_sustento'),
+					documentTypeField('Supporting Document Type', 'tipo_documento_sustento', { default: '' }),
 					text('Supporting Document Number', 'numero_documento_sustento', { placeholder: 'e.g. 001-001-000000123' }),
 					text('Supporting Document Date', 'fecha_emision_documento_sustento', { description: 'ISO 8601' }),
 					text('Supporting Document Authorization', 'numero_autorizacion_documento_sustento'),
@@ -117,3 +114,5 @@ export function readWaybillFields(this: IExecuteFunctions, i: number): IDataObje
 		info_adicional: readInfo.call(this, i),
 	});
 }
+
+export const waybillSpec: ReceiptSpec = { resource: 'waybill', kind: 'waybill', base: '/waybills', example: waybillExample, fields: waybillFields, read: readWaybillFields };

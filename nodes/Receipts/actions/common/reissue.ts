@@ -1,0 +1,63 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import type { Deferred, OperationResult } from '../../../shared/router';
+import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
+import type { ReceiptsContext } from '../../transport';
+import { readReceiptId, receiptIdField } from './id';
+import { issueProperties, prepareReceipt } from './issue';
+import { afterCreated } from './recovery';
+import { afterIssue } from './wait';
+
+/**
+ * Reissue of any receipt kind: `POST /<kind>/{id}/reissue` with the corrected body, for a receipt in NO
+ * AUTORIZADO or DEVUELTO (receipts service, States and transitions, shown for waybills; the service's public
+ * documentation has the same operation for every kind). It signs (X-Password) and is never re-sent once it
+ * may have reached the service: the receipt exists either way, so a lost answer says so with its ID.
+ */
+
+export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
+	receiptIdField(`ID of the ${RECEIPT_KINDS[kind].name} to correct: it must be in NO AUTORIZADO or DEVUELTO`),
+	...extra,
+	...issueProperties(example, fields, { accessKey: false }),
+];
+
+/** Checks the item before any item of the batch is sent (see shared/router.ts). */
+export function validateReissue(this: IExecuteFunctions, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): void {
+	readReceiptId.call(this, i);
+	prepareReceipt.call(this, i, kind, fromFields, { accessKey: false });
+}
+
+/** Sends the corrected receipt; an authorized one is refused by the service, and the error says why. */
+export async function reissueReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	base: string,
+	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+): Promise<OperationResult | Deferred> {
+	const id = readReceiptId.call(this, i);
+	const { body, warnings } = prepareReceipt.call(this, i, kind, fromFields, { accessKey: false });
+	let answer;
+	try {
+		answer = await ctx.api.sign({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/reissue`, body }, i);
+	} catch (error) {
+		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, kind, id, i);
+	}
+	return await afterIssue.call(this, ctx, i, { id, ...answer }, { warnings });
+}
+
+/** The service's refusal (e.g. an authorized receipt) said in words that name the rule. */
+function explain(error: unknown, kind: ReceiptKind, id: string, i: number): Error {
+	if (!(error instanceof NodeApiError)) return error as Error;
+	const status = Number(error.httpCode);
+	if (status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status)) {
+		const { name, plural } = RECEIPT_KINDS[kind];
+		const said = error.message.replace(/^\[item \d+\] /, '').replace(/^Receipts rejected the request: /, '');
+		error.message = `[item ${i}] ${name[0].toUpperCase()}${name.slice(1)} ${id} cannot be reissued: ${said}`;
+		error.description =
+			`Only ${plural} in NO AUTORIZADO or DEVUELTO can be reissued: an authorized ${name} cannot be changed (issue a new one instead). Otherwise, correct what the service's messages name. ${error.description ?? ''}`.trim();
+	}
+	return error;
+}

@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	fieldsMode,
+	lineItemsField,
+	modifiedDocumentFields,
+	modifiedDocumentExample,
+	money,
+	noteTrailingFields,
+	readInfoDictionary,
+	readLineItems,
+	readModifiedDocument,
+	readSalesHeader,
+	readTotals,
+	salesExampleHeader,
+	salesHeaderFields,
+	text,
+	textParam,
+	totalsField,
+	totalTaxesField,
+} from '../common/fields';
+import type { ReceiptSpec } from '../common/operations';
+import { compact } from '../common/receiptInput';
+
+/**
+ * Credit note (nota de crédito): `/credit-notes` — the service's public documentation (Notas de crédito): an
+ * invoice's shape without payments and tip, plus the document it modifies and the reason.
+ */
+
+export const creditNoteExample: IDataObject = {
+	...salesExampleHeader(1, true),
+	...modifiedDocumentExample,
+	motivo: 'Devolución',
+	items: [
+		{
+			descripcion: '',
+			codigo_principal: '',
+			cantidad: 1,
+			precio_unitario: 10,
+			descuento: 0,
+			precio_total_sin_impuestos: 10,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }],
+		},
+	],
+	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }] },
+};
+
+export const creditNoteFields: INodeProperties[] = [
+	...salesHeaderFields('The buyer of the modified document', { currency: true }),
+	...modifiedDocumentFields,
+	{ ...text('Reason', 'motivo', { placeholder: 'e.g. Devolución de productos', description: 'Why the document is modified; at most 300 characters' }), required: true, displayOptions: fieldsMode },
+	lineItemsField('lineItems', 'Goods or services credited'),
+	totalsField([money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the items' totals without taxes" }), money('Total Amount', 'importe_total', { description: 'Total without taxes + taxes' })]),
+	totalTaxesField(),
+	...noteTrailingFields('credit notes'),
+];
+
+export function readCreditNoteFields(this: IExecuteFunctions, i: number): IDataObject {
+	return compact({
+		...readSalesHeader.call(this, i, { currency: true }),
+		...readModifiedDocument.call(this, i),
+		motivo: textParam.call(this, 'motivo', i),
+		items: readLineItems.call(this, 'lineItems.item', i),
+		totales: readTotals.call(this, i),
+		informacion_adicional: readInfoDictionary.call(this, i),
+	});
+}
+
+export const creditNoteSpec: ReceiptSpec = {
+	resource: 'creditNote',
+	kind: 'creditNote',
+	base: '/credit-notes',
+	example: creditNoteExample,
+	fields: creditNoteFields,
+	read: readCreditNoteFields,
+};

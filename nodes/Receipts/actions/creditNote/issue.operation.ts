@@ -1,0 +1,5 @@
+import { issueOperation } from '../common/operations';
+import { creditNoteSpec } from './fields';
+
+/** POST /credit-notes/issue (the service's public documentation, Notas de crédito). */
+export const { description, validate, execute } = issueOperation(creditNoteSpec);

@@ -1,0 +1,65 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	fieldsMode,
+	many,
+	modifiedDocumentFields,
+	modifiedDocumentExample,
+	money,
+	noteTrailingFields,
+	readInfoDictionary,
+	readModifiedDocument,
+	readSalesHeader,
+	readTotals,
+	salesExampleHeader,
+	salesHeaderFields,
+	text,
+	totalsField,
+	totalTaxesField,
+} from '../common/fields';
+import type { ReceiptSpec } from '../common/operations';
+import { compact } from '../common/receiptInput';
+
+/**
+ * Debit note (nota de débito): `/debit-notes` — the service's public documentation (Notas de débito):
+ * `secuencial` as text, no currency, items are the charges `{motivo, valor}`, and the taxes are given on the
+ * totals with their rate.
+ */
+
+export const debitNoteExample: IDataObject = {
+	...salesExampleHeader('1', false),
+	...modifiedDocumentExample,
+	items: [{ motivo: 'Interés por mora', valor: 10 }],
+	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+};
+
+export const debitNoteFields: INodeProperties[] = [
+	...salesHeaderFields('The buyer of the modified document', { currency: false }),
+	...modifiedDocumentFields,
+	{
+		displayName: 'Charges',
+		name: 'debitItems',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		required: true,
+		placeholder: 'Add Charge',
+		displayOptions: fieldsMode,
+		description: 'What is charged (items): a reason and its value without taxes',
+		options: [{ displayName: 'Charge', name: 'item', values: [text('Reason', 'motivo', { placeholder: 'e.g. Interés por mora' }), money('Value', 'valor', { description: 'Without taxes' })] }],
+	},
+	totalsField([money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the charges' values" }), money('Total Amount', 'importe_total', { description: 'Total without taxes + taxes' })]),
+	totalTaxesField({ tarifa: true }),
+	...noteTrailingFields('debit notes'),
+];
+
+export function readDebitNoteFields(this: IExecuteFunctions, i: number): IDataObject {
+	return compact({
+		...readSalesHeader.call(this, i, { currency: false }),
+		...readModifiedDocument.call(this, i),
+		items: many.call(this, 'debitItems.item', i).map(compact),
+		totales: readTotals.call(this, i),
+		informacion_adicional: readInfoDictionary.call(this, i),
+	});
+}
+
+export const debitNoteSpec: ReceiptSpec = { resource: 'debitNote', kind: 'debitNote', base: '/debit-notes', example: debitNoteExample, fields: debitNoteFields, read: readDebitNoteFields };

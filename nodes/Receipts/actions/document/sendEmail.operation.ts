@@ -1,0 +1,64 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { attachRecovery } from '../../../shared/created';
+import type { OperationResult } from '../../../shared/router';
+import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { Checker } from '../../../shared/validate';
+import type { ReceiptsContext } from '../../transport';
+import { readReceiptId, receiptIdField } from '../common/id';
+import { requestTimeoutOption } from '../common/output';
+import { reword } from '../common/recovery';
+
+/**
+ * Document → Send by E-mail: `POST /edocs/send-email/{id}`, optionally with `{"destinatarios": [...]}`; the
+ * answer is `{id, result}` (the service's public documentation, Envío por correo; the spec does not show
+ * it). It signs nothing, so `X-Key` only. Sending twice mails the recipients twice: the request is never
+ * re-sent once it may have reached the service (a 429 still is: the service did not take it).
+ */
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['document'], operation: ['sendEmail'] } }, [
+	receiptIdField('ID of the receipt (any kind) to e-mail'),
+	{
+		displayName: 'Recipients',
+		name: 'recipients',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. buyer@example.com, accounting@example.com',
+		description: "E-mail addresses separated by commas (or a list from an expression). Empty: the service sends it to the e-mail written in the receipt (the buyer's).",
+	},
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [requestTimeoutOption] },
+]);
+
+/** The recipients of item `i`, checked; undefined when none are given. */
+function readRecipients(this: IExecuteFunctions, i: number): string[] | undefined {
+	const raw = this.getNodeParameter('recipients', i, '') as unknown;
+	const list = (Array.isArray(raw) ? raw.map((r) => String(r ?? '')) : String(raw ?? '').split(/[,;\n]/)).map((r) => r.trim()).filter(Boolean);
+	const check = new Checker();
+	list.forEach((address, n) => check.email(`recipients[${n}]`, address));
+	check.throwIfFailed(this.getNode(), i);
+	return list.length ? [...new Set(list)] : undefined;
+}
+
+/** Checks the item before any item of the batch is sent (see shared/router.ts). */
+export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
+	readReceiptId.call(this, i);
+	readRecipients.call(this, i);
+}
+
+export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
+	const id = readReceiptId.call(this, i);
+	const destinatarios = readRecipients.call(this, i);
+	try {
+		const answer = await ctx.api.write({ method: 'POST', path: `/edocs/send-email/${encodeURIComponent(id)}`, body: destinatarios ? { destinatarios } : undefined }, i);
+		return { id, ...answer, ...(destinatarios ? { destinatarios } : {}) };
+	} catch (error) {
+		throw mayHaveBeenProcessed(error) ? mayHaveBeenSent(error, id, destinatarios) : error;
+	}
+}
+
+/** A lost answer: the e-mail may have gone out. Said so, with what to check, and not sent again. */
+function mayHaveBeenSent(error: unknown, id: string, destinatarios: string[] | undefined): unknown {
+	const instruction = `The e-mail of receipt ${id} may have been sent: the answer was lost, so it was not sent again (the recipients would get it twice). Check the receipt's correos_enviados (Get of its kind) before sending it again.`;
+	reword(error, `The e-mail of receipt ${id} may have been sent: `, instruction);
+	return attachRecovery(error, { email_may_have_been_sent: true, id, destinatarios, instruction });
+}

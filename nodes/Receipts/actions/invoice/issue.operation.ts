@@ -1,0 +1,5 @@
+import { issueOperation } from '../common/operations';
+import { invoiceSpec } from './fields';
+
+/** POST /invoices/issue (the service's public documentation, Facturas). */
+export const { description, validate, execute } = issueOperation(invoiceSpec);

@@ -1,0 +1,5 @@
+import { issueFromXmlOperation } from '../common/operations';
+import { invoiceSpec } from './fields';
+
+/** POST /invoices/issue/xml with {xml} (the service's public documentation, Facturas). */
+export const { description, validate, execute } = issueFromXmlOperation(invoiceSpec);

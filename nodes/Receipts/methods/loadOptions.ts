@@ -1,0 +1,59 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { DOCUMENT_TYPE_CATALOG, ID_TYPE_CATALOG, SALES_TAX_RATE_CATALOG, WITHHOLDING_RATE_CATALOG, type CatalogEntry } from '../domain/catalogs';
+import { receiptsClient } from '../transport';
+
+/**
+ * Dropdowns of the code fields, from the service's catalogs (`GET /catalog/...`, each `{count, results[]}`:
+ * the service's public documentation, Catálogo; the spec does not show them). When a catalog cannot be read
+ * (no credential yet, the service down, an unexpected answer), the dropdown offers the built-in list of
+ * domain/catalogs.ts instead, each entry saying so. An expression is accepted in every such field.
+ */
+
+const OFFLINE = 'From the built-in list: the catalog of the receipts service could not be read';
+
+/** One catalog entry, whatever the catalog names its fields (`codigo` or `codigo_porcentaje`, `nombre` or `descripcion`). */
+function entryOf(raw: unknown): CatalogEntry | undefined {
+	if (!raw || typeof raw !== 'object') return undefined;
+	const r = raw as IDataObject;
+	const code = r.codigo_porcentaje ?? r.codigo;
+	if ((typeof code !== 'string' && typeof code !== 'number') || String(code).trim() === '') return undefined;
+	const name = r.nombre ?? r.descripcion;
+	return { code: String(code).trim(), name: typeof name === 'string' && name.trim() ? name.trim() : String(code) };
+}
+
+async function catalog(this: ILoadOptionsFunctions, path: string, fallback: CatalogEntry[]): Promise<INodePropertyOptions[]> {
+	let entries: CatalogEntry[] = [];
+	try {
+		const answer = await receiptsClient(this, { timeoutMs: 15000 }).read(path);
+		if (Array.isArray(answer.results)) entries = answer.results.map(entryOf).filter((e): e is CatalogEntry => e !== undefined);
+	} catch {
+		// the built-in list below
+	}
+	if (entries.length) return entries.map((e) => ({ name: `${e.name} (${e.code})`, value: e.code }));
+	return fallback.map((e) => ({ name: `${e.name} (${e.code})`, value: e.code, description: OFFLINE }));
+}
+
+/** The tax type chosen next to the field being filled (`codigo`, or `tax_codigo` in Fields-mode items). */
+function siblingTaxType(this: ILoadOptionsFunctions, fallback: string): string {
+	const raw = this.getCurrentNodeParameter('&codigo') ?? this.getCurrentNodeParameter('&tax_codigo');
+	const value = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+	return /^\d{1,4}$/.test(value) ? value : fallback;
+}
+
+export async function getIdTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await catalog.call(this, '/catalog/id-types', ID_TYPE_CATALOG);
+}
+
+export async function getDocumentTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await catalog.call(this, '/catalog/document-types', DOCUMENT_TYPE_CATALOG);
+}
+
+export async function getSalesTaxRates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const tipo = siblingTaxType.call(this, '2');
+	return await catalog.call(this, `/catalog/sales-tax-rates/${tipo}`, SALES_TAX_RATE_CATALOG[tipo] ?? []);
+}
+
+export async function getWithholdingRates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const tipo = siblingTaxType.call(this, '1');
+	return await catalog.call(this, `/catalog/withholdings-tax-rates/${tipo}`, WITHHOLDING_RATE_CATALOG[tipo] ?? []);
+}
