@@ -94,3 +94,14 @@ export async function untilServed(url, { timeoutMs = 60_000 } = {}) {
 		await sleep(300);
 	}
 }
+
+/** Waits until a webhook URL is no longer served (404): deactivation completes a moment after the API answers. */
+export async function untilGone(url, { timeoutMs = 30_000 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+		if (res?.status === 404) return;
+		if (Date.now() > deadline) throw new Error(`${url} still served ${timeoutMs} ms after deactivation`);
+		await sleep(200);
+	}
+}

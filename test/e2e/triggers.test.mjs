@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../scripts/n8n/boot.mjs';
-import { executionsClient, nodeOutput, nodeRan, post, replay, untilServed } from '../../scripts/n8n/executions.mjs';
+import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
 import { ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
 
 const userFolder = join(repoRoot, '.cache', 'e2e-triggers-user');
@@ -55,15 +55,6 @@ async function startN8n() {
 	api = await ownerApiKey(n8n.url);
 	ex = executionsClient(n8n.url, api.headers);
 	for (const url of [extractionUrl, historyUrl, `${receiptsBase}?event=receipt-issued`]) await untilServed(url);
-}
-
-/** Waits until n8n stops serving a URL (404); deactivation completes shortly after the API answers. */
-async function untilGone(url, message, timeoutMs = 20_000) {
-	const deadline = Date.now() + timeoutMs;
-	while ((await post(url, {})).status !== 404) {
-		assert.ok(Date.now() < deadline, message);
-		await new Promise((r) => setTimeout(r, 200));
-	}
 }
 
 before(async () => {
@@ -204,7 +195,7 @@ describe('Receipts Trigger in one n8n process', () => {
 		};
 		for (let cycle = 1; cycle <= 3; cycle++) {
 			await call('unpublish');
-			await untilGone(`${receiptsBase}?event=receipt-issued`, `cycle ${cycle}: still served after unpublish`);
+			await untilGone(`${receiptsBase}?event=receipt-issued`);
 			await call('publish');
 			await untilServed(`${receiptsBase}?event=receipt-issued`);
 		}
