@@ -5,6 +5,7 @@
 //   await runCli(['import:workflow', '--input=wf.json'], { ...o, check: true });
 //   const run = parseCliJson((await runCli(['execute', '--id=wf1', '--rawOutput'], o)).stdout);
 //   const n8n = await startN8n(o);             // { url, logs(), stop() }; a free port unless `port` is given
+//   const worker = await startN8n({ ...o, command: 'worker', env: queueEnv });  // queue mode: see ./queue.mjs
 //   const { headers } = await createApiKey(n8n.url);
 //   await fetch(`${n8n.url}/api/v1/executions?workflowId=wf1&includeData=true`, { headers });
 //   await n8n.stop();
@@ -83,8 +84,9 @@ export function n8nEnv({ userFolder, extensionsDir, port, brokerPort, env = {} }
 	};
 }
 
-// Each n8n runs in its own process group (n8n + its task runner), so one kill reaches both. Groups still alive
-// when this process exits or is interrupted are killed: an orphaned n8n keeps its ports and its SQLite file.
+// Each child (an n8n with its task runner, a database server) runs in its own process group, so one kill reaches
+// all of it. Groups still alive when this process exits or is interrupted are killed: an orphaned n8n keeps its
+// ports and its SQLite file, an orphaned database server its data folder.
 const liveGroups = new Set();
 const killGroup = (pid, sig) => { try { process.kill(-pid, sig); } catch { /* already gone */ } };
 function onParentSignal(sig) {
@@ -103,11 +105,19 @@ function track(child) {
 	child.once('exit', () => { killGroup(child.pid, 'SIGKILL'); liveGroups.delete(child.pid); }); // the runner too
 }
 
-function spawnN8n(args, envOpts) {
-	const p = runtimePaths();
-	const child = spawn(p.node, [p.n8nBin, ...args], { env: n8nEnv(envOpts), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+/**
+ * Spawns a long-running child in its own process group, killed with this process if still alive then
+ * (see above). Same arguments as child_process.spawn; stdio is ignore/pipe/pipe.
+ */
+export function spawnTracked(cmd, args, options = {}) {
+	const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options, detached: true });
 	track(child);
 	return child;
+}
+
+function spawnN8n(args, envOpts) {
+	const p = runtimePaths();
+	return spawnTracked(p.node, [p.n8nBin, ...args], { env: n8nEnv(envOpts) });
 }
 
 /**
@@ -151,27 +161,38 @@ export function parseCliJson(stdout) {
 }
 
 /**
- * Starts `n8n start` and resolves once GET /healthz answers 200 (~3–4 s on an existing user folder).
- * Published webhooks register a few seconds later: wait until they stop answering 404.
- * Returns { url, port, child, logs(): string, stop(): Promise<void> }. Rejects (and kills n8n) if it exits
- * or times out.
+ * Starts one n8n process and resolves once it answers its health check. `command` is n8n's: 'start' (the main
+ * process: editor, REST and public API, activation; in queue mode it enqueues executions), or, in queue mode
+ * (see ./queue.mjs), 'worker' (runs the enqueued executions) or 'webhook' (serves production /webhook/* and
+ * enqueues the runs they start). 'start' and 'webhook' listen on `port`; a worker only serves its health check,
+ * which is switched on here (QUEUE_HEALTH_CHECK_*) on `port`.
+ * Ready means: GET /healthz answers 200 for 'start' (~3–4 s on an existing user folder; published webhooks
+ * register a few seconds later, REST routes too: see sandbox.mjs), GET /healthz/readiness for the others
+ * (a worker is then taking jobs, a webhook process serving).
+ * Returns { command, url, port, child, logs(): string, stop(): Promise<void> }. Rejects (and kills n8n) if it
+ * exits or times out.
  */
-export async function startN8n({ userFolder, extensionsDir, port, env, timeoutMs = 90_000 } = {}) {
+export async function startN8n({ command = 'start', userFolder, extensionsDir, port, env, timeoutMs = 90_000 } = {}) {
+	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`unknown n8n command ${command}`);
 	port ??= await freePort();
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
 	mkdirSync(resolve(userFolder), { recursive: true });
-	const child = spawnN8n(['start'], { userFolder, extensionsDir, port, brokerPort, env });
+	const workerEnv = command === 'worker'
+		? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+		: {};
+	const child = spawnN8n([command], { userFolder, extensionsDir, port: command === 'worker' ? undefined : port, brokerPort, env: { ...workerEnv, ...env } });
 	let logs = '';
 	child.stdout.on('data', (c) => { logs += c; });
 	child.stderr.on('data', (c) => { logs += c; });
 	let exitInfo = null;
 	const exited = new Promise((r) => child.once('exit', (code, signal) => { exitInfo = { code, signal }; r(exitInfo); }));
 	const url = `http://127.0.0.1:${port}`;
+	const healthPath = command === 'start' ? '/healthz' : '/healthz/readiness';
 
 	const stop = async () => {
 		if (exitInfo) return;
-		child.kill('SIGTERM'); // graceful: n8n stops its runner and closes the database (~0.3 s)
+		child.kill('SIGTERM'); // graceful: n8n stops its runner and closes the database (~0.3 s; a worker waits for its jobs)
 		const killer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000);
 		await exited;
 		clearTimeout(killer);
@@ -179,15 +200,15 @@ export async function startN8n({ userFolder, extensionsDir, port, env, timeoutMs
 
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (exitInfo) throw new Error(`n8n exited (${JSON.stringify(exitInfo)}) before /healthz answered. Logs:\n${logs.slice(-4000)}`);
+		if (exitInfo) throw new Error(`n8n ${command} exited (${JSON.stringify(exitInfo)}) before ${healthPath} answered. Logs:\n${logs.slice(-4000)}`);
 		try {
-			const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
-			if (res.ok) return { url, port, child, logs: () => logs, stop };
+			const res = await fetch(`${url}${healthPath}`, { signal: AbortSignal.timeout(1000) });
+			if (res.ok) return { command, url, port, child, logs: () => logs, stop };
 		} catch { /* not listening yet */ }
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	await stop();
-	throw new Error(`n8n did not answer ${url}/healthz within ${timeoutMs} ms. Logs:\n${logs.slice(-4000)}`);
+	throw new Error(`n8n ${command} did not answer ${url}${healthPath} within ${timeoutMs} ms. Logs:\n${logs.slice(-4000)}`);
 }
 
 // Dev-only owner of every throw-away instance (password rules: 8–64 chars, a digit, an uppercase letter).

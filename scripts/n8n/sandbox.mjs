@@ -6,6 +6,9 @@
 //   await sb.importWorkflows([...workflow objects using n8n-nodes-latam-fiscal.<node> types...]);
 //   const n8n = await sb.start();  // boot.mjs startN8n
 //
+// Queue mode (./queue.mjs): pass `env: queueEnv({ pg, redis })` so every CLI call and process uses the shared
+// database and queue, then `sb.start()` (main), `sb.start({ command: 'worker' })`, `sb.start({ command: 'webhook' })`.
+//
 // The package is loaded as a custom extension (N8N_CUSTOM_EXTENSIONS=<repo>/dist), so its node types are named
 // `CUSTOM.<node>` inside n8n; workflows written for a community install (`n8n-nodes-latam-fiscal.<node>`) are
 // rewritten on import. Credentials get fixed IDs (CREDENTIAL_IDS) that workflows reference.
@@ -50,7 +53,7 @@ export function forCustomExtension(workflow) {
 	return copy;
 }
 
-export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild = false, quiet = false } = {}) {
+export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild = false, quiet = false, env: sharedEnv = {} } = {}) {
 	if (!skipBuild) build({ quiet });
 	await install();
 	userFolder = resolve(repoRoot, userFolder);
@@ -58,7 +61,7 @@ export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild 
 	const { startSimulators } = require(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
 	const sim = await startSimulators(simulatorPort);
 	// File nodes in the examples write below the user folder, which n8n must be told it may touch.
-	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files') };
+	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files'), ...sharedEnv };
 	const opts = { userFolder, extensionsDir: join(repoRoot, 'dist'), env };
 
 	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
@@ -86,9 +89,10 @@ export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild 
 		opts,
 		importWorkflows,
 		cli: (args, extra = {}) => runCli(args, { ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } }),
+		/** `n8n start` (default), or `{ command: 'worker' | 'webhook' }` in queue mode; see boot.mjs startN8n. */
 		start: async (extra = {}) => {
 			const n8n = await startN8n({ ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });
-			await untilReady(n8n.url);
+			if (n8n.command === 'start') await untilReady(n8n.url);
 			return n8n;
 		},
 		stop: () => sim.server.stop(),
