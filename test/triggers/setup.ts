@@ -72,7 +72,12 @@ export async function extractionHarness(opts: { parameters?: IDataObject; secret
 		workflowId: `wf-${randomUUID()}`,
 	});
 	await harness.start();
-	await harness.activate();
+	try {
+		await harness.activate();
+	} catch (error) {
+		await harness.stop(); // an activation that fails must not leave the harness's server listening
+		throw error;
+	}
 	return harness;
 }
 
