@@ -8,14 +8,14 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseCliJson, runCli } from '../scripts/n8n/boot.mjs';
 import { VERSIONS } from '../scripts/n8n/install.mjs';
-import { prepareSandbox, repoRoot } from '../scripts/n8n/sandbox.mjs';
+import { prepareSandbox, repoRoot, userFolderFor } from '../scripts/n8n/sandbox.mjs';
 import { chain, node } from '../scripts/n8n/workflow.mjs';
 import { benchTrustedIssuing } from './trust.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
-const userFolder = join(repoRoot, '.cache', 'bench-user');
+const userFolder = userFolderFor('bench');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const log = (m) => process.stderr.write(`[bench] ${m}\n`);
 

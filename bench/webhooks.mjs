@@ -129,8 +129,8 @@ Extraction Trigger / trivial trigger: **${ratio.toFixed(2)}×** (target ≥ 0.9�
 
 // Run alone: `node bench/webhooks.mjs` (builds, starts the simulators and a throw-away n8n, prints the section).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const { prepareSandbox, repoRoot } = await import('../scripts/n8n/sandbox.mjs');
-	const userFolder = join(repoRoot, '.cache', 'bench-webhooks-user');
+	const { prepareSandbox, userFolderFor } = await import('../scripts/n8n/sandbox.mjs');
+	const userFolder = userFolderFor('bench-webhooks');
 	rmSync(userFolder, { recursive: true, force: true });
 	const sb = await prepareSandbox({ userFolder, quiet: true });
 	try {

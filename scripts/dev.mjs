@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV_OWNER } from './n8n/boot.mjs';
-import { build, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot } from './n8n/sandbox.mjs';
+import { build, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
 	options: {
@@ -51,8 +51,7 @@ function startFaults(server) {
 async function main() {
 	if (args['no-n8n']) {
 		build();
-		const { createRequire } = await import('node:module');
-		const { startSimulators } = createRequire(import.meta.url)(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
+		const { startSimulators } = requireTestModule('simulator/main');
 		const sim = await startSimulators(Number(args['sim-port']));
 		const faults = startFaults(sim.server);
 		console.log(`\nService simulators on http://127.0.0.1:${sim.server.port} (Ctrl-C to stop)${faults}`);
@@ -62,7 +61,7 @@ async function main() {
 	}
 
 	console.log('Building the package and preparing n8n (the first run installs n8n into .cache/, ~10 minutes)…');
-	const sandbox = await prepareSandbox({ userFolder: '.n8n-dev', simulatorPort: Number(args['sim-port']) });
+	const sandbox = await prepareSandbox({ userFolder: userFolderFor('dev'), simulatorPort: Number(args['sim-port']) });
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
 	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();

@@ -1,7 +1,7 @@
 // A real n8n with this package loaded, the service simulators running, and credentials + example workflows
 // imported: the common ground of `npm run dev`, the end-to-end tests and the benchmarks.
 //
-//   const sb = await prepareSandbox({ userFolder: '.n8n-dev', simulatorPort: 7401 });
+//   const sb = await prepareSandbox({ userFolder: userFolderFor('dev'), simulatorPort: 7401 });
 //   // sb.sim: { server, partners, receipts, extraction, credentials } (test/simulator/main.ts, compiled)
 //   await sb.importWorkflows([...workflow objects using n8n-nodes-latam-fiscal.<node> types...]);
 //   const n8n = await sb.start();  // boot.mjs startN8n
@@ -33,11 +33,27 @@ export const CREDENTIAL_IDS = Object.freeze({
 
 const PACKAGE_PREFIX = 'n8n-nodes-latam-fiscal.';
 
-/** Builds the package (dist/) and the simulator (.build/) unless told not to. */
+/**
+ * Where the test code (simulators, harness, request bodies) is compiled to CommonJS for the scripts that
+ * run it outside Jest (`npm run dev`, the e2e tests, the benchmarks): a cache below node_modules, which no
+ * linter or package ever looks at.
+ */
+export const testBuildDir = join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-latam-fiscal', 'test-build');
+
+/**
+ * A throw-away n8n user folder (database, settings, n8n's own copy of its editor) for `name`: beside the test
+ * build, below node_modules, where linters and the package never look (n8n puts thousands of files there).
+ */
+export const userFolderFor = (name) => join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-latam-fiscal', 'n8n-users', name);
+
+/** The compiled form of a module of test/ (e.g. 'simulator/main'), as `require` loads it. */
+export const requireTestModule = (path) => require(join(testBuildDir, 'test', `${path}.js`));
+
+/** Builds the package (dist/) and the test code (testBuildDir) unless told not to. */
 export function build({ quiet = false } = {}) {
 	const stdio = quiet ? 'ignore' : 'inherit';
 	execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio });
-	execFileSync('npx', ['tsc', '-p', 'tsconfig.test.json', '--outDir', '.build'], { cwd: repoRoot, stdio });
+	execFileSync('npx', ['tsc', '-p', 'tsconfig.test.json', '--outDir', testBuildDir], { cwd: repoRoot, stdio });
 }
 
 /** Rewrites a workflow written for a community install so it runs with the package loaded as a custom extension. */
@@ -58,7 +74,7 @@ export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild 
 	await install();
 	userFolder = resolve(repoRoot, userFolder);
 	mkdirSync(userFolder, { recursive: true });
-	const { startSimulators } = require(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
+	const { startSimulators } = requireTestModule('simulator/main');
 	const sim = await startSimulators(simulatorPort);
 	// File nodes in the examples write below the user folder, which n8n must be told it may touch.
 	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files'), ...sharedEnv };
@@ -143,4 +159,4 @@ export async function ownerApiKey(url, timeoutMs = 60_000) {
 	}
 }
 
-export const isBuilt = () => existsSync(join(repoRoot, 'dist', 'nodes')) && existsSync(join(repoRoot, '.build', 'test', 'simulator', 'main.js'));
+export const isBuilt = () => existsSync(join(repoRoot, 'dist', 'nodes')) && existsSync(join(testBuildDir, 'test', 'simulator', 'main.js'));

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
 import { queueEnv, startPostgres, startRedis } from '../../scripts/n8n/queue.mjs';
-import { fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
 // Whatever happens, nothing outlives the suite: boot.mjs kills every child when this process exits.
 setTimeout(() => {
@@ -28,7 +28,7 @@ const ACKNOWLEDGED = '{"received":true}';
 const DEDUP = 'Skip events already processed';
 const BROWSER_ID = 'latam-fiscal-dev-scripts'; // the one boot.mjs createApiKey bound the session cookie to
 
-const userFolder = join(repoRoot, '.cache', 'e2e-queue-user');
+const userFolder = userFolderFor('e2e-queue');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
 const extractionTrigger = example('extraction-trigger-download-completed.json', 'qExtractionTrigger');
 const receiptsTrigger = example('receipts-trigger-branch-on-authorization.json', 'qReceiptsTrigger');

@@ -4,11 +4,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
 const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
@@ -20,7 +19,6 @@ const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
 const chain = (...names) =>
 	Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
 
-const require = createRequire(import.meta.url);
 
 /**
  * The examples that run as they are, plus one chain per service so every resource runs at least once
@@ -34,7 +32,7 @@ const PLACEHOLDER_EXAMPLES = {
 };
 
 function workflows() {
-	const bodies = require(join(repoRoot, '.build', 'test', 'receipts', 'setup.js'));
+	const bodies = requireTestModule('receipts/setup');
 	const receipts = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
 	const extraction = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, { credentials: cred('extractionApi') });
 	return [
@@ -97,7 +95,7 @@ let sb;
 let n8n;
 let api;
 const runs = {};
-const userFolder = join(repoRoot, '.cache', 'e2e-user');
+const userFolder = userFolderFor('e2e');
 
 async function execute(id) {
 	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput']);

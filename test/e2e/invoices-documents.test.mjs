@@ -3,15 +3,12 @@
 // simulators. Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { CREDENTIAL_IDS, ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { CREDENTIAL_IDS, ownerApiKey, prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 import { chain, node } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = join(repoRoot, '.cache', 'e2e-invoices-user');
-const require = createRequire(import.meta.url);
+const userFolder = userFolderFor('e2e-invoices');
 const credentials = { receiptsApi: { id: 'x', name: 'x' } };
 const receipts = (name, parameters, extra = {}) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials, ...extra });
 const manual = () => node('Start', 'n8n-nodes-base.manualTrigger', {});
@@ -76,7 +73,7 @@ function workflows() {
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
 	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
-	bodies = require(join(repoRoot, '.build', 'test', 'receipts', 'setup.js'));
+	bodies = requireTestModule('receipts/setup');
 	for (const [kind, body, estado] of [
 		['invoice', bodies.invoiceBody(), 'DEVUELTO'],
 		['creditNote', bodies.creditNoteBody(), 'NO AUTORIZADO'],

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../scripts/n8n/boot.mjs';
 import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
-import { ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
-const userFolder = join(repoRoot, '.cache', 'e2e-triggers-user');
+const userFolder = userFolderFor('e2e-triggers');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
 const extractionWf = example('extraction-trigger-download-completed.json', 'e2eTrigExtraction');
 const receiptsWf = example('receipts-trigger-branch-on-authorization.json', 'e2eTrigReceipts');

@@ -3,13 +3,12 @@
 // refresh for every request in flight. Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { prepareSandbox, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 import { node, partnersGetById, retentionFromItem, rowsWorkflow } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = join(repoRoot, '.cache', 'e2e-trust-user');
+const userFolder = userFolderFor('e2e-trust');
 const issue = (extra) =>
 	node('Target', 'n8n-nodes-latam-fiscal.receipts', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromItem(), ...extra }, { credentials: { receiptsApi: { id: 'x', name: 'x' } }, onError: 'continueRegularOutput' });
 const seqRows = (id, n, from, target) => rowsWorkflow(id, n, `{ seq: ${from} + i }`, target);

@@ -1,0 +1,81 @@
+/** @import { IHttpRequestHelper } from 'n8n-workflow' */
+import { NODE, startExtraction } from './setup';
+/** @import { ExtractionEnv } from './setup' */
+
+/** @type {ExtractionEnv} */
+let env;
+beforeAll(async () => (env = await startExtraction()));
+afterAll(async () => env.stop());
+beforeEach(() => env.reset());
+
+const verify = { resource: 'account', operation: 'verifyApiKey' };
+const helpers = /** @type {IHttpRequestHelper} */ ({});
+
+describe('Credential', () => {
+	test('Bearer scheme sends Authorization: Bearer <key> and no x-api-key', async () => {
+		const result = await env.run(verify);
+		expect(result.error).toBeUndefined();
+		const [call] = env.calls();
+		expect(call.path).toBe('/prod/v1/auth/verify');
+		expect(call.headers.authorization).toBe(`Bearer ${env.sim.prodKey}`);
+		expect(call.headers['x-api-key']).toBeUndefined();
+	});
+
+	test('x-api-key scheme sends x-api-key: <key> and no Authorization', async () => {
+		env.useCredential({ authScheme: 'xApiKey' });
+		env.sim.acceptedSchemes = ['x-api-key'];
+		const result = await env.run(verify);
+		expect(result.error).toBeUndefined();
+		const [call] = env.calls();
+		expect(call.headers['x-api-key']).toBe(env.sim.prodKey);
+		expect(call.headers.authorization).toBeUndefined();
+		expect(result.output(NODE)[0].json.valid).toBe(true);
+	});
+
+	test('Staging uses the staging base URL with a staging key', async () => {
+		env.useCredential({ environment: 'staging', apiKey: env.sim.stagingKey });
+		const result = await env.run(verify);
+		expect(result.error).toBeUndefined();
+		expect(env.calls().map((c) => c.path)).toEqual(['/staging/v1/auth/verify']);
+		expect(result.output(NODE)[0].json.rateLimit).toMatchObject({ plan: 'sandbox' });
+	});
+
+	test('a staging key with Production is refused before any request, saying what to change', async () => {
+		env.useCredential({ environment: 'production', apiKey: env.sim.stagingKey });
+		const result = await env.run(verify);
+		expect(result.error?.message).toMatch(/staging key.*Environment is Production: set Environment to Staging, or enter a production key/);
+		expect(env.calls()).toHaveLength(0);
+	});
+
+	test('a production key with Staging is refused before any request, saying what to change', async () => {
+		env.useCredential({ environment: 'staging', apiKey: env.sim.prodKey });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_1' });
+		expect(result.error?.message).toMatch(/Environment is Staging but the API key is not a staging key.*set Environment to Production, or enter a staging key/);
+		expect(env.calls()).toHaveLength(0);
+	});
+
+	test('a missing base URL for the chosen environment is refused before any request', async () => {
+		env.useCredential({ productionBaseUrl: '' });
+		const result = await env.run(verify);
+		expect(result.error?.message).toMatch(/no Production Base URL/);
+		expect(env.calls()).toHaveLength(0);
+	});
+
+	test('the Test button calls GET /v1/auth/verify with the chosen scheme and environment', async () => {
+		const base = { productionBaseUrl: env.baseUrl('prod'), stagingBaseUrl: env.baseUrl('staging') };
+		const bearer = await env.engine.credentials.testCredential('extractionApi', { ...base, apiKey: env.sim.prodKey, authScheme: 'bearer' }, helpers);
+		expect(bearer.status).toBe(200);
+		const staging = await env.engine.credentials.testCredential(
+			'extractionApi',
+			{ ...base, environment: 'staging', apiKey: env.sim.stagingKey, authScheme: 'xApiKey' },
+			helpers,
+		);
+		expect(staging.status).toBe(200);
+		expect(env.calls().map((c) => [c.path, c.headers.authorization ?? c.headers['x-api-key']])).toEqual([
+			['/prod/v1/auth/verify', `Bearer ${env.sim.prodKey}`],
+			['/staging/v1/auth/verify', env.sim.stagingKey],
+		]);
+		const wrong = await env.engine.credentials.testCredential('extractionApi', { ...base, apiKey: 'live_wrong' }, helpers);
+		expect(wrong.status).toBe(401);
+	});
+});

@@ -1,0 +1,105 @@
+import { createParams, fastWait, NODE, startExtraction } from './setup';
+/** @import { ExtractionEnv } from './setup' */
+
+/** @type {ExtractionEnv} */
+let env;
+beforeAll(async () => (env = await startExtraction()));
+afterAll(async () => env.stop());
+beforeEach(() => env.reset());
+
+const downloads = () => env.calls().filter((c) => c.path.endsWith('/download'));
+
+describe('Download All', () => {
+	test('Create → wait → one binary item per document (XML), right MIME type, file name from the document ID, exact bytes', async () => {
+		env.sim.nextJobs.push({ checks: 1, outcome: 'COMPLETED', documents: 3 });
+		const result = await env.run(createParams({ ...fastWait, downloadAll: true, formats: 'XML' }));
+		expect(result.error).toBeUndefined();
+		const job = [...env.sim.jobs.values()][0];
+		const out = result.output(NODE);
+		expect(out).toHaveLength(3);
+		out.forEach((item, n) => {
+			const doc = job.documents[n];
+			expect(item.json).toMatchObject({ publicId: job.publicId, documentId: doc.id, document: { uuid: doc.uuid, availableFormats: ['XML', 'PDF'] } });
+			expect(item.json.files).toEqual([{ format: 'XML', field: 'data', fileName: `${doc.id}.xml`, mimeType: 'application/xml', fileSize: env.sim.content(doc, 'XML').length }]);
+			expect(Object.keys(item.binary ?? {})).toEqual(['data']);
+			expect(/** @type {NonNullable<typeof item.binary>} */ (item.binary).data).toMatchObject({ mimeType: 'application/xml', fileName: `${doc.id}.xml` });
+			expect(Buffer.from(/** @type {NonNullable<typeof item.binary>} */ (item.binary).data.data, 'base64').equals(env.sim.content(doc, 'XML'))).toBe(true);
+			expect(item.pairedItem).toEqual({ item: 0 });
+		});
+		expect(downloads().map((c) => c.query.type)).toEqual(['XML', 'XML', 'XML']);
+	});
+
+	test('XML and PDF go to their own fields; a format a document does not offer is skipped and reported', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 2 });
+		job.documents[1].availableFormats = ['XML'];
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true, formats: 'XML,PDF', pdfBinaryPropertyName: 'pdfFile' });
+		expect(result.error).toBeUndefined();
+		const [first, second] = result.output(NODE);
+		expect(Object.keys(/** @type {NonNullable<typeof first.binary>} */ (first.binary)).sort()).toEqual(['data', 'pdfFile']);
+		expect(/** @type {NonNullable<typeof first.binary>} */ (first.binary).pdfFile).toMatchObject({ mimeType: 'application/pdf', fileName: `${job.documents[0].id}.pdf` });
+		expect(Buffer.from(/** @type {NonNullable<typeof first.binary>} */ (first.binary).pdfFile.data, 'base64').equals(env.sim.content(job.documents[0], 'PDF'))).toBe(true);
+		expect(Object.keys(/** @type {NonNullable<typeof second.binary>} */ (second.binary))).toEqual(['data']);
+		expect(second.json.skippedFormats).toEqual(['PDF']);
+		expect(downloads()).toHaveLength(3);
+	});
+
+	test('two input items: every document item is paired to the item whose job it belongs to', async () => {
+		const a = env.sim.seedJob({ status: 'COMPLETED', documents: 2 });
+		const b = env.sim.seedJob({ status: 'COMPLETED', documents: 1 });
+		const result = await env.run(
+			{ resource: 'extraction', operation: 'get', extractionId: '={{ $json.publicId }}', downloadAll: true, formats: 'PDF' },
+			[{ publicId: a.publicId }, { publicId: b.publicId }],
+		);
+		expect(result.output(NODE).map((o) => [o.json.publicId, o.pairedItem, o.binary?.data.mimeType])).toEqual([
+			[a.publicId, { item: 0 }, 'application/pdf'],
+			[a.publicId, { item: 0 }, 'application/pdf'],
+			[b.publicId, { item: 1 }, 'application/pdf'],
+		]);
+	});
+
+	test('a job that is still PROCESSING is not downloaded (Get without waiting)', async () => {
+		const job = env.sim.seedJob({ checks: 5 });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true });
+		expect(result.error?.message).toBe(`[item 0] Download All: extraction ${job.publicId} is PROCESSING, not COMPLETED`);
+		expect(downloads()).toHaveLength(0);
+	});
+
+	test('a job record without a documents list says what the node assumes', async () => {
+		env.sim.listDocuments = false;
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 2 });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true });
+		expect(result.error?.message).toMatch(/has no documents list/);
+		expect(result.error?.description).toMatch(/expects a "documents" list in the job record/);
+	});
+
+	test('a completed job with no documents gives no items', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 0 });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)).toEqual([]);
+	});
+
+	test('a job needing more than 1,000 downloads is refused before the first download, with the count', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 501 });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true, formats: 'XML,PDF' });
+		expect(result.error?.message).toBe(`[item 0] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`);
+		expect(result.error?.description).toMatch(/1,000 document downloads per hour; 1000 remain in this execution\. Nothing was downloaded/);
+		expect(downloads()).toHaveLength(0);
+	});
+
+	test('same field for XML and PDF is refused before anything is sent', async () => {
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_1', downloadAll: true, formats: 'XML,PDF', xmlBinaryPropertyName: 'f', pdfBinaryPropertyName: 'f' });
+		expect(result.error?.message).toMatch(/pdfBinaryPropertyName: must differ/);
+		expect(env.calls()).toHaveLength(0);
+	});
+
+	test('a download answered 429 is retried after Retry-After and the file still arrives', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 1 });
+		env.server.fail({ service: 'extraction', path: `/prod/v1/extractions/${job.publicId}/documents/`, status: 429, headers: { 'retry-after': '1' }, times: 1 });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true });
+		expect(result.error).toBeUndefined();
+		const [first, second] = downloads();
+		expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+		expect(Buffer.from(/** @type {any} */ (result.output(NODE)[0].binary).data.data, 'base64').equals(env.sim.content(job.documents[0], 'XML'))).toBe(true);
+	});
+});

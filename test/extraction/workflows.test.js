@@ -1,0 +1,99 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+/** @import { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow' */
+import { fixture } from '../harness/engine';
+import { startExtraction } from './setup';
+/** @import { ExtractionEnv } from './setup' */
+
+/** Stand-in for n8n's "Read/Write Files from Disk" (write): writes each item's binary field to `fileName`. */
+class WriteFile {
+	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
+		displayName: 'Read/Write Files from Disk',
+		name: 'readWriteFile',
+		group: ['transform'],
+		version: 1,
+		description: '',
+		defaults: {},
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [
+			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
+			{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
+			{ displayName: 'Data Property Name', name: 'dataPropertyName', type: 'string', default: 'data' },
+		],
+	}));
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		return [
+			this.getInputData().map((item, i) => {
+				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));
+				const field = /** @type {string} */ (this.getNodeParameter('dataPropertyName', i));
+				writeFileSync(fileName, Buffer.from(/** @type {NonNullable<typeof item.binary>} */ (item.binary)[field].data, 'base64'));
+				return { json: { fileName }, pairedItem: { item: i } };
+			}),
+		];
+	}
+}
+
+/** @type {ExtractionEnv} */
+let env;
+/** @type {string} */
+let dir;
+beforeAll(async () => {
+	env = await startExtraction();
+	/** @type {{ types: Map<string, INodeType> }} */ (/** @type {unknown} */ (env.engine.nodeTypes)).types.set('n8n-nodes-base.readWriteFile', new WriteFile());
+});
+afterAll(async () => env.stop());
+beforeEach(() => {
+	env.reset();
+	dir = mkdtempSync(join(tmpdir(), 'cfdi-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** @returns {IWorkflowBase} */
+function patch(workflow, node, parameters) {
+	const n = /** @type {any} */ (workflow.nodes.find((x) => x.name === node));
+	n.parameters = /** @type {typeof n.parameters} */ ({ ...n.parameters, ...parameters });
+	return workflow;
+}
+
+test("fixture: last month's inbound invoices → wait → download all XML → files on disk", async () => {
+	const workflow = fixture('extraction-last-month-invoices-to-disk.json');
+	// The fixture reads the SAT password from an n8n Variable and waits 30 s between checks: shortened here.
+	patch(workflow, "Extract last month's invoices", { satPassword: 'S3cr3t-CIEC-pass', pollInterval: 0.1 });
+	patch(workflow, 'Write XML to disk', { fileName: `=${dir}/{{ $binary.data.fileName }}` });
+	env.sim.nextJobs.push({ checks: 2, outcome: 'COMPLETED', documents: 3 });
+
+	const result = await env.engine.run(workflow);
+	expect(result.error).toBeUndefined();
+
+	const [create] = env.calls();
+	const period = /** @type {{ options: { period: { from: string; to: string } } }} */ (create.body).options.period;
+	expect(period.from).toMatch(/^\d{4}-\d{2}-01$/);
+	expect(period.to.slice(0, 7)).toBe(period.from.slice(0, 7));
+	expect(new Date(`${period.to}T00:00:00Z`).getTime()).toBeLessThan(Date.now());
+
+	const job = [...env.sim.jobs.values()][0];
+	expect(readdirSync(dir).sort()).toEqual(job.documents.map((d) => `${d.id}.xml`).sort());
+	for (const doc of job.documents) expect(readFileSync(join(dir, `${doc.id}.xml`)).equals(env.sim.content(doc, 'XML'))).toBe(true);
+	expect(result.output('Write XML to disk')).toHaveLength(3);
+});
+
+test('fixture: get an extraction from webhook-shaped data and download XML and PDF', async () => {
+	const job = env.sim.seedJob({ status: 'COMPLETED', documents: 2 });
+	const workflow = fixture('extraction-get-and-download-all.json');
+	patch(workflow, 'Extractions to fetch', { jsCode: `return [{ json: { data: { extractionId: '${job.publicId}' } } }];` });
+	const result = await env.engine.run(workflow);
+	expect(result.error).toBeUndefined();
+	const out = result.output('Download all documents');
+	expect(out.map((o) => Object.keys(o.binary ?? {}).sort())).toEqual([
+		['data', 'pdf'],
+		['data', 'pdf'],
+	]);
+	expect(result.output('Verify API key')[0].json.valid).toBe(true);
+});

@@ -1,0 +1,256 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+/** @import { ICredentialType, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
+import { Workflow } from 'n8n-workflow';
+import { TestCredentialsHelper } from './credentials';
+
+/**
+ * Runs workflows through n8n-core's real execution engine (WorkflowExecute over a Workflow), with the
+ * package's built node classes (dist/) and a credentials helper that behaves like n8n's server.
+ * Two stand-ins for n8n's own nodes let test workflows look exactly like ones a user imports:
+ * `n8n-nodes-base.manualTrigger` (one empty item) and `n8n-nodes-base.code` ("Run Once for All Items":
+ * its JavaScript returns the items).
+ */
+
+export const PACKAGE = 'n8n-nodes-latam-fiscal';
+const root = join(__dirname, '..', '..');
+
+/**
+ * Loads a built class from dist/, e.g. built('nodes/Partners/Partners.node', 'Partners').
+ * @template T
+ * @returns {T}
+ */
+export function built(path, exportName) {
+	// the built package is loaded the way n8n loads it: require() of the compiled file
+	const mod = /** @type {Record<string, new () => T>} */ (require(join(root, 'dist', path)));
+	return new mod[exportName]();
+}
+
+class ManualTrigger {
+	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: '',
+		defaults: {},
+		inputs: [],
+		outputs: ['main'],
+		properties: [],
+	}));
+
+	async trigger() {
+		return {};
+	}
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		return [[{ json: {} }]];
+	}
+}
+
+class Code {
+	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
+		displayName: 'Code',
+		name: 'code',
+		group: ['transform'],
+		version: [1, 2],
+		description: '',
+		defaults: {},
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '' }],
+	}));
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		const code = /** @type {string} */ (this.getNodeParameter('jsCode', 0));
+		const items = this.getInputData();
+		const $input = { all: () => items, first: () => items[0] };
+		const result = /** @type {Array<IDataObject | INodeExecutionData>} */ (new Function('$input', 'items', code)($input, items));
+		return [result.map((r, i) => ('json' in r && typeof r.json === 'object' ? /** @type {INodeExecutionData} */ (r) : { json: /** @type {IDataObject} */ (r), pairedItem: { item: i } }))];
+	}
+}
+
+export class TestNodeTypes {
+	types = /** @type {Map<string, INodeType>} */ (new Map());
+
+	constructor(packageNodes) {
+		this.types.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
+		this.types.set('n8n-nodes-base.code', new Code());
+		for (const node of packageNodes) this.types.set(`${PACKAGE}.${node.description.name}`, node);
+	}
+
+	/** @returns {INodeType | IVersionedNodeType} */
+	getByName(type) {
+		return this.getByNameAndVersion(type);
+	}
+
+	/** @returns {INodeType} */
+	getByNameAndVersion(type) {
+		const node = this.types.get(type);
+		if (!node) throw new Error(`Unknown node type ${type}`);
+		return node;
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/**
+ * @typedef {object} RunResult
+ * @property {IRun} run
+ * @property {(nodeName: string) => INodeExecutionData[]} output Output items (first output) of a node, or [] when it did not run.
+ * @property {Error & { description?: string; httpCode?: string; context?: IDataObject }} [error] The error of the run, if it failed.
+ */
+
+export class Engine {
+	/** @type {TestNodeTypes} */
+	nodeTypes;
+	/** @type {TestCredentialsHelper} */
+	credentials;
+
+	constructor(nodes, credentialTypes) {
+		this.nodeTypes = new TestNodeTypes(nodes);
+		this.credentials = new TestCredentialsHelper(credentialTypes);
+	}
+
+	/** @returns {Workflow} */
+	workflow(workflowData) {
+		return new Workflow({
+			id: workflowData.id ?? 'test',
+			name: workflowData.name,
+			nodes: workflowData.nodes,
+			connections: workflowData.connections,
+			active: false,
+			nodeTypes: this.nodeTypes,
+			settings: workflowData.settings,
+		});
+	}
+
+	/**
+	 * What n8n's server hands the engine; URLs must be absolute (n8n-core parses them).
+	 * @returns {IWorkflowExecuteAdditionalData}
+	 */
+	additionalData(hooks) {
+		const base = 'http://127.0.0.1:5678';
+		return /** @type {IWorkflowExecuteAdditionalData} */ (/** @type {unknown} */ ({
+			credentialsHelper: this.credentials,
+			hooks,
+			variables: {},
+			currentNodeExecutionIndex: 0,
+			instanceBaseUrl: `${base}/`,
+			restApiUrl: `${base}/rest`,
+			formBaseUrl: `${base}/form`,
+			formWaitingBaseUrl: `${base}/form-waiting`,
+			formTestBaseUrl: `${base}/form-test`,
+			webhookBaseUrl: `${base}/webhook`,
+			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+			webhookTestBaseUrl: `${base}/webhook-test`,
+			mcpBaseUrl: `${base}/mcp`,
+			mcpTestBaseUrl: `${base}/mcp-test`,
+			executeWorkflow: async () => {
+				throw new Error('sub-workflows are not used in tests');
+			},
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			logAiEvent: () => {},
+			startRunnerTask: async () => {
+				throw new Error('task runners are not used in tests');
+			},
+		}));
+	}
+
+	/**
+	 * The context n8n gives a node's listSearch/loadOptions methods while the user edits the node named
+	 * `nodeName` (its current parameters are the workflow's).
+	 * @returns {ILoadOptionsFunctions}
+	 */
+	loadOptionsContext(workflowData, nodeName, path = 'parameters') {
+		const workflow = this.workflow(workflowData);
+		const node = /** @type {INode} */ (workflow.getNode(nodeName));
+		const additionalData = this.additionalData();
+		additionalData.currentNodeParameters = node.parameters; // what the editor sends with the request
+		return new LoadOptionsContext(workflow, node, additionalData, path);
+	}
+
+	/** @returns {Promise<RunResult>} */
+	async run(workflowData) {
+		const workflow = this.workflow(workflowData);
+		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', /** @type {IWorkflowBase} */ ({ ...workflowData, id: workflowData.id ?? 'test' }));
+		const finished = /** @type {Promise<IRun>} */ (new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run))));
+		const additionalData = this.additionalData(hooks);
+		const startNode = /** @type {INode} */ (workflowData.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger'));
+		const execution = new WorkflowExecute(additionalData, 'manual');
+		await execution.run({ workflow, startNode });
+		const run = await finished;
+		const error = /** @type {RunResult['error']} */ (run.data.resultData.error);
+		return {
+			run,
+			error,
+			output: (name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [],
+		};
+	}
+}
+
+/**
+ * Loads an importable example workflow from examples/ (the same files `npm run dev` imports into n8n).
+ * @returns {IWorkflowBase}
+ */
+export function fixture(name) {
+	return /** @type {IWorkflowBase} */ (JSON.parse(readFileSync(join(root, 'examples', name), 'utf8')));
+}
+
+/**
+ * Builds the workflow most tests need, in the shape a user would import: Manual Trigger → Code (emits the
+ * given input items) → the node under test with the given parameters and credential.
+ * @returns {IWorkflowBase}
+ */
+export function workflowWith(opts
+) {
+	const nodeName = opts.name ?? 'Node';
+	const input = opts.input ?? [{}];
+	return /** @type {IWorkflowBase} */ (/** @type {unknown} */ ({
+		id: 'wf',
+		name: `test ${opts.nodeType}`,
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{ id: 't', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'c',
+				name: 'Input',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: `return ${JSON.stringify(input.map((json) => ({ json })))};` },
+			},
+			{
+				id: 'n',
+				name: nodeName,
+				type: `${PACKAGE}.${opts.nodeType}`,
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: /** @type {INode['parameters']} */ (opts.parameters),
+				credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } },
+				...(opts.continueOnFail ? { onError: /** @type {const} */ ('continueRegularOutput') } : {}),
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+			Input: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+		},
+	}));
+}

@@ -1,0 +1,175 @@
+/** @import { IDataObject, INodeProperties } from 'n8n-workflow' */
+import { built } from '../harness/engine';
+import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/shared/tax/accessKey';
+import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody } from './setup';
+/** @import { ReceiptsEnv } from './setup' */
+
+/**
+ * A batch with Wait for Final State: issued one after another, then followed together (bounded), in input
+ * order; the reproducible access key; the empty templates that replace sample data as defaults.
+ * @type {ReceiptsEnv}
+ */
+let env;
+beforeAll(async () => (env = await startReceipts()));
+afterAll(async () => env.stop());
+beforeEach(() => {
+	env.receipts.reset();
+	env.server.clear();
+	env.setCredential();
+});
+
+const rowsOf = (n) => Array.from({ length: n }, (_, k) => ({ seq: 100 + k }));
+const retentionFromRows = () => `=${JSON.stringify({ ...retentionBody(), secuencial: 0 }).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`;
+
+describe('a batch waits once', () => {
+	test('all receipts are issued first, then followed together, at most Parallel Status Checks at a time; output in input order', async () => {
+		env.receipts.decideAfterMs = 400;
+		env.server.delayMs = 20; // each check takes a while, so overlapping checks show
+		const n = 12;
+		const result = await env.run(
+			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromRows(), waitForFinalState: true, waitTimeout: 30, options: { pollInterval: 0.1, parallelChecks: 4 } },
+			rowsOf(n),
+		);
+		expect(result.error).toBeUndefined();
+		const calls = env.calls();
+		const posts = calls.filter((c) => c.method === 'POST');
+		const gets = calls.filter((c) => c.method === 'GET');
+		expect(posts).toHaveLength(n);
+		// Issuing stays one after another and ends before any status check: the waits overlap, not add up.
+		expect(Math.max(...posts.map((c) => c.at))).toBeLessThanOrEqual(Math.min(...gets.map((c) => c.at)));
+		for (let k = 1; k < posts.length; k++) expect(posts[k].seq).toBeGreaterThan(posts[k - 1].seq);
+		// Checks of different receipts interleave, and never more than 4 are in flight.
+		expect(new Set(gets.slice(0, n).map((c) => c.path)).size).toBeGreaterThan(1);
+		expect(env.server.peakInFlight).toBeLessThanOrEqual(4);
+		expect(env.server.peakInFlight).toBeGreaterThan(1);
+		const out = result.output('Receipts');
+		expect(out.map((o) => o.json.secuencial)).toEqual(rowsOf(n).map((r) => r.seq));
+		expect(out.map((o) => o.pairedItem)).toEqual(rowsOf(n).map((_, k) => ({ item: k })));
+		expect(out.every((o) => o.json.estado === 'AUTORIZADO')).toBe(true);
+	});
+
+	test('mixed outcomes in one batch, with Continue On Fail: each item keeps its place and its own outcome', async () => {
+		env.receipts.planNext('AUTORIZADO');
+		env.receipts.planNext({ estado: 'NO AUTORIZADO' });
+		env.receipts.planNext(...Array(60).fill('RECIBIDO')); // never decided within the timeout
+		env.receipts.planNext('DEVUELTO');
+		const result = await env.run(
+			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromRows(), waitForFinalState: true, waitTimeout: 2, options: { pollInterval: 0.05 } },
+			rowsOf(4),
+			true,
+		);
+		const out = result.output('Receipts').map((o) => o.json);
+		expect(out.map((o) => o.estado)).toEqual(['AUTORIZADO', 'NO AUTORIZADO', 'RECIBIDO', 'DEVUELTO']);
+		expect(out[2].wait_timed_out).toBe(true);
+		expect(out.map((o) => o.secuencial)).toEqual([100, 101, 102, 103]);
+	});
+});
+
+describe('reproducible access key (Options → Access Key)', () => {
+	const withKey = { options: { accessKey: 'reproducible' } };
+
+	test('built from the receipt data, valid, and the same for the same input', async () => {
+		const first = await env.run(jsonIssue('retention', retentionBody(), withKey));
+		const second = await env.run(jsonIssue('retention', retentionBody(), withKey));
+		expect(first.error).toBeUndefined();
+		const [a, b] = env.calls().map((c) => String(/** @type {IDataObject} */ (c.body).clave_acceso));
+		expect(a).toMatch(/^\d{49}$/);
+		expect(a).toBe(b);
+		expect(String(accessKeyCheckDigit(a.slice(0, 48)))).toBe(a[48]);
+		expect(splitAccessKey(a)).toMatchObject({
+			date: '31032026',
+			receiptType: '07',
+			ruc: '1792146739001',
+			environment: '1',
+			series: '001002',
+			sequential: '000000123',
+			emissionType: '1',
+		});
+		expect(second.output('Receipts')[0].json.clave_acceso).toBe(a);
+	});
+
+	test('running the same input again: the tax authority refuses the duplicate key instead of authorizing it twice', async () => {
+		const fast = { ...withKey, waitForFinalState: true, waitTimeout: 10, options: { ...withKey.options, pollInterval: 0.02 } };
+		const first = await env.run(jsonIssue('retention', retentionBody(), fast));
+		const again = await env.run(jsonIssue('retention', retentionBody(), fast));
+		expect(first.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
+		const out = again.output('Receipts')[0].json;
+		expect(out.estado).toBe('DEVUELTO');
+		expect(/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (out.envio_sri).mensajes)[0]).toMatchObject({ identificador: '43', mensaje: 'CLAVE ACCESO REGISTRADA' });
+		expect([...env.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO')).toHaveLength(1);
+	});
+
+	test.each([
+		['waybill', waybillBody, '06', '000000045'],
+		['purchaseSettlement', settlementBody, '03', '000000009'],
+		['atsRetention', atsRetentionBody, '07', '000000077'],
+	])('%s: type code and sequential in the key', async (resource, body, type, sequential) => {
+		const result = await env.run(jsonIssue(resource, { ...body(), fecha_emision: '2026-04-01' }, withKey));
+		expect(result.error).toBeUndefined();
+		expect(splitAccessKey(String(/** @type {IDataObject} */ (env.calls()[0].body).clave_acceso))).toMatchObject({ date: '01042026', receiptType: type, sequential });
+	});
+
+	test('other data, another key; a clave_acceso in the body is kept', async () => {
+		await env.run(jsonIssue('retention', retentionBody(), withKey));
+		await env.run(jsonIssue('retention', { ...retentionBody(), secuencial: 124 }, withKey));
+		const own = KNOWN_ACCESS_KEY;
+		await env.run(jsonIssue('retention', { ...retentionBody(), clave_acceso: own }, withKey));
+		const keys = env.calls().map((c) => String(/** @type {IDataObject} */ (c.body).clave_acceso));
+		expect(keys[0]).not.toBe(keys[1]);
+		expect(splitAccessKey(keys[1]).sequential).toBe('000000124');
+		expect(keys[2]).toBe(own);
+	});
+
+	test('without fecha_emision the key cannot be reproducible: nothing is sent and the message says what to add', async () => {
+		const body = retentionBody();
+		delete body.fecha_emision;
+		const result = await env.run(jsonIssue('retention', body, withKey));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] fecha_emision: is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD');
+	});
+});
+
+describe('no sample data as defaults', () => {
+	const properties = built('nodes/Receipts/Receipts.node', 'Receipts').description.properties;
+	const defaultOf = (name, resource, operation) => {
+		const p = properties.find(
+			(x) => x.name === name && x.displayOptions?.show?.resource?.includes(resource) && x.displayOptions?.show?.operation?.includes(operation),
+		);
+		if (!p) throw new Error(`no ${name} on ${resource}/${operation}`);
+		return p;
+	};
+
+	test.each([
+		['retention', 'issue', ['secuencial', 'periodo_fiscal', 'items[0].base_imponible']],
+		['atsRetention', 'issue', ['secuencia', 'periodo_fiscal']],
+		['waybill', 'issue', ['secuencial', 'fecha_inicio_transporte', 'transportista.placa']],
+		['purchaseSettlement', 'issue', ['secuencial', 'moneda', 'totales.total_sin_impuestos']],
+		['purchaseSettlement', 'issueWithReimbursement', ['secuencial', 'moneda', 'pagos[0].total']],
+		['invoice', 'issue', ['secuencial', 'moneda', 'comprador.identificacion', 'items[0].cantidad', 'totales.importe_total', 'pagos[0].medio']],
+		['creditNote', 'issue', ['secuencial', 'numero_documento_modificado', 'fecha_emision_documento_modificado', 'motivo', 'totales.total_sin_impuestos']],
+		['debitNote', 'issue', ['secuencial', 'tipo_documento_modificado', 'items[0].motivo', 'items[0].valor', 'totales.impuestos[0].tarifa']],
+		['invoice', 'reissue', ['secuencial', 'comprador.razon_social']],
+		['retention', 'reissue', ['secuencial', 'periodo_fiscal']],
+		['purchaseSettlement', 'reissue', ['secuencial', 'pagos[0].forma_pago']],
+	])('%s %s: the untouched JSON body fails validation, naming what to fill in; the example is the placeholder', async (resource, operation, named) => {
+		const field = defaultOf('jsonBody', resource, operation);
+		expect(typeof field.placeholder).toBe('string');
+		expect(JSON.parse(String(field.placeholder))).toBeTruthy();
+		const result = await env.run({ resource, operation, inputMode: 'json', jsonBody: field.default, receiptId: 'a1b2c3' });
+		expect(env.calls()).toHaveLength(0);
+		const said = `${result.error?.message}\n${result.error?.description}`;
+		for (const path of named) expect(said).toContain(path);
+	});
+
+	test.each([
+		['atsRetention', 'issue', 'documentos_soporte'],
+		['purchaseSettlement', 'issueWithReimbursement', 'reembolso'],
+	])('%s %s: the Fields-mode %s JSON starts empty (the example is its placeholder) and is required', async (resource, operation, name) => {
+		const field = defaultOf(name, resource, operation);
+		expect(field.default).toBe('');
+		expect(JSON.parse(String(field.placeholder))).toBeTruthy();
+		const result = await env.run({ resource, operation, inputMode: 'fields', secuencial: '5', secuencia: '5', periodo_fiscal: '03/2026' });
+		expect(env.calls()).toHaveLength(0);
+		expect(`${result.error?.message}\n${result.error?.description}`).toContain(`${name}: is required`);
+	});
+});

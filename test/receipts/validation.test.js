@@ -1,0 +1,338 @@
+/** @import { IDataObject } from 'n8n-workflow' */
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody } from './setup';
+/** @import { ReceiptsEnv } from './setup' */
+
+/** @type {ReceiptsEnv} */
+let env;
+beforeAll(async () => (env = await startReceipts()));
+afterAll(async () => env.stop());
+beforeEach(() => {
+	env.receipts.reset();
+	env.server.clear();
+});
+
+const REMOVE = Symbol('remove');
+
+/**
+ * A copy of `body` with the value at `path` (dots and [n]) replaced, or removed with REMOVE.
+ * @returns {IDataObject}
+ */
+function withValue(body, path, value) {
+	const copy = structuredClone(body);
+	const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+	/** @type {Record<string, unknown>} */
+	let target = copy;
+	for (const key of keys.slice(0, -1)) target = /** @type {Record<string, unknown>} */ (target[key]);
+	const last = keys[keys.length - 1];
+	if (value === REMOVE) delete target[last];
+	else target[last] = value;
+	return copy;
+}
+
+const long = (n) => 'x'.repeat(n);
+const badCheckDigit = `${KNOWN_ACCESS_KEY.slice(0, 48)}${(Number(KNOWN_ACCESS_KEY[48]) + 1) % 10}`;
+
+/**
+ * @typedef {[label: string, resource: string, operation: string, body: IDataObject, field: string, says: RegExp]} Case
+ */
+/** @returns {Case} */
+const R = (label, path, value, says, field = path) => [label, 'retention', 'issue', withValue(retentionBody(), path, value), field, says];
+/** @returns {Case} */
+const A = (label, path, value, says, field = path) => [label, 'atsRetention', 'issue', withValue(atsRetentionBody(), path, value), field, says];
+/** @returns {Case} */
+const W = (label, path, value, says, field = path) => [label, 'waybill', 'issue', withValue(waybillBody(), path, value), field, says];
+/** @returns {Case} */
+const S = (label, path, value, says, field = path) => [label, 'purchaseSettlement', 'issue', withValue(settlementBody(), path, value), field, says];
+/** @returns {Case} */
+const SR = (label, path, value, says, field = path) => [label, 'purchaseSettlement', 'issueWithReimbursement', withValue(settlementBody(true), path, value), field, says];
+
+/** @type {Case[]} */
+const cases = [
+	// Retention
+	R('ambiente outside 1/2', 'ambiente', 3, /must be one of 1, 2, got 3/),
+	R('ambiente missing', 'ambiente', REMOVE, /is required/),
+	R('tipo_emision outside 1/2', 'tipo_emision', 0, /must be one of 1, 2/),
+	R('secuencial 0', 'secuencial', 0, /must be at least 1/),
+	R('secuencial over 999999999', 'secuencial', 1000000000, /must be at most 999999999/),
+	R('secuencial not whole', 'secuencial', 12.5, /must be a whole number/),
+	R('secuencial missing', 'secuencial', REMOVE, /is required/),
+	R('periodo_fiscal as YYYY-MM', 'periodo_fiscal', '2026-03', /is not a fiscal period: use MM\/YYYY/),
+	R('periodo_fiscal month 13', 'periodo_fiscal', '13/2026', /is not a fiscal period/),
+	R('fecha_emision not ISO', 'fecha_emision', '31/03/2026', /is not an ISO 8601 date/),
+	R('emisor missing', 'emisor', REMOVE, /is required/),
+	R('sujeto missing', 'sujeto', REMOVE, /is required/),
+	R('sujeto.identificacion too short', 'sujeto.identificacion', '1234', /must be 5 to 20 characters long, got 4/),
+	R('sujeto.identificacion too long', 'sujeto.identificacion', long(21), /must be 5 to 20 characters long, got 21/),
+	R('items empty', 'items', [], /must have at least 1 entry/),
+	R('items not a list', 'items', { base_imponible: 1 }, /must be a list/),
+	R('base_imponible 3 decimals', 'items[0].base_imponible', 100.123, /must have at most 2 decimals/),
+	R('valor_retenido 3 decimals', 'items[0].valor_retenido', 1.755, /must have at most 2 decimals/),
+	R('item codigo missing', 'items[0].codigo', REMOVE, /is required/),
+	R('item codigo_porcentaje missing', 'items[0].codigo_porcentaje', REMOVE, /is required/),
+	R('supporting document date not ISO', 'items[0].fecha_emision_documento_sustento', '15/03/2026', /is not an ISO 8601 date/),
+	R('supporting document type missing', 'items[0].tipo_documento_sustento', REMOVE, /is required/),
+	R('clave_acceso of 48 digits', 'clave_acceso', KNOWN_ACCESS_KEY.slice(1), /must be exactly 49 digits, got 48 digits/),
+	R('clave_acceso with a wrong check digit', 'clave_acceso', badCheckDigit, /SRI modulo-11 check gives 3/),
+	R('informacion_adicional not an object', 'informacion_adicional', 'nota', /must be an object/),
+	// ATS retention
+	A('secuencia 0', 'secuencia', 0, /must be at least 1/),
+	A('periodo_fiscal missing', 'periodo_fiscal', REMOVE, /is required/),
+	A('documentos_soporte missing', 'documentos_soporte', REMOVE, /is required/),
+	A('supporting document date not ISO', 'documentos_soporte[0].fecha_emision', '2026/03/15', /is not an ISO 8601 date/),
+	A('retention valor_retenido 3 decimals', 'documentos_soporte[0].retenciones[0].valor_retenido', 1.751, /at most 2 decimals/),
+	A('retention base_imponible 3 decimals', 'documentos_soporte[0].retenciones[0].base_imponible', 99.999, /at most 2 decimals/),
+	A('info_adicional entry without nombre', 'info_adicional[0].nombre', REMOVE, /is required/),
+	// Waybill
+	W('fecha_inicio_transporte missing', 'fecha_inicio_transporte', REMOVE, /is required/),
+	W('fecha_fin_transporte impossible', 'fecha_fin_transporte', '2026-13-01', /is not an ISO 8601 date/),
+	W('direccion_partida missing', 'direccion_partida', REMOVE, /is required/),
+	W('carrier placa missing', 'transportista.placa', REMOVE, /is required/),
+	W('carrier email over 300', 'transportista.email', `${long(295)}@x.com`, /must be at most 300 characters long, got 301/),
+	W('carrier razon_social over 300', 'transportista.razon_social', long(301), /must be at most 300 characters long/),
+	W('carrier identificacion too short', 'transportista.identificacion', '1234', /must be 5 to 20 characters long/),
+	W('carrier tipo_identificacion missing', 'transportista.tipo_identificacion', REMOVE, /is required/),
+	W('recipient razon_social over 300', 'destinatarios[0].razon_social', long(301), /must be at most 300 characters long/),
+	W('recipient ruta over 300', 'destinatarios[0].ruta', long(301), /must be at most 300 characters long/),
+	W('recipient documento_aduanero_unico over 20', 'destinatarios[0].documento_aduanero_unico', long(21), /must be at most 20 characters long/),
+	W('recipient motivo_traslado missing', 'destinatarios[0].motivo_traslado', REMOVE, /is required/),
+	W('recipient direccion missing', 'destinatarios[0].direccion', REMOVE, /is required/),
+	W('recipient items missing', 'destinatarios[0].items', REMOVE, /is required/),
+	W('recipient supporting date not ISO', 'destinatarios[0].fecha_emision_documento_sustento', 'ayer', /is not an ISO 8601 date/),
+	W('item codigo_principal over 25', 'destinatarios[0].items[0].codigo_principal', long(26), /must be at most 25 characters long/),
+	W('item codigo_auxiliar over 25', 'destinatarios[0].items[0].codigo_auxiliar', long(26), /must be at most 25 characters long/),
+	W('item cantidad 7 decimals', 'destinatarios[0].items[0].cantidad', 1.1234567, /must have at most 6 decimals/),
+	W('item descripcion missing', 'destinatarios[0].items[0].descripcion', REMOVE, /is required/),
+	W('destinatarios empty', 'destinatarios', [], /must have at least 1 entry/),
+	// Purchase settlement
+	S('moneda lower case', 'moneda', 'usd', /is not an ISO currency code/),
+	S('totales missing', 'totales', REMOVE, /is required/),
+	S('totales.importe_total missing', 'totales.importe_total', REMOVE, /is required/),
+	S('totales.impuestos missing', 'totales.impuestos', REMOVE, /is required/),
+	S('payment forma_pago missing', 'pagos[0].forma_pago', REMOVE, /is required/),
+	S('payment unidad_tiempo over 10', 'pagos[0].unidad_tiempo', long(11), /must be at most 10 characters long/),
+	S('payment plazo over 14', 'pagos[0].plazo', long(15), /must be at most 14 characters long/),
+	S('proveedor missing', 'proveedor', REMOVE, /is required/),
+	S('item codigo_principal over 25', 'items[0].codigo_principal', long(26), /must be at most 25 characters long/),
+	S('item price not a number', 'items[0].precio_unitario', 'diez', /must be a number/),
+	SR('reembolso missing in the reimbursement variant', 'reembolso', REMOVE, /is required/),
+	SR('reimbursed document secuencia 0', 'reembolso.documentos[0].secuencia', 0, /must be at least 1/),
+	SR('reimbursed document date not ISO', 'reembolso.documentos[0].fecha_emision', '10-03-2026', /is not an ISO 8601 date/),
+];
+
+/**
+ * Invoices, credit notes and debit notes (the service's public documentation): required fields, the
+ * documented limits, the modified document of a note, and amounts that do not add up by more than a cent.
+ * @returns {Case}
+ */
+const I = (label, path, value, says, field = path) => [label, 'invoice', 'issue', withValue(invoiceBody(), path, value), field, says];
+/** @returns {Case} */
+const C = (label, path, value, says, field = path) => [label, 'creditNote', 'issue', withValue(creditNoteBody(), path, value), field, says];
+/** @returns {Case} */
+const D = (label, path, value, says, field = path) => [label, 'debitNote', 'issue', withValue(debitNoteBody(), path, value), field, says];
+/** @returns {Case} */
+const IR = (label, path, value, says, field = path) => [label, 'invoice', 'reissue', { ...withValue(invoiceBody(), path, value) }, field, says];
+const DOES_NOT_ADD_UP = /the tax authority rejects a receipt whose amounts do not add up/;
+
+/** @type {Case[]} */
+const salesCases = [
+	// Invoice: required fields and documented limits
+	I('secuencial 0', 'secuencial', 0, /must be at least 1/),
+	I('secuencial over 999999999', 'secuencial', 1000000000, /must be at most 999999999/),
+	I('secuencial missing', 'secuencial', REMOVE, /is required/),
+	I('secuencial not a number', 'secuencial', 'A-12', /must be a whole number/),
+	I('moneda missing', 'moneda', REMOVE, /is required/),
+	I('moneda not ISO', 'moneda', 'dolares', /is not an ISO currency code/),
+	I('comprador missing', 'comprador', REMOVE, /is required/),
+	I('comprador.identificacion too short', 'comprador.identificacion', '1234', /must be 5 to 20 characters long, got 4/),
+	I('comprador.identificacion too long', 'comprador.identificacion', '1'.repeat(21), /must be 5 to 20 characters long, got 21/),
+	I('comprador.tipo_identificacion missing', 'comprador.tipo_identificacion', REMOVE, /is required/),
+	I('comprador.razon_social missing', 'comprador.razon_social', REMOVE, /is required/),
+	I('comprador.razon_social over 300', 'comprador.razon_social', long(301), /must be at most 300 characters long/),
+	I('comprador.email over 300', 'comprador.email', `${long(295)}@x.com`, /must be at most 300 characters long, got 301/),
+	I('items empty', 'items', [], /must have at least 1 entry/),
+	I('item descripcion missing', 'items[0].descripcion', REMOVE, /is required/),
+	I('item codigo_principal over 25', 'items[0].codigo_principal', long(26), /must be at most 25 characters long/),
+	I('item cantidad 7 decimals', 'items[0].cantidad', 3.0000001, /must have at most 6 decimals/),
+	I('item precio_unitario missing', 'items[0].precio_unitario', REMOVE, /is required/),
+	I('item descuento 3 decimals', 'items[0].descuento', 1.505, /must have at most 2 decimals/),
+	I('item precio_total_sin_impuestos 3 decimals', 'items[0].precio_total_sin_impuestos', 36.001, /must have at most 2 decimals/),
+	I('item without taxes', 'items[0].impuestos', REMOVE, /is required/),
+	I('item tax valor 3 decimals', 'items[0].impuestos[0].valor', 5.401, /must have at most 2 decimals/),
+	I('item tax codigo_porcentaje missing', 'items[0].impuestos[0].codigo_porcentaje', REMOVE, /is required/),
+	I('totales missing', 'totales', REMOVE, /is required/),
+	I('totales.propina missing', 'totales.propina', REMOVE, /is required/),
+	I('totales.importe_total 3 decimals', 'totales.importe_total', 61.401, /must have at most 2 decimals/),
+	I('pagos missing', 'pagos', REMOVE, /is required/),
+	I('payment medio missing', 'pagos[0].medio', REMOVE, /is required/),
+	I('payment total 3 decimals', 'pagos[0].total', 40.001, /must have at most 2 decimals/),
+	I('payment notas over 300', 'pagos[0].notas', long(301), /must be at most 300 characters long/),
+	I('guia_remision not ###-###-#########', 'guia_remision', '1-2-3', /is not a waybill number/),
+	I('credito without due date', 'credito', { monto: 10 }, /is required/, 'credito.fecha_vencimiento'),
+	I('info_adicional entry without valor', 'info_adicional[0].valor', REMOVE, /is required/),
+	I('clave_acceso with a wrong check digit', 'clave_acceso', badCheckDigit, /SRI modulo-11 check gives 3/),
+	// Invoice: amounts that do not add up
+	I('item subtotal is not cantidad × precio − descuento', 'items[0].precio_total_sin_impuestos', 37.5, /cantidad × precio_unitario − descuento is 36\.00/),
+	I('item tax valor is not base × tarifa', 'items[0].impuestos[0].valor', 5.04, /base_imponible × tarifa \/ 100 is 5\.40/),
+	I('total_sin_impuestos is not the sum of the items', 'totales.total_sin_impuestos', 60, /the sum of the items' precio_total_sin_impuestos is 56\.00 \(off by 4\.00\)/),
+	I('a tax total base is not the items’ base', 'totales.impuestos[0].base_imponible', 30, /the sum of the items' base_imponible for tax 2, percentage code 4 is 36\.00/),
+	I('a tax total valor is not the items’ valor', 'totales.impuestos[0].valor', 6.4, /the sum of the items' valor for tax 2, percentage code 4 is 5\.40/),
+	I('a tax of the items missing from the totals', 'totales.impuestos', [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.4 }], /has no line for tax 2, percentage code 0, which items\[1\]\.impuestos\[0\] carries/),
+	I('importe_total is not subtotal + taxes + tip', 'totales.importe_total', 65, /total_sin_impuestos \+ taxes \+ propina is 61\.40/),
+	I('payments do not add up to importe_total', 'pagos[1].total', 20, /the payments \(with credito and the retained VAT and income tax\) add up to 60\.00 but totales\.importe_total is 61\.40/, 'pagos'),
+	// Credit note
+	C('motivo missing', 'motivo', REMOVE, /is required/),
+	C('motivo over 300', 'motivo', long(301), /must be at most 300 characters long/),
+	C('numero_documento_modificado without dashes', 'numero_documento_modificado', '001002000000148', /is not a document number: use establishment-emission point-sequential \(###-###-#########\)/),
+	C('numero_documento_modificado too short', 'numero_documento_modificado', '001-002-148', /is not a document number/),
+	C('numero_documento_modificado missing', 'numero_documento_modificado', REMOVE, /is required/),
+	C('tipo_documento_modificado not a document type', 'tipo_documento_modificado', '1', /must be one of "01", "03", "04", "05", "06", "07", got "1"/),
+	C('tipo_documento_modificado missing', 'tipo_documento_modificado', REMOVE, /is required/),
+	C('fecha_emision_documento_modificado missing', 'fecha_emision_documento_modificado', REMOVE, /is required/),
+	C('fecha_emision_documento_modificado not ISO', 'fecha_emision_documento_modificado', '31/03/2026', /is not an ISO 8601 date/),
+	C('modified document dated after the note', 'fecha_emision_documento_modificado', '2026-04-03T10:00:00-05:00', /2026-04-03 is after the note's own fecha_emision 2026-04-02: a note can only modify a document issued before it/),
+	C('moneda missing', 'moneda', REMOVE, /is required/),
+	C('comprador.identificacion too short', 'comprador.identificacion', '123', /must be 5 to 20 characters long, got 3/),
+	C('secuencial over 999999999', 'secuencial', 1234567890, /must be at most 999999999/),
+	C('total_sin_impuestos not the items’ sum', 'totales.total_sin_impuestos', 13, DOES_NOT_ADD_UP),
+	C('importe_total not subtotal + taxes', 'totales.importe_total', 12, /total_sin_impuestos \+ taxes is 13\.80/),
+	// Debit note
+	D('secuencial 0', 'secuencial', '0', /must be at least 1/),
+	D('secuencial not digits', 'secuencial', '7a', /must be a whole number/),
+	D('items with a charge without motivo', 'items[0].motivo', REMOVE, /is required/),
+	D('charge valor 3 decimals', 'items[0].valor', 8.505, /must have at most 2 decimals/),
+	D('charge valor missing', 'items[0].valor', REMOVE, /is required/),
+	D('tax without tarifa', 'totales.impuestos[0].tarifa', REMOVE, /is required/),
+	D('tax valor is not base × tarifa', 'totales.impuestos[0].valor', 1.2, /base_imponible × tarifa \/ 100 is 1\.50/),
+	D('total_sin_impuestos not the sum of the charges', 'totales.total_sin_impuestos', 12, /the sum of the items' valor is 10\.00/),
+	D('importe_total not subtotal + taxes', 'totales.importe_total', 10, /total_sin_impuestos \+ taxes is 11\.50/),
+	D('numero_documento_modificado with letters', 'numero_documento_modificado', '001-002-00000014A', /is not a document number/),
+	D('tipo_documento_modificado as a number', 'tipo_documento_modificado', 1, /must be one of "01"/),
+	D('modified document date impossible', 'fecha_emision_documento_modificado', '2026-02-30', /is not an ISO 8601 date/),
+	D('comprador.tipo_identificacion missing', 'comprador.tipo_identificacion', REMOVE, /is required/),
+	// Reissue goes through the same checks
+	IR('reissued invoice whose totals do not add up', 'totales.importe_total', 70, DOES_NOT_ADD_UP),
+];
+
+describe('pre-flight validation of invoices and notes: nothing is sent and the message names the field', () => {
+	test('the table has at least 40 invalid invoice and note inputs', () => expect(salesCases.length).toBeGreaterThanOrEqual(40));
+
+	test.each(salesCases)('%s (%s %s)', async (_label, resource, operation, body, field, says) => {
+		const params = jsonIssue(resource, body, operation === 'reissue' ? { receiptId: 'a1b2c3' } : {}, operation);
+		const result = await env.run(params);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
+		expect(result.error?.message).toMatch(says);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('the valid bodies these cases start from are sent, without warnings', async () => {
+		for (const [resource, body] of /** @type {const} */ ([['invoice', invoiceBody()], ['creditNote', creditNoteBody()], ['debitNote', debitNoteBody()]])) {
+			const result = await env.run(jsonIssue(resource, body));
+			expect(result.error).toBeUndefined();
+			expect(result.output('Receipts')[0].json.warnings).toBeUndefined();
+		}
+		expect(env.calls()).toHaveLength(3);
+	});
+});
+
+describe('pre-flight validation: nothing is sent and the message names the field', () => {
+	test('the table has at least 40 invalid inputs', () => expect(cases.length).toBeGreaterThanOrEqual(40));
+
+	test.each(cases)('%s (%s %s)', async (_label, resource, operation, body, field, says) => {
+		const params = jsonIssue(resource, body, {}, operation);
+		const result = await env.run(params);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
+		expect(result.error?.message).toMatch(says);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('every problem of the item is listed, the first in the message and the rest in the description', async () => {
+		const body = withValue(withValue(retentionBody(), 'ambiente', 9), 'periodo_fiscal', '2026');
+		const result = await env.run(jsonIssue('retention', body));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] ambiente: must be one of 1, 2, got 9');
+		expect(result.error?.description).toMatch(/- periodo_fiscal: "2026" is not a fiscal period/);
+	});
+
+	test('one bad item stops the batch before anything is sent, and the error names that item', async () => {
+		const rows = [{ periodo: '03/2026' }, { periodo: '3/26' }, { periodo: '05/2026' }];
+		const text = JSON.stringify(retentionBody()).replace('"periodo_fiscal":"03/2026"', '"periodo_fiscal":"{{ $json.periodo }}"');
+		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 1] periodo_fiscal: "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+	});
+
+	test('with Continue On Fail the invalid item becomes an error item and the others are sent', async () => {
+		const rows = [{ periodo: '3/26' }, { periodo: '04/2026' }];
+		const text = JSON.stringify(retentionBody()).replace('"periodo_fiscal":"03/2026"', '"periodo_fiscal":"{{ $json.periodo }}"');
+		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows, true);
+		expect(env.calls()).toHaveLength(1);
+		const out = result.output('Receipts');
+		expect(out[0].json.error).toMatch(/^\[item 0\] periodo_fiscal:/);
+		expect(out[1].json.periodo_fiscal).toBe('04/2026');
+		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	test.each([
+		['not JSON', '{"ambiente": 1,', /^\[item 0\] Receipt \(JSON\): is not valid JSON/],
+		['a list', '[1, 2]', /^\[item 0\] body: must be an object, got a list/],
+	])('JSON body that is %s', async (_what, jsonBody, says) => {
+		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody });
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+	});
+
+	test('Fields mode goes through the same validation', async () => {
+		const result = await env.run({
+			resource: 'retention',
+			operation: 'issue',
+			inputMode: 'fields',
+			secuencial: '5',
+			periodo_fiscal: 'marzo',
+			emisor: { details: { ruc: '1792146739001' } },
+			sujeto: { details: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan' } },
+			items: { item: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 10.555, valor_retenido: 0.18, fecha_emision_documento_sustento: '2026-03-01', tipo_documento_sustento: '01' }] },
+		});
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] periodo_fiscal: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+		expect(result.error?.description).toMatch(/items\[0\]\.base_imponible: must have at most 2 decimals, got 10.555/);
+	});
+
+	test('Fields mode: an item assigned to a recipient that does not exist is named', async () => {
+		const result = await env.run({
+			resource: 'waybill',
+			operation: 'issue',
+			inputMode: 'fields',
+			secuencial: '5',
+			emisor: { details: { ruc: '1792146739001' } },
+			fecha_inicio_transporte: '2026-03-20',
+			fecha_fin_transporte: '2026-03-21',
+			direccion_partida: 'Quito',
+			transportista: { details: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'T', placa: 'PBA-1' } },
+			destinatarios: { recipient: [{ identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'C', direccion: 'G', motivo_traslado: 'Venta' }] },
+			waybillItems: { item: [{ recipient: 1, descripcion: 'a', codigo_principal: 'A', cantidad: 1 }, { recipient: 2, descripcion: 'b', codigo_principal: 'B', cantidad: 1 }] },
+		});
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 0] destinatarios[1].identificacion: is required');
+	});
+
+	test.each([
+		// An empty literal is caught by n8n itself (required parameter); an expression that yields nothing reaches the node.
+		['empty', '={{ $json.xml ?? "" }}', /^\[item 0\] xml: is required$/],
+		['not XML', 'hola', /^\[item 0\] xml: is not XML/],
+	])('Issue From XML with %s XML', async (_what, xml, says) => {
+		const result = await env.run({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'text', xml });
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+	});
+
+	test.each([
+		['empty', '={{ $json.id ?? "" }}', /^\[item 0\] receiptId: is required$/],
+		['with a slash', 'abc/../def', /^\[item 0\] receiptId: "abc\/..\/def" is not a receipt ID/],
+	])('a receipt ID that is %s', async (_what, receiptId, says) => {
+		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+	});
+});

@@ -1,0 +1,109 @@
+/** @import { IDataObject } from 'n8n-workflow' */
+/** @import { Estado } from '../simulator/receipts' */
+import { jsonIssue, retentionBody, startReceipts, waybillBody } from './setup';
+/** @import { ReceiptsEnv } from './setup' */
+
+/** @type {ReceiptsEnv} */
+let env;
+beforeAll(async () => (env = await startReceipts()));
+afterAll(async () => env.stop());
+beforeEach(() => {
+	env.receipts.reset();
+	env.server.clear();
+	env.setCredential();
+});
+
+const fast = { waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.01 } };
+const polls = () => env.calls().filter((c) => c.method === 'GET');
+
+describe('Wait for Final State', () => {
+	test.each(/** @type {Estado[]} */ (['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR']))('Issue waits until %s and outputs the final receipt', async (final) => {
+		env.receipts.planNext('ENVIADO', 'RECIBIDO', final);
+		const result = await env.run(jsonIssue('retention', retentionBody(), fast));
+		expect(result.error).toBeUndefined();
+		const [issue, ...rest] = env.calls();
+		const id = [...env.receipts.receipts.keys()][0];
+		expect([issue.method, issue.path]).toEqual(['POST', '/retentions/issue']);
+		expect(rest.map((c) => `${c.method} ${c.path}`)).toEqual(Array(3).fill(`GET /edocs/${id}`));
+		expect(rest.every((c) => c.headers['x-password'] === undefined && c.headers['x-key'] === env.receipts.apiKey)).toBe(true);
+		const out = result.output('Receipts')[0].json;
+		expect(out).toMatchObject({ id, estado: final, periodo_fiscal: '03/2026' });
+		expect(out.wait_timed_out).toBeUndefined();
+		if (final === 'AUTORIZADO') expect(out.autorizacion).toMatchObject({ estado: 'AUTORIZADO', numero: out.clave_acceso, mensajes: [] });
+		if (final === 'NO AUTORIZADO') {
+			expect(/** @type {IDataObject} */ (out.autorizacion).mensajes).toEqual([{ identificador: '39', mensaje: 'FIRMA INVALIDA', tipo: 'ERROR', informacion_adicional: 'La firma es invalida' }]);
+		}
+	});
+
+	test('the rejection reasons can be branched on: Simplify keeps autorizacion_mensajes', async () => {
+		env.receipts.planNext({ estado: 'NO AUTORIZADO', mensajes: [{ identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' }] });
+		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, simplify: true }));
+		const out = result.output('Receipts')[0].json;
+		expect(out).toMatchObject({ estado: 'NO AUTORIZADO', autorizacion_mensajes: [{ identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' }] });
+		expect(Object.keys(out).sort()).toEqual(['autorizacion_fecha', 'autorizacion_mensajes', 'clave_acceso', 'estado', 'id', 'url_documento_electronico', 'url_formato_impresion']);
+	});
+
+	test('the timeout outputs the last state with wait_timed_out, and polls back off', async () => {
+		env.receipts.planNext('ENVIADO', 'RECIBIDO'); // never decides
+		const started = Date.now();
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 0.5, options: { pollInterval: 0.02 } }));
+		const elapsed = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'RECIBIDO', wait_timed_out: true });
+		expect(elapsed).toBeGreaterThanOrEqual(500);
+		expect(elapsed).toBeLessThan(5000);
+		// 20 ms growing by 1.5: 20, 30, 45, 68, 101, 152 ms… about 6 polls in 0.5 s, not 25.
+		const gaps = polls().map((c, n, all) => (n ? c.at - all[n - 1].at : 0)).slice(1);
+		expect(polls().length).toBeGreaterThanOrEqual(4);
+		expect(polls().length).toBeLessThanOrEqual(9);
+		expect(gaps[gaps.length - 1]).toBeGreaterThan(gaps[0]);
+	});
+
+	test('the test controls the schedule: the state moves only when the test says so', async () => {
+		env.receipts.advanceOnRead = false;
+		const running = env.run(jsonIssue('waybill', waybillBody(), { ...fast, options: { pollInterval: 0.02 } }));
+		while (env.receipts.receipts.size === 0) await new Promise((r) => setTimeout(r, 10));
+		const id = [...env.receipts.receipts.keys()][0];
+		while (polls().length < 3) await new Promise((r) => setTimeout(r, 10));
+		env.receipts.setState(id, 'AUTORIZADO');
+		const result = await running;
+		expect(result.output('Receipts')[0].json).toMatchObject({ id, estado: 'AUTORIZADO' });
+	});
+
+	test('a poll answered 503 is retried (reads are), and the wait goes on', async () => {
+		env.receipts.planNext('AUTORIZADO');
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 1 });
+		const result = await env.run(jsonIssue('retention', retentionBody(), fast));
+		expect(result.error).toBeUndefined();
+		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
+		expect(polls()).toHaveLength(2);
+	});
+
+	test('Authorize waits too', async () => {
+		const r = env.receipts.seed('retention', retentionBody(), 'CREADO');
+		env.receipts.planNext('RECIBIDO', 'AUTORIZADO');
+		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId: r.id, ...fast });
+		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual([`POST /edocs/${r.id}/issue`, `GET /edocs/${r.id}`, `GET /edocs/${r.id}`]);
+		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, estado: 'AUTORIZADO', numero: '001-002-000000123' });
+	});
+
+	test('Reissue waits too', async () => {
+		const r = env.receipts.seed('waybill', waybillBody(), 'DEVUELTO');
+		env.receipts.planNext('ENVIADO', 'AUTORIZADO');
+		const result = await env.run(jsonIssue('waybill', waybillBody(), { receiptId: r.id, ...fast }, 'reissue'));
+		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, estado: 'AUTORIZADO' });
+		expect(polls()).toHaveLength(2);
+	});
+
+	test('Issue From XML waits too', async () => {
+		env.receipts.planNext('DEVUELTO');
+		const { xmlOf } = await import('./setup');
+		const result = await env.run({ resource: 'waybill', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('guiaRemision'), ...fast });
+		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'DEVUELTO', es_valida: true });
+	});
+
+	test('off by default: one request, no polling', async () => {
+		await env.run(jsonIssue('retention', retentionBody()));
+		expect(env.calls()).toHaveLength(1);
+	});
+});

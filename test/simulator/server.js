@@ -1,0 +1,414 @@
+import { createServer } from 'node:http';
+/** @import { IncomingHttpHeaders, Server } from 'node:http' */
+/** @import { AddressInfo } from 'node:net' */
+
+/**
+ * A small HTTP server that hosts the service simulators side by side on one loopback port, each under its
+ * own prefix (`/partners`, `/receipts`, `/extraction`): the base URL a credential uses is
+ * `http://127.0.0.1:<port>/<service>`. It records every request so tests can assert what reached the
+ * "service", and it injects the faults a network and a real service produce (see `FaultMode`), one by one
+ * (`fail`) or at random (`chaos`), so tests, the bench and `npm run dev` can see how the nodes hold.
+ * @typedef {object} SimRequest
+ * @property {number} seq Sequence number of the request at this server (1, 2, …).
+ * @property {string} service
+ * @property {string} method
+ * @property {string} path Path below the service prefix, e.g. `/v1/products/abc`.
+ * @property {Record<string, string>} params
+ * @property {Record<string, string>} query
+ * @property {IncomingHttpHeaders} headers
+ * @property {Buffer} raw
+ * @property {unknown} body Parsed JSON body, or undefined when the body is empty or not JSON.
+ * @property {boolean} badJson True when a body was sent but could not be parsed as JSON.
+ * @property {number} at
+ */
+
+/**
+ * @typedef {object} SimResponse
+ * @property {number} status
+ * @property {unknown} [body]
+ * @property {Record<string, string>} [headers]
+ * @property {Buffer} [raw] Raw bytes instead of JSON (downloads).
+ * @property {number} [lateMs] Answer this many milliseconds late (fault `slow`).
+ */
+
+/**
+ * @typedef {(req: SimRequest) => SimResponse | Promise<SimResponse>} Handler
+ */
+
+/**
+ * What can go wrong between a client and a service, and when. Only `reset` and `throttle` (and `status`,
+ * an answer that refuses without processing) leave the service untouched; the others happen after the
+ * service did the work, so the client cannot know whether it was done:
+ * - `reset`: the connection is reset before the service processes the request;
+ * - `throttle`: 429 with `Retry-After` (rate limited: not processed);
+ * - `status`: the given status and body, not processed (e.g. a 503 from a gateway in front of the service);
+ * - `drop-after`: the service processes the request, then the connection drops before the answer;
+ * - `error-after`: the service processes the request, then a 5xx replaces its answer;
+ * - `slow`: the service processes the request and answers after `delayMs` (later than the client waits).
+ */
+
+/**
+ * @typedef {'reset' | 'throttle' | 'status' | 'drop-after' | 'error-after' | 'slow'} FaultMode
+ */
+
+/**
+ * Faults after which the service has done the work although the client got no answer.
+ * @type {readonly FaultMode[]}
+ */
+export const PROCESSED_FAULTS = ['drop-after', 'error-after', 'slow'];
+
+/**
+ * @typedef {object} FaultMatch
+ * @property {string} [service]
+ * @property {string} [method]
+ * @property {string} [path] Matches when the request path starts with this.
+ */
+
+/**
+ * @typedef {object} FaultFields
+ * @property {FaultMode} [mode] Default: `status` when a status is given, else `reset` when `reset` is true.
+ * @property {number} [status]
+ * @property {unknown} [body]
+ * @property {Record<string, string>} [headers]
+ * @property {boolean} [reset] Same as `mode: 'reset'`.
+ * @property {number} [retryAfterSeconds] `throttle`: seconds in Retry-After (default 1).
+ * @property {number} [delayMs] `slow`: how late the answer comes (default 2000 ms).
+ * @property {number} times How many matching requests it affects.
+ */
+
+/** @typedef {FaultMatch & FaultFields} Fault */
+
+/**
+ * @typedef {object} ChaosOptionsFields
+ * @property {number} rate Probability that a matching request gets a fault (0..1).
+ * @property {FaultMode[]} modes
+ * @property {number} [seed] Deterministic runs: a seed for the fault choice (default: a fixed seed).
+ * @property {number} [retryAfterSeconds]
+ * @property {number} [delayMs]
+ */
+
+/** @typedef {FaultMatch & ChaosOptionsFields} ChaosOptions */
+
+/**
+ * A fault the server injected, for the test's accounting.
+ * @typedef {object} InjectedFault
+ * @property {SimRequest} request
+ * @property {FaultMode} mode
+ */
+
+/**
+ * @typedef {object} Route
+ * @property {string} method
+ * @property {string[]} parts
+ * @property {Handler} handler
+ */
+
+/**
+ * @typedef {object} ServiceSimulator
+ * @property {string} prefix
+ * @property {(router: RouteTable) => void} register
+ */
+
+export class RouteTable {
+	/** @type {Route[]} */
+	routes = [];
+
+	add(method, pattern, handler) {
+		this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
+	}
+
+	/** @returns {{ handler: Handler; params: Record<string, string> } | 'method' | undefined} */
+	match(method, path) {
+		const parts = path.split('/').filter(Boolean);
+		let pathMatched = false;
+		for (const route of this.routes) {
+			if (route.parts.length !== parts.length) continue;
+			/** @type {Record<string, string>} */
+			const params = {};
+			const ok = route.parts.every((p, i) => {
+				if (p.startsWith(':')) {
+					params[p.slice(1)] = decodeURIComponent(parts[i]);
+					return true;
+				}
+				return p === parts[i];
+			});
+			if (!ok) continue;
+			pathMatched = true;
+			if (route.method === method) return { handler: route.handler, params };
+		}
+		return pathMatched ? 'method' : undefined;
+	}
+}
+
+export class SimulatorServer {
+	/** @type {SimRequest[]} */
+	requests = [];
+	/**
+	 * Every fault injected, in order.
+	 * @type {InjectedFault[]}
+	 */
+	injected = [];
+	tables = /** @type {Map<string, RouteTable>} */ (new Map());
+	/** @type {Fault[]} */
+	faults = [];
+	/** @type {ChaosOptions & { next: () => number } | undefined} */
+	chaosOptions;
+	seq = 0;
+	/** Requests being handled right now, and the most at once since the last `clear()`. */
+	inFlight = 0;
+	peakInFlight = 0;
+	/** @type {Server | undefined} */
+	server;
+	/** @type {Server[]} */
+	extraServers = [];
+	/** Added to every answer, in milliseconds. */
+	delayMs = 0;
+	port = 0;
+
+	constructor(services) {
+		for (const service of services) {
+			const table = new RouteTable();
+			service.register(table);
+			this.tables.set(service.prefix, table);
+		}
+	}
+
+	/** @returns {Promise<this>} */
+	async start(port = 0, host = '127.0.0.1') {
+		this.server = this.createListener();
+		this.server.keepAliveTimeout = 30000;
+		await /** @type {Promise<void>} */ (new Promise((resolve) => /** @type {NonNullable<typeof this.server>} */ (this.server).listen(port, host, resolve)));
+		this.port = /** @type {AddressInfo} */ (this.server.address()).port;
+		return this;
+	}
+
+	/**
+	 * Serves the same simulators on another loopback port as well, and returns that origin
+	 * (`http://127.0.0.1:<port>`): "another host" for what a real service serves from elsewhere (the receipts
+	 * service's printable forms). A request keeps its `host` header, so tests can tell the origins apart.
+	 * @returns {Promise<string>}
+	 */
+	async addOrigin(port = 0) {
+		const extra = this.createListener();
+		await /** @type {Promise<void>} */ (new Promise((resolve) => extra.listen(port, '127.0.0.1', resolve)));
+		this.extraServers.push(extra);
+		return `http://127.0.0.1:${/** @type {AddressInfo} */ (extra.address()).port}`;
+	}
+
+	/** @returns {Server} */
+	createListener() {
+		return createServer((req, res) => {
+			/** @type {Buffer[]} */
+			const chunks = [];
+			req.on('data', (c) => chunks.push(c));
+			req.on('end', () => {
+				this.inFlight++;
+				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+				const answered = this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks)).finally(() => this.inFlight--);
+				void answered.then(
+					async (answer) => {
+						if (answer === 'reset') {
+							req.socket.destroy();
+							return;
+						}
+						if (answer.lateMs) await new Promise((r) => setTimeout(r, answer.lateMs).unref());
+						if (res.destroyed || req.socket.destroyed) return; // the client gave up waiting
+						/** @type {Record<string, string>} */
+						const headers = { ...(answer.headers ?? {}) };
+						/** @type {Buffer | undefined} */
+						let payload = answer.raw;
+						if (!payload && answer.body !== undefined) {
+							payload = Buffer.from(JSON.stringify(answer.body));
+							headers['content-type'] ??= 'application/json';
+						}
+						res.writeHead(answer.status, headers);
+						res.end(payload);
+					},
+					(error) => {
+						res.writeHead(500, { 'content-type': 'application/json' });
+						res.end(JSON.stringify({ status: 'error', message: `simulator bug: ${error.message}`, code: 'simulator' }));
+					},
+				).catch(() => req.socket.destroy());
+			});
+		});
+	}
+
+	async stop() {
+		for (const server of [...this.extraServers.splice(0), ...(this.server ? [this.server] : [])]) {
+			server.closeAllConnections();
+			await /** @type {Promise<void>} */ (new Promise((resolve) => server.close(() => resolve())));
+		}
+		this.server = undefined;
+	}
+
+	/** @returns {string} */
+	url(service) {
+		return `http://127.0.0.1:${this.port}/${service}`;
+	}
+
+	/**
+	 * Requests that reached a service (optionally one service).
+	 * @returns {SimRequest[]}
+	 */
+	received(service) {
+		return service ? this.requests.filter((r) => r.service === service) : this.requests;
+	}
+
+	clear() {
+		this.requests.length = 0;
+		this.injected.length = 0;
+		this.peakInFlight = 0;
+		this.faults.length = 0;
+		this.chaosOptions = undefined;
+		this.delayMs = 0;
+	}
+
+	/** Makes the next `times` matching requests meet `fault` (see FaultMode). */
+	fail(fault) {
+		this.faults.push({ ...fault });
+	}
+
+	/** From now on, each matching request meets one of `modes` with probability `rate` (seeded, repeatable). */
+	chaos(options) {
+		this.chaosOptions = { ...options, next: seededRandom(options.seed ?? 20261122) };
+	}
+
+	/** Stops the random faults of `chaos` (queued `fail` faults stay). */
+	calm() {
+		this.chaosOptions = undefined;
+	}
+
+	/** @returns {Fault | undefined} */
+	takeFault(req) {
+		const fault = this.faults.find((f) => f.times > 0 && matches(f, req));
+		if (fault) {
+			fault.times--;
+			return fault;
+		}
+		const chaos = this.chaosOptions;
+		if (chaos && matches(chaos, req) && chaos.modes.length && chaos.next() < chaos.rate) {
+			const mode = chaos.modes[Math.floor(chaos.next() * chaos.modes.length)];
+			return { mode, times: 1, retryAfterSeconds: chaos.retryAfterSeconds, delayMs: chaos.delayMs };
+		}
+		return undefined;
+	}
+
+	/**
+	 * `/_control/chaos`: turns random faults on (PUT, body: ChaosOptions) or off (DELETE) while the server
+	 * runs, e.g. in `npm run dev`; `GET /_control/faults` lists what was injected. Never used by the nodes.
+	 * @returns {SimResponse}
+	 */
+	control(method, path, body) {
+		if (path === '/chaos' && method === 'PUT') {
+			const options = /** @type {ChaosOptions} */ (body);
+			if (!options || typeof options.rate !== 'number' || !Array.isArray(options.modes)) return { status: 400, body: { message: 'PUT a JSON body { rate, modes, retryAfterSeconds?, delayMs?, service?, method?, path? }' } };
+			this.chaos(options);
+			return { status: 200, body: { chaos: options } };
+		}
+		if (path === '/chaos' && method === 'DELETE') {
+			this.calm();
+			return { status: 200, body: { chaos: null } };
+		}
+		if (path === '/faults' && method === 'GET') {
+			const chaos = this.chaosOptions ? Object.fromEntries(Object.entries(this.chaosOptions).filter(([key]) => key !== 'next')) : null;
+			return {
+				status: 200,
+				body: {
+					chaos,
+					injected: this.injected.map((f) => ({ seq: f.request.seq, at: new Date(f.request.at).toISOString(), service: f.request.service, method: f.request.method, path: f.request.path, mode: f.mode })),
+				},
+			};
+		}
+		return { status: 404, body: { message: 'control routes: PUT/DELETE /_control/chaos, GET /_control/faults' } };
+	}
+
+	/** @returns {Promise<SimResponse | 'reset'>} */
+	async handle(method, url, headers, raw) {
+		const parsed = new URL(url, 'http://sim');
+		const [, prefix, ...rest] = parsed.pathname.split('/');
+		const path = `/${rest.join('/')}`;
+		if (prefix === '_control') {
+			/** @type {unknown} */
+			let body;
+			try {
+				body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+			} catch {
+				return { status: 400, body: { message: 'body is not JSON' } };
+			}
+			return this.control(method, path, body);
+		}
+		/** @type {unknown} */
+		let body;
+		let badJson = false;
+		if (raw.length) {
+			try {
+				body = JSON.parse(raw.toString('utf8'));
+			} catch {
+				badJson = true;
+			}
+		}
+		/** @type {SimRequest} */
+		const req = {
+			seq: ++this.seq,
+			service: prefix,
+			method,
+			path,
+			params: {},
+			query: Object.fromEntries(parsed.searchParams),
+			headers,
+			raw,
+			body,
+			badJson,
+			at: Date.now(),
+		};
+		this.requests.push(req);
+		if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+		const fault = this.takeFault(req);
+		/** @type {FaultMode | undefined} */
+		const mode = fault ? (fault.mode ?? (fault.status !== undefined ? 'status' : fault.reset ? 'reset' : 'status')) : undefined;
+		if (fault && mode) this.injected.push({ request: req, mode });
+		if (mode === 'reset') return 'reset';
+		if (mode === 'throttle') {
+			const seconds = fault?.retryAfterSeconds ?? 1;
+			return { status: 429, headers: { 'retry-after': String(seconds) }, body: { status: 'error', message: 'Too many requests', code: 'rate_limited' } };
+		}
+		if (mode === 'status') {
+			return { status: fault?.status ?? 500, body: fault?.body ?? { status: 'error', message: 'Injected failure', code: 'injected' }, headers: fault?.headers };
+		}
+		const answer = await this.route(req, prefix, method, path);
+		if (mode === 'drop-after') return 'reset';
+		if (mode === 'error-after') return { status: fault?.status ?? 502, body: { status: 'error', message: 'Bad gateway', code: 'injected' } };
+		if (mode === 'slow') return { ...answer, lateMs: fault?.delayMs ?? 2000 };
+		return answer;
+	}
+
+	/** @returns {Promise<SimResponse>} */
+	async route(req, prefix, method, path) {
+		const table = this.tables.get(prefix);
+		const found = table?.match(method, path);
+		if (!found) return { status: 404, body: { status: 'error', message: `No route ${method} ${path}`, code: 'route_not_found' } };
+		if (found === 'method') return { status: 405, body: { status: 'error', message: `Method ${method} not allowed on ${path}`, code: 'method_not_allowed' } };
+		req.params = found.params;
+		return await found.handler(req);
+	}
+}
+
+/** @returns {boolean} */
+function matches(m, req) {
+	return (!m.service || m.service === req.service) && (!m.method || m.method === req.method) && (!m.path || req.path.startsWith(m.path));
+}
+
+/**
+ * mulberry32: a small seeded generator, so a chaos run can be repeated exactly.
+ * @returns {() => number}
+ */
+function seededRandom(seed) {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
