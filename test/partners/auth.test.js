@@ -1,14 +1,7 @@
 /** @import { IHttpRequestHelper } from 'n8n-workflow' */
-import { byId, startPartners } from './setup';
-/** @import { PartnersEnv } from './setup' */
+import { byId, usePartners } from './setup';
 
-/** @type {PartnersEnv} */
-let env;
-beforeAll(async () => (env = await startPartners()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.partners.reset();
-	env.server.clear();
+const env = usePartners((env) => {
 	env.engine.credentials.set('partnersApi', {
 		baseUrl: env.server.url('partners'),
 		clientId: env.partners.clientId,

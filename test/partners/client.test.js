@@ -1,33 +1,13 @@
 /** @import { Product } from '../simulator/partners' */
-import { byId, startPartners } from './setup';
-/** @import { PartnersEnv } from './setup' */
+import { byId, clientCreateParams, usePartners } from './setup';
 
-/** @type {PartnersEnv} */
-let env;
 /** @type {Product} */
 let plan;
-beforeAll(async () => (env = await startPartners()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.partners.reset();
-	env.server.clear();
+const env = usePartners((env) => {
 	[plan] = env.partners.seedProducts(1);
 });
 
-const createParams = (overrides = {}) => ({
-	resource: 'client',
-	operation: 'create',
-	name: 'Tienda Azul',
-	email: 'contacto@tiendaazul.mx',
-	tax_id: 'eku9003173c9',
-	legal_name: 'ESCUELA KEMPER URGATE',
-	postal_code: '26015',
-	invoice_use_key: 'G03',
-	tax_regime: '601',
-	plan: byId(plan.uuid),
-	vigency: plan.vigencies[0].uuid,
-	...overrides,
-});
+const createParams = (overrides = {}) => clientCreateParams(plan, overrides);
 
 async function createClient(email = 'a@b.mx') {
 	const result = await env.run(createParams({ email }));

@@ -1,14 +1,6 @@
-import { byId, startPartners } from './setup';
-/** @import { PartnersEnv } from './setup' */
+import { byId, usePartners } from './setup';
 
-/** @type {PartnersEnv} */
-let env;
-beforeAll(async () => (env = await startPartners()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.partners.reset();
-	env.server.clear();
-});
+const env = usePartners();
 
 const vigencies = { vigency: [{ vigency: 'Mensual', folios: 100, price: 199.5 }, { vigency: 'Anual', folios: 1500, price: 1999 }] };
 

@@ -31,4 +31,42 @@ export async function startPartners(opts = {}) {
  * @typedef {Awaited<ReturnType<typeof startPartners>>} PartnersEnv
  */
 
+/**
+ * The Partners environment of a test file: started before its first test, stopped after its last; before each
+ * test the simulator is reset, the recorded requests cleared, then `eachTest` runs (seed data, credential…).
+ * Filled in by `beforeAll`.
+ * @param {(env: PartnersEnv) => void} [eachTest]
+ * @returns {PartnersEnv}
+ */
+export function usePartners(eachTest) {
+	const env = /** @type {PartnersEnv} */ ({});
+	beforeAll(async () => Object.assign(env, await startPartners()));
+	afterAll(async () => env.stop());
+	beforeEach(() => {
+		env.partners.reset();
+		env.server.clear();
+		eachTest?.(env);
+	});
+	return env;
+}
+
+/**
+ * Client → Create parameters for a valid Mexican client on `plan` (its first vigency); `overrides` replace fields.
+ * @param {import('../simulator/partners').Product} plan
+ */
+export const clientCreateParams = (plan, overrides = {}) => ({
+	resource: 'client',
+	operation: 'create',
+	name: 'Tienda Azul',
+	email: 'contacto@tiendaazul.mx',
+	tax_id: 'eku9003173c9',
+	legal_name: 'ESCUELA KEMPER URGATE',
+	postal_code: '26015',
+	invoice_use_key: 'G03',
+	tax_regime: '601',
+	plan: byId(plan.uuid),
+	vigency: plan.vigencies[0].uuid,
+	...overrides,
+});
+
 export const byId = (value) => ({ __rl: true, mode: 'id', value });

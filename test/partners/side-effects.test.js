@@ -1,39 +1,20 @@
 /** @import { Product } from '../simulator/partners' */
-import { byId, startPartners } from './setup';
-/** @import { PartnersEnv } from './setup' */
+import { byId, clientCreateParams, usePartners } from './setup';
 
 /**
  * Requests with side effects are never repeated blindly: after a 5xx or a broken connection the service may
  * already have done the work (delivered a suspension message, deleted plans), so a re-send could repeat it
  * or turn a success into a reported failure. A 429 means "not processed": that is re-sent, writes included.
- * @type {PartnersEnv}
  */
-let env;
 /** @type {Product} */
 let plan;
-beforeAll(async () => (env = await startPartners()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.partners.reset();
-	env.server.clear();
+const env = usePartners((env) => {
 	[plan] = env.partners.seedProducts(2);
 });
 
 /** @returns {Promise<string>} */
 async function createClient(email) {
-	const result = await env.run({
-		resource: 'client',
-		operation: 'create',
-		name: 'Tienda Azul',
-		email,
-		tax_id: 'EKU9003173C9',
-		legal_name: 'ESCUELA KEMPER URGATE',
-		postal_code: '26015',
-		invoice_use_key: 'G03',
-		tax_regime: '601',
-		plan: byId(plan.uuid),
-		vigency: plan.vigencies[0].uuid,
-	});
+	const result = await env.run(clientCreateParams(plan, { email, tax_id: 'EKU9003173C9' }));
 	expect(result.error).toBeUndefined();
 	return String(result.output('Partners')[0].json.uuid);
 }

@@ -1,17 +1,8 @@
 /** @import { ICredentialTestRequest, ICredentialType, IDataObject, IHttpRequestHelper } from 'n8n-workflow' */
 import { built } from '../harness/engine';
-import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, retentionBody, settlementBody, startReceipts, waybillBody, xmlOf } from './setup';
-/** @import { ReceiptsEnv } from './setup' */
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
-/** @type {ReceiptsEnv} */
-let env;
-beforeAll(async () => (env = await startReceipts()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.server.clear();
-	env.setCredential();
-});
+const env = useReceipts();
 
 describe('X-Key and X-Password placement', () => {
 	test('X-Key on every request; X-Password exactly on the operations that sign, never on reads or subscriptions', async () => {

@@ -1,22 +1,13 @@
 /** @import { IDataObject, INodeProperties } from 'n8n-workflow' */
 import { built } from '../harness/engine';
 import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/shared/tax/accessKey';
-import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody } from './setup';
-/** @import { ReceiptsEnv } from './setup' */
+import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody } from './setup';
 
 /**
  * A batch with Wait for Final State: issued one after another, then followed together (bounded), in input
  * order; the reproducible access key; the empty templates that replace sample data as defaults.
- * @type {ReceiptsEnv}
  */
-let env;
-beforeAll(async () => (env = await startReceipts()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.server.clear();
-	env.setCredential();
-});
+const env = useReceipts();
 
 const rowsOf = (n) => Array.from({ length: n }, (_, k) => ({ seq: 100 + k }));
 const retentionFromRows = () => `=${JSON.stringify({ ...retentionBody(), secuencial: 0 }).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`;

@@ -1,7 +1,7 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 import { splitAccessKey } from '../../nodes/shared/tax/accessKey';
 /** @import { ReceiptKindName } from '../simulator/receipts' */
-import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
+import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 /**
  * Invoices, credit notes and debit notes (the service's public documentation; the spec names them), and
@@ -10,12 +10,7 @@ import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, K
 
 const env = useReceipts();
 
-const clean = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringify(v)));
-const only = () => {
-	const calls = env.calls();
-	expect(calls).toHaveLength(1);
-	return calls[0];
-};
+const only = () => onlyCall(env);
 
 const KINDS = /** @type {const} */ ([
 	{ resource: 'invoice', kind: 'invoice', path: '/invoices', body: invoiceBody, root: 'factura', name: 'invoice', type: '01' },
@@ -29,11 +24,11 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		expect(result.error).toBeUndefined();
 		const call = only();
 		expect([call.method, call.path, call.headers['x-key'], call.headers['x-password']]).toEqual(['POST', `${path}/issue`, env.receipts.apiKey, env.receipts.certificatePassword]);
-		expect(call.body).toEqual(clean(body()));
+		expect(call.body).toEqual(plain(body()));
 		const stored = [...env.receipts.receipts.values()][0];
 		expect(stored.kind).toBe(kind);
 		const [item] = result.output('Receipts');
-		expect(item.json).toEqual({ ...clean(body()), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		expect(item.json).toEqual({ ...plain(body()), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
 		expect(splitAccessKey(stored.clave_acceso).receiptType).toBe(type);
 	});
 
@@ -54,7 +49,7 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		expect(result.error).toBeUndefined();
 		const call = only();
 		expect([call.method, call.path, call.headers['x-password']]).toEqual(['GET', `${path}/${r.id}`, undefined]);
-		expect(result.output('Receipts')[0].json).toEqual(clean(env.receipts.full(r)));
+		expect(result.output('Receipts')[0].json).toEqual(plain(env.receipts.full(r)));
 	});
 
 	test.each(/** @type {const} */ (['NO AUTORIZADO', 'DEVUELTO']))('Reissue of one in %s: POST {id}/reissue with the corrected body', async (estado) => {
@@ -64,7 +59,7 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		expect(result.error).toBeUndefined();
 		const call = only();
 		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', `${path}/${r.id}/reissue`, env.receipts.certificatePassword]);
-		expect(call.body).toEqual(clean(corrected));
+		expect(call.body).toEqual(plain(corrected));
 		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, comprador: { direccion: 'Cuenca' } });
 		expect(/** @type {any} */ (env.receipts.receipts.get(r.id)).reissues).toBe(1);
 	});
@@ -159,7 +154,7 @@ describe('Reissue for the other kinds that have it', () => {
 		expect(result.error).toBeUndefined();
 		const [call] = env.calls();
 		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', `${path}/${r.id}/reissue`, env.receipts.certificatePassword]);
-		expect(call.body).toEqual(clean(body()));
+		expect(call.body).toEqual(plain(body()));
 		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, estado: 'AUTORIZADO' });
 	});
 

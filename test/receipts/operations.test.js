@@ -1,23 +1,9 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody, xmlOf } from './setup';
-/** @import { ReceiptsEnv } from './setup' */
+import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
-/** @type {ReceiptsEnv} */
-let env;
-beforeAll(async () => (env = await startReceipts()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.server.clear();
-	env.setCredential();
-});
+const env = useReceipts();
 
-const clean = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringify(v)));
-const only = () => {
-	const calls = env.calls();
-	expect(calls).toHaveLength(1);
-	return calls[0];
-};
+const only = () => onlyCall(env);
 
 describe('Issue operations (JSON input)', () => {
 	test.each([
@@ -34,10 +20,10 @@ describe('Issue operations (JSON input)', () => {
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBe(env.receipts.certificatePassword);
 		expect(call.headers['content-type']).toMatch(/application\/json/);
-		expect(call.body).toEqual(clean(body));
+		expect(call.body).toEqual(plain(body));
 		const [item] = result.output('Receipts');
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(item.json).toEqual({ ...clean(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		expect(item.json).toEqual({ ...plain(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
 		expect(item.json.clave_acceso).toMatch(/^\d{49}$/);
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
@@ -254,7 +240,7 @@ describe('Get operations', () => {
 		expect([call.method, call.path]).toEqual(['GET', `${base}/${r.id}`]);
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBeUndefined();
-		expect(result.output('Receipts')[0].json).toEqual(clean(env.receipts.full(r)));
+		expect(result.output('Receipts')[0].json).toEqual(plain(env.receipts.full(r)));
 	});
 
 	test('Document Get reads /edocs/{id}; Simplify keeps the key fields', async () => {
@@ -307,7 +293,7 @@ describe('Waybill Reissue', () => {
 		expect(result.error).toBeUndefined();
 		const call = only();
 		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', `/waybills/${r.id}/reissue`, env.receipts.certificatePassword]);
-		expect(call.body).toEqual(clean(corrected));
+		expect(call.body).toEqual(plain(corrected));
 		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, direccion_partida: 'Bodega Sur, Quito' });
 		expect(/** @type {any} */ (env.receipts.receipts.get(r.id)).reissues).toBe(1);
 	});

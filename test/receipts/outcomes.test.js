@@ -1,21 +1,12 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { jsonIssue, retentionBody, startReceipts, waybillBody } from './setup';
-/** @import { ReceiptsEnv } from './setup' */
+import { jsonIssue, retentionBody, useReceipts, waybillBody } from './setup';
 
 /**
  * Wait for Final State ends on every outcome the receipts service documents, and once the service accepted
  * an issue, no failure leaves the user without the receipt's id, access key and what to do next.
  * Everything runs the built node through n8n-core's engine against the receipts simulator.
- * @type {ReceiptsEnv}
  */
-let env;
-beforeAll(async () => (env = await startReceipts()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.server.clear();
-	env.setCredential();
-});
+const env = useReceipts();
 
 const fast = { waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.02 } };
 const polls = () => env.calls().filter((c) => c.method === 'GET');

@@ -44,6 +44,19 @@ export function useReceipts() {
 	return env;
 }
 
+/**
+ * The one request a test expects the node to have made (fails the test if there were more or none).
+ * @param {ReceiptsEnv} env
+ */
+export function onlyCall(env) {
+	const calls = env.calls();
+	expect(calls).toHaveLength(1);
+	return calls[0];
+}
+
+/** A plain JSON copy (what n8n stores of an item), for comparing with `toEqual`. */
+export const plain = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringify(v)));
+
 export const ISSUER = {
 	ruc: '1792146739001',
 	razon_social: 'Distribuidora Andina S.A.',

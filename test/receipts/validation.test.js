@@ -1,15 +1,7 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, startReceipts, waybillBody } from './setup';
-/** @import { ReceiptsEnv } from './setup' */
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody } from './setup';
 
-/** @type {ReceiptsEnv} */
-let env;
-beforeAll(async () => (env = await startReceipts()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.server.clear();
-});
+const env = useReceipts();
 
 const REMOVE = Symbol('remove');
 

@@ -1,17 +1,8 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 /** @import { Estado } from '../simulator/receipts' */
-import { jsonIssue, retentionBody, startReceipts, waybillBody } from './setup';
-/** @import { ReceiptsEnv } from './setup' */
+import { jsonIssue, retentionBody, useReceipts, waybillBody } from './setup';
 
-/** @type {ReceiptsEnv} */
-let env;
-beforeAll(async () => (env = await startReceipts()));
-afterAll(async () => env.stop());
-beforeEach(() => {
-	env.receipts.reset();
-	env.server.clear();
-	env.setCredential();
-});
+const env = useReceipts();
 
 const fast = { waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.01 } };
 const polls = () => env.calls().filter((c) => c.method === 'GET');
