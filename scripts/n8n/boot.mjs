@@ -227,7 +227,13 @@ export async function createApiKey(url, owner = DEV_OWNER) {
 	const base = { 'content-type': 'application/json', 'browser-id': 'latam-fiscal-dev-scripts' };
 	const call = async (path, init = {}) => {
 		const res = await fetch(url + path, { ...init, headers: { ...base, ...init.headers } });
-		return { res, body: await res.json().catch(() => null) };
+		const text = await res.text();
+		try {
+			return { res, body: JSON.parse(text) };
+		} catch {
+			// a route not mounted yet answers with the editor's HTML
+			throw new Error(`${path} answered ${res.status} with a body that is not JSON (n8n still starting?)`);
+		}
 	};
 	let r = await call('/rest/owner/setup', { method: 'POST', body: JSON.stringify(owner) });
 	if (r.res.status === 400 && /already setup/i.test(r.body?.message ?? '')) {

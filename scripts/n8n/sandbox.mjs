@@ -135,25 +135,36 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 	return JSON.parse(text);
 }
 
-/** /healthz answers before n8n's REST routes are mounted: wait for them too. */
+/**
+ * /healthz answers before n8n's routes are mounted: wait for the REST API (settings answer 200) and the public
+ * API (a request without a key answers 401 in JSON; before it is mounted, the editor's HTML or a 404 answers).
+ */
 async function untilReady(url, timeoutMs = 60_000) {
 	const deadline = Date.now() + timeoutMs;
+	const mounted = async () => {
+		const settings = await fetch(`${url}/rest/settings`).catch(() => undefined);
+		if (!settings?.ok) return false;
+		const api = await fetch(`${url}/api/v1/workflows`).catch(() => undefined);
+		return api?.status === 401 && /json/.test(api.headers.get('content-type') ?? '');
+	};
 	while (Date.now() < deadline) {
-		const res = await fetch(`${url}/rest/settings`).catch(() => undefined);
-		if (res?.ok) return;
+		if (await mounted()) return;
 		await new Promise((r) => setTimeout(r, 250));
 	}
-	throw new Error(`n8n at ${url} did not mount its REST API within ${timeoutMs} ms`);
+	throw new Error(`n8n at ${url} did not mount its REST and public APIs within ${timeoutMs} ms`);
 }
 
-/** createApiKey, retried while n8n is still mounting its owner/login routes (they answer 404 until then). */
+/**
+ * createApiKey, retried while n8n is still mounting its owner/login routes (they answer 404, or the editor's
+ * HTML instead of JSON, until then).
+ */
 export async function ownerApiKey(url, timeoutMs = 60_000) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		try {
 			return await createApiKey(url);
 		} catch (error) {
-			if (!/ 404 /.test(error.message) || Date.now() > deadline) throw error;
+			if (!/ 404 |not JSON/.test(error.message) || Date.now() > deadline) throw error;
 			await new Promise((r) => setTimeout(r, 500));
 		}
 	}
