@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { CREDENTIAL_IDS, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
 const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
@@ -257,6 +257,36 @@ describe('trigger nodes receive real deliveries', () => {
 		const types = [...list.map((t) => t?.name), ...(Array.isArray(body) ? [] : Object.keys(body.data ?? body))];
 		for (const name of PACKAGE_CREDENTIALS) assert.ok(types.includes(name), `${name} not registered`);
 		assert.doesNotMatch(n8n.logs(), /(Error|error).{0,80}(CUSTOM|latam|dist\/nodes|dist\/credentials)/);
+	});
+
+	test("the Receipts credential's Test button, through n8n's own credential-test route: success with a correct key; distinct failures for a refused key and an unreachable URL", async () => {
+		// What the editor's credential dialog sends: POST /rest/credentials/test with the stored credential's id
+		// and the data in the dialog.
+		const { id, name } = CREDENTIAL_IDS.receiptsApi;
+		const good = sb.sim.credentials.receiptsApi;
+		const testWith = async (data) => {
+			const res = await fetch(`${n8n.url}/rest/credentials/test`, {
+				method: 'POST',
+				headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts', 'content-type': 'application/json' },
+				body: JSON.stringify({ credentials: { id, name, type: 'receiptsApi', data: { ...good, ...data } } }),
+			});
+			assert.equal(res.status, 200, `the test route answered ${res.status}`);
+			const body = await res.json();
+			return body.data ?? body;
+		};
+		const calls = () => sb.sim.server.received('receipts').filter((r) => r.path === '/catalog/id-types').length;
+		const before = calls();
+		assert.deepEqual(await testWith({}), { status: 'OK', message: 'Connection successful!' });
+		assert.equal(calls(), before + 1, 'the test really asked the service');
+		const refused = await testWith({ apiKey: 'not-the-key' });
+		assert.equal(refused.status, 'Error');
+		assert.match(refused.message, /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/);
+		const { freePort } = await import('../../scripts/n8n/boot.mjs');
+		const unreachable = await testWith({ baseUrl: `http://127.0.0.1:${await freePort()}` });
+		assert.equal(unreachable.status, 'Error');
+		assert.match(unreachable.message, /ECONNREFUSED|connect/i);
+		assert.notEqual(unreachable.message, refused.message);
+		for (const r of [refused, unreachable]) assert.ok(!r.message.includes(good.apiKey) && !r.message.includes('not-the-key'), 'no key in the message');
 	});
 
 	test('activating the Receipts trigger subscribed both events at the service, each with its own URL', async () => {
