@@ -130,7 +130,7 @@ for (const total of [1000, 10000]) {
 }
 
 // Webhooks: the Extraction Trigger against a trivial community trigger (the floor) and n8n's Webhook node.
-const webhooks = await benchWebhooks({ sb, log, runs: RUNS });
+const webhooks = await benchWebhooks({ sb, log });
 
 // Package: packed size, and the time n8n takes to load it (export:nodes with and without the package).
 const pack = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' }))[0];
