@@ -19,6 +19,19 @@ export function attachRecovery<E>(error: E, fields: IDataObject): E {
 	return error;
 }
 
+/**
+ * Puts `lead` at the start of an error's message (after its `[item N] ` prefix) and `instruction` first in its
+ * description, keeping what the error said.
+ */
+export function reword<E>(error: E, lead: string, instruction?: string): E {
+	if (!(error instanceof Error)) return error;
+	const e = error as Error & { description?: string | null };
+	const prefix = /^\[item \d+\] /.exec(e.message)?.[0] ?? '';
+	e.message = `${prefix}${lead}${e.message.slice(prefix.length)}`;
+	if (instruction) e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
+	return error;
+}
+
 /** The fields attached to `error` by `attachRecovery`, if any. */
 export function recoveryOf(error: unknown): IDataObject | undefined {
 	return typeof error === 'object' && error !== null ? RECOVERY.get(error) : undefined;

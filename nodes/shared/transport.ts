@@ -109,6 +109,31 @@ export function mayHaveBeenProcessed(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && MAYBE_PROCESSED.has(error);
 }
 
+/** A check that fails this close to its deadline was cut short by it. */
+const DEADLINE_SLACK_MS = 50;
+
+/**
+ * How a wait (Wait for Final State, Create + Wait) takes a status check that failed:
+ * - `ends`: a refused key (401/403) does not pass by waiting, so the wait ends at once;
+ * - `counts`: whether it is the wait's last failure, reported if the deadline comes; not when the check was
+ *   cut short by the deadline (`ApiRequest.deadline`), which is the wait timing out, not a failure of its own.
+ */
+export function failedCheck(error: unknown, deadline: number, nowMs = Date.now()): { ends: boolean; counts: boolean } {
+	const status = Number((error as { httpCode?: string | null }).httpCode);
+	const ends = status === 401 || status === 403;
+	return { ends, counts: ends || nowMs < deadline - DEADLINE_SLACK_MS };
+}
+
+/**
+ * The failure a wait ends with: a 404 that lasted until the deadline is explained (the service had not made
+ * what it just created visible yet, `GET <path>` says not found).
+ */
+export function lastCheckFailure<E>(error: E, path: string, what: string): E {
+	const e = error as { httpCode?: string | null; description?: string | null };
+	if (String(e.httpCode) === '404') e.description = `GET ${path} still answered 404 (not found) when the wait ended: the service had not made the new ${what} visible yet.`;
+	return error;
+}
+
 interface FailureInfo {
 	status?: number;
 	headers: Record<string, string>;

@@ -4,6 +4,7 @@ import { DOCUMENT_FORMATS, documentsOf, fileNameFor, FORMATS, formatOf, type Doc
 import { LIMITS } from '../../domain/limits';
 import { jobIdIn } from '../../domain/names';
 import { redact } from '../../../shared/redact';
+import { failedCheck, lastCheckFailure } from '../../../shared/transport';
 import type { ExtractionContext } from '../../transport';
 
 /** Wait-for-completion and Download All, shared by Create and Get. */
@@ -94,13 +95,9 @@ export async function waitForJob(
 				next = await ctx.api.job(publicId, i, deadline);
 				lastError = undefined;
 			} catch (error) {
-				// A check cut short by the deadline is the wait timing out, not a failure of its own.
-				if (Date.now() < deadline - 50) lastError = error;
-				const code = String((error as { httpCode?: string | null }).httpCode);
-				if (code === '401' || code === '403') {
-					lastError = error;
-					break; // a refused key does not pass by waiting
-				}
+				const failed = failedCheck(error, deadline);
+				if (failed.counts) lastError = error;
+				if (failed.ends) break;
 				next = last ?? {};
 			}
 			if (next === 'deadline') break;
@@ -114,11 +111,7 @@ export async function waitForJob(
 		await sleep(settings.intervalMs);
 		job = undefined;
 	}
-	if (lastError !== undefined) {
-		const e = lastError as { httpCode?: string | null; description?: string | null };
-		if (String(e.httpCode) === '404') e.description = `GET /v1/extractions/${publicId} still answered 404 (not found) when the wait ended: the service had not made the new job visible yet.`;
-		throw lastError;
-	}
+	if (lastError !== undefined) throw lastCheckFailure(lastError, `/v1/extractions/${publicId}`, 'job');
 	const seconds = Math.round(settings.timeoutMs / 1000);
 	throw new NodeOperationError(this.getNode(), `[item ${i}] Extraction ${publicId} did not finish within ${seconds} s`, {
 		itemIndex: i,

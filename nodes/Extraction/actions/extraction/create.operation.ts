@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { attachRecovery } from '../../../shared/created';
+import { attachRecovery, reword } from '../../../shared/created';
 import type { OperationResult } from '../../../shared/router';
 import { mayHaveBeenProcessed } from '../../../shared/transport';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
@@ -51,11 +51,9 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	} catch (error) {
 		// A FAILED job's error details may quote what the SAT was sent.
 		const e = scrubError(error, secrets);
-		const prefix = e instanceof Error ? (/^\[item \d+\] /.exec(e.message)?.[0] ?? '') : '';
 		// The wait's own messages ("Extraction <id> did not finish", "… FAILED") already name the job.
-		if (e instanceof Error && !e.message.startsWith(`${prefix}Extraction ${publicId} `)) {
-			e.message = `${prefix}Extraction ${publicId} exists, but following it failed: ${e.message.slice(prefix.length)}`;
-		}
+		const namesJob = e instanceof Error && e.message.replace(/^\[item \d+\] /, '').startsWith(`Extraction ${publicId} `);
+		if (!namesJob) reword(e, `Extraction ${publicId} exists, but following it failed: `);
 		throw attachRecovery(e, {
 			extraction_exists: true,
 			publicId,

@@ -46,6 +46,7 @@ export const documentTypeField = (displayName: string, name: string, extra: Part
  * Defaults: VAT 15 %, or VAT not subject to tax (`noObjectOfTax`: reimbursement settlements).
  */
 export function salesTaxFields(prefix: '' | 'tax_', opts: { noObjectOfTax?: boolean } = {}): INodeProperties[] {
+	// The default is set after the literal: n8n's lint (node-param-default-missing) requires a literal default.
 	const percentage: INodeProperties = {
 		displayName: 'Tax Percentage Code Name or ID',
 		name: `${prefix}codigo_porcentaje`,
@@ -374,6 +375,20 @@ export const totalsField = (values: INodeProperties[]): INodeProperties => ({
 	placeholder: 'Add Totals',
 	displayOptions: fieldsMode,
 	options: [{ displayName: 'Totals', name: 'details', values }],
+});
+
+/** `pagos`: one entry per payment; what a payment holds differs between invoices and purchase settlements. */
+export const paymentsField = (values: INodeProperties[], description?: string): INodeProperties => ({
+	displayName: 'Payments',
+	name: 'pagos',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	required: true,
+	placeholder: 'Add Payment',
+	displayOptions: fieldsMode,
+	...(description ? { description } : {}),
+	options: [{ displayName: 'Payment', name: 'payment', values }],
 });
 
 /** `totales.impuestos`: one line per tax and percentage code. `tarifa`: the line carries its rate (debit notes). */

@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { attachRecovery } from '../../../shared/created';
+import { attachRecovery, reword } from '../../../shared/created';
 import { mayHaveBeenProcessed } from '../../../shared/transport';
 
 /**
@@ -40,19 +40,6 @@ export function followUp(ids: IssuedIds): string {
 
 function describeIds(ids: IssuedIds): string {
 	return [ids.id ? `ID ${ids.id}` : undefined, ids.clave_acceso ? `clave_acceso ${ids.clave_acceso}` : undefined].filter(Boolean).join(', ');
-}
-
-/**
- * Puts `lead` at the start of an error's message (after its `[item N] ` prefix) and `instruction` first in its
- * description, keeping what the error said.
- */
-export function reword<E>(error: E, lead: string, instruction?: string): E {
-	if (!(error instanceof Error)) return error;
-	const e = error as Error & { description?: string | null };
-	const prefix = /^\[item \d+\] /.exec(e.message)?.[0] ?? '';
-	e.message = `${prefix}${lead}${e.message.slice(prefix.length)}`;
-	if (instruction) e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
-	return error;
 }
 
 /**

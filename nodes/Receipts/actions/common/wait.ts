@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { Deferred, type OperationResult } from '../../../shared/router';
+import { failedCheck, lastCheckFailure } from '../../../shared/transport';
 import { advisories, outcomeOf, signingFailure, stateOf } from '../../domain/outcome';
 import type { ReceiptsContext } from '../../transport';
 import { present } from './output';
@@ -56,9 +57,6 @@ export const parallelChecksOption: INodeProperties = {
 };
 
 export const DEFAULT_PARALLEL_CHECKS = 10;
-
-/** A check that fails this close to the deadline was cut short by it. */
-const DEADLINE_SLACK_MS = 50;
 
 interface WaitSettings {
 	timeoutMs: number;
@@ -148,10 +146,9 @@ async function follow(
 			// A slot may come free only after the deadline: then there is no check to make.
 			polled = await ctx.checks.run(async () => (Date.now() < deadline ? await ctx.api.read(`/edocs/${encodeURIComponent(ids.id)}`, i, deadline) : undefined));
 		} catch (error) {
-			const status = Number((error as { httpCode?: string | null }).httpCode);
-			if (status === 401 || status === 403) throw afterCreated(error, ids, stateOf(doc) || undefined);
-			// A check cut short by the deadline is the wait timing out, not a failure of its own.
-			if (Date.now() < deadline - DEADLINE_SLACK_MS) lastError = error;
+			const failed = failedCheck(error, deadline);
+			if (failed.ends) throw afterCreated(error, ids, stateOf(doc) || undefined);
+			if (failed.counts) lastError = error;
 			continue;
 		}
 		if (!polled) break;
@@ -162,12 +159,6 @@ async function follow(
 		if (failure) throw signingFailed(this.getNode(), i, ids, failure);
 		if (outcomeOf(polled) === 'final') return { doc, timedOut: false };
 	}
-	if (lastError !== undefined) {
-		const e = lastError as { httpCode?: string | null; description?: string | null };
-		if (String(e.httpCode) === '404') {
-			e.description = `GET /edocs/${ids.id} still answered 404 (not found) when the wait ended: the service had not made the new receipt visible yet.`;
-		}
-		throw afterCreated(lastError, ids, stateOf(doc) || undefined);
-	}
+	if (lastError !== undefined) throw afterCreated(lastCheckFailure(lastError, `/edocs/${ids.id}`, 'receipt'), ids, stateOf(doc) || undefined);
 	return { doc, timedOut: true };
 }

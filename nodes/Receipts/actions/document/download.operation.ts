@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { reword } from '../../../shared/created';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import { stateOf } from '../../domain/outcome';
 import { originOf, type ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { requestTimeoutOption } from '../common/output';
-import { reword } from '../common/recovery';
 import { Checker } from '../../../shared/validate';
 
 /**

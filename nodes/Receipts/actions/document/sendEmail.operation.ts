@@ -1,13 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { attachRecovery } from '../../../shared/created';
+import { attachRecovery, reword } from '../../../shared/created';
 import type { OperationResult } from '../../../shared/router';
 import { mayHaveBeenProcessed } from '../../../shared/transport';
 import { Checker } from '../../../shared/validate';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { requestTimeoutOption } from '../common/output';
-import { reword } from '../common/recovery';
 
 /**
  * Document → Send by E-mail: `POST /edocs/send-email/{id}`, optionally with `{"destinatarios": [...]}`; the

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { PAYMENT_MEANS } from '../../domain/catalogs';
 import {
 	additionalFields,
-	fieldsMode,
 	infoAdicionalField,
 	lineItemsField,
 	many,
 	money,
+	paymentsField,
 	readInfo,
 	readLineItems,
 	readSalesHeader,
@@ -53,36 +53,22 @@ export const invoiceFields: INodeProperties[] = [
 		money('Total Amount', 'importe_total', { description: 'Total without taxes − additional discount + taxes + tip' }),
 	]),
 	totalTaxesField(),
-	{
-		displayName: 'Payments',
-		name: 'pagos',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		required: true,
-		placeholder: 'Add Payment',
-		displayOptions: fieldsMode,
-		description: 'How the invoice is paid; with the credit and retained values they add up to the total amount',
-		options: [
+	paymentsField(
+		[
 			{
-				displayName: 'Payment',
-				name: 'payment',
-				values: [
-					{
-						displayName: 'Means',
-						name: 'medio',
-						type: 'options',
-						options: PAYMENT_MEANS.map((m) => ({ name: m.name, value: m.code })).sort((a, b) => a.name.localeCompare(b.name)),
-						default: 'efectivo',
-						description: 'Payment means (medio), e.g. efectivo; the service maps it to the SRI payment form',
-					},
-					money('Total', 'total'),
-					text('Date', 'fecha', { placeholder: 'e.g. 2026-03-31', description: 'ISO 8601; the time of the issue when empty' }),
-					text('Notes', 'notas', { description: 'At most 300 characters' }),
-				],
+				displayName: 'Means',
+				name: 'medio',
+				type: 'options',
+				options: PAYMENT_MEANS.map((m) => ({ name: m.name, value: m.code })).sort((a, b) => a.name.localeCompare(b.name)),
+				default: 'efectivo',
+				description: 'Payment means (medio), e.g. efectivo; the service maps it to the SRI payment form',
 			},
+			money('Total', 'total'),
+			text('Date', 'fecha', { placeholder: 'e.g. 2026-03-31', description: 'ISO 8601; the time of the issue when empty' }),
+			text('Notes', 'notas', { description: 'At most 300 characters' }),
 		],
-	},
+		'How the invoice is paid; with the credit and retained values they add up to the total amount',
+	),
 	infoAdicionalField('valor'),
 	additionalFields([
 		money('Credit Amount', 'credito_monto', { description: 'Direct credit granted to the buyer (credito.monto)' }),

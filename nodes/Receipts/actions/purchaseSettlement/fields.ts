@@ -13,6 +13,7 @@ import {
 	money,
 	one,
 	partyField,
+	paymentsField,
 	readCommon,
 	readInfo,
 	readLineItems,
@@ -92,28 +93,12 @@ export const settlementFields = (reimbursement: boolean, opts: { optionalReimbur
 	lineItemsField('settlementItems', 'Purchased goods or services', { reimbursement }),
 	totalsField([money('Total Without Taxes', 'total_sin_impuestos'), money('Discount', 'descuento', { description: 'Sum of the item discounts' }), money('Total Amount', 'importe_total')]),
 	totalTaxesField({ noObjectOfTax: reimbursement }),
-	{
-		displayName: 'Payments',
-		name: 'pagos',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		required: true,
-		placeholder: 'Add Payment',
-		displayOptions: fieldsMode,
-		options: [
-			{
-				displayName: 'Payment',
-				name: 'payment',
-				values: [
-					text('Payment Form Code', 'forma_pago', { default: '01', description: 'e.g. 01 cash, 20 other with use of the financial system' }),
-					money('Total', 'total'),
-					text('Time Unit', 'unidad_tiempo', { placeholder: 'e.g. dias', description: 'At most 10 characters' }),
-					text('Term', 'plazo', { description: 'At most 14 characters' }),
-				],
-			},
-		],
-	},
+	paymentsField([
+		text('Payment Form Code', 'forma_pago', { default: '01', description: 'e.g. 01 cash, 20 other with use of the financial system' }),
+		money('Total', 'total'),
+		text('Time Unit', 'unidad_tiempo', { placeholder: 'e.g. dias', description: 'At most 10 characters' }),
+		text('Term', 'plazo', { description: 'At most 14 characters' }),
+	]),
 	...(reimbursement || opts.optionalReimbursement
 		? [
 				{
