@@ -205,16 +205,24 @@ const salesCases = [
 	IR('reissued invoice whose totals do not add up', 'totales.importe_total', 70, DOES_NOT_ADD_UP),
 ];
 
+/**
+ * The run stopped before any request, with an error that names `field` first and says `says`.
+ * @param {{ error?: { message: string; description?: string } }} result
+ * @param {string} field
+ * @param {RegExp} says
+ */
+function expectStoppedBeforeSending(result, field, says) {
+	expect(env.calls()).toHaveLength(0);
+	expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
+	expect(result.error?.message).toMatch(says);
+	expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+}
+
 describe('pre-flight validation of invoices and notes: nothing is sent and the message names the field', () => {
 	test('the table has at least 40 invalid invoice and note inputs', () => expect(salesCases.length).toBeGreaterThanOrEqual(40));
 
 	test.each(salesCases)('%s (%s %s)', async (_label, resource, operation, body, field, says) => {
-		const params = jsonIssue(resource, body, operation === 'reissue' ? { receiptId: 'a1b2c3' } : {}, operation);
-		const result = await env.run(params);
-		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
-		expect(result.error?.message).toMatch(says);
-		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+		expectStoppedBeforeSending(await env.run(jsonIssue(resource, body, operation === 'reissue' ? { receiptId: 'a1b2c3' } : {}, operation)), field, says);
 	});
 
 	test('the valid bodies these cases start from are sent, without warnings', async () => {
@@ -231,12 +239,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 	test('the table has at least 40 invalid inputs', () => expect(cases.length).toBeGreaterThanOrEqual(40));
 
 	test.each(cases)('%s (%s %s)', async (_label, resource, operation, body, field, says) => {
-		const params = jsonIssue(resource, body, {}, operation);
-		const result = await env.run(params);
-		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
-		expect(result.error?.message).toMatch(says);
-		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+		expectStoppedBeforeSending(await env.run(jsonIssue(resource, body, {}, operation)), field, says);
 	});
 
 	test('every problem of the item is listed, the first in the message and the rest in the description', async () => {
