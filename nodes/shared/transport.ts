@@ -109,19 +109,23 @@ export function mayHaveBeenProcessed(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && MAYBE_PROCESSED.has(error);
 }
 
-/** A check that fails this close to its deadline was cut short by it. */
-const DEADLINE_SLACK_MS = 50;
+/**
+ * Errors of requests that ran out of their caller's time (`ApiRequest.deadline`) before any attempt was
+ * answered: the caller's wait timing out, not a failure of the service.
+ */
+const CUT_BY_DEADLINE = new WeakSet<object>();
 
 /**
  * How a wait (Wait for Final State, Create + Wait) takes a status check that failed:
  * - `ends`: a refused key (401/403) does not pass by waiting, so the wait ends at once;
  * - `counts`: whether it is the wait's last failure, reported if the deadline comes; not when the check was
- *   cut short by the deadline (`ApiRequest.deadline`), which is the wait timing out, not a failure of its own.
+ *   cut short by the deadline with no answer at all, which is the wait timing out, not a failure of its own.
  */
-export function failedCheck(error: unknown, deadline: number, nowMs = Date.now()): { ends: boolean; counts: boolean } {
+export function failedCheck(error: unknown): { ends: boolean; counts: boolean } {
 	const status = Number((error as { httpCode?: string | null }).httpCode);
 	const ends = status === 401 || status === 403;
-	return { ends, counts: ends || nowMs < deadline - DEADLINE_SLACK_MS };
+	const cut = typeof error === 'object' && error !== null && CUT_BY_DEADLINE.has(error);
+	return { ends, counts: ends || !cut };
 }
 
 /**
@@ -266,6 +270,9 @@ export class ServiceClient {
 		// A request sent without the credential has no token to refresh.
 		const tokenField = req.anonymous ? undefined : this.service.tokenField;
 		let refreshed = false;
+		// The last failure the service (or the network) gave this request, reported instead of a later
+		// attempt that only ran out of the caller's time.
+		let answered: FailureInfo | undefined;
 
 		for (let attempt = 1; ; ) {
 			if (this.refreshing) await this.refreshing;
@@ -277,6 +284,7 @@ export class ServiceClient {
 			if (tokenField && data[tokenField] === '' && !this.refreshing) {
 				this.refreshing = new Promise<void>((resolve) => (endRefresh = resolve));
 			}
+			const cutByDeadline = deadline - Date.now() < timeoutMs;
 			try {
 				const attempt = { ...options, headers: { ...options.headers }, timeout: Math.max(1, Math.min(timeoutMs, deadline - Date.now())) };
 				const answer = req.anonymous
@@ -295,6 +303,14 @@ export class ServiceClient {
 				return { body: Buffer.from(full.body as ArrayBuffer), headers } satisfies BinaryAnswer;
 			} catch (error) {
 				const failure = inspectFailure(error);
+				if (cutByDeadline && failure.networkCode === 'ETIMEDOUT') {
+					// This attempt's timeout was the time the caller had left, and it ran out.
+					if (answered) throw this.toNodeError(answered, req, itemIndex);
+					const cut = this.toNodeError(failure, req, itemIndex);
+					CUT_BY_DEADLINE.add(cut);
+					throw cut;
+				}
+				answered = failure;
 				if (endRefresh && tokenField && data[tokenField] === '') this.tokenFailure = failure;
 				if (failure.status === 401 && tokenField && !refreshed && !endRefresh) {
 					// Refused token: fetch a new one once (unless a refresh happened since this request was sent).

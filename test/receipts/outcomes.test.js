@@ -138,6 +138,19 @@ describe('status checks that fail do not lose the receipt', () => {
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
 
+	test('a 5xx answer followed by a retry the deadline cuts short: the item fails with the 5xx, not a plain timeout', async () => {
+		// The order a slow machine produces by chance: the check's first attempt is answered 503, its retry
+		// is still unanswered when the Timeout comes. The service did answer (503), so that is what the user sees.
+		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1 });
+		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }), undefined, true);
+		const r = onlyReceipt();
+		const [item] = result.output('Receipts');
+		expect(item.json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, document_exists: true });
+		expect(item.json.wait_timed_out).toBeUndefined();
+		expect(item.json.error).toBe(`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`);
+	});
+
 	test('status checks never keep the item beyond its Timeout, even when each check hangs longer than it (retries included)', async () => {
 		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
 		const started = Date.now();

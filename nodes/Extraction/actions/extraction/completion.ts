@@ -95,7 +95,7 @@ export async function waitForJob(
 				next = await ctx.api.job(publicId, i, deadline);
 				lastError = undefined;
 			} catch (error) {
-				const failed = failedCheck(error, deadline);
+				const failed = failedCheck(error);
 				if (failed.counts) lastError = error;
 				if (failed.ends) break;
 				next = last ?? {};

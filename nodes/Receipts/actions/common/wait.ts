@@ -146,7 +146,7 @@ async function follow(
 			// A slot may come free only after the deadline: then there is no check to make.
 			polled = await ctx.checks.run(async () => (Date.now() < deadline ? await ctx.api.read(`/edocs/${encodeURIComponent(ids.id)}`, i, deadline) : undefined));
 		} catch (error) {
-			const failed = failedCheck(error, deadline);
+			const failed = failedCheck(error);
 			if (failed.ends) throw afterCreated(error, ids, stateOf(doc) || undefined);
 			if (failed.counts) lastError = error;
 			continue;
