@@ -190,7 +190,7 @@ describe('Extraction: wait for completion', () => {
 		const publicId = [...env.sim.jobs.keys()][0];
 		expect(result.error?.message).toBe(`[item 0] Extraction ${publicId} did not finish within 1 s`);
 		expect(result.error?.description).toMatch(/Last state: PROCESSING \(discoveryCount 5, completedCount 0\).*Get \(publicId/);
-		expect(elapsed).toBeLessThan(3000);
+		expect(elapsed).toBeLessThan(6000); // without the deadline: 1000 checks
 		const checks = env.calls().filter((c) => c.method === 'GET').length;
 		expect(checks).toBeGreaterThanOrEqual(3);
 		expect(checks).toBeLessThanOrEqual(6);
