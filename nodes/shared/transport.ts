@@ -284,9 +284,10 @@ export class ServiceClient {
 			if (tokenField && data[tokenField] === '' && !this.refreshing) {
 				this.refreshing = new Promise<void>((resolve) => (endRefresh = resolve));
 			}
-			const cutByDeadline = deadline - Date.now() < timeoutMs;
+			const timeLeft = deadline - Date.now();
+			const cutByDeadline = timeLeft < timeoutMs;
 			try {
-				const attempt = { ...options, headers: { ...options.headers }, timeout: Math.max(1, Math.min(timeoutMs, deadline - Date.now())) };
+				const attempt = { ...options, headers: { ...options.headers }, timeout: Math.max(1, Math.min(timeoutMs, timeLeft)) };
 				const answer = req.anonymous
 					? await this.ctx.helpers.httpRequest(attempt)
 					: await this.ctx.helpers.httpRequestWithAuthentication.call(
@@ -310,7 +311,6 @@ export class ServiceClient {
 					CUT_BY_DEADLINE.add(cut);
 					throw cut;
 				}
-				answered = failure;
 				if (endRefresh && tokenField && data[tokenField] === '') this.tokenFailure = failure;
 				if (failure.status === 401 && tokenField && !refreshed && !endRefresh) {
 					// Refused token: fetch a new one once (unless a refresh happened since this request was sent).
@@ -318,6 +318,8 @@ export class ServiceClient {
 					if (this.tokenGeneration === generation && !this.refreshing) data[tokenField] = '';
 					continue;
 				}
+				// An expired token, re-sent above with a new one, is not what went wrong with this request.
+				answered = failure;
 				const wait = this.shouldRetry(failure, idempotent, attempt)
 					? retryDelay(attempt, failure.headers['retry-after'], this.retry)
 					: undefined;

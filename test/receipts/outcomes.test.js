@@ -125,7 +125,7 @@ describe('status checks that fail do not lose the receipt', () => {
 
 	test('persistent 5xx until the deadline: the item fails with the id, the access key and the next step', async () => {
 		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1000 });
-		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }), undefined, true);
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 3, options: { pollInterval: 0.05 } }), undefined, true);
 		const r = onlyReceipt();
 		const [item] = result.output('Receipts');
 		expect(item.json).toMatchObject({
@@ -144,7 +144,7 @@ describe('status checks that fail do not lose the receipt', () => {
 		// is still unanswered when the Timeout comes. The service did answer (503), so that is what the user sees.
 		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1 });
 		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
-		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }), undefined, true);
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 3, options: { pollInterval: 0.05 } }), undefined, true);
 		const r = onlyReceipt();
 		const [item] = result.output('Receipts');
 		expect(item.json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, document_exists: true });
