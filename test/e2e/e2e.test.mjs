@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseCliJson } from '../../scripts/n8n/boot.mjs';
+import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { CREDENTIAL_IDS, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
 const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
@@ -236,7 +236,6 @@ describe('trigger nodes receive real deliveries', () => {
 	before(async () => {
 		await sb.importWorkflows(Object.values(triggerWorkflows));
 		for (const wf of Object.values(triggerWorkflows)) await sb.cli(['publish:workflow', `--id=${wf.id}`], { check: true });
-		const { freePort } = await import('../../scripts/n8n/boot.mjs');
 		const port = await freePort();
 		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 		api = await ownerApiKey(n8n.url);
@@ -281,7 +280,6 @@ describe('trigger nodes receive real deliveries', () => {
 		const refused = await testWith({ apiKey: 'not-the-key' });
 		assert.equal(refused.status, 'Error');
 		assert.match(refused.message, /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/);
-		const { freePort } = await import('../../scripts/n8n/boot.mjs');
 		const unreachable = await testWith({ baseUrl: `http://127.0.0.1:${await freePort()}` });
 		assert.equal(unreachable.status, 'Error');
 		assert.match(unreachable.message, /ECONNREFUSED|connect/i);
