@@ -10,8 +10,9 @@ import type {
 
 /**
  * Partners (Mexico) credential: client-credentials token fetched by `preAuthentication` into the hidden,
- * expirable `accessToken` field. n8n fetches it when the field is empty and once more after a 401, and
- * stores it, so one token serves many items and executions. `F-Sandbox-Mode` goes on every request,
+ * expirable `accessToken` field. n8n fetches it when the field is empty and stores it with the credential, so
+ * one token serves many items and executions. After a 401 the package's client (not n8n) empties the field
+ * once, so that a single new token serves every request in flight (nodes/shared/transport.ts). `F-Sandbox-Mode` goes on every request,
  * the token request included.
  */
 export class PartnersApi implements ICredentialType {

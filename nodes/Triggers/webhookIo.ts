@@ -1,5 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { deliveryMemory, type DedupOptions, type DedupStore } from '../shared/dedup';
+import { deliveryMemory, type DedupOptions, type DedupStore } from './dedup';
 
 /** Request headers as Node gives them: lower-case names. */
 export type IncomingHttpHeaders = Record<string, string | string[] | undefined>;

@@ -37,7 +37,12 @@ export interface RouterContext {
 	created?: CreatedLedger;
 }
 
-export type ResourceMap<Ctx> = Record<string, Record<string, OperationModule<Ctx>>>;
+/**
+ * A node's operations by resource, typed from the node's map of resource → operation names (the
+ * `node.type.ts` of n8n's Airtable v2 node): an operation the map names without a module, or a module whose
+ * `execute` does not fit the node's context, is a compile error.
+ */
+export type OperationTable<M extends Record<string, string>, Ctx> = { [R in keyof M]: { [O in M[R]]: OperationModule<Ctx> } };
 
 /** The "Parallel Requests" option offered on read operations; the router reads it from the first item. */
 export const concurrencyOption: INodeProperties = {
@@ -85,15 +90,17 @@ function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: numbe
  * several items at once (bounded); writes run strictly in order, after every item passed `validate`.
  * Deferred results are settled together once every item has run.
  */
-export async function route<Ctx extends RouterContext>(
+export async function route<Ctx extends RouterContext, M extends Record<string, string>>(
 	this: IExecuteFunctions,
-	resources: ResourceMap<Ctx>,
+	resources: OperationTable<M, Ctx>,
 	makeContext: () => Ctx,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = resources[resource]?.[operation];
+	// The parameters are strings from the workflow: an unknown pair is reported below, not trusted.
+	const table = resources as Record<string, Record<string, OperationModule<Ctx> | undefined> | undefined>;
+	const op = Object.hasOwn(table, resource) && Object.hasOwn(table[resource] ?? {}, operation) ? table[resource]?.[operation] : undefined;
 	if (!op) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`, {
 			description: 'Pick the resource and operation again in the node: this workflow may come from a newer version of the node.',

@@ -197,7 +197,7 @@ describe('workflows executed by n8n', () => {
 		const received = sb.sim.server.received('receipts');
 		const posts = received.filter((r) => r.method === 'POST');
 		assert.deepEqual(posts.map((r) => r.path), ['/ats-retentions/issue', '/waybills/issue', '/purchase-settlements/issue', '/webhooks']);
-		// X-Password only where the spec sends it, on issuing operations; subscribing issues nothing (nodes/Receipts/subscriptions.ts).
+		// X-Password only where the spec sends it, on issuing operations; subscribing issues nothing (nodes/Receipts/webhooks.ts).
 		assert.ok(posts.slice(0, 3).every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword), 'X-Password on every issue');
 		assert.equal(posts[3].headers['x-password'], undefined, 'no X-Password on the subscription');
 		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));

@@ -17,6 +17,14 @@ export const PACKAGE = 'n8n-nodes-latam-fiscal';
 const root = join(__dirname, '..', '..');
 
 /**
+ * A built module of dist/ as n8n loads it (require() of the compiled file), e.g. a router's table.
+ * @returns {Record<string, any>}
+ */
+export function builtModule(path) {
+	return require(join(root, 'dist', path));
+}
+
+/**
  * Loads a built class from dist/, e.g. built('nodes/Partners/Partners.node', 'Partners').
  * @template T
  * @returns {T}

@@ -1,6 +1,6 @@
 /** @import { IDataObject, INodeProperties } from 'n8n-workflow' */
 import { built } from '../harness/engine';
-import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/shared/tax/accessKey';
+import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
 import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody } from './setup';
 
 /**

@@ -1,6 +1,6 @@
 import { Checker } from '../../nodes/shared/validate';
-import { accessKeyCheckDigit, accessKeyProblem, splitAccessKey } from '../../nodes/shared/tax/accessKey';
-import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/shared/tax/ruc';
+import { accessKeyCheckDigit, accessKeyProblem, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
+import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/Receipts/domain/ruc';
 import { checkReceipt } from '../../nodes/Receipts/domain/schemas';
 /** @import { IDataObject } from 'n8n-workflow' */
 import { agree, cents } from '../../nodes/Receipts/domain/totals';

@@ -1,5 +1,5 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { splitAccessKey } from '../../nodes/shared/tax/accessKey';
+import { splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
 /** @import { ReceiptKindName } from '../simulator/receipts' */
 import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 

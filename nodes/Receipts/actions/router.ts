@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { CreatedLedger } from '../../shared/created';
 import { Semaphore } from '../../shared/rateLimit';
-import { route, type ResourceMap } from '../../shared/router';
+import { route, type OperationTable } from '../../shared/router';
+import type { ReceiptsMap } from './node.type';
 import { receiptsClient, type ReceiptsContext } from '../transport';
 import { DEFAULT_PARALLEL_CHECKS } from './common/wait';
 import * as atsRetention from './atsRetention/AtsRetention.resource';
@@ -14,7 +15,7 @@ import * as retention from './retention/Retention.resource';
 import * as waybill from './waybill/Waybill.resource';
 import * as webhook from './webhook/Webhook.resource';
 
-const resources = { atsRetention, retention, waybill, purchaseSettlement, invoice, creditNote, debitNote, document, webhook } as unknown as ResourceMap<ReceiptsContext>;
+export const resources: OperationTable<ReceiptsMap, ReceiptsContext> = { atsRetention, retention, waybill, purchaseSettlement, invoice, creditNote, debitNote, document, webhook };
 
 /** Options read once per execution (from the first item): they shape the execution's shared client. */
 function executionSettings(this: IExecuteFunctions): { timeoutMs: number; parallelChecks: number } {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { Checker, isMissing } from '../../shared/validate';
-import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from '../../shared/tax/accessKey';
-import { ID_TYPES, identificationWarning, rucProblem } from '../../shared/tax/ruc';
+import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from './accessKey';
+import { ID_TYPES, identificationWarning, rucProblem } from './ruc';
 import { DOCUMENT_TYPE_CODES } from './catalogs';
 import { checkDebitNoteTotals, checkSalesTotals } from './totals';
 

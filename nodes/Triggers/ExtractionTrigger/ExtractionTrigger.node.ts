@@ -10,7 +10,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { sha256Hex, verifySignature } from '../../shared/signature';
+import { sha256Hex, verifySignature } from '../signature';
 import { acknowledge, answerWithoutExecution, handleDelivery, headerValue, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
 import { SecretCache } from '../secretCache';
 import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from './event';

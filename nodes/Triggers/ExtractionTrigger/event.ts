@@ -7,8 +7,6 @@ import type { IncomingHttpHeaders } from '../webhookIo';
  * headers `X-<Service>-Signature: sha256=<hex>` and `X-<Service>-Timestamp: <unix seconds>`. Pure helpers.
  */
 
-export const EXTRACTION_EVENTS = ['extraction.completed', 'extraction.failed', 'document.ready'] as const;
-
 export interface ExtractionEnvelope {
 	event: { type: string; timestamp?: string; version?: string };
 	data: IDataObject;

@@ -6,12 +6,12 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { safeEqual, sha256Hex } from '../../shared/signature';
+import { safeEqual, sha256Hex } from '../signature';
 import { redact } from '../../shared/redact';
-import { isReceiptEvent } from '../../Receipts/subscriptions';
+import { isReceiptEvent } from '../../Receipts/webhooks';
 import { acknowledge, handleDelivery, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
 import { receiptEventId } from './receipt';
-import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashFor, unsubscribe } from './subscription';
+import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashFor, unsubscribe } from './subscriptionStore';
 
 /** Names this node in n8n's log. */
 const TRIGGER = 'Receipts Trigger';
@@ -105,7 +105,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const testListening = this.getMode() === 'manual';
 	if (!isReceiptEvent(event)) return refuse(this, 'unknown or missing event in the URL');
 	if (!testListening) {
-		// Production: the token of a subscription this node made (test listening subscribes nothing, see subscription.ts).
+		// Production: the token of a subscription this node made (test listening subscribes nothing, see subscriptionStore.ts).
 		if (typeof token !== 'string' || token === '') return refuse(this, 'missing token');
 		const expected = tokenHashFor(this.getWorkflowStaticData('node'), event);
 		if (!expected || !safeEqual(sha256Hex(token), expected)) return refuse(this, 'unknown token');

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
-import { reproducibleAccessKey } from '../../../shared/tax/accessKey';
+import { reproducibleAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';

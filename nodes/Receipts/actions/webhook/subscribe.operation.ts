@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
-import { RECEIPT_EVENTS, subscribeWebhook, type ReceiptEvent } from '../../subscriptions';
+import { RECEIPT_EVENTS, subscribeWebhook, type ReceiptEvent } from '../../webhooks';
 import type { ReceiptsContext } from '../../transport';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['subscribe'] } }, [
@@ -27,7 +27,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	},
 ]);
 
-/** POST /webhooks, through the subscription client the Receipts Trigger uses too (X-Key only; see subscriptions.ts). */
+/** POST /webhooks, through the subscription client the Receipts Trigger uses too (X-Key only; see webhooks.ts). */
 export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
 	const body = {
 		event_name: String(this.getNodeParameter('event_name', i, '')).trim() as ReceiptEvent,

@@ -51,14 +51,6 @@ function toBuffer(body: Buffer | string): Buffer {
 	return Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
 }
 
-/** `sha256=<hex>` of HMAC-SHA256(secret, `${timestamp}.${rawBody}`): what the service sends. */
-export function computeSignature(secret: string, timestamp: string | number, rawBody: Buffer | string): string {
-	const mac = createHmac('sha256', secret);
-	mac.update(`${String(timestamp)}.`, 'utf8');
-	mac.update(toBuffer(rawBody));
-	return `sha256=${mac.digest('hex')}`;
-}
-
 /**
  * Verifies a signed delivery. Checks, in order: configuration, presence and shape of both headers, the
  * timestamp window (both directions), then the HMAC over the timestamp exactly as received, a dot and the

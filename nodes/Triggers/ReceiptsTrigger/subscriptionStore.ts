@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { randomToken, sha256Hex } from '../../shared/signature';
-import { isReceiptEvent, subscribeWebhook, type ReceiptEvent } from '../../Receipts/subscriptions';
+import { randomToken, sha256Hex } from '../signature';
+import { isReceiptEvent, subscribeWebhook, type ReceiptEvent } from '../../Receipts/webhooks';
 import { receiptsClient } from '../../Receipts/transport';
 
 /**

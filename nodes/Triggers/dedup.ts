@@ -30,10 +30,6 @@ export class DedupStore {
 		this.ttlMs = Math.max(1, options.ttlMs ?? 24 * 60 * 60 * 1000);
 	}
 
-	get size(): number {
-		return this.seen.size;
-	}
-
 	private prune(nowMs: number): void {
 		for (const [key, at] of this.seen) {
 			if (nowMs - at < this.ttlMs) break;
@@ -45,12 +41,6 @@ export class DedupStore {
 		}
 	}
 
-	/** True when the key was seen within the TTL (does not record it). */
-	has(key: string, nowMs = Date.now()): boolean {
-		this.prune(nowMs);
-		return this.seen.has(sha256Hex(key));
-	}
-
 	/** Records the key. Returns true when it is new, false when it was already seen within the TTL. */
 	claim(key: string, nowMs = Date.now()): boolean {
 		this.prune(nowMs);
@@ -59,15 +49,6 @@ export class DedupStore {
 		this.seen.set(hashed, nowMs);
 		this.prune(nowMs);
 		return true;
-	}
-
-	/** Forgets a key (e.g. when what it protected did not happen after all). */
-	release(key: string): void {
-		this.seen.delete(sha256Hex(key));
-	}
-
-	clear(): void {
-		this.seen.clear();
 	}
 }
 
@@ -95,10 +76,6 @@ export class DedupRegistry {
 			this.stores.delete(this.stores.keys().next().value as string);
 		}
 		return store;
-	}
-
-	clear(): void {
-		this.stores.clear();
 	}
 }
 

@@ -1,0 +1,36 @@
+/** @import { INodeProperties, INodeType } from 'n8n-workflow' */
+import { built, builtModule } from '../harness/engine';
+
+/**
+ * The Resource and Operation selectors of each action node offer exactly the operations its router can run:
+ * the router's table is typed from the node's map (a missing module is a compile error), and this checks
+ * the selectors against that table, so an option without an operation (or an operation no one can pick)
+ * fails here.
+ */
+
+const NODES = [
+	['nodes/Receipts/Receipts.node', 'Receipts', 'nodes/Receipts/actions/router'],
+	['nodes/Partners/Partners.node', 'Partners', 'nodes/Partners/actions/router'],
+	['nodes/Extraction/Extraction.node', 'Extraction', 'nodes/Extraction/actions/router'],
+];
+
+/** @param {INodeProperties} p */
+const valuesOf = (p) => (p.options ?? []).map((o) => String(/** @type {{ value: unknown }} */ (o).value)).sort();
+
+describe.each(NODES)('%s', (path, name, routerPath) => {
+	const node = /** @type {INodeType} */ (built(path, name));
+	const table = builtModule(routerPath).resources;
+	const properties = node.description.properties;
+	const resourceField = properties.find((p) => p.name === 'resource');
+
+	test('the Resource selector offers exactly the resources of the router', () => {
+		expect(resourceField && valuesOf(resourceField)).toEqual(Object.keys(table).sort());
+	});
+
+	test.each(Object.keys(table))('the Operation selector of %s offers exactly its operations', (resource) => {
+		const selectors = properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+		expect(selectors).toHaveLength(1);
+		const operations = Object.keys(table[resource]).filter((k) => typeof table[resource][k]?.execute === 'function');
+		expect(valuesOf(selectors[0])).toEqual(operations.sort());
+	});
+});
