@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { recoveryOf, type CreatedLedger } from './created';
+import type { CreatedLedger } from './created';
+import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
 
 /** What an operation returns for one input item: one or many JSON objects, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
@@ -66,17 +67,22 @@ function toItems(result: OperationResult, itemIndex: number): INodeExecutionData
 	return list.map((json) => ({ json: json as IDataObject, pairedItem: { item: itemIndex } }));
 }
 
-function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
-function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number, created?: CreatedLedger): Error {
+/**
+ * The error of item `itemIndex` as n8n shows it: its message starts with `[item N]` (counted from 1; the one
+ * place that names the item), n8n's context carries the index, and an error that stops the node lists what the
+ * execution created.
+ */
+function forItem(this: IExecuteFunctions, error: unknown, itemIndex: number, created?: CreatedLedger): Error & { description?: string | null } {
 	let nodeError: Error & { context?: IDataObject; description?: string | null };
 	if (error instanceof Error && 'node' in error) {
 		nodeError = error as Error & { context?: IDataObject };
 		nodeError.context = { ...(nodeError.context ?? {}), itemIndex };
 	} else {
-		nodeError = new NodeOperationError(this.getNode(), `[item ${itemIndex}] ${errorMessage(error)}`, { itemIndex });
+		nodeError = new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
+	}
+	if (factsOf(nodeError).item === undefined) {
+		nodeError.message = `${itemLabel(itemIndex)} ${nodeError.message}`;
+		addFacts(nodeError, { item: itemIndex });
 	}
 	const list = created?.describe();
 	if (list) nodeError.description = `${nodeError.description ? `${nodeError.description}\n\n` : ''}${list}`;
@@ -116,13 +122,14 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 			try {
 				await op.validate.call(this, ctx, i);
 			} catch (error) {
-				throw withItemIndex.call(this, error, i);
+				throw forItem.call(this, error, i);
 			}
 		}
 	}
 
 	const failItem = (error: unknown, i: number): void => {
-		results[i] = [{ json: { error: errorMessage(error), ...(recoveryOf(error) ?? {}) }, pairedItem: { item: i } }];
+		const named = forItem.call(this, error, i);
+		results[i] = [{ json: { error: named.message, ...(recoveryOf(named) ?? {}) }, pairedItem: { item: i } }];
 	};
 
 	let failed = false;
@@ -134,7 +141,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		} catch (error) {
 			if (continueOnFail) return failItem(error, i);
 			failed = true;
-			throw withItemIndex.call(this, error, i, ctx.created);
+			throw forItem.call(this, error, i, ctx.created);
 		}
 	};
 
@@ -171,7 +178,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
-		throw withItemIndex.call(this, failures.get(first), first, ctx.created);
+		throw forItem.call(this, failures.get(first), first, ctx.created);
 	}
 	return [results.flat()];
 }

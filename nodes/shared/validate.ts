@@ -144,7 +144,7 @@ export class Checker {
 	throwIfFailed(node: INode, itemIndex: number): void {
 		if (this.ok) return;
 		const [first, ...rest] = this.problems;
-		throw new NodeOperationError(node, `[item ${itemIndex}] ${first}`, {
+		throw new NodeOperationError(node, `${first}`, {
 			itemIndex,
 			description:
 				(rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : '') +
@@ -193,7 +193,7 @@ export function parseJsonParameter(node: INode, itemIndex: number, field: string
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw new NodeOperationError(node, `[item ${itemIndex}] ${field}: is not valid JSON (${(error as Error).message})`, {
+		throw new NodeOperationError(node, `${field}: is not valid JSON (${(error as Error).message})`, {
 			itemIndex,
 			description: 'Nothing was sent to the service. Check the JSON for a missing comma, quote or bracket.',
 		});

@@ -161,7 +161,7 @@ describe('Receipts: invoices and notes in real n8n', () => {
 	test('an invoice whose amounts do not add up is stopped before any request, naming the field', async () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eInvalidInvoice');
-		assert.match(String(run.data.resultData.error?.message), /^\[item 0\] totales\.importe_total: is 65\.00 but total_sin_impuestos \+ taxes \+ propina is 61\.40/);
+		assert.match(String(run.data.resultData.error?.message), /^\[item 1\] totales\.importe_total: is 65\.00 but total_sin_impuestos \+ taxes \+ propina is 61\.40/);
 		assert.equal(received().length, 0);
 	});
 });

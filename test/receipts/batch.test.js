@@ -116,7 +116,7 @@ describe('reproducible access key (Options → Access Key)', () => {
 		delete body.fecha_emision;
 		const result = await env.run(jsonIssue('retention', body, withKey));
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 0] fecha_emision: is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD');
+		expect(result.error?.message).toBe('[item 1] fecha_emision: is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD');
 	});
 });
 

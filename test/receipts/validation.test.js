@@ -213,7 +213,7 @@ const salesCases = [
  */
 function expectStoppedBeforeSending(result, field, says) {
 	expect(env.calls()).toHaveLength(0);
-	expect(result.error?.message.startsWith(`[item 0] ${field}: `)).toBe(true);
+	expect(result.error?.message.startsWith(`[item 1] ${field}: `)).toBe(true);
 	expect(result.error?.message).toMatch(says);
 	expect(result.error?.description).toMatch(/Nothing was sent to the service/);
 }
@@ -246,7 +246,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const body = withValue(withValue(retentionBody(), 'ambiente', 9), 'periodo_fiscal', '2026');
 		const result = await env.run(jsonIssue('retention', body));
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 0] ambiente: must be one of 1, 2, got 9');
+		expect(result.error?.message).toBe('[item 1] ambiente: must be one of 1, 2, got 9');
 		expect(result.error?.description).toMatch(/- periodo_fiscal: "2026" is not a fiscal period/);
 	});
 
@@ -255,7 +255,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const text = JSON.stringify(retentionBody()).replace('"periodo_fiscal":"03/2026"', '"periodo_fiscal":"{{ $json.periodo }}"');
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows);
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] periodo_fiscal: "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+		expect(result.error?.message).toBe('[item 2] periodo_fiscal: "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
 	});
 
 	test('with Continue On Fail the invalid item becomes an error item and the others are sent', async () => {
@@ -264,14 +264,14 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows, true);
 		expect(env.calls()).toHaveLength(1);
 		const out = result.output('Receipts');
-		expect(out[0].json.error).toMatch(/^\[item 0\] periodo_fiscal:/);
+		expect(out[0].json.error).toMatch(/^\[item 1\] periodo_fiscal:/);
 		expect(out[1].json.periodo_fiscal).toBe('04/2026');
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	test.each([
-		['not JSON', '{"ambiente": 1,', /^\[item 0\] Receipt \(JSON\): is not valid JSON/],
-		['a list', '[1, 2]', /^\[item 0\] body: must be an object, got a list/],
+		['not JSON', '{"ambiente": 1,', /^\[item 1\] Receipt \(JSON\): is not valid JSON/],
+		['a list', '[1, 2]', /^\[item 1\] body: must be an object, got a list/],
 	])('JSON body that is %s', async (_what, jsonBody, says) => {
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody });
 		expect(env.calls()).toHaveLength(0);
@@ -290,7 +290,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 			items: { item: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 10.555, valor_retenido: 0.18, fecha_emision_documento_sustento: '2026-03-01', tipo_documento_sustento: '01' }] },
 		});
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 0] periodo_fiscal: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+		expect(result.error?.message).toBe('[item 1] periodo_fiscal: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
 		expect(result.error?.description).toMatch(/items\[0\]\.base_imponible: must have at most 2 decimals, got 10.555/);
 	});
 
@@ -309,13 +309,13 @@ describe('pre-flight validation: nothing is sent and the message names the field
 			waybillItems: { item: [{ recipient: 1, descripcion: 'a', codigo_principal: 'A', cantidad: 1 }, { recipient: 2, descripcion: 'b', codigo_principal: 'B', cantidad: 1 }] },
 		});
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 0] destinatarios[1].identificacion: is required');
+		expect(result.error?.message).toBe('[item 1] destinatarios[1].identificacion: is required');
 	});
 
 	test.each([
 		// An empty literal is caught by n8n itself (required parameter); an expression that yields nothing reaches the node.
-		['empty', '={{ $json.xml ?? "" }}', /^\[item 0\] xml: is required$/],
-		['not XML', 'hola', /^\[item 0\] xml: is not XML/],
+		['empty', '={{ $json.xml ?? "" }}', /^\[item 1\] xml: is required$/],
+		['not XML', 'hola', /^\[item 1\] xml: is not XML/],
 	])('Issue From XML with %s XML', async (_what, xml, says) => {
 		const result = await env.run({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'text', xml });
 		expect(env.calls()).toHaveLength(0);
@@ -323,8 +323,8 @@ describe('pre-flight validation: nothing is sent and the message names the field
 	});
 
 	test.each([
-		['empty', '={{ $json.id ?? "" }}', /^\[item 0\] receiptId: is required$/],
-		['with a slash', 'abc/../def', /^\[item 0\] receiptId: "abc\/..\/def" is not a receipt ID/],
+		['empty', '={{ $json.id ?? "" }}', /^\[item 1\] receiptId: is required$/],
+		['with a slash', 'abc/../def', /^\[item 1\] receiptId: "abc\/..\/def" is not a receipt ID/],
 	])('a receipt ID that is %s', async (_what, receiptId, says) => {
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
 		expect(env.calls()).toHaveLength(0);

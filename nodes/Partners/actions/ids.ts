@@ -5,7 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 export function requireId(this: IExecuteFunctions, parameter: string, i: number): string {
 	const value = String(this.getNodeParameter(parameter, i, '', { extractValue: true }) ?? '').trim();
 	if (!value) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] ${parameter}: is required`, {
+		throw new NodeOperationError(this.getNode(), `${parameter}: is required`, {
 			itemIndex: i,
 			description: `Choose the ${parameter} from the list or enter its ID. Nothing was sent.`,
 		});
@@ -20,7 +20,7 @@ export function readIdList(this: IExecuteFunctions, parameter: string, i: number
 		.map((v) => String(v).trim())
 		.filter(Boolean);
 	if (list.length === 0) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] ${parameter}: choose at least one`, {
+		throw new NodeOperationError(this.getNode(), `${parameter}: choose at least one`, {
 			itemIndex: i,
 			description: 'Pick from the list, or give the IDs as a list or comma-separated text. Nothing was sent.',
 		});

@@ -52,7 +52,7 @@ export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, ...waitF
 
 /**
  * Reads and validates the receipt of item `i`, and fills `clave_acceso` when Options → Access Key is
- * Reproducible and the body has none. Throws `[item i] field: what is wrong` before anything is sent.
+ * Reproducible and the body has none. Throws `[item N] field: what is wrong` before anything is sent.
  */
 export function prepareReceipt(
 	this: IExecuteFunctions,

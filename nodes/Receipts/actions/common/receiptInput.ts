@@ -83,7 +83,7 @@ export interface ReceiptInput {
 
 /**
  * Reads the receipt body of item `i` in the chosen input mode and validates it for `kind`; throws
- * `[item i] field.path: what is wrong` (nothing sent) when it is not valid.
+ * `[item N] field.path: what is wrong` (nothing sent) when it is not valid.
  */
 export function readReceipt(this: IExecuteFunctions, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): ReceiptInput {
 	const mode = this.getNodeParameter('inputMode', i, 'fields') as string;

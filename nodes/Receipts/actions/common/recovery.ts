@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { attachRecovery, reword } from '../../../shared/created';
-import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { attachRecovery, reword } from '../../../shared/errors';
+import { mayHaveBeenProcessed } from '../../../shared/errors';
 
 /**
  * The words and fields a user gets when something fails around a receipt that exists, or may exist.
@@ -81,7 +81,7 @@ export function lostAnswer(error: unknown, sent: SentIds): unknown {
 export function signingFailed(node: INode, i: number, ids: IssuedIds, failure: string): NodeOperationError {
 	const error = new NodeOperationError(
 		node,
-		`[item ${i}] Receipt ${describeIds(ids)} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (${failure})`,
+		`Receipt ${describeIds(ids)} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (${failure})`,
 		{
 			itemIndex: i,
 			description:

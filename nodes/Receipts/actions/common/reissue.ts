@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
-import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { factsOf, mayHaveBeenProcessed } from '../../../shared/errors';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
@@ -43,19 +43,18 @@ export async function reissueReceipt(
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/reissue`, body }, i);
 	} catch (error) {
-		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, kind, id, i);
+		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, kind, id);
 	}
 	return await afterIssue.call(this, ctx, i, { id, ...answer }, { warnings });
 }
 
 /** The service's refusal (e.g. an authorized receipt) said in words that name the rule. */
-function explain(error: unknown, kind: ReceiptKind, id: string, i: number): Error {
+function explain(error: unknown, kind: ReceiptKind, id: string): Error {
 	if (!(error instanceof NodeApiError)) return error as Error;
-	const status = Number(error.httpCode);
+	const { status = 0, said } = factsOf(error);
 	if (status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status)) {
 		const { name, plural } = RECEIPT_KINDS[kind];
-		const said = error.message.replace(/^\[item \d+\] /, '').replace(/^Receipts rejected the request: /, '');
-		error.message = `[item ${i}] ${name[0].toUpperCase()}${name.slice(1)} ${id} cannot be reissued: ${said}`;
+		error.message = `${name[0].toUpperCase()}${name.slice(1)} ${id} cannot be reissued: ${said ?? 'the service refused it'}`;
 		error.description =
 			`Only ${plural} in NO AUTORIZADO or DEVUELTO can be reissued: an authorized ${name} cannot be changed (issue a new one instead). Otherwise, correct what the service's messages name. ${error.description ?? ''}`.trim();
 	}

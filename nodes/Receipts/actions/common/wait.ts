@@ -98,7 +98,7 @@ export async function afterIssue(
 	const id = ids.id;
 	if (!id) {
 		throw afterCreated(
-			new NodeOperationError(this.getNode(), `[item ${i}] the service's answer carries no receipt id, so its final state cannot be awaited`, { itemIndex: i }),
+			new NodeOperationError(this.getNode(), `the service's answer carries no receipt id, so its final state cannot be awaited`, { itemIndex: i }),
 			ids,
 		);
 	}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
-import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { mayHaveBeenProcessed } from '../../../shared/errors';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { receiptOptions } from '../common/issue';
