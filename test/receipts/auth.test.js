@@ -231,6 +231,7 @@ describe('credential test', () => {
 			['baseUrl', false],
 			['apiKey', true],
 			['certificatePassword', true],
+			...['issuerNotice', 'issuerRuc', 'issuerLegalName', 'issuerTradeName', 'issuerAddress', 'issuerEstablishment', 'issuerEmissionPoint', 'issuerEstablishmentAddress', 'issuerKeepsAccounting', 'issuerSpecialTaxpayer', 'issuerRegime'].map((name) => [name, false]),
 		]);
 	});
 });

@@ -116,7 +116,7 @@ describe('reproducible access key (Options → Access Key)', () => {
 		delete body.fecha_emision;
 		const result = await env.run(jsonIssue('retention', body, withKey));
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] fecha_emision: is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD');
+		expect(result.error?.message).toBe('[item 1] Issue Date (fecha_emision) is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD');
 	});
 });
 
@@ -153,14 +153,14 @@ describe('no sample data as defaults', () => {
 	});
 
 	test.each([
-		['atsRetention', 'issue', 'documentos_soporte'],
-		['purchaseSettlement', 'issueWithReimbursement', 'reembolso'],
-	])('%s %s: the Fields-mode %s JSON starts empty (the example is its placeholder) and is required', async (resource, operation, name) => {
+		['atsRetention', 'issue', 'documentos_soporte', 'Supporting Documents'],
+		['purchaseSettlement', 'issueWithReimbursement', 'reembolso', 'Reimbursement'],
+	])('%s %s: the Fields-mode %s JSON starts empty (the example is its placeholder) and is required', async (resource, operation, name, label) => {
 		const field = defaultOf(name, resource, operation);
 		expect(field.default).toBe('');
 		expect(JSON.parse(String(field.placeholder))).toBeTruthy();
 		const result = await env.run({ resource, operation, inputMode: 'fields', secuencial: '5', secuencia: '5', periodo_fiscal: '03/2026' });
 		expect(env.calls()).toHaveLength(0);
-		expect(`${result.error?.message}\n${result.error?.description}`).toContain(`${name}: is required`);
+		expect(`${result.error?.message}\n${result.error?.description}`).toContain(`\n- ${label} is required`);
 	});
 });

@@ -18,8 +18,12 @@ export async function startReceipts() {
 	/** @returns {Promise<RunResult>} */
 	const run = (parameters, input, continueOnFail = false) =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
-	const calls = () => server.received('receipts');
-	return { receipts, server, engine, run, calls, setCredential, filesOrigin, stop: () => server.stop() };
+	// What the node sent, leaving out its reads of the tax-rate catalogs (once per execution, before issuing):
+	// `catalogReads()` lists those.
+	const isCatalogRead = (r) => r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);
+	const calls = () => server.received('receipts').filter((r) => !isCatalogRead(r));
+	const catalogReads = () => server.received('receipts').filter(isCatalogRead);
+	return { receipts, server, engine, run, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { Checker, isMissing } from '../../shared/validate';
 import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from './accessKey';
-import { ID_TYPES, identificationWarning, rucProblem } from './ruc';
+import { ID_TYPES, idTypeOf, identificationWarning, rucProblem } from './ruc';
 import { DOCUMENT_TYPE_CODES } from './catalogs';
-import { checkDebitNoteTotals, checkSalesTotals } from './totals';
+import { BUILT_IN_RATES, checkDebitNoteTotals, checkReimbursementAmounts, checkRetentionAmounts, checkSalesTotals, completeAmounts, type RateBook } from './totals';
 
 /**
  * Pre-flight validation of receipt bodies, one function per receipt kind, following the tables of the
@@ -24,8 +24,12 @@ const MAX_SEQUENTIAL = 999999999;
 /** A full document number: establishment-emission point-sequential, e.g. 001-002-000058473. */
 const DOCUMENT_NUMBER = /^\d{3}-\d{3}-\d{9}$/;
 
+function isObjectValue(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
 function asObject(value: unknown): IDataObject {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+	return isObjectValue(value) ? value : {};
 }
 
 function toInteger(value: unknown): unknown {
@@ -92,7 +96,11 @@ function sequential(check: Checker, body: IDataObject, field: 'secuencial' | 'se
 }
 
 export function checkEmisor(check: Checker, value: unknown): void {
-	if (!check.object('emisor', value, { required: true })) return;
+	if (isMissing(value)) {
+		check.fail('emisor', 'is required: fill it in, or save your issuer once in the Receipts credential (every receipt then uses it)');
+		return;
+	}
+	if (!check.object('emisor', value)) return;
 	const emisor = value as IDataObject;
 	if (!isMissing(emisor.ruc)) {
 		const problem = rucProblem(String(emisor.ruc).trim());
@@ -149,7 +157,7 @@ function taxLines(check: Checker, path: string, value: unknown, opts: { required
 	});
 }
 
-export function checkRetention(check: Checker, body: IDataObject): IDataObject {
+export function checkRetention(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencial', 'integer');
 	check.matches('periodo_fiscal', body.periodo_fiscal, PERIODO_FISCAL, 'is not a fiscal period: use MM/YYYY, e.g. 03/2026', { required: true });
@@ -160,11 +168,13 @@ export function checkRetention(check: Checker, body: IDataObject): IDataObject {
 		check.string(`${at}.codigo`, item.codigo, { required: true });
 		check.string(`${at}.codigo_porcentaje`, item.codigo_porcentaje, { required: true });
 		check.number(`${at}.porcentaje`, item.porcentaje);
-		check.number(`${at}.valor_retenido`, item.valor_retenido, { required: true, maxDecimals: 2 });
+		// Required, but computed from the percentage when known: completeAmounts says when it cannot be.
+		check.number(`${at}.valor_retenido`, item.valor_retenido, { maxDecimals: 2 });
 		check.isoDate(`${at}.fecha_emision_documento_sustento`, item.fecha_emision_documento_sustento, { required: true });
 		check.string(`${at}.numero_documento_sustento`, item.numero_documento_sustento);
 		check.string(`${at}.tipo_documento_sustento`, item.tipo_documento_sustento, { required: true });
 	});
+	checkRetentionAmounts(check, body, rates);
 	crossCheckAccessKey(check, body, 'retention', 'secuencial');
 	checkInfo(check, body, 'retention');
 	return body;
@@ -249,7 +259,7 @@ function reimbursementDocuments(check: Checker, path: string, reembolso: IDataOb
 /** SRI: IVA (codigo 2) at percentage code 6 is "no objeto de impuesto". */
 export const NO_OBJECT_OF_TAX = { codigo: '2', codigo_porcentaje: '6' } as const;
 
-export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts: { reimbursement: boolean }): IDataObject {
+export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts: { reimbursement: boolean }, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencial', 'string');
 	checkEmisor(check, body.emisor);
@@ -278,7 +288,7 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 		if (opts.reimbursement && Array.isArray(item.impuestos)) {
 			(item.impuestos as IDataObject[]).forEach((tax, n) => {
 				if (tax && (String(tax.codigo) !== NO_OBJECT_OF_TAX.codigo || String(tax.codigo_porcentaje) !== NO_OBJECT_OF_TAX.codigo_porcentaje)) {
-					check.warn(`${at}.impuestos[${n}]`, 'a reimbursement settlement item carries the no-object-of-tax kind (codigo 2, codigo_porcentaje 6)');
+					check.warn(`${at}.impuestos[${n}]`, 'is not of the no-object-of-tax kind (IVA, percentage code 6) that a reimbursement settlement item carries');
 				}
 			});
 		}
@@ -294,6 +304,8 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 	} else if (!isMissing(body.reembolso) && check.object('reembolso', body.reembolso)) {
 		reimbursementDocuments(check, 'reembolso', body.reembolso as IDataObject);
 	}
+	checkSalesTotals(check, body, { propina: false, payments: 'settlement' }, rates);
+	if (isObjectValue(body.reembolso)) checkReimbursementAmounts(check, 'reembolso', body.reembolso, rates);
 	crossCheckAccessKey(check, body, opts.reimbursement ? 'purchaseSettlementReimbursement' : 'purchaseSettlement', 'secuencial');
 	checkInfo(check, body, opts.reimbursement ? 'purchaseSettlementReimbursement' : 'purchaseSettlement');
 	return body;
@@ -369,7 +381,7 @@ function salesHeader(check: Checker, body: IDataObject, opts: { sequentialAs: 'i
 }
 
 /** Invoice (receipts service's public documentation, Facturas: "Emisión de una factura"). */
-export function checkInvoice(check: Checker, body: IDataObject): IDataObject {
+export function checkInvoice(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
 	check.matches('guia_remision', body.guia_remision, DOCUMENT_NUMBER, 'is not a waybill number: use ###-###-#########, e.g. 001-002-000000003');
 	salesItems(check, body.items);
@@ -394,27 +406,27 @@ export function checkInvoice(check: Checker, body: IDataObject): IDataObject {
 		check.number(`${at}.tarifa`, r.tarifa, { required: true, maxDecimals: 2 });
 		check.number(`${at}.valor`, r.valor, { required: true, maxDecimals: 2 });
 	});
-	checkSalesTotals(check, body, { propina: true, payments: true });
+	checkSalesTotals(check, body, { propina: true, payments: 'invoice' }, rates);
 	crossCheckAccessKey(check, body, 'invoice', 'secuencial');
 	checkInfo(check, body, 'invoice');
 	return body;
 }
 
 /** Credit note (Notas de crédito): an invoice's shape without payments and tip, plus the modified document. */
-export function checkCreditNote(check: Checker, body: IDataObject): IDataObject {
+export function checkCreditNote(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
 	modifiedDocument(check, body);
 	check.string('motivo', body.motivo, { required: true, max: 300 });
 	salesItems(check, body.items);
 	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], ['descuento', 'descuento_adicional']);
-	checkSalesTotals(check, body, { propina: false, payments: false });
+	checkSalesTotals(check, body, { propina: false, payments: false }, rates);
 	crossCheckAccessKey(check, body, 'creditNote', 'secuencial');
 	checkInfo(check, body, 'creditNote');
 	return body;
 }
 
 /** Debit note (Notas de débito): `secuencial` as text, no currency, items are `{motivo, valor}`, taxes with `tarifa`. */
-export function checkDebitNote(check: Checker, body: IDataObject): IDataObject {
+export function checkDebitNote(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	salesHeader(check, body, { sequentialAs: 'string', currency: false });
 	modifiedDocument(check, body);
 	each(check, 'items', body.items, { required: true, min: 1 }, (item, at) => {
@@ -422,31 +434,59 @@ export function checkDebitNote(check: Checker, body: IDataObject): IDataObject {
 		check.number(`${at}.valor`, item.valor, { required: true, maxDecimals: 2 });
 	});
 	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], [], { tarifa: true });
-	checkDebitNoteTotals(check, body);
+	checkDebitNoteTotals(check, body, rates);
 	crossCheckAccessKey(check, body, 'debitNote', 'secuencial');
 	checkInfo(check, body, 'debitNote');
 	return body;
 }
 
-/** Validates `body` as a receipt of `kind`; the body is a copy the caller may send. */
-export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObject): IDataObject {
-	const body = { ...asObject(input) };
+/** Every party a receipt of `kind` names, by path. */
+function partiesOf(body: IDataObject): Array<[string, IDataObject]> {
+	const parties: Array<[string, IDataObject]> = [];
+	for (const key of ['comprador', 'proveedor', 'sujeto', 'transportista']) if (isObjectValue(body[key])) parties.push([key, body[key] as IDataObject]);
+	if (Array.isArray(body.destinatarios)) body.destinatarios.forEach((d, n) => isObjectValue(d) && parties.push([`destinatarios[${n}]`, d]));
+	return parties;
+}
+
+/**
+ * A party's identification type, when left empty, from the shape of its identification (ruc.ts: 13 digits
+ * ending in 001 → RUC, 10 → cédula, thirteen nines → final consumer), with a warning that says so.
+ */
+export function inferIdentificationTypes(check: Checker, body: IDataObject): void {
+	for (const [path, party] of partiesOf(body)) {
+		if (!isMissing(party.tipo_identificacion)) continue;
+		const inferred = idTypeOf(party.identificacion);
+		if (!inferred) continue;
+		party.tipo_identificacion = inferred.code;
+		check.warn(`${path}.tipo_identificacion`, `was empty: ${inferred.code} (${inferred.why}) was used; check it`);
+	}
+}
+
+/**
+ * Validates `body` as a receipt of `kind`, after filling what can be computed: a party's identification type
+ * (inferIdentificationTypes) and the amounts (totals.ts, with the rates of `rates`). Returns a copy the caller
+ * may send; `input` is not changed.
+ */
+export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
+	const body = JSON.parse(JSON.stringify(asObject(input))) as IDataObject;
+	inferIdentificationTypes(check, body);
+	completeAmounts(check, kind, body, rates);
 	switch (kind) {
 		case 'retention':
-			return checkRetention(check, body);
+			return checkRetention(check, body, rates);
 		case 'atsRetention':
 			return checkAtsRetention(check, body);
 		case 'waybill':
 			return checkWaybill(check, body);
 		case 'purchaseSettlement':
-			return checkPurchaseSettlement(check, body, { reimbursement: false });
+			return checkPurchaseSettlement(check, body, { reimbursement: false }, rates);
 		case 'purchaseSettlementReimbursement':
-			return checkPurchaseSettlement(check, body, { reimbursement: true });
+			return checkPurchaseSettlement(check, body, { reimbursement: true }, rates);
 		case 'invoice':
-			return checkInvoice(check, body);
+			return checkInvoice(check, body, rates);
 		case 'creditNote':
-			return checkCreditNote(check, body);
+			return checkCreditNote(check, body, rates);
 		case 'debitNote':
-			return checkDebitNote(check, body);
+			return checkDebitNote(check, body, rates);
 	}
 }

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
-import { Checker } from '../../../shared/validate';
 import { reproducibleAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
-import { inputModeField, jsonBodyField, readReceipt, type ReceiptInput } from './receiptInput';
+import { byVersion, type FormVersion } from './fields';
+import { inputModeField, inspectReceipt, jsonBodyField, type InspectedReceipt, type ReceiptInput } from './receiptInput';
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
 import { afterIssue, parallelChecksOption, pollIntervalOption, waitFields } from './wait';
 import { readXml, xmlFields } from './xml';
@@ -39,31 +39,49 @@ export const receiptOptions = (extra: INodeProperties[] = []): INodeProperties =
 	options: [...extra, pollIntervalOption, parallelChecksOption, requestTimeoutOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 });
 
-export const issueProperties = (example: IDataObject, fields: INodeProperties[], opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
-	inputModeField,
-	jsonBodyField(example),
-	...fields,
+/** The receipt itself, as Issue and Preview read it: the input mode, the JSON body, the Fields form (both versions). */
+export const receiptProperties = (example: IDataObject, fields: (v: FormVersion) => INodeProperties[]): INodeProperties[] => [inputModeField, jsonBodyField(example), ...byVersion(fields)];
+
+/** What Issue and Reissue add to the receipt: the wait, Simplify and the options. */
+export const issueOutputProperties = (opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
 	...waitFields,
 	simplifyField,
 	receiptOptions(opts.accessKey ? [accessKeyOption] : []),
 ];
 
+/** Preview's options: what changes the body (the access key) and how long a catalog read may take. */
+export const previewOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [accessKeyOption, requestTimeoutOption],
+};
+
+export const issueProperties = (example: IDataObject, fields: (v: FormVersion) => INodeProperties[], opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
+	...receiptProperties(example, fields),
+	...issueOutputProperties(opts),
+];
+
 export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, ...waitFields, simplifyField, receiptOptions()];
 
 /**
- * Reads and validates the receipt of item `i`, and fills `clave_acceso` when Options → Access Key is
- * Reproducible and the body has none. Throws `[item N] field: what is wrong` before anything is sent.
+ * The body Issue would send for item `i`: the receipt read, completed and checked (inspectReceipt), with the
+ * `clave_acceso` built when Options → Access Key is Reproducible and the body has none. Throws nothing for a bad
+ * receipt: the problems are in `check`.
  */
-export function prepareReceipt(
+export async function inspectForIssue(
 	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
 	i: number,
 	kind: ReceiptKind,
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
 	opts: { accessKey?: boolean } = { accessKey: true },
-): ReceiptInput {
-	const input = readReceipt.call(this, i, kind, fromFields);
-	const { body } = input;
-	if (opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
+): Promise<InspectedReceipt> {
+	const inspected = await inspectReceipt.call(this, ctx, i, kind, fromFields);
+	const { body, check } = inspected;
+	if (body && opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
 		const emisor = (body.emisor ?? {}) as IDataObject;
 		const est = (emisor.establecimiento ?? {}) as IDataObject;
 		const built = reproducibleAccessKey({
@@ -76,15 +94,46 @@ export function prepareReceipt(
 			secuencial: body.secuencial ?? body.secuencia,
 			tipoEmision: body.tipo_emision,
 		});
-		if ('problems' in built) {
-			const check = new Checker();
-			for (const [field, problem] of built.problems) check.fail(field, problem);
-			check.throwIfFailed(this.getNode(), i);
-		} else {
-			body.clave_acceso = built.key;
-		}
+		if ('problems' in built) for (const [field, problem] of built.problems) check.fail(field, problem);
+		else body.clave_acceso = built.key;
 	}
-	return input;
+	return inspected;
+}
+
+/**
+ * Reads, completes and validates the receipt of item `i` as Issue sends it (inspectForIssue). Throws
+ * `[item N] Field: what is wrong`, with every problem of the item, before anything is sent.
+ */
+export async function prepareReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	opts: { accessKey?: boolean } = { accessKey: true },
+): Promise<ReceiptInput> {
+	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields, opts);
+	check.throwIfFailed(this.getNode(), i);
+	return { body: body as IDataObject, warnings: check.warnings };
+}
+
+/**
+ * Preview: the body Issue would send for item `i` and its warnings — or, for a receipt that is not valid, every
+ * problem Issue would stop on — as the item's output. Nothing is issued, signed or written; the only requests
+ * are reads of the tax-rate catalogs (once per execution). A bad row is an output item like the others, so a
+ * whole batch is checked in one run.
+ */
+export async function previewReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+): Promise<IDataObject> {
+	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields);
+	const warnings = check.warnings.length ? { warnings: check.warnings } : {};
+	if (!check.ok || !body) return { valid: false, problems: check.problems, ...warnings };
+	return { valid: true, ...warnings, body };
 }
 
 /** POST the validated body to `path` (signed: X-Password), then output or follow the receipt. */
@@ -96,7 +145,7 @@ export async function issueReceipt(
 	path: string,
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
 ): Promise<OperationResult | Deferred> {
-	const { body, warnings } = prepareReceipt.call(this, i, kind, fromFields);
+	const { body, warnings } = await prepareReceipt.call(this, ctx, i, kind, fromFields);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body }, i);

@@ -5,6 +5,7 @@ import { factsOf, mayHaveBeenProcessed } from '../../../shared/errors';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
+import type { FormVersion } from './fields';
 import { issueProperties, prepareReceipt } from './issue';
 import { afterCreated } from './recovery';
 import { afterIssue } from './wait';
@@ -16,16 +17,16 @@ import { afterIssue } from './wait';
  * may have reached the service: the receipt exists either way, so a lost answer says so with its ID.
  */
 
-export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
+export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: (v: FormVersion) => INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
 	receiptIdField(`ID of the ${RECEIPT_KINDS[kind].name} to correct: it must be in NO AUTORIZADO or DEVUELTO`),
 	...extra,
 	...issueProperties(example, fields, { accessKey: false }),
 ];
 
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export function validateReissue(this: IExecuteFunctions, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): void {
+export async function validateReissue(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): Promise<void> {
 	readReceiptId.call(this, i);
-	prepareReceipt.call(this, i, kind, fromFields, { accessKey: false });
+	await prepareReceipt.call(this, ctx, i, kind, fromFields, { accessKey: false });
 }
 
 /** Sends the corrected receipt; an authorized one is refused by the service, and the error says why. */
@@ -38,7 +39,7 @@ export async function reissueReceipt(
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
 ): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
-	const { body, warnings } = prepareReceipt.call(this, i, kind, fromFields, { accessKey: false });
+	const { body, warnings } = await prepareReceipt.call(this, ctx, i, kind, fromFields, { accessKey: false });
 	let answer;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/reissue`, body }, i);

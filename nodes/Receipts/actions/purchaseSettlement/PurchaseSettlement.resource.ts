@@ -1,10 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { previewOption } from '../common/resource';
 import * as issue from './issue.operation';
 import * as issueFromXml from './issueFromXml.operation';
 import * as issueWithReimbursement from './issueWithReimbursement.operation';
+import * as preview from './preview.operation';
+import * as previewWithReimbursement from './previewWithReimbursement.operation';
 import * as reissue from './reissue.operation';
 
-export { issue, issueFromXml, issueWithReimbursement, reissue };
+export { issue, issueFromXml, issueWithReimbursement, preview, previewWithReimbursement, reissue };
 
 export const description: INodeProperties[] = [
 	{
@@ -22,6 +25,8 @@ export const description: INodeProperties[] = [
 				description: 'Issue a purchase settlement that reimburses expenses (reembolso required)',
 				action: 'Issue a purchase settlement with reimbursement',
 			},
+			previewOption('a purchase settlement'),
+			previewOption('a purchase settlement with reimbursement', 'previewWithReimbursement', 'Preview With Reimbursement'),
 			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected purchase settlement for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a purchase settlement' },
 		],
 		default: 'issue',
@@ -29,5 +34,7 @@ export const description: INodeProperties[] = [
 	...issue.description,
 	...issueFromXml.description,
 	...issueWithReimbursement.description,
+	...preview.description,
+	...previewWithReimbursement.description,
 	...reissue.description,
 ];
