@@ -15,9 +15,12 @@ export async function startReceipts() {
 	const setCredential = (data = {}) =>
 		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, ...data });
 	setCredential();
-	/** @returns {Promise<RunResult>} */
-	const run = (parameters, input, continueOnFail = false) =>
-		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
+	/**
+	 * Runs the Receipts node (`typeVersion` 1 unless given: the version every saved workflow before version 2 has).
+	 * @returns {Promise<RunResult>}
+	 */
+	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
+		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts', typeVersion }));
 	// What the node sent, leaving out its reads of the tax-rate catalogs (once per execution, before issuing):
 	// `catalogReads()` lists those.
 	const isCatalogRead = (r) => r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);

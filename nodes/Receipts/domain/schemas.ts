@@ -147,12 +147,16 @@ function checkInfo(check: Checker, body: IDataObject, kind: ReceiptKind): void {
 	}
 }
 
-function taxLines(check: Checker, path: string, value: unknown, opts: { required?: boolean; tarifa?: boolean }): void {
+/**
+ * `computedAmounts`: the base and value are required but computed when left out (totals.ts reports when they
+ * cannot be). `codes`: a line that is there must say its tax and percentage code, even in an optional list.
+ */
+function taxLines(check: Checker, path: string, value: unknown, opts: { required?: boolean; tarifa?: boolean; computedAmounts?: boolean; codes?: boolean }): void {
 	each(check, path, value, { required: opts.required }, (tax, at) => {
-		check.string(`${at}.codigo`, tax.codigo, { required: opts.required });
-		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: opts.required });
-		check.number(`${at}.base_imponible`, tax.base_imponible, { required: opts.required });
-		check.number(`${at}.valor`, tax.valor, { required: opts.required });
+		check.string(`${at}.codigo`, tax.codigo, { required: opts.required || opts.codes });
+		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: opts.required || opts.codes });
+		check.number(`${at}.base_imponible`, tax.base_imponible, { required: opts.required && !opts.computedAmounts });
+		check.number(`${at}.valor`, tax.valor, { required: opts.required && !opts.computedAmounts });
 		check.number(`${at}.tarifa`, tax.tarifa);
 	});
 }
@@ -264,12 +268,13 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 	sequential(check, body, 'secuencial', 'string');
 	checkEmisor(check, body.emisor);
 	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)', { required: true });
+	// The amounts are required, and computed from the items when left out (totals.ts says when they cannot be).
 	if (check.object('totales', body.totales, { required: true })) {
 		const t = body.totales as IDataObject;
-		check.number('totales.total_sin_impuestos', t.total_sin_impuestos, { required: true });
-		check.number('totales.descuento', t.descuento, { required: true });
-		check.number('totales.importe_total', t.importe_total, { required: true });
-		taxLines(check, 'totales.impuestos', t.impuestos, { required: true });
+		check.number('totales.total_sin_impuestos', t.total_sin_impuestos);
+		check.number('totales.descuento', t.descuento);
+		check.number('totales.importe_total', t.importe_total);
+		taxLines(check, 'totales.impuestos', t.impuestos, { required: true, computedAmounts: true });
 	}
 	if (check.object('maquina_fiscal', body.maquina_fiscal)) {
 		const m = body.maquina_fiscal as IDataObject;
@@ -284,7 +289,7 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 		check.number(`${at}.precio_total_sin_impuestos`, item.precio_total_sin_impuestos);
 		check.number(`${at}.descuento`, item.descuento);
 		check.object(`${at}.detalles_adicionales`, item.detalles_adicionales);
-		taxLines(check, `${at}.impuestos`, item.impuestos, {});
+		taxLines(check, `${at}.impuestos`, item.impuestos, { codes: true });
 		if (opts.reimbursement && Array.isArray(item.impuestos)) {
 			(item.impuestos as IDataObject[]).forEach((tax, n) => {
 				if (tax && (String(tax.codigo) !== NO_OBJECT_OF_TAX.codigo || String(tax.codigo_porcentaje) !== NO_OBJECT_OF_TAX.codigo_porcentaje)) {
@@ -295,7 +300,7 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 	});
 	each(check, 'pagos', body.pagos, { required: true, min: 1 }, (p, at) => {
 		check.string(`${at}.forma_pago`, p.forma_pago, { required: true });
-		check.number(`${at}.total`, p.total, { required: true });
+		check.number(`${at}.total`, p.total);
 		check.string(`${at}.unidad_tiempo`, p.unidad_tiempo, { max: 10 });
 		check.string(`${at}.plazo`, p.plazo, { max: 14 });
 	});
@@ -311,14 +316,17 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 	return body;
 }
 
-/** Tax lines of invoices and notes: codes and 2-decimal amounts (Impuesto Item, Total Impuesto). */
-function salesTaxLines(check: Checker, path: string, value: unknown, opts: { tarifa?: boolean } = {}): void {
+/**
+ * Tax lines of invoices and notes: codes and 2-decimal amounts (Impuesto Item, Total Impuesto). The amounts (and
+ * a debit note's `tarifa`) are required, and computed when left out: totals.ts reports those it cannot compute.
+ */
+function salesTaxLines(check: Checker, path: string, value: unknown): void {
 	each(check, path, value, { required: true, min: 1 }, (tax, at) => {
 		check.string(`${at}.codigo`, tax.codigo, { required: true });
 		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: true });
-		check.number(`${at}.base_imponible`, tax.base_imponible, { required: true, maxDecimals: 2 });
-		check.number(`${at}.valor`, tax.valor, { required: true, maxDecimals: 2 });
-		check.number(`${at}.tarifa`, tax.tarifa, { required: opts.tarifa, min: 0, maxDecimals: 2 });
+		check.number(`${at}.base_imponible`, tax.base_imponible, { maxDecimals: 2 });
+		check.number(`${at}.valor`, tax.valor, { maxDecimals: 2 });
+		check.number(`${at}.tarifa`, tax.tarifa, { min: 0, maxDecimals: 2 });
 		check.number(`${at}.descuento_adicional`, tax.descuento_adicional, { min: 0, maxDecimals: 2 });
 	});
 }
@@ -339,13 +347,16 @@ function salesItems(check: Checker, value: unknown): void {
 	});
 }
 
-/** `totales` with the amounts `required` and the others optional, all with at most 2 decimals. */
-function salesTotals(check: Checker, value: unknown, required: string[], optional: string[], opts: { tarifa?: boolean } = {}): void {
+/**
+ * `totales` with its amounts, all with at most 2 decimals: `computed` are required but computed from the items
+ * when left out (totals.ts reports those it cannot compute); `optional` may be left out.
+ */
+function salesTotals(check: Checker, value: unknown, computed: string[], optional: string[]): void {
 	if (!check.object('totales', value, { required: true })) return;
 	const totales = value as IDataObject;
-	for (const key of required) check.number(`totales.${key}`, totales[key], { required: true, maxDecimals: 2 });
+	for (const key of computed) check.number(`totales.${key}`, totales[key], { maxDecimals: 2 });
 	for (const key of optional) check.number(`totales.${key}`, totales[key], { min: 0, maxDecimals: 2 });
-	salesTaxLines(check, 'totales.impuestos', totales.impuestos, opts);
+	salesTaxLines(check, 'totales.impuestos', totales.impuestos);
 }
 
 /** The date part of a valid ISO 8601 date, for comparing dates; undefined when it is not one. */
@@ -388,7 +399,7 @@ export function checkInvoice(check: Checker, body: IDataObject, rates: RateBook 
 	salesTotals(check, body.totales, ['total_sin_impuestos', 'descuento', 'propina', 'importe_total'], ['descuento_adicional']);
 	each(check, 'pagos', body.pagos, { required: true, min: 1 }, (p, at) => {
 		check.string(`${at}.medio`, p.medio, { required: true });
-		check.number(`${at}.total`, p.total, { required: true, maxDecimals: 2 });
+		check.number(`${at}.total`, p.total, { maxDecimals: 2 });
 		check.isoDate(`${at}.fecha`, p.fecha);
 		check.string(`${at}.notas`, p.notas, { max: 300 });
 		check.object(`${at}.propiedades`, p.propiedades);
@@ -433,7 +444,7 @@ export function checkDebitNote(check: Checker, body: IDataObject, rates: RateBoo
 		check.string(`${at}.motivo`, item.motivo, { required: true, max: 300 });
 		check.number(`${at}.valor`, item.valor, { required: true, maxDecimals: 2 });
 	});
-	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], [], { tarifa: true });
+	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], []);
 	checkDebitNoteTotals(check, body, rates);
 	crossCheckAccessKey(check, body, 'debitNote', 'secuencial');
 	checkInfo(check, body, 'debitNote');

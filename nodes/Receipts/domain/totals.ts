@@ -198,6 +198,27 @@ function completeIvaLine(tax: IDataObject, rates: RateBook, expectedBase: number
 	if (isMissing(tax.valor) && rate !== undefined && base !== undefined) tax.valor = amount(percentOf(base - discount, rate));
 }
 
+/** What a message says of an amount the node does not compute: only IVA is computed. */
+const GIVE_OTHER_TAXES = 'is required: the node computes IVA only; give the base, the rate and the value of this tax';
+
+/**
+ * An IVA line whose value could not be computed because its percentage code has no known rate (neither the
+ * service's catalog nor the built-in table). A line whose base is unknown is not named: what makes its base
+ * unknown (the item's quantity or price) is.
+ */
+function requireIvaValue(check: Checker, at: string, tax: IDataObject, rates: RateBook): void {
+	if (!isMissing(tax.valor) || isMissing(tax.codigo_porcentaje) || cents(tax.base_imponible) === undefined) return;
+	if (rates.sales(IVA, code(tax.codigo_porcentaje)) === undefined && num(tax.tarifa) === undefined) {
+		check.fail(`${at}.valor`, `is required: the rate of IVA percentage code ${code(tax.codigo_porcentaje)} is not known here; give the rate or the value`);
+	}
+}
+
+/** The amounts of a non-IVA line (ICE, IRBPNR) that the user must give. */
+function requireGiven(check: Checker, at: string, tax: IDataObject, keys: string[]): void {
+	if (isMissing(tax.codigo)) return; // the missing code is what is named
+	for (const key of keys) if (isMissing(tax[key])) check.fail(`${at}.${key}`, GIVE_OTHER_TAXES);
+}
+
 /** The items' tax lines grouped by tax and percentage code, in the order they first appear. */
 function taxGroups(items: IDataObject[]): Map<string, { codigo: string; pct: string; base: Array<number | undefined>; valor: Array<number | undefined>; at: string }> {
 	const groups = new Map<string, { codigo: string; pct: string; base: Array<number | undefined>; valor: Array<number | undefined>; at: string }>();
@@ -256,8 +277,10 @@ function completeTotalTaxes(check: Checker, totales: IDataObject, items: IDataOb
 		check.warn('totales.descuento_adicional', `was shared between the tax lines in proportion to their bases (${parts.join(', ')}); give each Total Taxes line's value yourself to share it otherwise`);
 	};
 	if (totales.impuestos === undefined || totales.impuestos === null) {
-		if (!groups.size) return;
-		totales.impuestos = [...groups].map(([key, g]) => {
+		// A line without its codes is named on the item; it makes no totals line.
+		const complete = [...groups].filter(([, g]) => g.codigo !== '' && g.pct !== '');
+		if (!complete.length) return;
+		totales.impuestos = complete.map(([key, g]) => {
 			const base = sumOf(g.base);
 			const valor = valueOf(key, g, base);
 			const line: IDataObject = { codigo: g.codigo, codigo_porcentaje: g.pct };
@@ -267,19 +290,25 @@ function completeTotalTaxes(check: Checker, totales: IDataObject, items: IDataOb
 		});
 		return sayShared();
 	}
-	for (const line of listOf(totales.impuestos)) {
+	listOf(totales.impuestos).forEach((line, k) => {
+		const at = `totales.impuestos[${k}]`;
 		const key = taxKey(line);
 		const g = groups.get(key);
 		if (isMissing(line.base_imponible) && g) {
 			const base = sumOf(g.base);
 			if (base !== undefined) line.base_imponible = amount(base);
 		}
+		if (isMissing(line.base_imponible) && !g && !isMissing(line.codigo)) {
+			check.fail(`${at}.base_imponible`, `is required: no item carries ${taxName(code(line.codigo), code(line.codigo_porcentaje), rates)}, so its base cannot be computed`);
+		}
 		if (isMissing(line.valor)) {
 			const base = cents(line.base_imponible);
-			const valor = g ? valueOf(key, g, base) : isIva(line) && base === 0 ? 0 : undefined;
+			const rate = isIva(line) ? rates.sales(IVA, code(line.codigo_porcentaje)) : undefined;
+			const valor = g ? valueOf(key, g, base) : rate !== undefined && base !== undefined ? percentOf(base, rate) : undefined;
 			if (valor !== undefined) line.valor = amount(valor);
+			else if (!g && base !== undefined) requireGiven(check, at, line, ['valor']);
 		}
-	}
+	});
 	sayShared();
 }
 
@@ -309,7 +338,7 @@ function completePayments(check: Checker, body: IDataObject, invoice: boolean): 
 function completeSales(check: Checker, body: IDataObject, kind: ReceiptKind, rates: RateBook): void {
 	const items = listOf(body.items);
 	const subtotals: Array<number | undefined> = [];
-	for (const item of items) {
+	items.forEach((item, n) => {
 		if (isMissing(item.descuento)) item.descuento = 0;
 		const computed = itemSubtotal(item);
 		if (isMissing(item.precio_total_sin_impuestos) && computed !== undefined) item.precio_total_sin_impuestos = amount(computed);
@@ -318,8 +347,13 @@ function completeSales(check: Checker, body: IDataObject, kind: ReceiptKind, rat
 		const taxes = listOf(item.impuestos);
 		const ice = sumOf(taxes.filter(isIce).map((t) => cents(t.valor)));
 		const ivaBase = subtotal === undefined || ice === undefined ? undefined : subtotal + ice;
-		for (const tax of taxes) if (isIva(tax)) completeIvaLine(tax, rates, ivaBase);
-	}
+		taxes.forEach((tax, k) => {
+			const at = `items[${n}].impuestos[${k}]`;
+			if (!isIva(tax)) return requireGiven(check, at, tax, ['base_imponible', 'valor']);
+			completeIvaLine(tax, rates, ivaBase);
+			requireIvaValue(check, at, tax, rates);
+		});
+	});
 	if (body.totales === undefined || body.totales === null) body.totales = {};
 	if (!isObject(body.totales)) return;
 	const totales = body.totales;
@@ -362,8 +396,11 @@ function completeReimbursement(reembolso: IDataObject, rates: RateBook): void {
 	if (isMissing(reembolso.total) && subtotal !== undefined && taxes !== undefined) reembolso.total = amount(subtotal + taxes);
 }
 
-/** Debit notes: the charges' sum, each tax line's rate, base (when there is one line) and value, the total. */
-function completeDebitNote(body: IDataObject, rates: RateBook): void {
+/**
+ * Debit notes: the charges' sum, each tax line's rate, base (when there is one line) and value, the total. Every
+ * line carries its rate (receipts service's public documentation, Notas de débito).
+ */
+function completeDebitNote(check: Checker, body: IDataObject, rates: RateBook): void {
 	if (body.totales === undefined || body.totales === null) body.totales = {};
 	if (!isObject(body.totales)) return;
 	const totales = body.totales;
@@ -374,7 +411,15 @@ function completeDebitNote(body: IDataObject, rates: RateBook): void {
 	}
 	const lines = listOf(totales.impuestos);
 	const subtotal = cents(totales.total_sin_impuestos);
-	for (const line of lines) if (isIva(line)) completeIvaLine(line, rates, lines.length === 1 ? subtotal : undefined);
+	lines.forEach((line, k) => {
+		const at = `totales.impuestos[${k}]`;
+		if (!isIva(line)) return requireGiven(check, at, line, ['tarifa', 'base_imponible', 'valor']);
+		completeIvaLine(line, rates, lines.length === 1 ? subtotal : undefined);
+		if (isMissing(line.tarifa) && !isMissing(line.codigo_porcentaje)) {
+			check.fail(`${at}.tarifa`, `is required: the rate of IVA percentage code ${code(line.codigo_porcentaje)} is not known here; give the rate`);
+		}
+		if (isMissing(line.base_imponible) && lines.length > 1) check.fail(`${at}.base_imponible`, 'is required: with several tax lines, the base of each cannot be told from the charges');
+	});
 	if (isMissing(totales.importe_total)) {
 		const taxes = Array.isArray(totales.impuestos) ? sumOf(lines.map((line) => cents(line.valor))) : undefined;
 		if (subtotal !== undefined && taxes !== undefined) totales.importe_total = amount(subtotal + taxes);
@@ -426,7 +471,7 @@ export function completeAmounts(check: Checker, kind: ReceiptKind, body: IDataOb
 		case 'purchaseSettlementReimbursement':
 			return completeSales(check, body, kind, rates);
 		case 'debitNote':
-			return completeDebitNote(body, rates);
+			return completeDebitNote(check, body, rates);
 		case 'retention':
 			return completeRetention(check, body, rates);
 		case 'atsRetention':

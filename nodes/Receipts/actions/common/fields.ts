@@ -91,16 +91,23 @@ const codeOptions = (entries: CatalogEntry[]) => entries.map((e) => ({ name: `${
  * Code fields whose values come from the service's catalogs (methods/loadOptions.ts: `GET /catalog/...`, with
  * a fixed list when the catalog cannot be reached). An expression is accepted as well, like any options field.
  */
-export const idTypeField = (v: FormVersion): INodeProperties => ({
-	displayName: displayName(PARTY.tipo_identificacion, { dynamic: true }),
-	name: 'tipo_identificacion',
-	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getIdTypes' },
-	default: v === 2 ? '' : '04',
-	description:
-		(v === 2 ? 'Leave empty to tell it from the identification (13 digits ending in 001: RUC; 10 digits: cédula; 9999999999999: final consumer). ' : '') +
-		'Code of the identification type (04 RUC, 05 cédula, 06 passport, 07 final consumer, 08 foreign ID). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-});
+export const idTypeField = (v: FormVersion): INodeProperties => {
+	// Literal default and description first: n8n's lint requires them; version 2 then leaves it empty (inferred).
+	const field: INodeProperties = {
+		displayName: displayName(PARTY.tipo_identificacion, { dynamic: true }),
+		name: 'tipo_identificacion',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getIdTypes' },
+		default: '04',
+		description:
+			'Code of the identification type (04 RUC, 05 cédula, 06 passport, 07 final consumer, 08 foreign ID). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	};
+	if (v === 2) {
+		field.default = '';
+		field.description = `Leave empty to tell it from the identification (13 digits ending in 001: RUC; 10 digits: cédula; 9999999999999: final consumer). ${field.description}`;
+	}
+	return field;
+};
 
 export const documentTypeField = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({
 	displayName: `${displayName} Name or ID`,

@@ -4,14 +4,6 @@ interface Described {
 	description: INodeProperties[];
 }
 
-/** The Preview option of a kind's Operation selector. `a`: the kind with its article ("an invoice"). */
-export const previewOption = (a: string, value = 'preview', name = 'Preview') => ({
-	name,
-	value,
-	description: `Compute and check ${a} and show the exact body Issue would send, without sending anything`,
-	action: `Preview ${a}`,
-});
-
 /**
  * The Operation selector and the operations' fields of a receipt kind that has Get, Issue, Issue From XML and
  * Reissue (invoices, credit notes, debit notes). `a`: the kind with its article ("an invoice").
@@ -33,7 +25,7 @@ export function receiptKindDescription(
 				{ name: 'Get', value: 'get', description: `Get ${a} with its state and authorization`, action: `Get ${a}` },
 				{ name: 'Issue', value: 'issue', description: `Issue ${a} (POST ${base}/issue)`, action: `Issue ${a}` },
 				{ name: 'Issue From XML', value: 'issueFromXml', description: `Issue ${a} from its XML`, action: `Issue ${a} from XML` },
-				previewOption(a),
+				{ name: 'Preview', value: 'preview', description: `Compute and check ${a}; output the exact body Issue would send, sending nothing`, action: `Preview ${a}` },
 				{ name: 'Reissue', value: 'reissue', description: `Send a corrected ${name} for one in NO AUTORIZADO or DEVUELTO`, action: `Reissue ${a}` },
 			],
 			default: 'issue',

@@ -32,18 +32,7 @@ export const creditNoteExample: IDataObject = {
 	...salesExampleHeader(1, true),
 	...modifiedDocumentExample,
 	motivo: 'Devolución',
-	items: [
-		{
-			descripcion: '',
-			codigo_principal: '',
-			cantidad: 1,
-			precio_unitario: 10,
-			descuento: 0,
-			precio_total_sin_impuestos: 10,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }],
-		},
-	],
-	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }] },
+	items: [{ descripcion: '', codigo_principal: '', cantidad: 1, precio_unitario: 10, descuento: 0, impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] }],
 };
 
 export const creditNoteFields = (v: FormVersion): INodeProperties[] => [

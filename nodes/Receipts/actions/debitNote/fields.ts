@@ -32,7 +32,7 @@ export const debitNoteExample: IDataObject = {
 	...salesExampleHeader('1', false),
 	...modifiedDocumentExample,
 	items: [{ motivo: 'Interés por mora', valor: 10 }],
-	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+	totales: { impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] },
 };
 
 export const debitNoteFields = (v: FormVersion): INodeProperties[] => [

@@ -29,21 +29,11 @@ import { compact } from '../common/receiptInput';
  * without showing their operations. Amounts must add up (domain/totals.ts).
  */
 
+/** What the user gives: quantities, prices, tax codes and the means of payment; the node computes the amounts. */
 export const invoiceExample: IDataObject = {
 	...salesExampleHeader(1, true),
-	items: [
-		{
-			descripcion: '',
-			codigo_principal: '',
-			cantidad: 2,
-			precio_unitario: 5,
-			descuento: 0,
-			precio_total_sin_impuestos: 10,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }],
-		},
-	],
-	totales: { total_sin_impuestos: 10, descuento: 0, propina: 0, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }] },
-	pagos: [{ medio: 'efectivo', total: 11.5 }],
+	items: [{ descripcion: '', codigo_principal: '', cantidad: 2, precio_unitario: 5, descuento: 0, impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] }],
+	pagos: [{ medio: 'efectivo' }],
 };
 
 export const invoiceFields = (v: FormVersion): INodeProperties[] => [

@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { previewOption } from '../common/resource';
 import * as issue from './issue.operation';
 import * as issueFromXml from './issueFromXml.operation';
 import * as issueWithReimbursement from './issueWithReimbursement.operation';
@@ -25,8 +24,18 @@ export const description: INodeProperties[] = [
 				description: 'Issue a purchase settlement that reimburses expenses (reembolso required)',
 				action: 'Issue a purchase settlement with reimbursement',
 			},
-			previewOption('a purchase settlement'),
-			previewOption('a purchase settlement with reimbursement', 'previewWithReimbursement', 'Preview With Reimbursement'),
+			{
+				name: 'Preview',
+				value: 'preview',
+				description: 'Compute and check a purchase settlement; output the exact body Issue would send, sending nothing',
+				action: 'Preview a purchase settlement',
+			},
+			{
+				name: 'Preview With Reimbursement',
+				value: 'previewWithReimbursement',
+				description: 'Compute and check a settlement that reimburses expenses; output the exact body Issue With Reimbursement would send, sending nothing',
+				action: 'Preview a purchase settlement with reimbursement',
+			},
 			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected purchase settlement for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a purchase settlement' },
 		],
 		default: 'issue',

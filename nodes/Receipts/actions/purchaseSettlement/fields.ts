@@ -36,34 +36,11 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 	moneda: 'USD',
 	emisor: { ruc: '', razon_social: '', establecimiento: { codigo: '001', punto_emision: '001' } },
 	proveedor: { identificacion: '', tipo_identificacion: '05', razon_social: '' },
-	items: [
-		{
-			descripcion: '',
-			codigo_principal: '',
-			cantidad: 1,
-			precio_unitario: 10,
-			descuento: 0,
-			precio_total_sin_impuestos: 10,
-			impuestos: [
-				reimbursement
-					? { ...NO_OBJECT_OF_TAX, tarifa: 0, base_imponible: 10, valor: 0 }
-					: { codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 },
-			],
-		},
-	],
-	totales: {
-		total_sin_impuestos: 10,
-		descuento: 0,
-		importe_total: reimbursement ? 10 : 11.5,
-		impuestos: [reimbursement ? { ...NO_OBJECT_OF_TAX, base_imponible: 10, valor: 0 } : { codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }],
-	},
-	pagos: [{ forma_pago: '01', total: reimbursement ? 10 : 11.5 }],
+	items: [{ descripcion: '', codigo_principal: '', cantidad: 1, precio_unitario: 10, descuento: 0, impuestos: [reimbursement ? { ...NO_OBJECT_OF_TAX } : { codigo: '2', codigo_porcentaje: '4' }] }],
+	pagos: [{ forma_pago: '01' }],
 	...(reimbursement
 		? {
 				reembolso: {
-					subtotal: 10,
-					total_impuestos: 0,
-					total: 10,
 					documentos: [
 						{
 							tipo_identificacion_proveedor: '04',
@@ -76,7 +53,7 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 							secuencia: 1,
 							fecha_emision: '2026-03-01',
 							numero_autorizacion: '',
-							impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 10, valor: 0 }],
+							impuestos: [{ codigo: '2', codigo_porcentaje: '0', base_imponible: 10 }],
 						},
 					],
 				},
@@ -110,8 +87,8 @@ export const settlementFields = (reimbursement: boolean, opts: { optionalReimbur
 					required: reimbursement,
 					displayOptions: fieldsMode,
 					description: reimbursement
-						? 'The reembolso object: subtotal, total, total_impuestos and the reimbursed documents with their taxes'
-						: 'Only for a settlement that reimburses expenses: its reembolso object (subtotal, total, total_impuestos and the reimbursed documents)',
+						? 'The reembolso object: the reimbursed documents with their taxes (each IVA value, and the subtotal, total taxes and total, are computed when left out)'
+						: 'Only for a settlement that reimburses expenses: its reembolso object (the reimbursed documents with their taxes; values and totals computed when left out)',
 				} as INodeProperties,
 			]
 		: []),

@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { previewOption } from '../common/resource';
 import * as issue from './issue.operation';
 import * as issueFromXml from './issueFromXml.operation';
 import * as preview from './preview.operation';
@@ -17,7 +16,7 @@ export const description: INodeProperties[] = [
 		options: [
 			{ name: 'Issue', value: 'issue', description: 'Issue a retention receipt (POST /retentions/issue)', action: 'Issue a retention' },
 			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a retention from its XML', action: 'Issue a retention from XML' },
-			previewOption('a retention'),
+			{ name: 'Preview', value: 'preview', description: 'Compute and check a retention; output the exact body Issue would send, sending nothing', action: 'Preview a retention' },
 			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected retention for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a retention' },
 		],
 		default: 'issue',

@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { previewOption } from '../common/resource';
 import * as get from './get.operation';
 import * as issue from './issue.operation';
 import * as issueFromXml from './issueFromXml.operation';
@@ -19,7 +18,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Get', value: 'get', description: 'Get a waybill with its state and authorization', action: 'Get a waybill' },
 			{ name: 'Issue', value: 'issue', description: 'Issue a waybill (POST /waybills/issue)', action: 'Issue a waybill' },
 			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a waybill from its XML', action: 'Issue a waybill from XML' },
-			previewOption('a waybill'),
+			{ name: 'Preview', value: 'preview', description: 'Compute and check a waybill; output the exact body Issue would send, sending nothing', action: 'Preview a waybill' },
 			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected waybill for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a waybill' },
 		],
 		default: 'issue',
