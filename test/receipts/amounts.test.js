@@ -1,6 +1,6 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 import { todayInEcuador } from '../../nodes/Receipts/actions/common/fields';
-import { atsRetentionBody, BUYER, debitNoteBody, invoiceBody, ISSUER, jsonIssue, plain, retentionBody, settlementBody, useReceipts } from './setup';
+import { atsRetentionBody, bookkeeperAmounts, bookkeeperForm, BUYER, debitNoteBody, invoiceBody, ISSUER, jsonIssue, plain, retentionBody, savedIssuer, settlementBody, useReceipts } from './setup';
 
 /**
  * The node does the arithmetic: amounts left out are computed from what was sold (quantities, unit prices,
@@ -20,18 +20,6 @@ const posted = () => {
 /** Nothing that issues, signs or writes was sent. */
 const nothingSent = () => expect(env.server.received('receipts').filter((c) => c.method !== 'GET')).toEqual([]);
 
-/** The issuer saved once in the credential. */
-const savedIssuer = {
-	issuerRuc: ISSUER.ruc,
-	issuerLegalName: ISSUER.razon_social,
-	issuerTradeName: ISSUER.nombre_comercial,
-	issuerAddress: ISSUER.direccion,
-	issuerEstablishment: '001',
-	issuerEmissionPoint: '002',
-	issuerEstablishmentAddress: ISSUER.establecimiento.direccion,
-	issuerKeepsAccounting: 'yes',
-};
-
 /** An invoice body of JSON mode with only what was sold: no amount beyond quantities, prices and discounts. */
 const soldOnly = (items, extra = {}) => ({
 	ambiente: 1,
@@ -49,24 +37,10 @@ const item = (descripcion, cantidad, precio_unitario, impuestos, extra = {}) => 
 const iva = (codigo_porcentaje) => ({ codigo: '2', codigo_porcentaje });
 
 describe('the bookkeeper’s invoice: two items from the Fields form, no calculator', () => {
-	// 3 × "Servicio contable" at 40.00 with IVA 15 %, 1 × "Libro" at 12.50 with IVA 0 %, a buyer with a cédula,
-	// paid in cash; the issuer saved in the credential. Only quantities, prices, tax codes, buyer and means.
-	const form = {
-		resource: 'invoice',
-		operation: 'issue',
-		secuencial: '150',
-		comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } },
-		lineItems: {
-			item: [
-				{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, tax_codigo: '2', tax_codigo_porcentaje: '4' },
-				{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, tax_codigo: '2', tax_codigo_porcentaje: '0' },
-			],
-		},
-		pagos: { payment: [{ medio: 'efectivo' }] },
-	};
+	const form = { resource: 'invoice', operation: 'issue', ...bookkeeperForm() };
 
 	test('is issued in one run with every amount computed, the issuer from the credential and the cédula recognised', async () => {
-		env.setCredential(savedIssuer);
+		env.setCredential(savedIssuer());
 		const before = todayInEcuador();
 		const result = await env.run(form, undefined, false, 2);
 		expect(result.error).toBeUndefined();
@@ -87,42 +61,14 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 				establecimiento: { codigo: '001', punto_emision: '002', direccion: ISSUER.establecimiento.direccion },
 			},
 			comprador: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social, tipo_identificacion: '05' },
-			items: [
-				{
-					descripcion: 'Servicio contable',
-					cantidad: 3,
-					precio_unitario: 40,
-					descuento: 0,
-					precio_total_sin_impuestos: 120,
-					impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 120, valor: 18 }],
-				},
-				{
-					descripcion: 'Libro',
-					cantidad: 1,
-					precio_unitario: 12.5,
-					descuento: 0,
-					precio_total_sin_impuestos: 12.5,
-					impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 12.5, valor: 0 }],
-				},
-			],
-			totales: {
-				total_sin_impuestos: 132.5,
-				descuento: 0,
-				propina: 0,
-				importe_total: 150.5,
-				impuestos: [
-					{ codigo: '2', codigo_porcentaje: '4', base_imponible: 120, valor: 18 },
-					{ codigo: '2', codigo_porcentaje: '0', base_imponible: 12.5, valor: 0 },
-				],
-			},
-			pagos: [{ medio: 'efectivo', total: 150.5 }],
+			...bookkeeperAmounts(),
 		});
 		expect(result.output('Receipts')[0].json.warnings).toEqual(['Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it']);
 		expect(env.catalogReads().map((c) => c.path)).toEqual(['/catalog/sales-tax-rates/2']);
 	});
 
 	test('a batch reads the tax-rate catalog once per execution, not once per item', async () => {
-		env.setCredential(savedIssuer);
+		env.setCredential(savedIssuer());
 		const batch = { ...form, secuencial: '={{ $json.seq }}' };
 		const result = await env.run(batch, [{ seq: 151 }, { seq: 152 }, { seq: 153 }], false, 2);
 		expect(result.error).toBeUndefined();
@@ -133,7 +79,7 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 	test('version 1 of the form keeps its meaning: the same values left at their defaults are refused, not reinterpreted', async () => {
 		// What the issue's new user met: the old form left at its defaults sent tax code 4 with rate, base and
 		// value 0. Version 1 still sends what it is given, so now it stops with every contradiction at once.
-		env.setCredential(savedIssuer);
+		env.setCredential(savedIssuer());
 		const v1 = {
 			...form,
 			inputMode: 'fields',
@@ -447,7 +393,7 @@ describe('contradictions are refused before sending, every problem of the item i
 	});
 
 	test('Fields mode names the form’s fields, counting items from 1; every problem of the item comes at once', async () => {
-		env.setCredential(savedIssuer);
+		env.setCredential(savedIssuer());
 		const result = await env.run(
 			{
 				resource: 'invoice',
@@ -477,7 +423,7 @@ describe('contradictions are refused before sending, every problem of the item i
 
 describe('the issuer saved in the credential and the identification type', () => {
 	test('a JSON body without an issuer takes the saved one; a field the body gives wins', async () => {
-		env.setCredential(savedIssuer);
+		env.setCredential(savedIssuer());
 		const body = invoiceBody();
 		body.emisor = { establecimiento: { punto_emision: '009' } };
 		const result = await env.run(jsonIssue('invoice', body));

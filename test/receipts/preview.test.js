@@ -1,6 +1,6 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 import { built } from '../harness/engine';
-import { atsRetentionBody, BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, plain, retentionBody, settlementBody, useReceipts, waybillBody } from './setup';
+import { atsRetentionBody, bookkeeperForm, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, plain, retentionBody, savedIssuer, settlementBody, useReceipts, waybillBody } from './setup';
 
 /**
  * Preview: the exact body Issue would send, with its warnings — or every problem Issue would stop on — and
@@ -63,21 +63,8 @@ describe('Preview shows exactly the body Issue sends, for every kind that issues
 	});
 
 	test('the bookkeeper’s two-item invoice from the Fields form: Preview and Issue agree to the cent', async () => {
-		env.setCredential({ issuerRuc: ISSUER.ruc, issuerLegalName: ISSUER.razon_social, issuerEstablishment: '001', issuerEmissionPoint: '002' });
-		const form = {
-			resource: 'invoice',
-			secuencial: '150',
-			comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } },
-			lineItems: {
-				item: [
-					{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, tax_codigo_porcentaje: '4' },
-					{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, tax_codigo_porcentaje: '0' },
-				],
-			},
-			pagos: { payment: [{ medio: 'efectivo' }] },
-			fecha_emision: '2026-03-31',
-			...reproducible,
-		};
+		env.setCredential(savedIssuer());
+		const form = { resource: 'invoice', ...bookkeeperForm(), fecha_emision: '2026-03-31', ...reproducible };
 		const shown = await env.run({ ...form, operation: 'preview' }, undefined, false, 2);
 		onlyCatalogReads();
 		const [out] = shown.output('Receipts');

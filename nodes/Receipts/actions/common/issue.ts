@@ -5,7 +5,7 @@ import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
 import { byVersion, type FormVersion } from './fields';
-import { inputModeField, inspectReceipt, jsonBodyField, type InspectedReceipt, type ReceiptInput } from './receiptInput';
+import { inputModeField, inspectReceipt, jsonBodyField, type FromFields, type InspectedReceipt, type ReceiptInput } from './receiptInput';
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
 import { afterIssue, parallelChecksOption, pollIntervalOption, waitFields } from './wait';
 import { readXml, xmlFields } from './xml';
@@ -76,7 +76,7 @@ export async function inspectForIssue(
 	ctx: ReceiptsContext,
 	i: number,
 	kind: ReceiptKind,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 	opts: { accessKey?: boolean } = { accessKey: true },
 ): Promise<InspectedReceipt> {
 	const inspected = await inspectReceipt.call(this, ctx, i, kind, fromFields);
@@ -109,7 +109,7 @@ export async function prepareReceipt(
 	ctx: ReceiptsContext,
 	i: number,
 	kind: ReceiptKind,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 	opts: { accessKey?: boolean } = { accessKey: true },
 ): Promise<ReceiptInput> {
 	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields, opts);
@@ -128,7 +128,7 @@ export async function previewReceipt(
 	ctx: ReceiptsContext,
 	i: number,
 	kind: ReceiptKind,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<IDataObject> {
 	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields);
 	const warnings = check.warnings.length ? { warnings: check.warnings } : {};
@@ -143,7 +143,7 @@ export async function issueReceipt(
 	i: number,
 	kind: ReceiptKind,
 	path: string,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
 	const { body, warnings } = await prepareReceipt.call(this, ctx, i, kind, fromFields);
 	let answer: IDataObject;

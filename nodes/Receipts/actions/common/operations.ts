@@ -7,6 +7,7 @@ import type { FormVersion } from './fields';
 import { getProperties, getReceipt } from './get';
 import { issueFromXmlProperties, issueOutputProperties, issueReceipt, issueXml, prepareReceipt, previewOptions, previewReceipt, receiptProperties } from './issue';
 import { reissueProperties, reissueReceipt, validateReissue } from './reissue';
+import type { FromFields } from './receiptInput';
 import { readXml } from './xml';
 
 /**
@@ -15,7 +16,6 @@ import { readXml } from './xml';
  * exactly like every other kind's (validation, access key, Wait for Final State, recovery).
  */
 
-export type FromFields = (this: IExecuteFunctions, i: number) => IDataObject;
 
 export interface ReceiptSpec {
 	/** The node's resource value, e.g. `invoice`. */

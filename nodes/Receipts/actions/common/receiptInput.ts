@@ -80,6 +80,9 @@ export function jsonPart(this: IExecuteFunctions, name: string, field: string, i
 	return parseJsonParameter(this.getNode(), i, field, this.getNodeParameter(name, i, ''));
 }
 
+/** Reads the receipt of item `i` from the Fields form of a kind. */
+export type FromFields = (this: IExecuteFunctions, i: number) => IDataObject;
+
 export interface ReceiptInput {
 	body: IDataObject;
 	warnings: string[];
@@ -101,7 +104,7 @@ export async function inspectReceipt(
 	ctx: ReceiptsContext,
 	i: number,
 	kind: ReceiptKind,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<InspectedReceipt> {
 	const mode = this.getNodeParameter('inputMode', i, 'fields') as InputMode;
 	const check = new FormChecker(kind, mode);
@@ -118,20 +121,4 @@ export async function inspectReceipt(
 	withIssuer(input, await savedIssuer.call(this, ctx));
 	const rates = await ratesFor(ctx, ratesNeeded(kind, input), i);
 	return { body: checkReceipt(check, kind, input, rates), check };
-}
-
-/**
- * Reads, completes and validates the receipt of item `i` (inspectReceipt); throws `[item N] Field: what is wrong`,
- * listing every problem of the item, when it is not valid: nothing is sent.
- */
-export async function readReceipt(
-	this: IExecuteFunctions,
-	ctx: ReceiptsContext,
-	i: number,
-	kind: ReceiptKind,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
-): Promise<ReceiptInput> {
-	const { body, check } = await inspectReceipt.call(this, ctx, i, kind, fromFields);
-	check.throwIfFailed(this.getNode(), i);
-	return { body: body as IDataObject, warnings: check.warnings };
 }

@@ -7,6 +7,7 @@ import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
 import type { FormVersion } from './fields';
 import { issueProperties, prepareReceipt } from './issue';
+import type { FromFields } from './receiptInput';
 import { afterCreated } from './recovery';
 import { afterIssue } from './wait';
 
@@ -24,7 +25,7 @@ export const reissueProperties = (kind: ReceiptKind, example: IDataObject, field
 ];
 
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export async function validateReissue(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): Promise<void> {
+export async function validateReissue(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, kind: ReceiptKind, fromFields: FromFields): Promise<void> {
 	readReceiptId.call(this, i);
 	await prepareReceipt.call(this, ctx, i, kind, fromFields, { accessKey: false });
 }
@@ -36,7 +37,7 @@ export async function reissueReceipt(
 	i: number,
 	kind: ReceiptKind,
 	base: string,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
 	const { body, warnings } = await prepareReceipt.call(this, ctx, i, kind, fromFields, { accessKey: false });
