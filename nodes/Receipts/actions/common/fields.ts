@@ -432,27 +432,34 @@ export const lineItemsField = (v: FormVersion, name: string, what: string, opts:
 		v === 2
 			? `${what}: give the quantity, the unit price, any discount and the tax; the node computes the rest. One tax line each (use JSON input for several taxes per item).`
 			: `${what}, each with one tax line (use JSON input for several taxes per item)`,
-	options: [
-		{
-			displayName: 'Item',
-			name: 'item',
-			values: [
-				text(displayName(ITEM.descripcion), 'descripcion', { description: 'At most 300 characters' }),
-				text(displayName(ITEM.codigo_principal), 'codigo_principal', { description: 'At most 25 characters' }),
-				text(displayName(ITEM.codigo_auxiliar), 'codigo_auxiliar', { description: 'At most 25 characters' }),
-				text(displayName(ITEM.unidad_medida), 'unidad_medida'),
-				{ displayName: displayName(ITEM.cantidad), name: 'cantidad', type: 'number', typeOptions: { numberPrecision: 6 }, default: 1, description: 'Up to 6 decimals' },
-				{ displayName: displayName(ITEM.precio_unitario), name: 'precio_unitario', type: 'number', typeOptions: { numberPrecision: 6 }, default: 0, description: 'Without taxes; up to 6 decimals' },
-				money(displayName(ITEM.descuento), 'descuento', { description: 'Discount on this item, in money' }),
-				computedMoney(v, ITEM.precio_total_sin_impuestos, 'precio_total_sin_impuestos', 'quantity × unit price − discount', 'Quantity × unit price − discount'),
-				...salesTaxFields('tax_', { noObjectOfTax: opts.reimbursement }),
-				computedMoney(v, ITEM_TAX.tarifa, 'tax_tarifa', 'the rate of the tax percentage code', 'Percentage, e.g. 15'),
-				computedMoney(v, ITEM_TAX.base_imponible, 'tax_base_imponible', "the item's subtotal"),
-				computedMoney(v, ITEM_TAX.valor, 'tax_valor', 'tax base × tax rate'),
-			],
-		},
-	],
+	options: [{ displayName: 'Item', name: 'item', values: lineItemValues(v, opts) }],
 });
+
+/**
+ * The fields of an item. Version 2 puts what a user gives first (description, quantity, price, discount, tax),
+ * then the codes, then the amounts it computes; version 1 keeps its order.
+ */
+function lineItemValues(v: FormVersion, opts: { reimbursement?: boolean }): INodeProperties[] {
+	const description = text(displayName(ITEM.descripcion), 'descripcion', { description: 'At most 300 characters' });
+	const codes = [
+		text(displayName(ITEM.codigo_principal), 'codigo_principal', { description: 'At most 25 characters' }),
+		text(displayName(ITEM.codigo_auxiliar), 'codigo_auxiliar', { description: 'At most 25 characters' }),
+		text(displayName(ITEM.unidad_medida), 'unidad_medida'),
+	];
+	const sold: INodeProperties[] = [
+		{ displayName: displayName(ITEM.cantidad), name: 'cantidad', type: 'number', typeOptions: { numberPrecision: 6 }, default: 1, description: 'Up to 6 decimals' },
+		{ displayName: displayName(ITEM.precio_unitario), name: 'precio_unitario', type: 'number', typeOptions: { numberPrecision: 6 }, default: 0, description: 'Without taxes; up to 6 decimals' },
+		money(displayName(ITEM.descuento), 'descuento', { description: 'Discount on this item, in money' }),
+	];
+	const subtotal = computedMoney(v, ITEM.precio_total_sin_impuestos, 'precio_total_sin_impuestos', 'quantity × unit price − discount', 'Quantity × unit price − discount');
+	const tax = salesTaxFields('tax_', { noObjectOfTax: opts.reimbursement });
+	const taxAmounts = [
+		computedMoney(v, ITEM_TAX.tarifa, 'tax_tarifa', 'the rate of the tax percentage code', 'Percentage, e.g. 15'),
+		computedMoney(v, ITEM_TAX.base_imponible, 'tax_base_imponible', "the item's subtotal"),
+		computedMoney(v, ITEM_TAX.valor, 'tax_valor', 'tax base × tax rate'),
+	];
+	return v === 2 ? [description, ...sold, ...tax, ...codes, subtotal, ...taxAmounts] : [description, ...codes, ...sold, subtotal, ...tax, ...taxAmounts];
+}
 
 /** Items of `lineItemsField` as the body's `items`: the tax line becomes `impuestos`. */
 export function readLineItems(this: IExecuteFunctions, path: string, i: number): IDataObject[] {
