@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { attachRecovery, recoveryOf, reword } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
-import { mayHaveBeenProcessed } from '../../../shared/errors';
+import { attachRecovery, mayHaveBeenProcessed, recoveryOf, reword } from '../../../shared/errors';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
 import { redact, scrubError } from '../../../shared/redact';
 import type { ExtractionContext } from '../../transport';

@@ -1,7 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { attachRecovery, reword } from '../../../shared/errors';
-import { mayHaveBeenProcessed } from '../../../shared/errors';
+import { attachRecovery, mayHaveBeenProcessed, reword } from '../../../shared/errors';
 
 /**
  * The words and fields a user gets when something fails around a receipt that exists, or may exist.
