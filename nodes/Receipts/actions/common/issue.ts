@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { Deferred, OperationResult } from '../../../shared/router';
+import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
 import { reproducibleAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
@@ -30,13 +30,25 @@ export const accessKeyOption: INodeProperties = {
 	description: 'Used only when the receipt has no clave_acceso of its own',
 };
 
+/**
+ * Options → Parallel Requests of every operation that signs (issue, issue from XML, reissue, authorize): how
+ * many receipts are in flight at once. Default 5: the service publishes no rate limit, a 429 is waited out
+ * (Retry-After) and re-sent because it was not processed, and nothing that may have been processed is ever
+ * re-sent, so sending several at once changes how long a batch takes, not what it creates.
+ */
+export const parallelIssuingOption: INodeProperties = {
+	...parallelWritesOption,
+	description:
+		'How many receipts are sent to the service at the same time. Every item is checked before the first is sent; a receipt whose answer was lost is never sent again; the output keeps the input order. 1 sends one after another.',
+};
+
 export const receiptOptions = (extra: INodeProperties[] = []): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [...extra, pollIntervalOption, parallelChecksOption, requestTimeoutOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	options: [...extra, pollIntervalOption, parallelChecksOption, parallelIssuingOption, requestTimeoutOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 });
 
 export const issueProperties = (example: IDataObject, fields: INodeProperties[], opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [

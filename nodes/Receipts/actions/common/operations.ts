@@ -35,8 +35,9 @@ type Validate = (this: IExecuteFunctions, ctx: ReceiptsContext, i: number) => vo
 const shownFor = (resource: string, operation: string, properties: INodeProperties[]) => updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
 
 /** Issue (`POST <base>/issue`, signed). `operation`: another operation name on the same path (Issue With Reimbursement). */
-export function issueOperation(spec: ReceiptSpec, operation = 'issue'): { description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function issueOperation(spec: ReceiptSpec, operation = 'issue'): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
+		kind: 'parallelWrite',
 		description: shownFor(spec.resource, operation, issueProperties(spec.example, spec.fields)),
 		validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
 			prepareReceipt.call(this, i, spec.kind, spec.read);
@@ -48,8 +49,9 @@ export function issueOperation(spec: ReceiptSpec, operation = 'issue'): { descri
 }
 
 /** Issue From XML (`POST <base>/issue/xml` with `{xml}`, signed). */
-export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind' | 'base'>): { description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind' | 'base'>): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
+		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'issueFromXml', issueFromXmlProperties),
 		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
 			await readXml.call(this, i);
@@ -61,8 +63,9 @@ export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind
 }
 
 /** Reissue (`POST <base>/{id}/reissue`, signed) of a receipt in NO AUTORIZADO or DEVUELTO. */
-export function reissueOperation(spec: ReceiptSpec): { description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function reissueOperation(spec: ReceiptSpec): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
+		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'reissue', reissueProperties(spec.kind, spec.example, spec.fields)),
 		validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
 			validateReissue.call(this, i, spec.kind, spec.read);

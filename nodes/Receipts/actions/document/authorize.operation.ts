@@ -16,6 +16,9 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	receiptOptions(),
 ]);
 
+/** Several receipts may be in flight at once (Options → Parallel Requests; see shared/router.ts). */
+export const kind = 'parallelWrite' as const;
+
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
 export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
 	readReceiptId.call(this, i);
