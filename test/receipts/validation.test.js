@@ -331,3 +331,10 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		expect(result.error?.message).toMatch(says);
 	});
 });
+
+test('a public entity’s RUC in the company format (1793221293001) is issued without a check-digit warning', async () => {
+	const result = await env.run(jsonIssue('retention', { ...retentionBody(), sujeto: { identificacion: '1793221293001', tipo_identificacion: '04', razon_social: 'Entidad Pública' } }));
+	expect(result.error).toBeUndefined();
+	expect(env.calls()).toHaveLength(1);
+	expect(result.output('Receipts')[0].json.warnings).toBeUndefined();
+});
