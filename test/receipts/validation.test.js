@@ -338,3 +338,19 @@ test('a public entity’s RUC in the company format (1793221293001) is issued wi
 	expect(env.calls()).toHaveLength(1);
 	expect(result.output('Receipts')[0].json.warnings).toBeUndefined();
 });
+
+describe('ATS retention to a subject with a foreign identification (receipts service: tipo_sujeto_retenido is required then)', () => {
+	const foreign = () => ({ ...atsRetentionBody(), sujeto: { identificacion: 'X1234567', tipo_identificacion: '08', razon_social: 'Acme GmbH' } });
+
+	test('without tipo_sujeto_retenido: an error, nothing sent', async () => {
+		const result = await env.run(jsonIssue('atsRetention', foreign()));
+		expectStoppedBeforeSending(result, 'tipo_sujeto_retenido', /is required when the retained subject has a foreign identification \(sujeto\.tipo_identificacion 08\)$/);
+	});
+
+	test('with it: sent as given', async () => {
+		const result = await env.run(jsonIssue('atsRetention', { ...foreign(), tipo_sujeto_retenido: '02' }));
+		expect(result.error).toBeUndefined();
+		expect(env.calls()).toHaveLength(1);
+		expect(/** @type {IDataObject} */ (env.calls()[0].body).tipo_sujeto_retenido).toBe('02');
+	});
+});

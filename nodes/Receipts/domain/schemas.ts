@@ -176,9 +176,11 @@ export function checkAtsRetention(check: Checker, body: IDataObject): IDataObjec
 	check.matches('periodo_fiscal', body.periodo_fiscal, PERIODO_FISCAL, 'is not a fiscal period: use MM/YYYY, e.g. 03/2026', { required: true });
 	checkEmisor(check, body.emisor);
 	const sujeto = checkParty(check, 'sujeto', body.sujeto, { required: true });
+	// Receipts service, POST /ats-retentions/issue: required when the retained subject has a foreign identification.
 	if (sujeto && String(sujeto.tipo_identificacion ?? '') === ID_TYPES.foreign && isMissing(body.tipo_sujeto_retenido)) {
-		check.warn('tipo_sujeto_retenido', 'is required when the retained subject has a foreign identification (tipo_identificacion 08)');
+		check.fail('tipo_sujeto_retenido', 'is required when the retained subject has a foreign identification (sujeto.tipo_identificacion 08)');
 	}
+	check.string('tipo_sujeto_retenido', body.tipo_sujeto_retenido);
 	each(check, 'documentos_soporte', body.documentos_soporte, { required: true, min: 1 }, (doc, at) => {
 		check.isoDate(`${at}.fecha_emision`, doc.fecha_emision);
 		check.isoDate(`${at}.fecha_registro_contable`, doc.fecha_registro_contable);
