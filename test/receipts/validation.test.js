@@ -1,5 +1,6 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody } from './setup';
+import { workflowWith } from '../harness/engine';
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 const env = useReceipts();
 
@@ -329,6 +330,27 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toMatch(says);
+	});
+});
+
+describe('Issue From XML from a binary property that is not there', () => {
+	test('names the missing property and the item; nothing sent', async () => {
+		const result = await env.run({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'binary', binaryPropertyName: 'factura' }, [{}, {}]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 1] binary.factura: the input item has no binary property "factura" (Input Binary Field): it carries no file at all, so the previous node did not output one');
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('an item that carries another file: the message names what it has, on the item that lacks it', async () => {
+		const xml = Buffer.from(xmlOf('comprobanteRetencion')).toString('base64');
+		const wf = workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', name: 'Receipts', parameters: { resource: 'retention', operation: 'issueFromXml', xmlSource: 'binary', binaryPropertyName: 'data' } });
+		// The Code stand-in emits two items: the first with the XML as `data`, the second with it as `attachment_0`.
+		const code = /** @type {{ parameters: IDataObject }} */ (wf.nodes.find((n) => n.name === 'Input'));
+		const file = JSON.stringify({ data: xml, mimeType: 'application/xml', fileName: 'retencion.xml' });
+		code.parameters = { jsCode: `return [{ json: {}, binary: { data: ${file} } }, { json: {}, binary: { attachment_0: ${file} } }];` };
+		const result = await env.engine.run(wf);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 2] binary.data: the input item has no binary property "data" (Input Binary Field); it has "attachment_0"');
 	});
 });
 
