@@ -110,6 +110,26 @@ const cases = [
 	SR('reembolso missing in the reimbursement variant', 'reembolso', REMOVE, /is required/),
 	SR('reimbursed document secuencia 0', 'reembolso.documentos[0].secuencia', 0, /must be at least 1/),
 	SR('reimbursed document date not ISO', 'reembolso.documentos[0].fecha_emision', '10-03-2026', /is not an ISO 8601 date/),
+	// Input that cannot slip through: one value where one value goes, numbers as JSON numbers or plain decimal text
+	R('ambiente as a list of one valid value', 'ambiente', [2], /must be one of 1, 2, got a list$/),
+	R('base_imponible in hexadecimal', 'items[0].base_imponible', '0x64', /must be a number, got "0x64"$/),
+	R('base_imponible with an exponent', 'items[0].base_imponible', '1e2', /must be a number, got "1e2"$/),
+	R('base_imponible with spaces around', 'items[0].base_imponible', ' 100 ', /must be a number, got " 100 "$/),
+	R('base_imponible with a decimal comma', 'items[0].base_imponible', '100,50', /must be a number, got "100,50" \(write decimals with a point, e\.g\. 1\.50\)$/),
+	R('porcentaje empty text (optional, but it would be sent)', 'items[0].porcentaje', '', /must be a number or left out, got ""$/),
+	R('emisor.ruc as a list', 'emisor.ruc', ['1792146739001'], /must be text, got a list$/),
+	A('ambiente as a list', 'ambiente', [2], /must be one of 1, 2, got a list$/),
+	A('supporting document total in hexadecimal', 'documentos_soporte[0].total', '0x73', /must be a number, got "0x73"$/),
+	A('retention base_imponible with an exponent', 'documentos_soporte[0].retenciones[0].base_imponible', '1e2', /must be a number, got "1e2"$/),
+	A('tipo_sujeto_retenido as a list', 'tipo_sujeto_retenido', ['01'], /must be text, got a list$/),
+	W('ambiente as a list', 'ambiente', [1], /must be one of 1, 2, got a list$/),
+	W('tipo_emision as a list', 'tipo_emision', [1], /must be one of 1, 2, got a list$/),
+	W('item cantidad in hexadecimal', 'destinatarios[0].items[0].cantidad', '0xC', /must be a number, got "0xC"$/),
+	S('tipo_emision as a list', 'tipo_emision', [1], /must be one of 1, 2, got a list$/),
+	S('payment total with a leading space', 'pagos[0].total', ' 115', /must be a number, got " 115"$/),
+	S('item cantidad with an exponent', 'items[0].cantidad', '2e0', /must be a number, got "2e0"$/),
+	S('totales.importe_total with an exponent', 'totales.importe_total', '1.15e2', /must be a number, got "1\.15e2"$/),
+	SR('reembolso.total in hexadecimal', 'reembolso.total', '0x64', /must be a number, got "0x64"$/),
 ];
 
 /**
@@ -204,6 +224,18 @@ const salesCases = [
 	D('comprador.tipo_identificacion missing', 'comprador.tipo_identificacion', REMOVE, /is required/),
 	// Reissue goes through the same checks
 	IR('reissued invoice whose totals do not add up', 'totales.importe_total', 70, DOES_NOT_ADD_UP),
+	// Input that cannot slip through
+	I('ambiente as a list of one valid value', 'ambiente', [2], /must be one of 1, 2, got a list$/),
+	I('item cantidad in hexadecimal', 'items[0].cantidad', '0x3', /must be a number, got "0x3"$/),
+	I('item precio_unitario with an exponent', 'items[0].precio_unitario', '1.25e1', /must be a number, got "1\.25e1"$/),
+	I('optional descuento_adicional empty text', 'totales.descuento_adicional', ' ', /must be a number or left out, got " "$/),
+	I('valor_retenido_iva in hexadecimal', 'valor_retenido_iva', '0x1', /must be a number, got "0x1"$/),
+	I('payment total with a trailing space', 'pagos[0].total', '40 ', /must be a number, got "40 "$/),
+	C('tipo_emision as a list', 'tipo_emision', [1], /must be one of 1, 2, got a list$/),
+	C('item descuento in hexadecimal', 'items[0].descuento', '0x0', /must be a number, got "0x0"$/),
+	D('charge valor with an exponent', 'items[0].valor', '1e1', /must be a number, got "1e1"$/),
+	D('tipo_documento_modificado as a list', 'tipo_documento_modificado', ['01'], /must be one of "01".*, got a list$/),
+	IR('reissued invoice with ambiente as a list', 'ambiente', [2], /must be one of 1, 2, got a list$/),
 ];
 
 /**
@@ -374,5 +406,40 @@ describe('ATS retention to a subject with a foreign identification (receipts ser
 		expect(result.error).toBeUndefined();
 		expect(env.calls()).toHaveLength(1);
 		expect(/** @type {IDataObject} */ (env.calls()[0].body).tipo_sujeto_retenido).toBe('02');
+	});
+});
+
+describe('what is sent is what was checked: numbers given as plain decimal text are sent as those numbers', () => {
+	test('amounts, quantities and integers of an invoice given as text arrive as JSON numbers', async () => {
+		const body = invoiceBody();
+		const item = /** @type {IDataObject[]} */ (body.items)[0];
+		Object.assign(item, { cantidad: '3', precio_unitario: '12.50', descuento: '1.50', precio_total_sin_impuestos: '36.00' });
+		/** @type {IDataObject[]} */ (item.impuestos)[0].valor = '5.40';
+		Object.assign(/** @type {IDataObject} */ (body.totales), { importe_total: '61.40', propina: '0' });
+		Object.assign(body, { secuencial: '148', ambiente: '1' });
+		const result = await env.run(jsonIssue('invoice', body));
+		expect(result.error).toBeUndefined();
+		const sent = /** @type {IDataObject} */ (env.calls()[0].body);
+		const sentItem = /** @type {IDataObject[]} */ (sent.items)[0];
+		expect(sentItem).toMatchObject({ cantidad: 3, precio_unitario: 12.5, descuento: 1.5, precio_total_sin_impuestos: 36 });
+		expect(/** @type {IDataObject[]} */ (sentItem.impuestos)[0].valor).toBe(5.4);
+		expect(sent.totales).toMatchObject({ importe_total: 61.4, propina: 0 });
+		expect([sent.secuencial, sent.ambiente]).toEqual([148, 1]);
+	});
+
+	test('a retention’s amounts and a reimbursed document’s secuencia; the waybill’s secuencial stays the text the spec types it as', async () => {
+		const retention = retentionBody();
+		Object.assign(/** @type {IDataObject[]} */ (retention.items)[0], { base_imponible: '100.00', valor_retenido: '1.75' });
+		await env.run(jsonIssue('retention', retention));
+		expect(/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (env.calls()[0].body).items)[0]).toMatchObject({ base_imponible: 100, valor_retenido: 1.75 });
+
+		const settlement = settlementBody(true);
+		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (settlement.reembolso).documentos)[0].secuencia = '321';
+		await env.run(jsonIssue('purchaseSettlement', settlement, {}, 'issueWithReimbursement'));
+		const reembolso = /** @type {IDataObject} */ (/** @type {IDataObject} */ (env.calls()[1].body).reembolso);
+		expect(/** @type {IDataObject[]} */ (reembolso.documentos)[0].secuencia).toBe(321);
+
+		await env.run(jsonIssue('waybill', { ...waybillBody(), secuencial: '000045' }));
+		expect(/** @type {IDataObject} */ (env.calls()[2].body).secuencial).toBe('000045');
 	});
 });
