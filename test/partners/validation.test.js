@@ -2,8 +2,8 @@
 import { usePartners } from './setup';
 
 /**
- * Input that cannot slip through, for Partners: numbers as JSON numbers or plain decimal text. Each case stops
- * before any request reaches the service (the token request included).
+ * Input that cannot slip through, for Partners: numbers as JSON numbers or plain decimal text, and numeric
+ * options in range. Each case stops before any request reaches the service (the token request included).
  */
 const env = usePartners();
 
@@ -17,6 +17,11 @@ const refused = [
 	['plan price with spaces around', planCreate(vigency({ price: '={{ " 199.5" }}' })), /^\[item 1\] vigencies\[0\]\.price: must be a number, got " 199\.5"$/],
 	['plan vigency as a list', planCreate(vigency({ vigency: '={{ ["Mensual"] }}' })), /^\[item 1\] vigencies\[0\]\.vigency: must be one of .*, got a list$/],
 	['plan extra users as empty text', planCreate({ services: { extra_user: '={{ "" }}' } }), /^\[item 1\] services\.extra_user: must be a number or left out, got ""$/],
+	['Get Many Limit 0.5', { resource: 'plan', operation: 'getMany', returnAll: false, limit: 0.5 }, /^\[item 1\] Limit: must be a whole number of at least 1, got 0\.5$/],
+	['Get Many Limit 0', { resource: 'client', operation: 'getMany', returnAll: false, limit: 0 }, /^\[item 1\] Limit: must be a whole number of at least 1, got 0$/],
+	['Get Many Limit "10 rows"', { resource: 'subscription', operation: 'getMany', returnAll: false, limit: '={{ "10 rows" }}' }, /^\[item 1\] Limit: must be a whole number of at least 1, got "10 rows"$/],
+	['Parallel Requests 0.5', { resource: 'plan', operation: 'getMany', returnAll: true, options: { parallelRequests: 0.5 } }, /^Options → Parallel Requests: must be a whole number from 1 to 20, got 0\.5 \(read once per execution, from the first item\)$/],
+	['Parallel Requests "5s"', { resource: 'plan', operation: 'getMany', returnAll: true, options: { parallelRequests: '={{ "5s" }}' } }, /^Options → Parallel Requests: must be a whole number from 1 to 20, got "5s" /],
 ];
 
 describe('Partners: refused before anything is sent', () => {

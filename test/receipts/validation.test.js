@@ -443,3 +443,71 @@ describe('what is sent is what was checked: numbers given as plain decimal text 
 		expect(/** @type {IDataObject} */ (env.calls()[2].body).secuencial).toBe('000045');
 	});
 });
+
+/**
+ * Node options that are numbers: a value an expression made that is not a number in the form's range stops
+ * the run before anything is sent, naming the option by its label (instead of a spin or a hang).
+ * @type {Array<[label: string, parameters: IDataObject, says: RegExp]>}
+ */
+const optionCases = [
+	['Parallel Status Checks 0.5', { waitForFinalState: true, options: { parallelChecks: 0.5 } }, /^Options → Parallel Status Checks: must be a whole number from 1 to 20, got 0\.5 \(read once per execution, from the first item\)$/],
+	['Parallel Status Checks 0', { waitForFinalState: true, options: { parallelChecks: 0 } }, /^Options → Parallel Status Checks: must be a whole number from 1 to 20, got 0 /],
+	['Parallel Status Checks 50', { waitForFinalState: true, options: { parallelChecks: 50 } }, /^Options → Parallel Status Checks: must be a whole number from 1 to 20, got 50 /],
+	['Poll Interval "5s" from an expression', { waitForFinalState: true, options: { pollInterval: '={{ "5s" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/],
+	['Poll Interval 0', { waitForFinalState: true, options: { pollInterval: 0 } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/],
+	['Poll Interval in hexadecimal', { waitForFinalState: true, options: { pollInterval: '={{ "0x5" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0x5"$/],
+	['Timeout (Wait for Final State) "2m"', { waitForFinalState: true, waitTimeout: '={{ "2m" }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "2m"$/],
+	['Timeout (Wait for Final State) negative', { waitForFinalState: true, waitTimeout: -1 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/],
+	['Timeout (Wait for Final State) not finite', { waitForFinalState: true, waitTimeout: '={{ 1/0 }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/],
+	['Request Timeout 0', { options: { requestTimeout: 0 } }, /^Options → Request Timeout \(Seconds\): must be a number from 1 to 3600, got 0 \(read once per execution, from the first item\)$/],
+	['Request Timeout "abc"', { options: { requestTimeout: '={{ "abc" }}' } }, /^Options → Request Timeout \(Seconds\): must be a number from 1 to 3600, got "abc" /],
+];
+
+describe('numeric options: a clear error naming the option, nothing sent', () => {
+	test.each(optionCases)('Issue with %s', async (_label, parameters, says) => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), parameters));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('Authorize and Reissue read the same options before sending', async () => {
+		const seeded = env.receipts.seed('retention', retentionBody(), 'CREADO');
+		const authorize = await env.run({ resource: 'document', operation: 'authorize', receiptId: seeded.id, waitForFinalState: true, options: { pollInterval: '={{ "5s" }}' } });
+		expect(authorize.error?.message).toMatch(/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number/);
+		const reissue = await env.run(jsonIssue('retention', retentionBody(), { receiptId: seeded.id, waitForFinalState: true, waitTimeout: '={{ "1h" }}' }, 'reissue'));
+		expect(reissue.error?.message).toMatch(/^\[item 1\] Timeout \(Seconds\): must be a number/);
+		expect(env.calls()).toHaveLength(0);
+	});
+
+	test('the second item’s wrong Poll Interval stops the batch before the first item is issued', async () => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, options: { pollInterval: '={{ $json.every }}' } }), [{ every: 1 }, { every: '5s' }]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(/^\[item 2\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/);
+	});
+
+	test('with Continue On Fail, the item with a wrong option is an error item and is not issued; the others are', async () => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ $json.wait }}', options: { pollInterval: 0.01 } }), [{ wait: '1m' }, { wait: 5 }], true);
+		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
+		const out = result.output('Receipts');
+		expect(out[0].json.error).toMatch(/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "1m"$/);
+		expect(out[1].json.estado).toBe('AUTORIZADO');
+	});
+
+	test.each([
+		['0.5', 0.5, /got 0\.5/],
+		['"5s"', '={{ "5s" }}', /got "5s"/],
+	])('Document → Get with Parallel Requests %s: refused before any read', async (_label, parallelRequests, says) => {
+		const seeded = env.receipts.seed('retention', retentionBody(), 'AUTORIZADO');
+		const result = await env.run({ resource: 'document', operation: 'get', receiptId: seeded.id, options: { parallelRequests } }, [{}, {}]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(/^Options → Parallel Requests: must be a whole number from 1 to 20, /);
+		expect(result.error?.message).toMatch(says);
+	});
+
+	test('numbers given as plain decimal text are read as those numbers', async () => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ "5" }}', options: { pollInterval: '={{ "0.01" }}', parallelChecks: '={{ "2" }}' } }));
+		expect(result.error).toBeUndefined();
+		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
+	});
+});

@@ -7,7 +7,7 @@ import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
 import { inputModeField, jsonBodyField, readReceipt, type ReceiptInput } from './receiptInput';
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
-import { afterIssue, parallelChecksOption, pollIntervalOption, waitFields } from './wait';
+import { afterIssue, parallelChecksOption, pollIntervalOption, readWaitSettings, waitFields, type WaitSettings } from './wait';
 import { readXml, xmlFields } from './xml';
 
 /** Building blocks of the Issue, Issue From XML and Reissue operations of every receipt kind. */
@@ -62,17 +62,24 @@ export const issueProperties = (example: IDataObject, fields: INodeProperties[],
 
 export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, ...waitFields, simplifyField, receiptOptions()];
 
+/** What an issuing operation knows of item `i` before it sends anything. */
+export interface PreparedReceipt extends ReceiptInput {
+	/** Wait for Final State, read before sending (undefined: off). */
+	wait: WaitSettings | undefined;
+}
+
 /**
- * Reads and validates the receipt of item `i`, and fills `clave_acceso` when Options → Access Key is
- * Reproducible and the body has none. Throws `[item N] field: what is wrong` before anything is sent.
+ * Reads and validates the receipt of item `i`, fills `clave_acceso` when Options → Access Key is Reproducible
+ * and the body has none, and reads Wait for Final State. Throws `[item N] field: what is wrong` before
+ * anything is sent.
  */
-export function prepareReceipt(
+export async function prepareReceipt(
 	this: IExecuteFunctions,
 	i: number,
 	kind: ReceiptKind,
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
-	opts: { accessKey?: boolean } = { accessKey: true },
-): ReceiptInput {
+	opts: { accessKey: boolean } = { accessKey: true },
+): Promise<PreparedReceipt> {
 	const input = readReceipt.call(this, i, kind, fromFields);
 	const { body } = input;
 	if (opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
@@ -96,7 +103,7 @@ export function prepareReceipt(
 			body.clave_acceso = built.key;
 		}
 	}
-	return input;
+	return { ...input, wait: readWaitSettings.call(this, i) };
 }
 
 /** POST the validated body to `path` (signed: X-Password), then output or follow the receipt. */
@@ -108,23 +115,29 @@ export async function issueReceipt(
 	path: string,
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
 ): Promise<OperationResult | Deferred> {
-	const { body, warnings } = prepareReceipt.call(this, i, kind, fromFields);
+	const { body, warnings, wait } = await prepareReceipt.call(this, i, kind, fromFields);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body }, i);
 	} catch (error) {
 		throw lostAnswer(error, sentIds(RECEIPT_KINDS[kind].name, body));
 	}
-	return await afterIssue.call(this, ctx, i, answer, { warnings, record: true });
+	return await afterIssue.call(this, ctx, i, answer, wait, { warnings, record: true });
+}
+
+/** Issue From XML, before anything is sent: the XML of item `i`, checked, and Wait for Final State. */
+export async function prepareXml(this: IExecuteFunctions, i: number): Promise<{ xml: string; wait: WaitSettings | undefined }> {
+	const xml = await readXml.call(this, i);
+	return { xml, wait: readWaitSettings.call(this, i) };
 }
 
 export async function issueXml(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, path: string, what: string): Promise<OperationResult | Deferred> {
-	const xml = await readXml.call(this, i);
+	const { xml, wait } = await prepareXml.call(this, i);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body: { xml } }, i);
 	} catch (error) {
 		throw lostAnswer(error, sentIdsOfXml(what, xml));
 	}
-	return await afterIssue.call(this, ctx, i, answer, { record: true });
+	return await afterIssue.call(this, ctx, i, answer, wait, { record: true });
 }

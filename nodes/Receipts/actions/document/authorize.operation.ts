@@ -7,7 +7,7 @@ import { readReceiptId, receiptIdField } from '../common/id';
 import { receiptOptions } from '../common/issue';
 import { simplifyField } from '../common/output';
 import { afterCreated } from '../common/recovery';
-import { afterIssue, waitFields } from '../common/wait';
+import { afterIssue, readWaitSettings, waitFields } from '../common/wait';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['document'], operation: ['authorize'] } }, [
 	receiptIdField('ID of the receipt of any kind to sign and send for authorization'),
@@ -22,16 +22,18 @@ export const kind = 'parallelWrite' as const;
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
 export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
 	readReceiptId.call(this, i);
+	readWaitSettings.call(this, i);
 }
 
 /** POST /edocs/{id}/issue: signs and sends any receipt kind (X-Password); never re-sent after it may have been processed. */
 export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
+	const wait = readWaitSettings.call(this, i);
 	let answer;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path: `/edocs/${encodeURIComponent(id)}/issue` }, i);
 	} catch (error) {
 		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : error;
 	}
-	return await afterIssue.call(this, ctx, i, { id, ...answer });
+	return await afterIssue.call(this, ctx, i, { id, ...answer }, wait);
 }
