@@ -23,7 +23,7 @@ export const accessKeyOption: INodeProperties = {
 			name: 'Reproducible (From the Receipt Data)',
 			value: 'reproducible',
 			description:
-				'The node builds it from the date, type, RUC, environment, series and sequential, with a numeric code derived from them: running the same input again carries the same key, so the tax authority refuses a duplicate instead of authorizing it twice. Needs fecha_emision.',
+				"The node builds it from the date, type, RUC, environment, series and sequential, with a numeric code derived from them and the credential's Access Key Secret: running the same input again carries the same key, so the tax authority refuses a duplicate instead of authorizing it twice. Needs fecha_emision and the Access Key Secret.",
 		},
 	],
 	default: 'service',
@@ -85,16 +85,20 @@ export async function prepareReceipt(
 	if (opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
 		const emisor = (body.emisor ?? {}) as IDataObject;
 		const est = (emisor.establecimiento ?? {}) as IDataObject;
-		const built = reproducibleAccessKey({
-			fechaEmision: body.fecha_emision,
-			receiptType: RECEIPT_KINDS[kind].typeCode,
-			ruc: emisor.ruc,
-			ambiente: body.ambiente,
-			establecimiento: est.codigo,
-			puntoEmision: est.punto_emision,
-			secuencial: body.secuencial ?? body.secuencia,
-			tipoEmision: body.tipo_emision,
-		});
+		const credentials = await this.getCredentials<{ accessKeySecret?: string }>('receiptsApi');
+		const built = reproducibleAccessKey(
+			{
+				fechaEmision: body.fecha_emision,
+				receiptType: RECEIPT_KINDS[kind].typeCode,
+				ruc: emisor.ruc,
+				ambiente: body.ambiente,
+				establecimiento: est.codigo,
+				puntoEmision: est.punto_emision,
+				secuencial: body.secuencial ?? body.secuencia,
+				tipoEmision: body.tipo_emision,
+			},
+			typeof credentials.accessKeySecret === 'string' ? credentials.accessKeySecret : '',
+		);
 		if ('problems' in built) {
 			const check = new Checker();
 			for (const [field, problem] of built.problems) check.fail(field, problem);
