@@ -1,9 +1,11 @@
 /** @import { IDataObject } from 'n8n-workflow' */
+import { randomUUID } from 'node:crypto';
 import { usePartners } from './setup';
 
 /**
- * Input that cannot slip through, for Partners: numbers as JSON numbers or plain decimal text, and numeric
- * options in range. Each case stops before any request reaches the service (the token request included).
+ * Input that cannot slip through, for Partners: numbers as JSON numbers or plain decimal text, numeric options
+ * in range, and — run by an AI agent — at most a few IDs per Suspend, Reactivate or Delete. Each case stops
+ * before any request reaches the service (the token request included).
  */
 const env = usePartners();
 
@@ -38,5 +40,35 @@ describe('Partners: refused before anything is sent', () => {
 		const body = /** @type {IDataObject} */ (env.calls()[0].body);
 		expect(/** @type {IDataObject[]} */ (body.vigencies)[0]).toMatchObject({ folios: 120, price: 199.5 });
 		expect(/** @type {IDataObject} */ (body.services).extra_user).toBe(2);
+	});
+});
+
+describe('Partners run by an AI agent: at most 5 IDs per Suspend, Reactivate or Delete', () => {
+	const ids = (n) => Array.from({ length: n }, () => randomUUID());
+
+	test.each([
+		['Client → Suspend', 'client', 'suspend', 'clientIds'],
+		['Client → Reactivate', 'client', 'reactivate', 'clientIds'],
+		['Plan → Delete', 'plan', 'delete', 'planIds'],
+	])('%s with 6 IDs is refused as a tool, nothing sent; 5 are sent; the node in a workflow sends 6', async (_label, resource, operation, parameter) => {
+		const six = await env.runAsTool({ resource, operation, [parameter]: ids(6) });
+		expect(env.server.received()).toHaveLength(0);
+		expect(six.error?.message).toBe(`[item 1] ${parameter}: an AI agent may change at most 5 per call, and this call names 6`);
+		expect(six.error?.description).toMatch(/Nothing was sent/);
+
+		await env.runAsTool({ resource, operation, [parameter]: ids(5).join(', ') });
+		expect(env.calls()).toHaveLength(1);
+		expect(/** @type {IDataObject} */ (env.calls()[0].body).uuids).toHaveLength(5);
+
+		env.server.clear();
+		await env.run({ resource, operation, [parameter]: ids(6) });
+		expect(env.calls()).toHaveLength(1);
+		expect(/** @type {IDataObject} */ (env.calls()[0].body).uuids).toHaveLength(6);
+	});
+
+	test('a batch: the second item’s list is refused before the first item is sent', async () => {
+		const result = await env.runAsTool({ resource: 'client', operation: 'suspend', clientIds: '={{ $json.ids }}' }, [{ ids: ids(2) }, { ids: ids(7) }]);
+		expect(env.server.received()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 2] clientIds: an AI agent may change at most 5 per call, and this call names 7');
 	});
 });

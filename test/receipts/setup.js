@@ -19,8 +19,15 @@ export async function startReceipts() {
 	/** @returns {Promise<RunResult>} */
 	const run = (parameters, input, continueOnFail = false) =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
+	/**
+	 * The same node run as an AI agent's tool: n8n runs it under the type `<package>.receiptsTool` (see
+	 * TestNodeTypes.toolVariant).
+	 * @returns {Promise<RunResult>}
+	 */
+	const runAsTool = (parameters, input) =>
+		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts' }));
 	const calls = () => server.received('receipts');
-	return { receipts, server, engine, run, calls, setCredential, filesOrigin, stop: () => server.stop() };
+	return { receipts, server, engine, run, runAsTool, calls, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 /**

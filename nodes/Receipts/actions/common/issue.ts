@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
-import { reproducibleAccessKey } from '../../domain/accessKey';
+import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
 import { inputModeField, jsonBodyField, readReceipt, type ReceiptInput } from './receiptInput';
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
+import { allowProductionFromAgentField, environmentsOfXml, refuseProductionForAgent } from './agent';
 import { afterIssue, parallelChecksOption, pollIntervalOption, readWaitSettings, waitFields, type WaitSettings } from './wait';
 import { readXml, xmlFields } from './xml';
 
@@ -55,12 +56,13 @@ export const issueProperties = (example: IDataObject, fields: INodeProperties[],
 	inputModeField,
 	jsonBodyField(example),
 	...fields,
+	allowProductionFromAgentField,
 	...waitFields,
 	simplifyField,
 	receiptOptions(opts.accessKey ? [accessKeyOption] : []),
 ];
 
-export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, ...waitFields, simplifyField, receiptOptions()];
+export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, allowProductionFromAgentField, ...waitFields, simplifyField, receiptOptions()];
 
 /** What an issuing operation knows of item `i` before it sends anything. */
 export interface PreparedReceipt extends ReceiptInput {
@@ -69,19 +71,22 @@ export interface PreparedReceipt extends ReceiptInput {
 }
 
 /**
- * Reads and validates the receipt of item `i`, fills `clave_acceso` when Options → Access Key is Reproducible
- * and the body has none, and reads Wait for Final State. Throws `[item N] field: what is wrong` before
- * anything is sent.
+ * Reads and validates the receipt of item `i`, refuses a production receipt when an AI agent runs the node
+ * without permission (agent.ts), fills `clave_acceso` when Options → Access Key is Reproducible and the body
+ * has none, and reads Wait for Final State. Throws `[item N] field: what is wrong` before anything is sent.
+ * `action`: what the operation does, for messages ("issue", "reissue").
  */
 export async function prepareReceipt(
 	this: IExecuteFunctions,
 	i: number,
 	kind: ReceiptKind,
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
-	opts: { accessKey: boolean } = { accessKey: true },
+	opts: { accessKey: boolean; action: 'issue' | 'reissue' } = { accessKey: true, action: 'issue' },
 ): Promise<PreparedReceipt> {
 	const input = readReceipt.call(this, i, kind, fromFields);
 	const { body } = input;
+	const key = typeof body.clave_acceso === 'string' && !accessKeyProblem(body.clave_acceso) ? splitAccessKey(body.clave_acceso).environment : undefined;
+	refuseProductionForAgent.call(this, i, [body.ambiente, key], `${opts.action} this ${RECEIPT_KINDS[kind].name}`);
 	if (opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
 		const emisor = (body.emisor ?? {}) as IDataObject;
 		const est = (emisor.establecimiento ?? {}) as IDataObject;
@@ -129,14 +134,18 @@ export async function issueReceipt(
 	return await afterIssue.call(this, ctx, i, answer, wait, { warnings, record: true });
 }
 
-/** Issue From XML, before anything is sent: the XML of item `i`, checked, and Wait for Final State. */
-export async function prepareXml(this: IExecuteFunctions, i: number): Promise<{ xml: string; wait: WaitSettings | undefined }> {
+/**
+ * Issue From XML, before anything is sent: the XML of item `i`, checked; a production receipt refused when an
+ * AI agent runs the node without permission; Wait for Final State.
+ */
+export async function prepareXml(this: IExecuteFunctions, i: number, what: string): Promise<{ xml: string; wait: WaitSettings | undefined }> {
 	const xml = await readXml.call(this, i);
+	refuseProductionForAgent.call(this, i, environmentsOfXml(xml), `issue this ${what}`);
 	return { xml, wait: readWaitSettings.call(this, i) };
 }
 
 export async function issueXml(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, path: string, what: string): Promise<OperationResult | Deferred> {
-	const { xml, wait } = await prepareXml.call(this, i);
+	const { xml, wait } = await prepareXml.call(this, i, what);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body: { xml } }, i);

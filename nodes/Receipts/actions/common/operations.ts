@@ -53,7 +53,7 @@ export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind
 		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'issueFromXml', issueFromXmlProperties),
 		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
-			await prepareXml.call(this, i);
+			await prepareXml.call(this, i, RECEIPT_KINDS[spec.kind].name);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			return await issueXml.call(this, ctx, i, `${spec.base}/issue/xml`, RECEIPT_KINDS[spec.kind].name);

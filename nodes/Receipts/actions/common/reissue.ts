@@ -28,7 +28,7 @@ export async function validateReissue(this: IExecuteFunctions, i: number, kind: 
 	await prepareReceipt.call(this, i, kind, fromFields, REISSUE);
 }
 
-const REISSUE = { accessKey: false } as const;
+const REISSUE = { accessKey: false, action: 'reissue' } as const;
 
 /** Sends the corrected receipt; an authorized one is refused by the service, and the error says why. */
 export async function reissueReceipt(

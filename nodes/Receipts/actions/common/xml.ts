@@ -67,3 +67,8 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<strin
 	check.throwIfFailed(this.getNode(), i);
 	return xml;
 }
+
+/** The text of every `<tag>…</tag>` element of `xml` without children, trimmed, in document order. */
+export function xmlLeaves(xml: string, tag: string): string[] {
+	return [...xml.matchAll(new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`, 'g'))].map((m) => m[1]);
+}
