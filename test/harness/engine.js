@@ -118,10 +118,9 @@ export class TestNodeTypes {
 	toolVariant(type) {
 		const base = type.endsWith('Tool') ? this.types.get(type.slice(0, -'Tool'.length)) : undefined;
 		if (!base?.description.usableAsTool) return undefined;
-		const { usableAsTool: _, ...description } = base.description;
-		const tool = /** @type {INodeType} */ (Object.create(base, {
-			description: { value: { ...description, name: `${description.name}Tool`, displayName: `${description.displayName} Tool`, inputs: [], outputs: ['ai_tool'] } },
-		}));
+		const description = { ...base.description, name: `${base.description.name}Tool`, displayName: `${base.description.displayName} Tool`, inputs: [], outputs: ['ai_tool'] };
+		delete description.usableAsTool;
+		const tool = /** @type {INodeType} */ (Object.create(base, { description: { value: description } }));
 		this.types.set(type, tool);
 		return tool;
 	}
