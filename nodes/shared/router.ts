@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
+import { numberOption } from './options';
 
 /** What an operation returns for one input item: one or many JSON objects, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
@@ -59,10 +60,10 @@ export const concurrencyOption: INodeProperties = {
 	displayName: 'Parallel Requests',
 	name: 'parallelRequests',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 20 },
+	typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
 	default: 5,
 	description:
-		'How many items to request at the same time. Output order always matches input order. Lower it if the service answers with rate-limit errors.',
+		'How many items to request at the same time (read once per execution, from the first item). Output order always matches input order. Lower it if the service answers with rate-limit errors.',
 };
 
 /**
@@ -75,10 +76,12 @@ export const parallelWritesOption: INodeProperties = {
 		'How many items are sent to the service at the same time. Every item is checked before the first is sent, a request that may have been processed is never sent again, and the output keeps the input order. 1 sends one after another.',
 };
 
-/** Options → Parallel Requests, read once per execution (from the first item); 1 when there is one item. */
+/**
+ * Options → Parallel Requests, read once per execution (from the first item), as the form describes it (see
+ * numberOption); read also for one item, so that a wrong value is reported the first time.
+ */
 function parallelRequests(this: IExecuteFunctions, itemCount: number): number {
-	if (itemCount < 2) return 1;
-	return Math.max(1, Math.min(20, Number(this.getNodeParameter('options.parallelRequests', 0, 5)) || 1));
+	return itemCount ? numberOption.call(this, concurrencyOption, 0, { inOptions: true, once: true }) : 1;
 }
 
 function isItemList(value: OperationResult): value is INodeExecutionData[] {

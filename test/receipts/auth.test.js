@@ -231,6 +231,7 @@ describe('credential test', () => {
 			['baseUrl', false],
 			['apiKey', true],
 			['certificatePassword', true],
+			['accessKeySecret', true],
 		]);
 	});
 });

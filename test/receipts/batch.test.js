@@ -1,6 +1,8 @@
 /** @import { IDataObject, INodeProperties } from 'n8n-workflow' */
+import { createHash, createHmac } from 'node:crypto';
 import { built } from '../harness/engine';
 import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
+import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
 import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody } from './setup';
 
 /**
@@ -197,6 +199,39 @@ describe('reproducible access key (Options → Access Key)', () => {
 		expect(keys[0]).not.toBe(keys[1]);
 		expect(splitAccessKey(keys[1]).sequential).toBe('000000124');
 		expect(keys[2]).toBe(own);
+	});
+
+	test('keyed with the credential’s Access Key Secret: another secret, another numeric code; the same secret, the same key', async () => {
+		await env.run(jsonIssue('retention', retentionBody(), withKey));
+		env.setCredential({ accessKeySecret: 'another-long-secret-of-this-account' });
+		await env.run(jsonIssue('retention', retentionBody(), withKey));
+		await env.run(jsonIssue('retention', retentionBody(), withKey));
+		const [first, other, again] = env.calls().map((c) => splitAccessKey(String(/** @type {IDataObject} */ (c.body).clave_acceso)));
+		expect(other.numericCode).not.toBe(first.numericCode);
+		expect({ ...other, numericCode: '', checkDigit: '' }).toEqual({ ...first, numericCode: '', checkDigit: '' });
+		expect(again).toEqual(other);
+	});
+
+	test('the numeric code cannot be computed from the receipt’s public fields alone (it is not their plain SHA-256)', async () => {
+		await env.run(jsonIssue('retention', retentionBody(), withKey));
+		const key = splitAccessKey(String(/** @type {IDataObject} */ (env.calls()[0].body).clave_acceso));
+		const publicFields = [key.date, key.receiptType, key.ruc, key.environment, key.series, key.sequential, key.emissionType].join('|');
+		const unkeyed = String(parseInt(createHash('sha256').update(publicFields).digest('hex').slice(0, 12), 16) % 100000000).padStart(8, '0');
+		// The derivation the README documents, pinned: changing it would change every key a re-run carries.
+		const keyed = String(parseInt(createHmac('sha256', DEV_ACCESS_KEY_SECRET).update(publicFields).digest('hex').slice(0, 12), 16) % 100000000).padStart(8, '0');
+		expect(key.numericCode).not.toBe(unkeyed);
+		expect(key.numericCode).toBe(keyed);
+	});
+
+	test.each([
+		['empty', '', /^\[item 1\] Access Key Secret \(Receipts credential\): is empty: a reproducible access key needs it/],
+		['too short to stay secret', 'short', /^\[item 1\] Access Key Secret \(Receipts credential\): has 5 characters, fewer than 16/],
+	])('an Access Key Secret that is %s: nothing is sent, the message says what to fill in', async (_what, accessKeySecret, says) => {
+		env.setCredential({ accessKeySecret });
+		const result = await env.run(jsonIssue('retention', retentionBody(), withKey));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
 	});
 
 	test('without fecha_emision the key cannot be reproducible: nothing is sent and the message says what to add', async () => {

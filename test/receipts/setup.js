@@ -1,6 +1,7 @@
 /** @import { ICredentialType, IDataObject, INodeType } from 'n8n-workflow' */
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
+import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
 import { ReceiptsSimulator } from '../simulator/receipts';
 import { SimulatorServer } from '../simulator/server';
 
@@ -13,13 +14,20 @@ export async function startReceipts() {
 	receipts.filesBaseUrl = `${filesOrigin}/receipts`;
 	const engine = new Engine([built('nodes/Receipts/Receipts.node', 'Receipts')], [built('credentials/ReceiptsApi.credentials', 'ReceiptsApi')]);
 	const setCredential = (data = {}) =>
-		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, ...data });
+		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET, ...data });
 	setCredential();
 	/** @returns {Promise<RunResult>} */
 	const run = (parameters, input, continueOnFail = false) =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
+	/**
+	 * The same node run as an AI agent's tool: n8n runs it under the type `<package>.receiptsTool` (see
+	 * TestNodeTypes.toolVariant).
+	 * @returns {Promise<RunResult>}
+	 */
+	const runAsTool = (parameters, input) =>
+		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts' }));
 	const calls = () => server.received('receipts');
-	return { receipts, server, engine, run, calls, setCredential, filesOrigin, stop: () => server.stop() };
+	return { receipts, server, engine, run, runAsTool, calls, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { Checker } from '../../shared/validate';
+import { numberValue, type Checker } from '../../shared/validate';
 
 /**
  * The arithmetic of invoices, credit notes and debit notes, checked before sending. The tax authority
@@ -26,10 +26,8 @@ function isObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
-function num(value: unknown): number | undefined {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
+/** The amount a value stands for, read by the same rule as the field checks (shared/validate.ts). */
+const num = numberValue;
 
 /** Rounds half up to a whole number, after cutting the float noise of a product (4359.540154 × 100). */
 function round(value: number): number {

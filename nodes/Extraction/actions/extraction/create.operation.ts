@@ -14,6 +14,12 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	...waitFields('create'),
 ]);
 
+/** Checks every item before the first job is created (see shared/router.ts): nothing is sent when one is wrong. */
+export function validate(this: IExecuteFunctions, _ctx: ExtractionContext, i: number): void {
+	readExtractionInput.call(this, i);
+	readCompletionSettings.call(this, i, 'create');
+}
+
 /**
  * POST /v1/extractions (not idempotent: never re-sent after it may have reached the service). Once the job
  * exists, every later failure of the item carries its publicId (see shared/created.ts): creating it again

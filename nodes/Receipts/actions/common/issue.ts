@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
-import { reproducibleAccessKey } from '../../domain/accessKey';
+import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
 import { inputModeField, jsonBodyField, readReceipt, type ReceiptInput } from './receiptInput';
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
-import { afterIssue, parallelChecksOption, pollIntervalOption, waitFields } from './wait';
+import { allowProductionFromAgentField, environmentsOfXml, refuseProductionForAgent } from './agent';
+import { afterIssue, parallelChecksOption, pollIntervalOption, readWaitSettings, waitFields, type WaitSettings } from './wait';
 import { readXml, xmlFields } from './xml';
 
 /** Building blocks of the Issue, Issue From XML and Reissue operations of every receipt kind. */
@@ -23,7 +24,7 @@ export const accessKeyOption: INodeProperties = {
 			name: 'Reproducible (From the Receipt Data)',
 			value: 'reproducible',
 			description:
-				'The node builds it from the date, type, RUC, environment, series and sequential, with a numeric code derived from them: running the same input again carries the same key, so the tax authority refuses a duplicate instead of authorizing it twice. Needs fecha_emision.',
+				"The node builds it from the date, type, RUC, environment, series and sequential, with a numeric code derived from them and the credential's Access Key Secret: running the same input again carries the same key, so the tax authority refuses a duplicate instead of authorizing it twice. Needs fecha_emision and the Access Key Secret.",
 		},
 	],
 	default: 'service',
@@ -55,39 +56,54 @@ export const issueProperties = (example: IDataObject, fields: INodeProperties[],
 	inputModeField,
 	jsonBodyField(example),
 	...fields,
+	allowProductionFromAgentField,
 	...waitFields,
 	simplifyField,
 	receiptOptions(opts.accessKey ? [accessKeyOption] : []),
 ];
 
-export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, ...waitFields, simplifyField, receiptOptions()];
+export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, allowProductionFromAgentField, ...waitFields, simplifyField, receiptOptions()];
+
+/** What an issuing operation knows of item `i` before it sends anything. */
+export interface PreparedReceipt extends ReceiptInput {
+	/** Wait for Final State, read before sending (undefined: off). */
+	wait: WaitSettings | undefined;
+}
 
 /**
- * Reads and validates the receipt of item `i`, and fills `clave_acceso` when Options → Access Key is
- * Reproducible and the body has none. Throws `[item N] field: what is wrong` before anything is sent.
+ * Reads and validates the receipt of item `i`, refuses a production receipt when an AI agent runs the node
+ * without permission (agent.ts), fills `clave_acceso` when Options → Access Key is Reproducible and the body
+ * has none, and reads Wait for Final State. Throws `[item N] field: what is wrong` before anything is sent.
+ * `action`: what the operation does, for messages ("issue", "reissue").
  */
-export function prepareReceipt(
+export async function prepareReceipt(
 	this: IExecuteFunctions,
 	i: number,
 	kind: ReceiptKind,
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
-	opts: { accessKey?: boolean } = { accessKey: true },
-): ReceiptInput {
+	opts: { accessKey: boolean; action: 'issue' | 'reissue' } = { accessKey: true, action: 'issue' },
+): Promise<PreparedReceipt> {
 	const input = readReceipt.call(this, i, kind, fromFields);
 	const { body } = input;
+	const key = typeof body.clave_acceso === 'string' && !accessKeyProblem(body.clave_acceso) ? splitAccessKey(body.clave_acceso).environment : undefined;
+	refuseProductionForAgent.call(this, i, [body.ambiente, key], `${opts.action} this ${RECEIPT_KINDS[kind].name}`);
 	if (opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
 		const emisor = (body.emisor ?? {}) as IDataObject;
 		const est = (emisor.establecimiento ?? {}) as IDataObject;
-		const built = reproducibleAccessKey({
-			fechaEmision: body.fecha_emision,
-			receiptType: RECEIPT_KINDS[kind].typeCode,
-			ruc: emisor.ruc,
-			ambiente: body.ambiente,
-			establecimiento: est.codigo,
-			puntoEmision: est.punto_emision,
-			secuencial: body.secuencial ?? body.secuencia,
-			tipoEmision: body.tipo_emision,
-		});
+		const credentials = await this.getCredentials<{ accessKeySecret?: string }>('receiptsApi');
+		const built = reproducibleAccessKey(
+			{
+				fechaEmision: body.fecha_emision,
+				receiptType: RECEIPT_KINDS[kind].typeCode,
+				ruc: emisor.ruc,
+				ambiente: body.ambiente,
+				establecimiento: est.codigo,
+				puntoEmision: est.punto_emision,
+				secuencial: body.secuencial ?? body.secuencia,
+				tipoEmision: body.tipo_emision,
+			},
+			typeof credentials.accessKeySecret === 'string' ? credentials.accessKeySecret : '',
+		);
 		if ('problems' in built) {
 			const check = new Checker();
 			for (const [field, problem] of built.problems) check.fail(field, problem);
@@ -96,7 +112,7 @@ export function prepareReceipt(
 			body.clave_acceso = built.key;
 		}
 	}
-	return input;
+	return { ...input, wait: readWaitSettings.call(this, i) };
 }
 
 /** POST the validated body to `path` (signed: X-Password), then output or follow the receipt. */
@@ -108,23 +124,33 @@ export async function issueReceipt(
 	path: string,
 	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
 ): Promise<OperationResult | Deferred> {
-	const { body, warnings } = prepareReceipt.call(this, i, kind, fromFields);
+	const { body, warnings, wait } = await prepareReceipt.call(this, i, kind, fromFields);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body }, i);
 	} catch (error) {
 		throw lostAnswer(error, sentIds(RECEIPT_KINDS[kind].name, body));
 	}
-	return await afterIssue.call(this, ctx, i, answer, { warnings, record: true });
+	return await afterIssue.call(this, ctx, i, answer, wait, { warnings, record: true });
+}
+
+/**
+ * Issue From XML, before anything is sent: the XML of item `i`, checked; a production receipt refused when an
+ * AI agent runs the node without permission; Wait for Final State.
+ */
+export async function prepareXml(this: IExecuteFunctions, i: number, what: string): Promise<{ xml: string; wait: WaitSettings | undefined }> {
+	const xml = await readXml.call(this, i);
+	refuseProductionForAgent.call(this, i, environmentsOfXml(xml), `issue this ${what}`);
+	return { xml, wait: readWaitSettings.call(this, i) };
 }
 
 export async function issueXml(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, path: string, what: string): Promise<OperationResult | Deferred> {
-	const xml = await readXml.call(this, i);
+	const { xml, wait } = await prepareXml.call(this, i, what);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body: { xml } }, i);
 	} catch (error) {
 		throw lostAnswer(error, sentIdsOfXml(what, xml));
 	}
-	return await afterIssue.call(this, ctx, i, answer, { record: true });
+	return await afterIssue.call(this, ctx, i, answer, wait, { record: true });
 }

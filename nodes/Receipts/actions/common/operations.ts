@@ -4,9 +4,8 @@ import type { Deferred, OperationResult } from '../../../shared/router';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { getProperties, getReceipt } from './get';
-import { issueFromXmlProperties, issueProperties, issueReceipt, issueXml, prepareReceipt } from './issue';
+import { issueFromXmlProperties, issueProperties, issueReceipt, issueXml, prepareReceipt, prepareXml } from './issue';
 import { reissueProperties, reissueReceipt, validateReissue } from './reissue';
-import { readXml } from './xml';
 
 /**
  * The operations every receipt kind has, built from what tells the kinds apart: their resource, path and
@@ -39,8 +38,8 @@ export function issueOperation(spec: ReceiptSpec, operation = 'issue'): { kind: 
 	return {
 		kind: 'parallelWrite',
 		description: shownFor(spec.resource, operation, issueProperties(spec.example, spec.fields)),
-		validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
-			prepareReceipt.call(this, i, spec.kind, spec.read);
+		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
+			await prepareReceipt.call(this, i, spec.kind, spec.read);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			return await issueReceipt.call(this, ctx, i, spec.kind, `${spec.base}/issue`, spec.read);
@@ -54,7 +53,7 @@ export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind
 		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'issueFromXml', issueFromXmlProperties),
 		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
-			await readXml.call(this, i);
+			await prepareXml.call(this, i, RECEIPT_KINDS[spec.kind].name);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			return await issueXml.call(this, ctx, i, `${spec.base}/issue/xml`, RECEIPT_KINDS[spec.kind].name);
@@ -67,8 +66,8 @@ export function reissueOperation(spec: ReceiptSpec): { kind: 'parallelWrite'; de
 	return {
 		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'reissue', reissueProperties(spec.kind, spec.example, spec.fields)),
-		validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
-			validateReissue.call(this, i, spec.kind, spec.read);
+		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
+			await validateReissue.call(this, i, spec.kind, spec.read);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			return await reissueReceipt.call(this, ctx, i, spec.kind, spec.base, spec.read);

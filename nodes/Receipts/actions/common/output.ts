@@ -14,10 +14,10 @@ export const requestTimeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
 	name: 'requestTimeout',
 	type: 'number',
-	typeOptions: { minValue: 1 },
+	typeOptions: { minValue: 1, maxValue: 3600 },
 	default: 60,
 	description:
-		'How long one request may go without an answer. A request that issues or signs is never re-sent after a timeout: the item then says the receipt may exist.',
+		'How long one request may go without an answer (read once per execution, from the first item). A request that issues or signs is never re-sent after a timeout: the item then says the receipt may exist.',
 };
 
 /** The key fields of a receipt. */
