@@ -26,12 +26,25 @@ describe('Wait for Final State', () => {
 		}
 	});
 
-	test('the rejection reasons can be branched on: Simplify keeps autorizacion_mensajes', async () => {
-		env.receipts.planNext({ estado: 'NO AUTORIZADO', mensajes: [{ identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' }] });
+	test('the rejection reasons can be branched on: Simplify keeps the outcome, sri_messages and autorizacion_mensajes', async () => {
+		const cerrado = { identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' };
+		env.receipts.planNext({ estado: 'NO AUTORIZADO', mensajes: [cerrado] });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, simplify: true }));
 		const out = result.output('Receipts')[0].json;
-		expect(out).toMatchObject({ estado: 'NO AUTORIZADO', autorizacion_mensajes: [{ identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' }] });
-		expect(Object.keys(out).sort()).toEqual(['autorizacion_fecha', 'autorizacion_mensajes', 'clave_acceso', 'estado', 'id', 'url_documento_electronico', 'url_formato_impresion']);
+		expect(out).toMatchObject({ estado: 'NO AUTORIZADO', rejected: true, sri_messages: [{ ...cerrado, source: 'autorizacion' }], autorizacion_mensajes: [cerrado] });
+		expect(Object.keys(out).sort()).toEqual([
+			'autorizacion_fecha',
+			'autorizacion_mensajes',
+			'clave_acceso',
+			'estado',
+			'id',
+			'next_step',
+			'numero',
+			'reason',
+			'rejected',
+			'sri_messages',
+			'url_documento_electronico',
+		]);
 	});
 
 	test('the timeout outputs the last state with wait_timed_out, and polls back off', async () => {
