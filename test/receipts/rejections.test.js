@@ -79,11 +79,14 @@ describe('DEVUELTO 45: a sequential already used, under another access key', () 
 		expect(await issue(fast, { ...retentionBody(), secuencial: 124 })).toMatchObject({ estado: 'AUTORIZADO', rejected: false, numero: '001-002-000000124' });
 	});
 
-	test('a receipt the SRI returned holds neither its key nor its number: corrected and issued again, it is authorized', async () => {
-		env.receipts.planNext('DEVUELTO'); // returned for its structure (35): the SRI does not store it
-		const returned = await issue(reproducible);
-		expect(returned).toMatchObject({ estado: 'DEVUELTO', sri_messages: [{ identificador: '35' }] });
-		expect(await issue(reproducible)).toMatchObject({ estado: 'AUTORIZADO', clave_acceso: returned.clave_acceso });
+	test.each([
+		['DEVUELTO', '35'],
+		['NO AUTORIZADO', '39'],
+	])('a receipt the SRI rejected (%s %s) holds neither its key nor its number: sent again under them, it is authorized', async (estado, code) => {
+		env.receipts.planNext(estado);
+		const rejected = await issue(reproducible);
+		expect(rejected).toMatchObject({ estado, rejected: true, sri_messages: [{ identificador: code }] });
+		expect(await issue(reproducible)).toMatchObject({ estado: 'AUTORIZADO', clave_acceso: rejected.clave_acceso });
 	});
 });
 

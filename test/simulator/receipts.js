@@ -22,9 +22,11 @@ import { randomBytes } from 'node:crypto';
  *   point and sequential — is returned with 45 ERROR SECUENCIAL REGISTRADO. The messages are written as the SRI's
  *   reception service answers them (open-source SRI clients' recorded answers: no informacion_adicional).
  *   A receipt holds its key and number once the service has submitted it (signed) — also while the SRI decides,
- *   since the service sends receipts in the order they were issued — and until it is returned: the SRI does not
- *   store returned receipts (same section, note 1), nor receipts that were never signed. The check is made on
- *   every submission: issue, reissue and authorize (a returned duplicate reissued as it is is returned again).
+ *   since the service sends receipts in the order they were issued — unless it was rejected: the same section's
+ *   note 1 lets a rejected receipt (returned or not authorized) be sent again, corrected, under the same key and
+ *   sequential, and the SRI does not store returned ones. A receipt never signed holds nothing either. The check
+ *   is made on every submission: issue, reissue and authorize (a returned duplicate reissued as it is is returned
+ *   again).
  * - Enforces X-Key on every route (401 otherwise) and X-Password on the signing routes (not on /webhooks): missing → 400;
  *   wrong → the receipt is stored but cannot be signed (estado CREADO with a `firma` failure, status 400),
  *   as the spec says. With `signing = 'sync'` (default) the issue answer already carries `firma`; with
@@ -86,7 +88,7 @@ import { randomBytes } from 'node:crypto';
  * @property {number} stepsTaken Steps of the plan already taken in this issue process (clock mode).
  * @property {Step[]} [timedPlan] Clock mode: the plan of this issue process.
  * @property {number} [firmaVisibleAt] Signing failed; with async signing it shows from this time on (ms).
- * @property {boolean} [submitted] The service has sent it to the SRI (signed): it holds its access key and number there unless returned.
+ * @property {boolean} [submitted] The service has sent it to the SRI (signed): it holds its access key and number there unless rejected.
  */
 
 /**
@@ -439,7 +441,7 @@ export class ReceiptsSimulator {
 	 * @returns {Mensaje | undefined}
 	 */
 	uniquenessRefusal(r) {
-		const holders = [...this.receipts.values()].filter((o) => o !== r && o.submitted && o.estado !== 'DEVUELTO');
+		const holders = [...this.receipts.values()].filter((o) => o !== r && o.submitted && o.estado !== 'DEVUELTO' && o.estado !== 'NO AUTORIZADO');
 		if (holders.some((o) => o.clave_acceso === r.clave_acceso)) return DUPLICATE_KEY_MESSAGE;
 		const number = this.sriNumber(r);
 		if (number && holders.some((o) => this.sriNumber(o) === number)) return DUPLICATE_SEQUENTIAL_MESSAGE;
