@@ -148,6 +148,8 @@ describe('the outcome of a receipt', () => {
 		for (const estado of ['CREADO', 'RECIBIDO', 'PRE-AUTORIZADO']) {
 			const out = explainOutcome(receipt({ estado }));
 			expect(out).toEqual({ rejected: false, next_step: expect.stringContaining(`(${estado}); this is not a failure`), sri_messages: [] });
+			// Only a receipt still CREADO may need to be signed and sent.
+			expect(out.next_step?.includes('sign and send it with Document → Authorize (ID r1)')).toBe(estado === 'CREADO');
 		}
 	});
 

@@ -99,16 +99,13 @@ function idOf(doc: IDataObject): string | undefined {
 
 const GET = (id?: string) => `Document → Get${id ? ` (ID ${id})` : ''}`;
 
+/** A rejected receipt is corrected and sent again under its access key and sequential (SRI, Ficha técnica, sección 11, note 1). */
+const correctAndResend = (id?: string) => `Correct what the SRI's messages say, then ${resendHow(id)}: a corrected receipt keeps its access key and sequential.`;
+
 /** When a rejection comes without a message the specification explains: what the state itself says. */
 const WITHOUT_MESSAGE: Record<(typeof REJECTED_STATES)[number], { reason: string; nextStep: (id?: string) => string }> = {
-	'NO AUTORIZADO': {
-		reason: 'The tax authority did not authorize the receipt (NO AUTORIZADO) and gave no message',
-		nextStep: (id) => `Correct what the SRI's messages say, then ${resendHow(id)}: a corrected receipt keeps its access key and sequential.`,
-	},
-	DEVUELTO: {
-		reason: 'The tax authority returned the receipt (DEVUELTO) and gave no message',
-		nextStep: (id) => `Correct what the SRI's messages say, then ${resendHow(id)}: a corrected receipt keeps its access key and sequential.`,
-	},
+	'NO AUTORIZADO': { reason: 'The tax authority did not authorize the receipt (NO AUTORIZADO) and gave no message', nextStep: correctAndResend },
+	DEVUELTO: { reason: 'The tax authority returned the receipt (DEVUELTO) and gave no message', nextStep: correctAndResend },
 	ERROR: {
 		reason: 'The issue process of the receipt ended in ERROR and gave no message',
 		nextStep: (id) => `Read the receipt again with ${GET(id)} before anything else, and do not issue it again; if it stays in ERROR, ask the receipts service.`,
@@ -167,7 +164,8 @@ export function explainOutcome(doc: IDataObject): ReceiptOutcome {
 			rejected: false,
 			next_step:
 				`Not decided by the tax authority yet (${state || 'no state given'}); this is not a failure. The receipt exists: do not issue it again. ` +
-				`Read it again with ${GET(id)}; the SRI usually decides within seconds.`,
+				`Read it again with ${GET(id)}; the SRI usually decides within seconds.` +
+				(state === 'CREADO' ? ` If it stays CREADO, it was not signed or not sent: sign and send it with Document → Authorize${id ? ` (ID ${id})` : ''}.` : ''),
 			sri_messages,
 		};
 	}
