@@ -79,17 +79,17 @@ const jsonOf = (result, node) => result.output(node).map((i) => i.json);
 test('receipts-retention-wait-branch.json: issues each row from JSON, waits, branches; the repeated row is returned with 43, and a second run authorizes nothing twice', async () => {
 	const result = await env.engine.run(fast(fixture('receipts-retention-wait-branch.json'), 'Issue retention'));
 	expect(result.error).toBeUndefined();
+	// Rows may be sent side by side (Options → Parallel Requests): the tests do not depend on their order of arrival.
 	const issued = env.calls().filter((c) => c.method === 'POST');
-	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial)).toEqual([101, 102, 101]);
-	expect(/** @type {IDataObject} */ (issued[1].body).items).toEqual([
-		expect.objectContaining({ base_imponible: 80.5, valor_retenido: 1.41, numero_documento_sustento: '002-001-000000310' }),
-	]);
-	// The reproducible key: the repeated row carries the first row's key, so the SRI returns it.
-	const keys = issued.map((c) => String(/** @type {IDataObject} */ (c.body).clave_acceso));
-	expect(keys[0]).toMatch(/^\d{49}$/);
-	expect(keys[2]).toBe(keys[0]);
-	expect(keys[1]).not.toBe(keys[0]);
-	expect(jsonOf(result, 'Authorized').map((j) => [j.numero, j.estado, j.rejected])).toEqual([
+	const sent = (seq) => issued.filter((c) => /** @type {IDataObject} */ (c.body).secuencial === seq).map((c) => /** @type {IDataObject} */ (c.body));
+	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial).sort()).toEqual([101, 101, 102]);
+	expect(sent(102)[0].items).toEqual([expect.objectContaining({ base_imponible: 80.5, valor_retenido: 1.41, numero_documento_sustento: '002-001-000000310' })]);
+	// The reproducible key: the repeated row carries the same key as the first, so the SRI authorizes one and returns the other.
+	const [first, repeated] = sent(101).map((b) => String(b.clave_acceso));
+	expect(first).toMatch(/^\d{49}$/);
+	expect(repeated).toBe(first);
+	expect(String(sent(102)[0].clave_acceso)).not.toBe(first);
+	expect(jsonOf(result, 'Authorized').map((j) => [j.numero, j.estado, j.rejected]).sort()).toEqual([
 		['001-002-000000101', 'AUTORIZADO', false],
 		['001-002-000000102', 'AUTORIZADO', false],
 	]);
@@ -136,18 +136,21 @@ test('receipts-authorize-pending.json: authorizes each receipt and waits for its
 test('receipts-invoice-email-ride.json: invoices each row, waits, e-mails and downloads the RIDE of the authorized ones; the repeated row is returned with 43', async () => {
 	const result = await env.engine.run(fast(fixture('receipts-invoice-email-ride.json'), 'Issue invoice'));
 	expect(result.error).toBeUndefined();
+	// Rows may be sent side by side (Options → Parallel Requests): the tests do not depend on their order of arrival.
 	const issued = env.calls().filter((c) => c.method === 'POST' && c.path === '/invoices/issue');
-	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial)).toEqual([2001, 2002, 2001]);
-	expect(/** @type {IDataObject} */ (issued[1].body).totales).toMatchObject({ total_sin_impuestos: 19.05, importe_total: 21.91 });
-	expect(String(/** @type {IDataObject} */ (issued[2].body).clave_acceso)).toBe(String(/** @type {IDataObject} */ (issued[0].body).clave_acceso));
+	const sent = (seq) => issued.filter((c) => /** @type {IDataObject} */ (c.body).secuencial === seq).map((c) => /** @type {IDataObject} */ (c.body));
+	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial).sort()).toEqual([2001, 2001, 2002]);
+	expect(sent(2002)[0].totales).toMatchObject({ total_sin_impuestos: 19.05, importe_total: 21.91 });
+	expect(sent(2001)[1].clave_acceso).toBe(sent(2001)[0].clave_acceso);
 	const authorized = [...env.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO');
-	expect(authorized).toHaveLength(2);
-	expect(env.receipts.emails).toEqual([
-		{ id: authorized[0].id, destinatarios: ['compras@andes.ec', 'contabilidad@andes.ec'] },
-		{ id: authorized[1].id, destinatarios: ['juan@example.com'] },
-	]);
+	expect(authorized.map((r) => r.body.secuencial).sort()).toEqual([2001, 2002]);
+	const mailedTo = { 2001: ['compras@andes.ec', 'contabilidad@andes.ec'], 2002: ['juan@example.com'] };
+	const byId = (list) => [...list].sort((a, b) => a.id.localeCompare(b.id));
+	expect(byId(env.receipts.emails)).toEqual(byId(authorized.map((r) => ({ id: r.id, destinatarios: mailedTo[Number(r.body.secuencial)] }))));
 	const pdfs = result.output('Download the RIDE');
-	expect(pdfs.map((p) => p.json)).toEqual(authorized.map((r) => expect.objectContaining({ id: r.id, estado: 'AUTORIZADO', fileName: `${r.clave_acceso}.pdf`, mimeType: 'application/pdf' })));
+	expect(byId(pdfs.map((p) => p.json))).toEqual(
+		byId(authorized).map((r) => expect.objectContaining({ id: r.id, estado: 'AUTORIZADO', fileName: `${r.clave_acceso}.pdf`, mimeType: 'application/pdf' })),
+	);
 	expect(pdfs.every((p) => p.binary?.data.mimeType === 'application/pdf')).toBe(true);
 	expect(jsonOf(result, 'Not authorized')).toEqual([
 		expect.objectContaining({
