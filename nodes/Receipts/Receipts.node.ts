@@ -22,7 +22,9 @@ export class Receipts implements INodeType {
 		name: 'receipts',
 		icon: { light: 'file:receipts.svg', dark: 'file:receipts.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: Wait for Final State is on by default (actions/common/wait.ts); workflows saved with version 1 keep theirs.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Issue Ecuadorian electronic receipts (invoices, credit and debit notes, retentions, waybills, purchase settlements), follow their SRI authorization, e-mail and download them',
 		defaults: { name: 'Receipts (Ecuador)' },

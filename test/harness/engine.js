@@ -236,7 +236,8 @@ export function fixture(name) {
 
 /**
  * Builds the workflow most tests need, in the shape a user would import: Manual Trigger → Code (emits the
- * given input items) → the node under test with the given parameters and credential.
+ * given input items) → the node under test with the given parameters and credential, at `typeVersion`
+ * (1 unless given: what workflows saved before a node's later versions carry).
  * @returns {IWorkflowBase}
  */
 export function workflowWith(opts
@@ -266,7 +267,7 @@ export function workflowWith(opts
 				id: 'n',
 				name: nodeName,
 				type: `${PACKAGE}.${opts.nodeType}`,
-				typeVersion: 1,
+				typeVersion: opts.typeVersion ?? 1,
 				position: [400, 0],
 				parameters: /** @type {INode['parameters']} */ (opts.parameters),
 				credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } },

@@ -17,15 +17,15 @@ export async function startReceipts() {
 		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET, ...data });
 	setCredential();
 	/** @returns {Promise<RunResult>} */
-	const run = (parameters, input, continueOnFail = false) =>
-		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
+	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
+		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts', typeVersion }));
 	/**
 	 * The same node run as an AI agent's tool: n8n runs it under the type `<package>.receiptsTool` (see
 	 * TestNodeTypes.toolVariant).
 	 * @returns {Promise<RunResult>}
 	 */
-	const runAsTool = (parameters, input) =>
-		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts' }));
+	const runAsTool = (parameters, input, typeVersion = 1) =>
+		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts', typeVersion }));
 	const calls = () => server.received('receipts');
 	return { receipts, server, engine, run, runAsTool, calls, setCredential, filesOrigin, stop: () => server.stop() };
 }
@@ -64,6 +64,14 @@ export function onlyCall(env) {
 
 /** A plain JSON copy (what n8n stores of an item), for comparing with `toEqual`. */
 export const plain = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringify(v)));
+
+/**
+ * The outcome fields the node puts on every receipt it outputs (README, "Reading the outcome"), for a receipt
+ * the tax authority has not decided yet (`id`) or has authorized (no `id`).
+ * @returns {IDataObject}
+ */
+export const outcomeFields = (id) =>
+	id ? { rejected: false, next_step: expect.stringContaining(`Read it again with Document → Get (ID ${id})`), sri_messages: [] } : { rejected: false, sri_messages: [] };
 
 export const ISSUER = {
 	ruc: '1792146739001',

@@ -15,6 +15,24 @@ import { afterCreated, followUp, signingFailed, type IssuedIds } from './recover
  * (Options → Parallel Status Checks), so 100 receipts take about one authorization cycle, not 100.
  */
 
+/**
+ * Wait for Final State is on by default from version 2 of the node: an Issue that outputs CREADO reads as a
+ * failure to the person who issued it, while the authority's answer usually comes within seconds. n8n saves
+ * only the parameters that differ from their defaults, so a workflow saved with version 1 and the field left
+ * off has no value stored: it keeps version 1, whose default stays off, and runs as it always did. New nodes
+ * get version 2 (Receipts.node.ts). README, "Wait for Final State: on by default".
+ */
+export const WAIT_BY_DEFAULT_FROM_VERSION = 2;
+
+const waitForFinalState: INodeProperties = {
+	displayName: 'Wait for Final State',
+	name: 'waitForFinalState',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to follow the receipt until the tax authority decides (AUTORIZADO, NO AUTORIZADO, DEVUELTO or ERROR), signing fails, or the timeout passes, and output the final receipt with the reason and next step of a rejection. All items of a run are followed together.',
+};
+
 /** "Wait for Final State" and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
 const waitTimeoutField: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
@@ -26,15 +44,10 @@ const waitTimeoutField: INodeProperties = {
 	description: 'How long to wait at most (up to a day). When it passes, the receipt is output in its last state with wait_timed_out set to true.',
 };
 
+/** "Wait for Final State" (off in version 1, on from version 2) and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
 export const waitFields: INodeProperties[] = [
-	{
-		displayName: 'Wait for Final State',
-		name: 'waitForFinalState',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to follow the receipt until the tax authority decides (AUTORIZADO, NO AUTORIZADO, DEVUELTO or ERROR), signing fails, or the timeout passes, and output the final receipt including autorizacion.mensajes. All items of a run are followed together.',
-	},
+	{ ...waitForFinalState, default: false, displayOptions: { show: { '@version': [{ _cnd: { lt: WAIT_BY_DEFAULT_FROM_VERSION } }] } } },
+	{ ...waitForFinalState, displayOptions: { show: { '@version': [{ _cnd: { gte: WAIT_BY_DEFAULT_FROM_VERSION } }] } } },
 	waitTimeoutField,
 ];
 
@@ -70,7 +83,7 @@ export interface WaitSettings {
  * Timeout or Poll Interval that is not a number in range stops the item with nothing sent.
  */
 export function readWaitSettings(this: IExecuteFunctions, i: number): WaitSettings | undefined {
-	if (!this.getNodeParameter('waitForFinalState', i, false)) return undefined;
+	if (!this.getNodeParameter('waitForFinalState', i, this.getNode().typeVersion >= WAIT_BY_DEFAULT_FROM_VERSION)) return undefined;
 	const timeoutMs = numberOption.call(this, waitTimeoutField, i) * 1000;
 	const firstMs = numberOption.call(this, pollIntervalOption, i, { inOptions: true }) * 1000;
 	return { timeoutMs, firstMs, capMs: Math.max(firstMs, 30000) };
