@@ -3,7 +3,8 @@ import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INo
 /**
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
  * `authenticate`. The signing certificate's password is NOT sent here: the Receipts node adds it as
- * `X-Password` only on the operations that sign (see nodes/Receipts/transport.ts).
+ * `X-Password` only on the operations that sign (see nodes/Receipts/transport.ts). The Access Key Secret is
+ * never sent: it keys the reproducible access key (nodes/Receipts/domain/accessKey.ts).
  *
  * Credential test: `GET /catalog/id-types`, the identification-type catalog. The spec shows no harmless read,
  * but the real service documents its catalogs as plain reads authenticated by `X-Key` (receipts service's
@@ -46,6 +47,15 @@ export class ReceiptsApi implements ICredentialType {
 			default: '',
 			description:
 				'Password of the signing certificate, sent as the X-Password header only on operations that sign (issue, issue from XML, reissue, authorize). Leave empty if you only read receipts or subscribe to notifications.',
+		},
+		{
+			displayName: 'Access Key Secret',
+			name: 'accessKeySecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Only for Options → Access Key → Reproducible: a long random text (at least 16 characters) that keys the numeric code of the access keys the node builds, so nobody can compute a receipt\'s access key from its public data. Never sent anywhere. Fill it in once and keep it: changing it changes the keys, and a re-run would no longer carry the same key.',
 		},
 		{
 			displayName:

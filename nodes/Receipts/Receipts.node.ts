@@ -24,7 +24,8 @@ export class Receipts implements INodeType {
 		icon: { light: 'file:receipts.svg', dark: 'file:receipts.dark.svg' },
 		group: ['transform'],
 		// Version 2: the bookkeeper's Fields form (amounts computed, Issue Date on the form, identification type
-		// inferred); version 1 keeps its defaults, so saved workflows send what they sent (actions/common/fields.ts).
+		// inferred; actions/common/fields.ts) and Wait for Final State on by default (actions/common/wait.ts);
+		// workflows saved with version 1 keep their defaults, so they send what they sent.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

@@ -27,6 +27,12 @@ const output = (run, name) => run.data.resultData.runData[name]?.[0]?.data?.main
 const received = () => sb.sim.server.received('receipts');
 const shape = (r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/, '{id}')} ${r.headers['x-password'] === undefined ? '-' : 'X-Password'}`;
 
+/**
+ * The numbers of the receipts reissued here: not the ones e2eInvoicesNotes issues, since the SRI refuses a receipt
+ * under a number another receipt already holds (45, SECUENCIAL REGISTRADO; the simulator models it).
+ */
+const REISSUED = { invoice: 151, creditNote: 13, debitNote: '8' };
+
 function workflows() {
 	const { jsonIssue, invoiceBody, creditNoteBody, debitNoteBody, retentionBody, settlementBody, xmlOf } = bodies;
 	const wf = (id, nodes) => ({ id, name: id, settings: { executionOrder: 'v1' }, nodes: [manual(), ...nodes], connections: chain('Start', ...nodes.map((n) => n.name)) });
@@ -55,9 +61,9 @@ function workflows() {
 			receipts('Debit note from XML', { resource: 'debitNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaDebito') }),
 		]),
 		wf('e2eReissues', [
-			receipts('Reissue invoice', jsonIssue('invoice', invoiceBody(), { receiptId: seeded.invoice, ...fast }, 'reissue')),
-			receipts('Reissue credit note', jsonIssue('creditNote', creditNoteBody(), { receiptId: seeded.creditNote }, 'reissue')),
-			receipts('Reissue debit note', jsonIssue('debitNote', debitNoteBody(), { receiptId: seeded.debitNote }, 'reissue')),
+			receipts('Reissue invoice', jsonIssue('invoice', { ...invoiceBody(), secuencial: REISSUED.invoice }, { receiptId: seeded.invoice, ...fast }, 'reissue')),
+			receipts('Reissue credit note', jsonIssue('creditNote', { ...creditNoteBody(), secuencial: REISSUED.creditNote }, { receiptId: seeded.creditNote }, 'reissue')),
+			receipts('Reissue debit note', jsonIssue('debitNote', { ...debitNoteBody(), secuencial: REISSUED.debitNote }, { receiptId: seeded.debitNote }, 'reissue')),
 			receipts('Reissue retention', jsonIssue('retention', retentionBody(), { receiptId: seeded.retention }, 'reissue')),
 			receipts('Reissue settlement', jsonIssue('purchaseSettlement', settlementBody(true), { receiptId: seeded.purchaseSettlement }, 'reissue')),
 		]),
@@ -84,9 +90,9 @@ before(async () => {
 	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
 	bodies = requireTestModule('receipts/setup');
 	for (const [kind, body, estado] of [
-		['invoice', bodies.invoiceBody(), 'DEVUELTO'],
-		['creditNote', bodies.creditNoteBody(), 'NO AUTORIZADO'],
-		['debitNote', bodies.debitNoteBody(), 'DEVUELTO'],
+		['invoice', { ...bodies.invoiceBody(), secuencial: REISSUED.invoice }, 'DEVUELTO'],
+		['creditNote', { ...bodies.creditNoteBody(), secuencial: REISSUED.creditNote }, 'NO AUTORIZADO'],
+		['debitNote', { ...bodies.debitNoteBody(), secuencial: REISSUED.debitNote }, 'DEVUELTO'],
 		['retention', bodies.retentionBody(), 'NO AUTORIZADO'],
 		['purchaseSettlement', bodies.settlementBody(true), 'DEVUELTO'],
 	]) {

@@ -68,10 +68,10 @@ describe('Extraction: Create', () => {
 		expect(env.calls()).toHaveLength(0);
 	});
 
-	test('a date that is not a date is refused; the second item is named', async () => {
+	test('a date that is not a date is refused; the second item is named, and no job of the batch is created', async () => {
 		const result = await env.run(createParams({ periodTo: '={{ $json.to }}' }), [{ to: '2026-10-31' }, { to: '2026-02-30' }]);
 		expect(result.error?.message).toBe('[item 2] options.period.to: "2026-02-30" is not a date (YYYY-MM-DD)');
-		expect(env.calls()).toHaveLength(1);
+		expect(env.calls()).toHaveLength(0);
 	});
 
 	test('an RFC with a wrong check digit is sent with a warning in the output', async () => {

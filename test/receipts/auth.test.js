@@ -156,7 +156,17 @@ describe('secrets stay out of outputs and errors', () => {
 		});
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'x' });
 		const out = result.output('Receipts')[0].json;
-		expect(out).toEqual({ id: 'x', estado: 'CREADO', 'api-key': '[redacted]', 'certificate-password': null, firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 } });
+		expect(out).toEqual({
+			id: 'x',
+			estado: 'CREADO',
+			'api-key': '[redacted]',
+			'certificate-password': null,
+			firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 },
+			rejected: true,
+			reason: 'The receipts service could not sign the receipt: Contraseña incorrecta (status 400)',
+			next_step: 'Correct the Certificate Password of the Receipts credential, then sign it again with Document → Authorize (ID x); do not issue it again.',
+			sri_messages: [],
+		});
 		expect(JSON.stringify(out)).not.toContain(env.receipts.apiKey);
 	});
 
@@ -231,6 +241,7 @@ describe('credential test', () => {
 			['baseUrl', false],
 			['apiKey', true],
 			['certificatePassword', true],
+			['accessKeySecret', true],
 			...['issuerNotice', 'issuerRuc', 'issuerLegalName', 'issuerTradeName', 'issuerAddress', 'issuerEstablishment', 'issuerEmissionPoint', 'issuerEstablishmentAddress', 'issuerKeepsAccounting', 'issuerSpecialTaxpayer', 'issuerRegime'].map((name) => [name, false]),
 		]);
 	});

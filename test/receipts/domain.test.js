@@ -69,8 +69,13 @@ describe('RUC and cédula', () => {
 		['1792146739001', undefined], // company (third digit 9)
 		['1790016919001', undefined],
 		['1760001550001', undefined], // public entity (third digit 6)
+		// Public entities given numbers in the company format (third digit 9): python-stdnum's ec/ruc tries the
+		// public-entity rule for them too (commit "Support Ecuador public RUC with juridical format", issue #457).
+		['1793221293001', undefined],
 		['1710034065001', undefined], // natural person
 		['1792146738001', 'RUC (company) check digit is 8 but 9 was expected'],
+		['1793221283001', 'RUC (company) check digit is 3 but 9 was expected'], // fails both rules: the company one is named
+		['1793221290000', 'RUC (company) check digit is 0 but 7 was expected'], // public check digit right, but establishment 0000
 		['1710034065000', 'RUC establishment number must not be 000'],
 		['1782146739001', 'is not a RUC: the third digit 8 is not 0-6 or 9'],
 		['179214673900', 'is not a RUC: it must be 13 digits'],

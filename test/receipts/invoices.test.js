@@ -1,7 +1,7 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 import { splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
 /** @import { ReceiptKindName } from '../simulator/receipts' */
-import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
+import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, outcomeFields, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 /**
  * Invoices, credit notes and debit notes (the service's public documentation; the spec names them), and
@@ -28,7 +28,8 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		const stored = [...env.receipts.receipts.values()][0];
 		expect(stored.kind).toBe(kind);
 		const [item] = result.output('Receipts');
-		expect(item.json).toEqual({ ...plain(body()), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		const numero = `001-002-${String(body().secuencial).padStart(9, '0')}`;
+		expect(item.json).toEqual({ ...plain(body()), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero, ...outcomeFields(stored.id) });
 		expect(splitAccessKey(stored.clave_acceso).receiptType).toBe(type);
 	});
 
@@ -49,7 +50,7 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		expect(result.error).toBeUndefined();
 		const call = only();
 		expect([call.method, call.path, call.headers['x-password']]).toEqual(['GET', `${path}/${r.id}`, undefined]);
-		expect(result.output('Receipts')[0].json).toEqual(plain(env.receipts.full(r)));
+		expect(result.output('Receipts')[0].json).toEqual({ ...plain(env.receipts.full(r)), ...outcomeFields() });
 	});
 
 	test.each(/** @type {const} */ (['NO AUTORIZADO', 'DEVUELTO']))('Reissue of one in %s: POST {id}/reissue with the corrected body', async (estado) => {

@@ -1,5 +1,5 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
+import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, outcomeFields, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 const env = useReceipts();
 
@@ -23,7 +23,8 @@ describe('Issue operations (JSON input)', () => {
 		expect(call.body).toEqual(plain(body));
 		const [item] = result.output('Receipts');
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(item.json).toEqual({ ...plain(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		const numero = `001-002-${String(body.secuencial ?? body.secuencia).padStart(9, '0')}`;
+		expect(item.json).toEqual({ ...plain(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero, ...outcomeFields(stored.id) });
 		expect(item.json.clave_acceso).toMatch(/^\d{49}$/);
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
@@ -64,7 +65,7 @@ describe('Issue operations (JSON input)', () => {
 	test('Simplify keeps the key fields', async () => {
 		const result = await env.run(jsonIssue('retention', retentionBody(), { simplify: true }));
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(result.output('Receipts')[0].json).toEqual({ id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		expect(result.output('Receipts')[0].json).toEqual({ id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero: '001-002-000000123', ...outcomeFields(stored.id) });
 	});
 });
 
@@ -240,7 +241,7 @@ describe('Get operations', () => {
 		expect([call.method, call.path]).toEqual(['GET', `${base}/${r.id}`]);
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBeUndefined();
-		expect(result.output('Receipts')[0].json).toEqual(plain(env.receipts.full(r)));
+		expect(result.output('Receipts')[0].json).toEqual({ ...plain(env.receipts.full(r)), ...outcomeFields() });
 	});
 
 	test('Document Get reads /edocs/{id}; Simplify keeps the key fields', async () => {
@@ -252,6 +253,9 @@ describe('Get operations', () => {
 			id: r.id,
 			clave_acceso: r.clave_acceso,
 			estado: 'AUTORIZADO',
+			...outcomeFields(),
+			// GET /edocs/{id} carries no `numero`: it is read from the access key.
+			numero: '001-002-000000123',
 			autorizacion_numero: r.clave_acceso,
 			autorizacion_fecha: /** @type {NonNullable<typeof r.autorizacion>} */ (r.autorizacion).fecha,
 			url_formato_impresion: `${env.filesOrigin}/receipts/ver/${r.id}/pdf`,

@@ -98,7 +98,13 @@ describe('states and messages the real service adds', () => {
 		const out = result.output('Receipts')[0].json;
 		expect(out.estado).toBe('AUTORIZADO');
 		expect(/** @type {IDataObject} */ (out.autorizacion).mensajes).toEqual([advertencia]);
-		expect(out.warnings).toEqual(['SRI [ADVERTENCIA 60] ESTE PROCESO FUE REALIZADO EN EL AMBIENTE DE PRUEBAS']);
+		expect(out.warnings).toEqual([
+			"SRI [ADVERTENCIA 60] ESTE PROCESO FUE REALIZADO EN EL AMBIENTE DE PRUEBAS — Issued in the SRI's test environment: the receipt has no tax validity. Nothing to do while testing; real receipts are issued with ambiente 2 (production).",
+		]);
+		// A warning is not a rejection: no reason, no next step, the message listed with its explanation.
+		expect(out).toMatchObject({ rejected: false, sri_messages: [{ ...advertencia, source: 'autorizacion', explanation: expect.stringMatching(/^Issued in the SRI's test environment/) }] });
+		expect(out.reason).toBeUndefined();
+		expect(out.next_step).toBeUndefined();
 	});
 });
 

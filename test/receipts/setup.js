@@ -1,6 +1,7 @@
 /** @import { ICredentialType, IDataObject, INodeType } from 'n8n-workflow' */
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
+import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
 import { ReceiptsSimulator } from '../simulator/receipts';
 import { SimulatorServer } from '../simulator/server';
 
@@ -13,7 +14,7 @@ export async function startReceipts() {
 	receipts.filesBaseUrl = `${filesOrigin}/receipts`;
 	const engine = new Engine([built('nodes/Receipts/Receipts.node', 'Receipts')], [built('credentials/ReceiptsApi.credentials', 'ReceiptsApi')]);
 	const setCredential = (data = {}) =>
-		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, ...data });
+		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET, ...data });
 	setCredential();
 	/**
 	 * Runs the Receipts node (`typeVersion` 1 unless given: the version every saved workflow before version 2 has).
@@ -21,12 +22,19 @@ export async function startReceipts() {
 	 */
 	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts', typeVersion }));
+	/**
+	 * The same node run as an AI agent's tool: n8n runs it under the type `<package>.receiptsTool` (see
+	 * TestNodeTypes.toolVariant).
+	 * @returns {Promise<RunResult>}
+	 */
+	const runAsTool = (parameters, input, typeVersion = 1) =>
+		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts', typeVersion }));
 	// What the node sent, leaving out its reads of the tax-rate catalogs (once per execution, before issuing):
 	// `catalogReads()` lists those.
 	const isCatalogRead = (r) => r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);
 	const calls = () => server.received('receipts').filter((r) => !isCatalogRead(r));
 	const catalogReads = () => server.received('receipts').filter(isCatalogRead);
-	return { receipts, server, engine, run, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
+	return { receipts, server, engine, run, runAsTool, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 /**
@@ -63,6 +71,14 @@ export function onlyCall(env) {
 
 /** A plain JSON copy (what n8n stores of an item), for comparing with `toEqual`. */
 export const plain = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringify(v)));
+
+/**
+ * The outcome fields the node puts on every receipt it outputs (README, "Reading the outcome"), for a receipt
+ * the tax authority has not decided yet (`id`) or has authorized (no `id`).
+ * @returns {IDataObject}
+ */
+export const outcomeFields = (id) =>
+	id ? { rejected: false, next_step: expect.stringContaining(`Read it again with Document → Get (ID ${id})`), sri_messages: [] } : { rejected: false, sri_messages: [] };
 
 export const ISSUER = {
 	ruc: '1792146739001',

@@ -1,5 +1,6 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody } from './setup';
+import { workflowWith } from '../harness/engine';
+import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, KNOWN_ACCESS_KEY, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 const env = useReceipts();
 
@@ -111,6 +112,26 @@ const cases = [
 	SR('reembolso missing in the reimbursement variant', 'reembolso', REMOVE, /is required/),
 	SR('reimbursed document secuencia 0', 'reembolso.documentos[0].secuencia', 0, /must be at least 1/),
 	SR('reimbursed document date not ISO', 'reembolso.documentos[0].fecha_emision', '10-03-2026', /is not an ISO 8601 date/),
+	// Input that cannot slip through: one value where one value goes, numbers as JSON numbers or plain decimal text
+	R('ambiente as a list of one valid value', 'ambiente', [2], /must be one of 1, 2, got a list$/),
+	R('base_imponible in hexadecimal', 'items[0].base_imponible', '0x64', /must be a number, got "0x64"$/),
+	R('base_imponible with an exponent', 'items[0].base_imponible', '1e2', /must be a number, got "1e2"$/),
+	R('base_imponible with spaces around', 'items[0].base_imponible', ' 100 ', /must be a number, got " 100 "$/),
+	R('base_imponible with a decimal comma', 'items[0].base_imponible', '100,50', /must be a number, got "100,50" \(write decimals with a point, e\.g\. 1\.50\)$/),
+	R('porcentaje empty text (optional, but it would be sent)', 'items[0].porcentaje', '', /must be a number or left out, got ""$/),
+	R('emisor.ruc as a list', 'emisor.ruc', ['1792146739001'], /must be text, got a list$/),
+	A('ambiente as a list', 'ambiente', [2], /must be one of 1, 2, got a list$/),
+	A('supporting document total in hexadecimal', 'documentos_soporte[0].total', '0x73', /must be a number, got "0x73"$/),
+	A('retention base_imponible with an exponent', 'documentos_soporte[0].retenciones[0].base_imponible', '1e2', /must be a number, got "1e2"$/),
+	A('tipo_sujeto_retenido as a list', 'tipo_sujeto_retenido', ['01'], /must be text, got a list$/),
+	W('ambiente as a list', 'ambiente', [1], /must be one of 1, 2, got a list$/),
+	W('tipo_emision as a list', 'tipo_emision', [1], /must be one of 1, 2, got a list$/),
+	W('item cantidad in hexadecimal', 'destinatarios[0].items[0].cantidad', '0xC', /must be a number, got "0xC"$/),
+	S('tipo_emision as a list', 'tipo_emision', [1], /must be one of 1, 2, got a list$/),
+	S('payment total with a leading space', 'pagos[0].total', ' 115', /must be a number, got " 115"$/),
+	S('item cantidad with an exponent', 'items[0].cantidad', '2e0', /must be a number, got "2e0"$/),
+	S('totales.importe_total with an exponent', 'totales.importe_total', '1.15e2', /must be a number, got "1\.15e2"$/),
+	SR('reembolso.total in hexadecimal', 'reembolso.total', '0x64', /must be a number, got "0x64"$/),
 ];
 
 /**
@@ -208,6 +229,18 @@ const salesCases = [
 	['comprador.tipo_identificacion missing, not told by a passport number', 'debitNote', 'issue', withoutIdType(debitNoteBody(), 'comprador'), 'comprador.tipo_identificacion', /is required/],
 	// Reissue goes through the same checks
 	IR('reissued invoice whose totals do not add up', 'totales.importe_total', 70, DOES_NOT_ADD_UP),
+	// Input that cannot slip through
+	I('ambiente as a list of one valid value', 'ambiente', [2], /must be one of 1, 2, got a list$/),
+	I('item cantidad in hexadecimal', 'items[0].cantidad', '0x3', /must be a number, got "0x3"$/),
+	I('item precio_unitario with an exponent', 'items[0].precio_unitario', '1.25e1', /must be a number, got "1\.25e1"$/),
+	I('optional descuento_adicional empty text', 'totales.descuento_adicional', ' ', /must be a number or left out, got " "$/),
+	I('valor_retenido_iva in hexadecimal', 'valor_retenido_iva', '0x1', /must be a number, got "0x1"$/),
+	I('payment total with a trailing space', 'pagos[0].total', '40 ', /must be a number, got "40 "$/),
+	C('tipo_emision as a list', 'tipo_emision', [1], /must be one of 1, 2, got a list$/),
+	C('item descuento in hexadecimal', 'items[0].descuento', '0x0', /must be a number, got "0x0"$/),
+	D('charge valor with an exponent', 'items[0].valor', '1e1', /must be a number, got "1e1"$/),
+	D('tipo_documento_modificado as a list', 'tipo_documento_modificado', ['01'], /must be one of "01".*, got a list$/),
+	IR('reissued invoice with ambiente as a list', 'ambiente', [2], /must be one of 1, 2, got a list$/),
 ];
 
 /**
@@ -338,5 +371,152 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toMatch(says);
+	});
+});
+
+describe('Issue From XML from a binary property that is not there', () => {
+	test('names the missing property and the item; nothing sent', async () => {
+		const result = await env.run({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'binary', binaryPropertyName: 'factura' }, [{}, {}]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 1] binary.factura: the input item has no binary property "factura" (Input Binary Field): it carries no file at all, so the previous node did not output one');
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('an item that carries another file: the message names what it has, on the item that lacks it', async () => {
+		const xml = Buffer.from(xmlOf('comprobanteRetencion')).toString('base64');
+		const wf = workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', name: 'Receipts', parameters: { resource: 'retention', operation: 'issueFromXml', xmlSource: 'binary', binaryPropertyName: 'data' } });
+		// The Code stand-in emits two items: the first with the XML as `data`, the second with it as `attachment_0`.
+		const code = /** @type {{ parameters: IDataObject }} */ (wf.nodes.find((n) => n.name === 'Input'));
+		const file = JSON.stringify({ data: xml, mimeType: 'application/xml', fileName: 'retencion.xml' });
+		code.parameters = { jsCode: `return [{ json: {}, binary: { data: ${file} } }, { json: {}, binary: { attachment_0: ${file} } }];` };
+		const result = await env.engine.run(wf);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 2] binary.data: the input item has no binary property "data" (Input Binary Field); it has "attachment_0"');
+	});
+});
+
+test('a public entity’s RUC in the company format (1793221293001) is issued without a check-digit warning', async () => {
+	const result = await env.run(jsonIssue('retention', { ...retentionBody(), sujeto: { identificacion: '1793221293001', tipo_identificacion: '04', razon_social: 'Entidad Pública' } }));
+	expect(result.error).toBeUndefined();
+	expect(env.calls()).toHaveLength(1);
+	expect(result.output('Receipts')[0].json.warnings).toBeUndefined();
+});
+
+describe('ATS retention to a subject with a foreign identification (receipts service: tipo_sujeto_retenido is required then)', () => {
+	const foreign = () => ({ ...atsRetentionBody(), sujeto: { identificacion: 'X1234567', tipo_identificacion: '08', razon_social: 'Acme GmbH' } });
+
+	test('without tipo_sujeto_retenido: an error, nothing sent', async () => {
+		const result = await env.run(jsonIssue('atsRetention', foreign()));
+		expectStoppedBeforeSending(result, 'tipo_sujeto_retenido', /is required when the retained subject has a foreign identification \(sujeto\.tipo_identificacion 08\)$/);
+	});
+
+	test('with it: sent as given', async () => {
+		const result = await env.run(jsonIssue('atsRetention', { ...foreign(), tipo_sujeto_retenido: '02' }));
+		expect(result.error).toBeUndefined();
+		expect(env.calls()).toHaveLength(1);
+		expect(/** @type {IDataObject} */ (env.calls()[0].body).tipo_sujeto_retenido).toBe('02');
+	});
+});
+
+describe('what is sent is what was checked: numbers given as plain decimal text are sent as those numbers', () => {
+	test('amounts, quantities and integers of an invoice given as text arrive as JSON numbers', async () => {
+		const body = invoiceBody();
+		const item = /** @type {IDataObject[]} */ (body.items)[0];
+		Object.assign(item, { cantidad: '3', precio_unitario: '12.50', descuento: '1.50', precio_total_sin_impuestos: '36.00' });
+		/** @type {IDataObject[]} */ (item.impuestos)[0].valor = '5.40';
+		Object.assign(/** @type {IDataObject} */ (body.totales), { importe_total: '61.40', propina: '0' });
+		Object.assign(body, { secuencial: '148', ambiente: '1' });
+		const result = await env.run(jsonIssue('invoice', body));
+		expect(result.error).toBeUndefined();
+		const sent = /** @type {IDataObject} */ (env.calls()[0].body);
+		const sentItem = /** @type {IDataObject[]} */ (sent.items)[0];
+		expect(sentItem).toMatchObject({ cantidad: 3, precio_unitario: 12.5, descuento: 1.5, precio_total_sin_impuestos: 36 });
+		expect(/** @type {IDataObject[]} */ (sentItem.impuestos)[0].valor).toBe(5.4);
+		expect(sent.totales).toMatchObject({ importe_total: 61.4, propina: 0 });
+		expect([sent.secuencial, sent.ambiente]).toEqual([148, 1]);
+	});
+
+	test('a retention’s amounts and a reimbursed document’s secuencia; the waybill’s secuencial stays the text the spec types it as', async () => {
+		const retention = retentionBody();
+		Object.assign(/** @type {IDataObject[]} */ (retention.items)[0], { base_imponible: '100.00', valor_retenido: '1.75' });
+		await env.run(jsonIssue('retention', retention));
+		expect(/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (env.calls()[0].body).items)[0]).toMatchObject({ base_imponible: 100, valor_retenido: 1.75 });
+
+		const settlement = settlementBody(true);
+		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (settlement.reembolso).documentos)[0].secuencia = '321';
+		await env.run(jsonIssue('purchaseSettlement', settlement, {}, 'issueWithReimbursement'));
+		const reembolso = /** @type {IDataObject} */ (/** @type {IDataObject} */ (env.calls()[1].body).reembolso);
+		expect(/** @type {IDataObject[]} */ (reembolso.documentos)[0].secuencia).toBe(321);
+
+		await env.run(jsonIssue('waybill', { ...waybillBody(), secuencial: '000045' }));
+		expect(/** @type {IDataObject} */ (env.calls()[2].body).secuencial).toBe('000045');
+	});
+});
+
+/**
+ * Node options that are numbers: a value an expression made that is not a number in the form's range stops
+ * the run before anything is sent, naming the option by its label (instead of a spin or a hang).
+ * @type {Array<[label: string, parameters: IDataObject, says: RegExp]>}
+ */
+const optionCases = [
+	['Parallel Status Checks 0.5', { waitForFinalState: true, options: { parallelChecks: 0.5 } }, /^Options → Parallel Status Checks: must be a whole number from 1 to 20, got 0\.5 \(read once per execution, from the first item\)$/],
+	['Parallel Status Checks 0', { waitForFinalState: true, options: { parallelChecks: 0 } }, /^Options → Parallel Status Checks: must be a whole number from 1 to 20, got 0 /],
+	['Parallel Status Checks 50', { waitForFinalState: true, options: { parallelChecks: 50 } }, /^Options → Parallel Status Checks: must be a whole number from 1 to 20, got 50 /],
+	['Poll Interval "5s" from an expression', { waitForFinalState: true, options: { pollInterval: '={{ "5s" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/],
+	['Poll Interval 0', { waitForFinalState: true, options: { pollInterval: 0 } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/],
+	['Poll Interval in hexadecimal', { waitForFinalState: true, options: { pollInterval: '={{ "0x5" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0x5"$/],
+	['Timeout (Wait for Final State) "2m"', { waitForFinalState: true, waitTimeout: '={{ "2m" }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "2m"$/],
+	['Timeout (Wait for Final State) negative', { waitForFinalState: true, waitTimeout: -1 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/],
+	['Timeout (Wait for Final State) not finite', { waitForFinalState: true, waitTimeout: '={{ 1/0 }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/],
+	['Request Timeout 0', { options: { requestTimeout: 0 } }, /^Options → Request Timeout \(Seconds\): must be a number from 1 to 3600, got 0 \(read once per execution, from the first item\)$/],
+	['Request Timeout "abc"', { options: { requestTimeout: '={{ "abc" }}' } }, /^Options → Request Timeout \(Seconds\): must be a number from 1 to 3600, got "abc" /],
+];
+
+describe('numeric options: a clear error naming the option, nothing sent', () => {
+	test.each(optionCases)('Issue with %s', async (_label, parameters, says) => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), parameters));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(says);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test('Authorize and Reissue read the same options before sending', async () => {
+		const seeded = env.receipts.seed('retention', retentionBody(), 'CREADO');
+		const authorize = await env.run({ resource: 'document', operation: 'authorize', receiptId: seeded.id, waitForFinalState: true, options: { pollInterval: '={{ "5s" }}' } });
+		expect(authorize.error?.message).toMatch(/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number/);
+		const reissue = await env.run(jsonIssue('retention', retentionBody(), { receiptId: seeded.id, waitForFinalState: true, waitTimeout: '={{ "1h" }}' }, 'reissue'));
+		expect(reissue.error?.message).toMatch(/^\[item 1\] Timeout \(Seconds\): must be a number/);
+		expect(env.calls()).toHaveLength(0);
+	});
+
+	test('the second item’s wrong Poll Interval stops the batch before the first item is issued', async () => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, options: { pollInterval: '={{ $json.every }}' } }), [{ every: 1 }, { every: '5s' }]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(/^\[item 2\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/);
+	});
+
+	test('with Continue On Fail, the item with a wrong option is an error item and is not issued; the others are', async () => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ $json.wait }}', options: { pollInterval: 0.01 } }), [{ wait: '1m' }, { wait: 5 }], true);
+		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
+		const out = result.output('Receipts');
+		expect(out[0].json.error).toMatch(/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "1m"$/);
+		expect(out[1].json.estado).toBe('AUTORIZADO');
+	});
+
+	test.each([
+		['0.5', 0.5, /got 0\.5/],
+		['"5s"', '={{ "5s" }}', /got "5s"/],
+	])('Document → Get with Parallel Requests %s: refused before any read', async (_label, parallelRequests, says) => {
+		const seeded = env.receipts.seed('retention', retentionBody(), 'AUTORIZADO');
+		const result = await env.run({ resource: 'document', operation: 'get', receiptId: seeded.id, options: { parallelRequests } }, [{}, {}]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(/^Options → Parallel Requests: must be a whole number from 1 to 20, /);
+		expect(result.error?.message).toMatch(says);
+	});
+
+	test('numbers given as plain decimal text are read as those numbers', async () => {
+		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ "5" }}', options: { pollInterval: '={{ "0.01" }}', parallelChecks: '={{ "2" }}' } }));
+		expect(result.error).toBeUndefined();
+		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
 	});
 });

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { Checker, isMissing } from '../../shared/validate';
+import { deepCopy } from 'n8n-workflow';
+import { Checker, isMissing, numberValue } from '../../shared/validate';
 import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from './accessKey';
 import { ID_TYPES, idTypeOf, identificationWarning, rucProblem } from './ruc';
 import { DOCUMENT_TYPE_CODES } from './catalogs';
@@ -11,8 +12,9 @@ import { BUILT_IN_RATES, checkDebitNoteTotals, checkReimbursementAmounts, checkR
  * notes, which the spec names without showing, follow the service's public documentation (Facturas, Notas de
  * crédito, Notas de débito). Each checks everything the spec constrains (naming the field path, e.g.
  * `destinatarios[0].items[1].cantidad`), adds warnings for what is suspicious but may be right
- * (identification check digits), and returns the body with the few top-level coercions the service
- * needs (numeric strings from spreadsheets → integers where the spec says integer).
+ * (identification check digits), and returns the body as it is sent: a number given as plain decimal text
+ * (from a spreadsheet: "12.50") is sent as the number that was checked (Checker.numbersInto), and `ambiente`
+ * and `tipo_emision` as the integers the spec types them.
  * Fields the spec does not describe are passed through untouched.
  */
 
@@ -33,7 +35,7 @@ function asObject(value: unknown): IDataObject {
 }
 
 function toInteger(value: unknown): unknown {
-	return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+	return numberValue(value) ?? value;
 }
 
 function each(check: Checker, path: string, value: unknown, opts: { required?: boolean; min?: number }, fn: (entry: IDataObject, at: string) => void): void {
@@ -89,10 +91,11 @@ function crossCheckAccessKey(check: Checker, body: IDataObject, kind: ReceiptKin
 }
 
 function sequential(check: Checker, body: IDataObject, field: 'secuencial' | 'secuencia', as: 'integer' | 'string'): void {
-	check.integer(field, body[field], { required: true, min: 1, max: MAX_SEQUENTIAL });
-	if (isMissing(body[field])) return;
-	if (as === 'integer') body[field] = toInteger(body[field]) as IDataObject[string];
-	else if (typeof body[field] === 'number') body[field] = String(body[field]);
+	// An accepted text becomes the integer (Checker.numbersInto); kinds whose spec types it as text keep the
+	// text as given ("000123"), and a number becomes its text.
+	const given = body[field];
+	check.integer(field, given, { required: true, min: 1, max: MAX_SEQUENTIAL });
+	if (as === 'string' && !isMissing(given)) body[field] = typeof given === 'number' ? String(given) : given;
 }
 
 export function checkEmisor(check: Checker, value: unknown): void {
@@ -102,7 +105,8 @@ export function checkEmisor(check: Checker, value: unknown): void {
 	}
 	if (!check.object('emisor', value)) return;
 	const emisor = value as IDataObject;
-	if (!isMissing(emisor.ruc)) {
+	check.string('emisor.ruc', emisor.ruc);
+	if (!isMissing(emisor.ruc) && (typeof emisor.ruc === 'string' || typeof emisor.ruc === 'number')) {
 		const problem = rucProblem(String(emisor.ruc).trim());
 		if (problem) check.warn('emisor.ruc', `${problem}; sent anyway, verify the RUC`);
 	}
@@ -190,9 +194,11 @@ export function checkAtsRetention(check: Checker, body: IDataObject): IDataObjec
 	check.matches('periodo_fiscal', body.periodo_fiscal, PERIODO_FISCAL, 'is not a fiscal period: use MM/YYYY, e.g. 03/2026', { required: true });
 	checkEmisor(check, body.emisor);
 	const sujeto = checkParty(check, 'sujeto', body.sujeto, { required: true });
+	// Receipts service, POST /ats-retentions/issue: required when the retained subject has a foreign identification.
 	if (sujeto && String(sujeto.tipo_identificacion ?? '') === ID_TYPES.foreign && isMissing(body.tipo_sujeto_retenido)) {
-		check.warn('tipo_sujeto_retenido', 'is required when the retained subject has a foreign identification (tipo_identificacion 08)');
+		check.fail('tipo_sujeto_retenido', 'is required when the retained subject has a foreign identification (sujeto.tipo_identificacion 08)');
 	}
+	check.string('tipo_sujeto_retenido', body.tipo_sujeto_retenido);
 	each(check, 'documentos_soporte', body.documentos_soporte, { required: true, min: 1 }, (doc, at) => {
 		check.isoDate(`${at}.fecha_emision`, doc.fecha_emision);
 		check.isoDate(`${at}.fecha_registro_contable`, doc.fecha_registro_contable);
@@ -479,7 +485,8 @@ export function inferIdentificationTypes(check: Checker, body: IDataObject): voi
  * may send; `input` is not changed.
  */
 export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
-	const body = JSON.parse(JSON.stringify(asObject(input))) as IDataObject;
+	const body = deepCopy(asObject(input));
+	check.numbersInto(body);
 	inferIdentificationTypes(check, body);
 	completeAmounts(check, kind, body, rates);
 	switch (kind) {

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { isMissing, type Checker } from '../../shared/validate';
+import { isMissing, numberValue, type Checker } from '../../shared/validate';
 import { ICE, IVA, SALES_TAX_RATE_CATALOG, SALES_TAX_SHORT_NAMES, WITHHOLDING_RATE_CATALOG, type CatalogEntry } from './catalogs';
 import { nameOf } from './labels';
 import type { ReceiptKind } from './schemas';
@@ -40,10 +40,8 @@ function isObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
-function num(value: unknown): number | undefined {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
+/** The amount a value stands for, read by the same rule as the field checks (shared/validate.ts). */
+const num = numberValue;
 
 /** An exact decimal: `units` × 10^-`scale` (12.5 → 125, 1). */
 interface Decimal {
@@ -57,8 +55,8 @@ function decimalOf(value: unknown): Decimal | undefined {
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) return undefined;
 		text = /e/i.test(String(value)) ? value.toFixed(20) : String(value);
-	} else if (typeof value === 'string' && value.trim() !== '') {
-		text = value.trim();
+	} else if (typeof value === 'string' && numberValue(value) !== undefined) {
+		text = value.trim(); // plain decimal text only, as the field checks accept it
 	} else {
 		return undefined;
 	}

@@ -6,6 +6,8 @@ import { jobIdIn } from '../../domain/names';
 import { redact } from '../../../shared/redact';
 import { failedCheck, lastCheckFailure } from '../../../shared/transport';
 import { attachRecovery } from '../../../shared/errors';
+import { numberOption } from '../../../shared/options';
+import { pollIntervalField, waitTimeoutField } from '../common.descriptions';
 import type { ExtractionContext } from '../../transport';
 
 /** Wait-for-completion and Download All, shared by Create and Get. */
@@ -40,9 +42,9 @@ export function readCompletionSettings(this: IExecuteFunctions, i: number, opera
 	}
 	return {
 		wait,
-		// The user's interval, never below 0.1 s; the 100-per-minute budget paces the checks further.
-		intervalMs: Math.max(100, Number(this.getNodeParameter('pollInterval', i, 15)) * 1000 || 15000),
-		timeoutMs: Math.max(1000, Number(this.getNodeParameter('timeout', i, 600)) * 1000 || 600000),
+		// Read only when waiting (the fields are hidden otherwise); the 100-per-minute budget paces the checks further.
+		intervalMs: wait ? numberOption.call(this, pollIntervalField, i) * 1000 : 0,
+		timeoutMs: wait ? numberOption.call(this, waitTimeoutField, i) * 1000 : 0,
 		downloadAll,
 		fields,
 	};

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { attachRecovery, recoveryOf, reword } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
-import { mayHaveBeenProcessed } from '../../../shared/errors';
+import { attachRecovery, mayHaveBeenProcessed, recoveryOf, reword } from '../../../shared/errors';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
 import { redact, scrubError } from '../../../shared/redact';
 import type { ExtractionContext } from '../../transport';
@@ -14,6 +13,12 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	...extractionInputFields,
 	...waitFields('create'),
 ]);
+
+/** Checks every item before the first job is created (see shared/router.ts): nothing is sent when one is wrong. */
+export function validate(this: IExecuteFunctions, _ctx: ExtractionContext, i: number): void {
+	readExtractionInput.call(this, i);
+	readCompletionSettings.call(this, i, 'create');
+}
 
 /**
  * POST /v1/extractions (not idempotent: never re-sent after it may have reached the service). Once the job

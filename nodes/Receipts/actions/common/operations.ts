@@ -5,10 +5,9 @@ import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import type { FormVersion } from './fields';
 import { getProperties, getReceipt } from './get';
-import { issueFromXmlProperties, issueOutputProperties, issueReceipt, issueXml, prepareReceipt, previewOptions, previewReceipt, receiptProperties } from './issue';
+import { issueFromXmlProperties, issueOutputProperties, issueReceipt, issueXml, prepareReceipt, prepareXml, previewOptions, previewReceipt, receiptProperties } from './issue';
 import { reissueProperties, reissueReceipt, validateReissue } from './reissue';
 import type { FromFields } from './receiptInput';
-import { readXml } from './xml';
 
 /**
  * The operations every receipt kind has, built from what tells the kinds apart: their resource, path and
@@ -41,8 +40,9 @@ const shownFor = (resource: string, operation: string | string[], properties: IN
  * Reimbursement); `preview`: the Preview operation that reads the same receipt properties, so switching between
  * the two keeps every value the user filled in.
  */
-export function issueOperation(spec: ReceiptSpec, operation = 'issue', preview = 'preview'): { description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function issueOperation(spec: ReceiptSpec, operation = 'issue', preview = 'preview'): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
+		kind: 'parallelWrite',
 		description: [...shownFor(spec.resource, [operation, preview], receiptProperties(spec.example, spec.fields)), ...shownFor(spec.resource, operation, issueOutputProperties())],
 		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			await prepareReceipt.call(this, ctx, i, spec.kind, spec.read);
@@ -68,11 +68,12 @@ export function previewOperation(spec: ReceiptSpec, operation = 'preview'): { de
 }
 
 /** Issue From XML (`POST <base>/issue/xml` with `{xml}`, signed). */
-export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind' | 'base'>): { description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind' | 'base'>): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
+		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'issueFromXml', issueFromXmlProperties),
 		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
-			await readXml.call(this, i);
+			await prepareXml.call(this, i, RECEIPT_KINDS[spec.kind].name);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			return await issueXml.call(this, ctx, i, `${spec.base}/issue/xml`, RECEIPT_KINDS[spec.kind].name);
@@ -81,8 +82,9 @@ export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind
 }
 
 /** Reissue (`POST <base>/{id}/reissue`, signed) of a receipt in NO AUTORIZADO or DEVUELTO. */
-export function reissueOperation(spec: ReceiptSpec): { description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function reissueOperation(spec: ReceiptSpec): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
+		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'reissue', reissueProperties(spec.kind, spec.example, spec.fields)),
 		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			await validateReissue.call(this, ctx, i, spec.kind, spec.read);

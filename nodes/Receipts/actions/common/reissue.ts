@@ -27,8 +27,10 @@ export const reissueProperties = (kind: ReceiptKind, example: IDataObject, field
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
 export async function validateReissue(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, kind: ReceiptKind, fromFields: FromFields): Promise<void> {
 	readReceiptId.call(this, i);
-	await prepareReceipt.call(this, ctx, i, kind, fromFields, { accessKey: false });
+	await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 }
+
+const REISSUE = { accessKey: false, action: 'reissue' } as const;
 
 /** Sends the corrected receipt; an authorized one is refused by the service, and the error says why. */
 export async function reissueReceipt(
@@ -40,14 +42,14 @@ export async function reissueReceipt(
 	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
-	const { body, warnings } = await prepareReceipt.call(this, ctx, i, kind, fromFields, { accessKey: false });
+	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 	let answer;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/reissue`, body }, i);
 	} catch (error) {
 		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, kind, id);
 	}
-	return await afterIssue.call(this, ctx, i, { id, ...answer }, { warnings });
+	return await afterIssue.call(this, ctx, i, { id, ...answer }, wait, { warnings });
 }
 
 /** The service's refusal (e.g. an authorized receipt) said in words that name the rule. */

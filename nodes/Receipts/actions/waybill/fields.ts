@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { ReceiptSpec } from '../common/operations';
 import { TOP } from '../../domain/labels';
 import { additionalFields, documentTypeField, emisorField, fieldsMode, headFields, idTypeField, infoAdicionalField, many, one, partyField, readCommon, readInfo, text, type FormVersion } from '../common/fields';
+import { Checker, numberValue } from '../../../shared/validate';
 import { compact } from '../common/receiptInput';
 
 export const waybillExample = {
@@ -80,7 +81,7 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 				displayName: 'Item',
 				name: 'item',
 				values: [
-					{ displayName: 'Recipient Number', name: 'recipient', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Position of the recipient in Recipients (1 = first)' },
+					{ displayName: 'Recipient Number', name: 'recipient', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'Position of the recipient in Recipients (1 = first)' },
 					text('Description', 'descripcion'),
 					text('Main Code', 'codigo_principal', { description: 'At most 25 characters' }),
 					text('Auxiliary Code', 'codigo_auxiliar', { description: 'At most 25 characters' }),
@@ -95,8 +96,13 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 
 export function readWaybillFields(this: IExecuteFunctions, i: number): IDataObject {
 	const destinatarios = many.call(this, 'destinatarios.recipient', i).map((r) => ({ ...compact(r), items: [] as IDataObject[] }));
-	for (const item of many.call(this, 'waybillItems.item', i)) {
-		const n = Math.max(1, Number(item.recipient ?? 1) || 1);
+	const items = many.call(this, 'waybillItems.item', i);
+	// Which recipient each item belongs to: a whole number from 1, never guessed (an expression may give "2nd").
+	const check = new Checker();
+	items.forEach((item, k) => check.integer(`waybillItems[${k}].recipient`, item.recipient ?? 1, { min: 1 }));
+	check.throwIfFailed(this.getNode(), i);
+	for (const item of items) {
+		const n = numberValue(item.recipient ?? 1) as number;
 		const rest = { ...item };
 		delete rest.recipient;
 		// An item pointing past the last recipient gets a recipient of its own, so validation names it.
