@@ -403,11 +403,24 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 		]);
 	});
 
-	test.each([[0], [0.2], [31], ['5'], [Number.NaN]])('Service Check Timeout %j stops the activation with a message that names the option', async (checkTimeout) => {
+	test.each([
+		[0, '0'],
+		[0.2, '0.2'],
+		[31, '31'],
+		['5s', '"5s"'],
+		[Number.NaN, 'NaN'],
+		[null, 'null'],
+	])('Service Check Timeout %j stops the activation with a message that names the option (the package\'s one rule for number options)', async (checkTimeout, shown) => {
 		const harness = newHarness(['receipt-issued'], { options: { checkTimeout } });
 		await harness.start();
-		await expect(harness.activate()).rejects.toThrow(/^Options → Service Check Timeout must be a number of seconds from 0.5 to 30$/);
+		await expect(harness.activate()).rejects.toThrow(`Options → Service Check Timeout (Seconds): must be a number from 0.5 to 30, got ${shown}`);
 		expect(service.subscriptions).toHaveLength(0);
+	});
+
+	test('Service Check Timeout as plain decimal text ("1.5") is that number, as for every number option', async () => {
+		const harness = await receiptsHarness(['receipt-issued'], { options: { checkTimeout: '1.5' } });
+		expect((await deliver('receipt-issued', seeded('AUTORIZADO').id)).status).toBe(200);
+		expect(harness.executions).toHaveLength(1);
 	});
 });
 

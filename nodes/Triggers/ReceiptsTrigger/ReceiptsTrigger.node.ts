@@ -11,7 +11,7 @@ import { safeEqual, sha256Hex } from '../signature';
 import { redact } from '../../shared/redact';
 import { isReceiptEvent } from '../../Receipts/webhooks';
 import { acknowledge, handleDelivery, memoryOf, parseJsonObject, postpone, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
-import { CHECK_TIMEOUT, checkOptions, checkWithService } from './check';
+import { checkOptions, checkTimeoutField, checkWithService, trustPayloadField } from './check';
 import { checkedReceipt, notificationEventId } from './receipt';
 import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashesFor, unsubscribe } from './subscriptionStore';
 
@@ -84,25 +84,7 @@ export class ReceiptsTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
-				options: [
-					{
-						displayName: 'Service Check Timeout (Seconds)',
-						name: 'checkTimeout',
-						type: 'number',
-						typeOptions: { minValue: CHECK_TIMEOUT.minSeconds, maxValue: CHECK_TIMEOUT.maxSeconds, numberPrecision: 1 },
-						default: 5, // CHECK_TIMEOUT.defaultSeconds: n8n's lint wants a literal here
-						description:
-							'How long reading the notified receipt from the receipts service may take, retries included. When the time runs out the notification is answered 503 (so the service sends it again) and no run starts.',
-					},
-					{
-						displayName: 'Trust Notification Content',
-						name: 'trustPayload',
-						type: 'boolean',
-						default: false,
-						description:
-							"Whether to start the run with the state the notification claims, without reading the receipt from the receipts service (saves one read per notification). Risky: the service does not sign its notifications, so anyone who has seen one (its URL and the account key it carries) can then start runs that say any receipt is AUTORIZADO, or that the service never issued.",
-					},
-				],
+				options: [checkTimeoutField, trustPayloadField],
 			},
 		],
 	};

@@ -1,7 +1,7 @@
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 import { receiptsClient } from '../../Receipts/transport';
 import { factsOf } from '../../shared/errors';
+import { triggerNumberOption } from '../../shared/options';
 import { answerProblem, receiptIdOf } from './receipt';
 
 /**
@@ -12,8 +12,26 @@ import { answerProblem, receiptIdOf } from './receipt';
  * Trust Notification Content option says otherwise.
  */
 
-/** Options → Service Check Timeout: seconds, default and bounds. */
-export const CHECK_TIMEOUT = { defaultSeconds: 5, minSeconds: 0.5, maxSeconds: 30 } as const;
+/** Options → Service Check Timeout: the form's bounds are the rule (shared/options.ts). */
+export const checkTimeoutField: INodeProperties = {
+	displayName: 'Service Check Timeout (Seconds)',
+	name: 'checkTimeout',
+	type: 'number',
+	typeOptions: { minValue: 0.5, maxValue: 30, numberPrecision: 1 },
+	default: 5,
+	description:
+		'How long reading the notified receipt from the receipts service may take, retries included. When the time runs out the notification is answered 503 (so the service sends it again) and no run starts.',
+};
+
+/** Options → Trust Notification Content. */
+export const trustPayloadField: INodeProperties = {
+	displayName: 'Trust Notification Content',
+	name: 'trustPayload',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to start the run with the state the notification claims, without reading the receipt from the receipts service (saves one read per notification). Risky: the service does not sign its notifications, so anyone who has seen one (its URL and the account key it carries) can then start runs that say any receipt is AUTORIZADO, or that the service never issued.',
+};
 
 export interface CheckOptions {
 	/** Start runs on the notification's word, without reading the receipt (Options → Trust Notification Content). */
@@ -23,19 +41,14 @@ export interface CheckOptions {
 }
 
 /**
- * The node's Options, checked: a timeout that is not a number of seconds in range is an error (named in
- * the editor at activation, in n8n's log at a delivery), never a read without a bound. Only `true` trusts the
- * payload: any other value keeps the check.
+ * The node's Options, checked: a timeout out of the form's range, or not a number, is an error (it stops the
+ * activation, where the user sees it, and a delivery answered 500, with the reason in n8n's log), never a
+ * read without a bound. Only `true` trusts the payload: any other value keeps the check.
  */
 export function checkOptions(ctx: IHookFunctions | IWebhookFunctions): CheckOptions {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const seconds = options.checkTimeout ?? CHECK_TIMEOUT.defaultSeconds;
-	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < CHECK_TIMEOUT.minSeconds || seconds > CHECK_TIMEOUT.maxSeconds) {
-		throw new NodeOperationError(ctx.getNode(), `Options → Service Check Timeout must be a number of seconds from ${CHECK_TIMEOUT.minSeconds} to ${CHECK_TIMEOUT.maxSeconds}`, {
-			description: `It is ${JSON.stringify(seconds)}. Set a number such as ${CHECK_TIMEOUT.defaultSeconds}, or remove the option to use ${CHECK_TIMEOUT.defaultSeconds} seconds.`,
-		});
-	}
-	return { trustPayload: options.trustPayload === true, timeoutMs: Math.round(seconds * 1000) };
+	const seconds = triggerNumberOption.call(ctx, checkTimeoutField, { inOptions: true });
+	const trustPayload = ctx.getNodeParameter(`options.${trustPayloadField.name}`, false) === true;
+	return { trustPayload, timeoutMs: Math.round(seconds * 1000) };
 }
 
 /**
