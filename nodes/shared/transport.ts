@@ -8,13 +8,17 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
+	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import { addFacts, factsOf } from './errors';
 
-/** Any n8n context that can make authenticated requests (a node run, a dropdown, a trigger's activation). */
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+/**
+ * Any n8n context that can make authenticated requests (a node run, a dropdown, a trigger's activation, a
+ * trigger checking a delivery with the service).
+ */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
 /** What one service tells the shared core about itself. */
 export interface ServiceDefinition {

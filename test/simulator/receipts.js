@@ -46,7 +46,10 @@ import { randomBytes } from 'node:crypto';
  *   `{count, results[]}` with the documented entry fields.
  * - Parses the XML variants enough to return `id`, `clave_acceso`, `es_valida`.
  * - Records webhook subscriptions; `deliver(event, receiptId)` POSTs the event payload (with `api-key`)
- *   to each subscribed URL. With `autoDeliver`, reaching a final state delivers by itself.
+ *   to each subscribed URL. With `autoDeliver`, reaching a final state delivers by itself. Deliveries are not
+ *   signed (the spec shows no signature; the real service's documentation says so), so `forge(event, body)`
+ *   sends what anyone who once saw a delivery (its URL and the `api-key` it carries) can send: any body, to
+ *   the subscribed URLs, indistinguishable from the service's own deliveries.
  *
  * The HTTP status codes and error bodies are not in the spec; this simulator answers 401 `{error}` for a
  * bad key, 400 `{error, mensajes[]}` (messages without `identificador`, see `invalid`) for refused data and 404 `{error}` for unknown ids.
@@ -237,7 +240,7 @@ export class ReceiptsSimulator {
 	receipts = /** @type {Map<string, SimReceipt>} */ (new Map());
 	/** @type {Subscription[]} */
 	subscriptions = [];
-	/** @type {Array<{ url: string; event: string; payload: Record<string, unknown>; status: number }>} */
+	/** @type {Array<{ url: string; event: string; payload: Record<string, unknown>; status: number; forged?: boolean }>} */
 	deliveries = [];
 	/** @type {Step[][]} */
 	plans = [];
@@ -364,15 +367,33 @@ export class ReceiptsSimulator {
 	 * @returns {Promise<Array<{ url: string; status: number; body: unknown }>>}
 	 */
 	async deliver(event, receiptId) {
-		const payload = this.payload(receiptId);
+		return await this.notify(event, this.payload(receiptId));
+	}
+
+	/**
+	 * A forged notification: `body` (e.g. a receipt's genuine payload with a state the service does not hold, or
+	 * a receipt it never issued) POSTed exactly like a delivery of `event`, to each of its subscriptions or to
+	 * `opts.url`. Recorded in `deliveries` with `forged: true`.
+	 * @returns {Promise<Array<{ url: string; status: number; body: unknown }>>}
+	 */
+	async forge(event, body, opts = {}) {
+		return await this.notify(event, body, { ...opts, forged: true });
+	}
+
+	/**
+	 * POSTs `payload` as JSON to each subscription of `event` (or to `opts.url`).
+	 * @returns {Promise<Array<{ url: string; status: number; body: unknown }>>}
+	 */
+	async notify(event, payload, opts = {}) {
+		const urls = opts.url ? [opts.url] : this.subscriptions.filter((s) => s.event_name === event).map((s) => s.webhook_url);
 		/** @type {Array<{ url: string; status: number; body: unknown }>} */
 		const results = [];
-		for (const sub of this.subscriptions.filter((s) => s.event_name === event)) {
+		for (const url of urls) {
 			let status = 0;
 			/** @type {unknown} */
 			let body;
 			try {
-				const response = await fetch(sub.webhook_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+				const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
 				status = response.status;
 				const text = await response.text();
 				try {
@@ -383,8 +404,8 @@ export class ReceiptsSimulator {
 			} catch (error) {
 				body = /** @type {Error} */ (error).message;
 			}
-			this.deliveries.push({ url: sub.webhook_url, event, payload, status });
-			results.push({ url: sub.webhook_url, status, body });
+			this.deliveries.push({ url, event, payload, status, ...(opts.forged ? { forged: true } : {}) });
+			results.push({ url, status, body });
 		}
 		return results;
 	}
