@@ -57,6 +57,41 @@ export class ReceiptsApi implements ICredentialType {
 			description:
 				'Only for Options → Access Key → Reproducible: a long random text (at least 16 characters) that keys the numeric code of the access keys the node builds, so nobody can compute a receipt\'s access key from its public data. Never sent anywhere. Fill it in once and keep it: changing it changes the keys, and a re-run would no longer carry the same key.',
 		},
+		{
+			displayName:
+				'Issuer (Emisor), optional: enter your company once here and every Issue, Reissue and Preview uses it. A value given in the node, or in a JSON body, overrides the one saved here.',
+			name: 'issuerNotice',
+			type: 'notice',
+			default: '',
+		},
+		{ displayName: 'Issuer RUC', name: 'issuerRuc', type: 'string', default: '', placeholder: 'e.g. 1792146739001', description: '13 digits (emisor.ruc)' },
+		{ displayName: 'Legal Name (Razón Social)', name: 'issuerLegalName', type: 'string', default: '', description: 'emisor.razon_social' },
+		{ displayName: 'Trade Name (Nombre Comercial)', name: 'issuerTradeName', type: 'string', default: '', description: 'emisor.nombre_comercial' },
+		{ displayName: 'Main Address (Dirección Matriz)', name: 'issuerAddress', type: 'string', default: '', description: 'emisor.direccion' },
+		{ displayName: 'Establishment Code (Establecimiento)', name: 'issuerEstablishment', type: 'string', default: '', placeholder: 'e.g. 001', description: 'emisor.establecimiento.codigo' },
+		{ displayName: 'Emission Point (Punto de Emisión)', name: 'issuerEmissionPoint', type: 'string', default: '', placeholder: 'e.g. 001', description: 'emisor.establecimiento.punto_emision' },
+		{ displayName: 'Establishment Address (Dirección Establecimiento)', name: 'issuerEstablishmentAddress', type: 'string', default: '', description: 'emisor.establecimiento.direccion' },
+		{
+			displayName: 'Keeps Accounting (Obligado a Llevar Contabilidad)',
+			name: 'issuerKeepsAccounting',
+			type: 'options',
+			options: [
+				{ name: 'Not Set', value: '' },
+				{ name: 'No', value: 'no' },
+				{ name: 'Yes', value: 'yes' },
+			],
+			default: '',
+			description: 'emisor.obligado_contabilidad',
+		},
+		{ displayName: 'Special Taxpayer Number (Contribuyente Especial)', name: 'issuerSpecialTaxpayer', type: 'string', default: '', description: 'emisor.contribuyente_especial; leave empty if you are not one' },
+		{
+			displayName: 'Regime (Régimen)',
+			name: 'issuerRegime',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. CONTRIBUYENTE RÉGIMEN RIMPE',
+			description: 'emisor.regimen_rimpe, as the SRI names your regime; leave empty if none applies',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

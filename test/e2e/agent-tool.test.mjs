@@ -36,7 +36,8 @@ describe('Receipts as an AI agent’s tool, in real n8n', () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eAgentRefused');
 		assert.match(String(run.data.resultData.error?.message), /An AI agent may not issue this retention: it is in the production environment \(ambiente 2\)/);
-		assert.equal(sb.sim.server.received('receipts').length, 0);
+		// Nothing sent but the read of the rates' catalog that checking the receipt makes (GET, X-Key only).
+		assert.deepEqual(sb.sim.server.received('receipts').map((r) => `${r.method} ${r.path}`), ['GET /catalog/withholdings-tax-rates/1']);
 	});
 
 	test('with the tool’s "Allow Production From an AI Agent" on, it is issued', async () => {

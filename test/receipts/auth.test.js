@@ -242,6 +242,7 @@ describe('credential test', () => {
 			['apiKey', true],
 			['certificatePassword', true],
 			['accessKeySecret', true],
+			...['issuerNotice', 'issuerRuc', 'issuerLegalName', 'issuerTradeName', 'issuerAddress', 'issuerEstablishment', 'issuerEmissionPoint', 'issuerEstablishmentAddress', 'issuerKeepsAccounting', 'issuerSpecialTaxpayer', 'issuerRegime'].map((name) => [name, false]),
 		]);
 	});
 });

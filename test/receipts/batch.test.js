@@ -90,7 +90,7 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 	test('a bad row stops the batch before anything is sent, whatever the parallelism', async () => {
 		const jsonBody = `=${JSON.stringify({ ...retentionBody(), secuencial: 0, periodo_fiscal: '' }).replace('"secuencial":0', '"secuencial":{{ $json.seq }}').replace('"periodo_fiscal":""', '"periodo_fiscal":"{{ $json.seq === 107 ? \'13/2026\' : \'03/2026\' }}"')}`;
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody, options: { parallelRequests: 5 } }, rowsOf(10));
-		expect(result.error?.message).toMatch(/^\[item 8\] periodo_fiscal: /);
+		expect(result.error?.message).toMatch(/^\[item 8\] Fiscal Period \(periodo_fiscal\): /);
 		expect(env.calls()).toHaveLength(0);
 	});
 
@@ -224,8 +224,8 @@ describe('reproducible access key (Options → Access Key)', () => {
 	});
 
 	test.each([
-		['empty', '', /^\[item 1\] Access Key Secret \(Receipts credential\): is empty: a reproducible access key needs it/],
-		['too short to stay secret', 'short', /^\[item 1\] Access Key Secret \(Receipts credential\): has 5 characters, fewer than 16/],
+		['empty', '', /^\[item 1\] Access Key Secret \(Receipts credential\) is empty: a reproducible access key needs it/],
+		['too short to stay secret', 'short', /^\[item 1\] Access Key Secret \(Receipts credential\) has 5 characters, fewer than 16/],
 	])('an Access Key Secret that is %s: nothing is sent, the message says what to fill in', async (_what, accessKeySecret, says) => {
 		env.setCredential({ accessKeySecret });
 		const result = await env.run(jsonIssue('retention', retentionBody(), withKey));
@@ -239,7 +239,7 @@ describe('reproducible access key (Options → Access Key)', () => {
 		delete body.fecha_emision;
 		const result = await env.run(jsonIssue('retention', body, withKey));
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] fecha_emision: is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD');
+		expect(result.error?.message).toBe('[item 1] Issue Date (fecha_emision) is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD');
 	});
 });
 
@@ -257,11 +257,11 @@ describe('no sample data as defaults', () => {
 		['retention', 'issue', ['secuencial', 'periodo_fiscal', 'items[0].base_imponible']],
 		['atsRetention', 'issue', ['secuencia', 'periodo_fiscal']],
 		['waybill', 'issue', ['secuencial', 'fecha_inicio_transporte', 'transportista.placa']],
-		['purchaseSettlement', 'issue', ['secuencial', 'moneda', 'totales.total_sin_impuestos']],
-		['purchaseSettlement', 'issueWithReimbursement', ['secuencial', 'moneda', 'pagos[0].total']],
-		['invoice', 'issue', ['secuencial', 'moneda', 'comprador.identificacion', 'items[0].cantidad', 'totales.importe_total', 'pagos[0].medio']],
-		['creditNote', 'issue', ['secuencial', 'numero_documento_modificado', 'fecha_emision_documento_modificado', 'motivo', 'totales.total_sin_impuestos']],
-		['debitNote', 'issue', ['secuencial', 'tipo_documento_modificado', 'items[0].motivo', 'items[0].valor', 'totales.impuestos[0].tarifa']],
+		['purchaseSettlement', 'issue', ['secuencial', 'moneda', 'items[0].impuestos[0].codigo', 'pagos[0].forma_pago']],
+		['purchaseSettlement', 'issueWithReimbursement', ['secuencial', 'moneda', 'items[0].impuestos[0].codigo_porcentaje', 'pagos[0].forma_pago']],
+		['invoice', 'issue', ['secuencial', 'moneda', 'comprador.identificacion', 'items[0].cantidad', 'items[0].impuestos[0].codigo_porcentaje', 'pagos[0].medio']],
+		['creditNote', 'issue', ['secuencial', 'numero_documento_modificado', 'fecha_emision_documento_modificado', 'motivo', 'items[0].precio_unitario']],
+		['debitNote', 'issue', ['secuencial', 'tipo_documento_modificado', 'items[0].motivo', 'items[0].valor', 'totales.impuestos[0].codigo_porcentaje']],
 		['invoice', 'reissue', ['secuencial', 'comprador.razon_social']],
 		['retention', 'reissue', ['secuencial', 'periodo_fiscal']],
 		['purchaseSettlement', 'reissue', ['secuencial', 'pagos[0].forma_pago']],
@@ -276,14 +276,14 @@ describe('no sample data as defaults', () => {
 	});
 
 	test.each([
-		['atsRetention', 'issue', 'documentos_soporte'],
-		['purchaseSettlement', 'issueWithReimbursement', 'reembolso'],
-	])('%s %s: the Fields-mode %s JSON starts empty (the example is its placeholder) and is required', async (resource, operation, name) => {
+		['atsRetention', 'issue', 'documentos_soporte', 'Supporting Documents'],
+		['purchaseSettlement', 'issueWithReimbursement', 'reembolso', 'Reimbursement'],
+	])('%s %s: the Fields-mode %s JSON starts empty (the example is its placeholder) and is required', async (resource, operation, name, label) => {
 		const field = defaultOf(name, resource, operation);
 		expect(field.default).toBe('');
 		expect(JSON.parse(String(field.placeholder))).toBeTruthy();
 		const result = await env.run({ resource, operation, inputMode: 'fields', secuencial: '5', secuencia: '5', periodo_fiscal: '03/2026' });
 		expect(env.calls()).toHaveLength(0);
-		expect(`${result.error?.message}\n${result.error?.description}`).toContain(`${name}: is required`);
+		expect(`${result.error?.message}\n${result.error?.description}`).toContain(`\n- ${label} is required`);
 	});
 });

@@ -197,7 +197,7 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 		expect((await load('getWithholdingRates', retention, 'parameters.items.item[0].codigo_porcentaje')).map((o) => o.value)).toEqual(['2', '1', '7', '9', '10', '8']);
 		// No tax type chosen yet: income tax, the first one offered.
 		expect((await load('getWithholdingRates', retention, 'parameters.items.item[1].codigo_porcentaje')).map((o) => o.value)).toEqual(['312', '303']);
-		expect(env.calls().map((c) => c.path)).toEqual([
+		expect(env.catalogReads().map((c) => c.path)).toEqual([
 			'/catalog/sales-tax-rates/5',
 			'/catalog/sales-tax-rates/3',
 			'/catalog/withholdings-tax-rates/2',
@@ -226,7 +226,7 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 
 	test('an expression in the tax type is not sent to the catalog: the default type is used', async () => {
 		await load('getSalesTaxRates', { totalTaxes: { tax: [{ codigo: '={{ $json.tax }}' }] } }, 'parameters.totalTaxes.tax[0].codigo_porcentaje');
-		expect(env.calls().map((c) => c.path)).toEqual(['/catalog/sales-tax-rates/2']);
+		expect(env.catalogReads().map((c) => c.path)).toEqual(['/catalog/sales-tax-rates/2']);
 	});
 
 	test('every code field that takes a catalog code offers the dropdown and still takes an expression', () => {

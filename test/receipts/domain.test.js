@@ -122,6 +122,8 @@ describe('receipt schemas', () => {
 		const check = new Checker();
 		const body = settlementBody(true);
 		/** @type {Array<Record<string, unknown>>} */ (body.items)[0].impuestos = [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }];
+		body.totales = { total_sin_impuestos: 100, descuento: 0, importe_total: 115, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }] };
+		body.pagos = [{ forma_pago: '01', total: 115 }];
 		body.informacion_adicional = { Nota: 'x' };
 		checkReceipt(check, 'purchaseSettlementReimbursement', body);
 		expect(check.problems).toEqual([]);
@@ -172,7 +174,7 @@ describe('amounts that must add up (invoices and notes)', () => {
 		agree(check, 'd', 1002, 1000, 'x');
 		agree(check, 'e', undefined, 1000, 'x');
 		expect(check.warnings.map((w) => w.split(':')[0])).toEqual(['b', 'c']);
-		expect(check.problems).toEqual(['d: is 10.02 but x is 10.00 (off by 0.02): the tax authority rejects a receipt whose amounts do not add up']);
+		expect(check.problems).toEqual(['d: is 10.02, but x is 10.00 (off by 0.02): the tax authority rejects a receipt whose amounts do not add up']);
 	});
 
 	test.each(/** @type {const} */ ([
@@ -221,7 +223,7 @@ describe('amounts that must add up (invoices and notes)', () => {
 		/** @type {IDataObject} */ (body.totales).impuestos = [.../** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos), { codigo: '2', codigo_porcentaje: '0', base_imponible: 0, valor: 0 }];
 		expect(problemsOf('creditNote', body).problems).toEqual([]);
 		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos)[1].base_imponible = 5;
-		expect(problemsOf('creditNote', body).problems[0]).toMatch(/^totales\.impuestos\[1\]\.base_imponible: is 5\.00 but the sum of the items' base_imponible for tax 2, percentage code 0 is 0\.00/);
+		expect(problemsOf('creditNote', body).problems[0]).toMatch(/^totales\.impuestos\[1\]\.base_imponible: is 5\.00, but the sum of the items' IVA 0 % bases is 0\.00/);
 	});
 
 	test('an item without precio_total_sin_impuestos counts with cantidad × precio_unitario − descuento', () => {

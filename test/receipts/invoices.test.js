@@ -138,7 +138,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 		const result = await env.run(jsonIssue('invoice', body));
 		expect(env.calls()).toHaveLength(1);
 		expect(result.output('Receipts')[0].json.warnings).toEqual([
-			'totales.importe_total: is 61.41 but total_sin_impuestos + taxes + propina is 61.40: a rounding difference of one cent; sent anyway, verify it',
+			'Totals › Total Amount (totales.importe_total) is 61.41, but 56.00 + 5.40 taxes + 0.00 tip is 61.40: a rounding difference of one cent; sent anyway, verify it',
 		]);
 	});
 });
@@ -278,8 +278,8 @@ describe('Fields input mode', () => {
 		});
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			"[item 1] totales.total_sin_impuestos: is 10.00 but the sum of the items' precio_total_sin_impuestos is 20.00 (off by 10.00): the tax authority rejects a receipt whose amounts do not add up",
+			"[item 1] Totals › Total Without Taxes is 10.00, but the sum of the items' subtotals is 20.00 (off by 10.00): the tax authority rejects a receipt whose amounts do not add up",
 		);
-		expect(result.error?.description).toMatch(/totales\.impuestos\[0\]\.base_imponible: is 10\.00 but the sum of the items' base_imponible for tax 2, percentage code 4 is 20\.00/);
+		expect(result.error?.description).toMatch(/Total Taxes › Tax 1 › Base is 10\.00, but the sum of the items' IVA 15 % bases is 20\.00/);
 	});
 });

@@ -53,13 +53,13 @@ describe('Issue operations (JSON input)', () => {
 	test('warnings (a RUC failing its checksum) are in the output, and the receipt is still sent', async () => {
 		const result = await env.run(jsonIssue('retention', { ...retentionBody(), emisor: { .../** @type {IDataObject} */ (retentionBody().emisor), ruc: '1792146738001' } }));
 		expect(env.calls()).toHaveLength(1);
-		expect(result.output('Receipts')[0].json.warnings).toEqual(['emisor.ruc: RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC']);
+		expect(result.output('Receipts')[0].json.warnings).toEqual(['Issuer › RUC (emisor.ruc): RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC']);
 	});
 
 	test('the obsolete informacion_adicional is passed through on a waybill (with a warning)', async () => {
 		const result = await env.run(jsonIssue('waybill', { ...waybillBody(), informacion_adicional: { Chofer: 'Luis' } }));
 		expect(/** @type {IDataObject} */ (only().body).informacion_adicional).toEqual({ Chofer: 'Luis' });
-		expect(String(/** @type {string[]} */ (result.output('Receipts')[0].json.warnings)[0])).toMatch(/^informacion_adicional: is obsolete/);
+		expect(String(/** @type {string[]} */ (result.output('Receipts')[0].json.warnings)[0])).toMatch(/^Additional Information \(informacion_adicional\) is obsolete/);
 	});
 
 	test('Simplify keeps the key fields', async () => {

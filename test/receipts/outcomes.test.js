@@ -121,7 +121,7 @@ describe('status checks that fail do not lose the receipt', () => {
 
 	test('429 with Retry-After on a check is honoured and the wait goes on', async () => {
 		env.receipts.planNext('AUTORIZADO');
-		env.server.fail({ service: 'receipts', method: 'GET', mode: 'throttle', retryAfterSeconds: 1, times: 1 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', mode: 'throttle', retryAfterSeconds: 1, times: 1 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), fast));
 		expect(result.error).toBeUndefined();
 		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
@@ -130,7 +130,7 @@ describe('status checks that fail do not lose the receipt', () => {
 	});
 
 	test('persistent 5xx until the deadline: the item fails with the id, the access key and the next step', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1000 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 1000 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 3, options: { pollInterval: 0.05 } }), undefined, true);
 		const r = onlyReceipt();
 		const [item] = result.output('Receipts');
@@ -148,8 +148,8 @@ describe('status checks that fail do not lose the receipt', () => {
 	test('a 5xx answer followed by a retry the deadline cuts short: the item fails with the 5xx, not a plain timeout', async () => {
 		// The order a slow machine produces by chance: the check's first attempt is answered 503, its retry
 		// is still unanswered when the Timeout comes. The service did answer (503), so that is what the user sees.
-		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1 });
-		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 1 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', mode: 'slow', delayMs: 20_000, times: 1000 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 3, options: { pollInterval: 0.05 } }), undefined, true);
 		const r = onlyReceipt();
 		const [item] = result.output('Receipts');
@@ -159,7 +159,7 @@ describe('status checks that fail do not lose the receipt', () => {
 	});
 
 	test('status checks never keep the item beyond its Timeout, even when each check hangs longer than it (retries included)', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', mode: 'slow', delayMs: 20_000, times: 1000 });
 		const started = Date.now();
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }), undefined, true);
 		expect(Date.now() - started).toBeLessThan(8000); // without the deadline: 20 s per hanging check
@@ -180,7 +180,7 @@ describe('status checks that fail do not lose the receipt', () => {
 	});
 
 	test('a key refused during the wait ends it at once, still naming the receipt', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', status: 401, body: { error: 'Invalid API key' }, times: 1 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 401, body: { error: 'Invalid API key' }, times: 1 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, waitTimeout: 60 }));
 		const r = onlyReceipt();
 		expect(polls()).toHaveLength(1);

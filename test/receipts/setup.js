@@ -16,7 +16,10 @@ export async function startReceipts() {
 	const setCredential = (data = {}) =>
 		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET, ...data });
 	setCredential();
-	/** @returns {Promise<RunResult>} */
+	/**
+	 * Runs the Receipts node (`typeVersion` 1 unless given: the version every saved workflow before version 2 has).
+	 * @returns {Promise<RunResult>}
+	 */
 	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts', typeVersion }));
 	/**
@@ -26,8 +29,12 @@ export async function startReceipts() {
 	 */
 	const runAsTool = (parameters, input, typeVersion = 1) =>
 		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts', typeVersion }));
-	const calls = () => server.received('receipts');
-	return { receipts, server, engine, run, runAsTool, calls, setCredential, filesOrigin, stop: () => server.stop() };
+	// What the node sent, leaving out its reads of the tax-rate catalogs (once per execution, before issuing):
+	// `catalogReads()` lists those.
+	const isCatalogRead = (r) => r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);
+	const calls = () => server.received('receipts').filter((r) => !isCatalogRead(r));
+	const catalogReads = () => server.received('receipts').filter(isCatalogRead);
+	return { receipts, server, engine, run, runAsTool, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 /**
@@ -308,6 +315,55 @@ export const debitNoteBody = () => ({
 		{ motivo: 'Gastos de cobranza', valor: 1.5 },
 	],
 	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+});
+
+/**
+ * The bookkeeper's invoice on the Fields form of node version 2: 3 × "Servicio contable" at 40.00 with IVA 15 %,
+ * 1 × "Libro" at 12.50 with IVA 0 %, a buyer with a cédula, paid in cash — only quantities, prices, tax codes, the
+ * buyer and the means of payment (the issuer comes from the credential: `savedIssuer`).
+ * @returns {IDataObject}
+ */
+export const bookkeeperForm = (secuencial = '150') => ({
+	secuencial,
+	comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } },
+	lineItems: {
+		item: [
+			{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, tax_codigo: '2', tax_codigo_porcentaje: '4' },
+			{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, tax_codigo: '2', tax_codigo_porcentaje: '0' },
+		],
+	},
+	pagos: { payment: [{ medio: 'efectivo' }] },
+});
+
+/** What the node computes for `bookkeeperForm`: the items, totals and payment it sends. */
+export const bookkeeperAmounts = () => ({
+	items: [
+		{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, descuento: 0, precio_total_sin_impuestos: 120, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 120, valor: 18 }] },
+		{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, descuento: 0, precio_total_sin_impuestos: 12.5, impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 12.5, valor: 0 }] },
+	],
+	totales: {
+		total_sin_impuestos: 132.5,
+		descuento: 0,
+		propina: 0,
+		importe_total: 150.5,
+		impuestos: [
+			{ codigo: '2', codigo_porcentaje: '4', base_imponible: 120, valor: 18 },
+			{ codigo: '2', codigo_porcentaje: '0', base_imponible: 12.5, valor: 0 },
+		],
+	},
+	pagos: [{ medio: 'efectivo', total: 150.5 }],
+});
+
+/** The issuer saved once in the Receipts credential (its issuer fields). */
+export const savedIssuer = () => ({
+	issuerRuc: ISSUER.ruc,
+	issuerLegalName: ISSUER.razon_social,
+	issuerTradeName: ISSUER.nombre_comercial,
+	issuerAddress: ISSUER.direccion,
+	issuerEstablishment: ISSUER.establecimiento.codigo,
+	issuerEmissionPoint: ISSUER.establecimiento.punto_emision,
+	issuerEstablishmentAddress: ISSUER.establecimiento.direccion,
+	issuerKeepsAccounting: 'yes',
 });
 
 /**

@@ -23,6 +23,8 @@ function withValue(body, path, value) {
 }
 
 const long = (n) => 'x'.repeat(n);
+/** A party with a passport number and no identification type: nothing tells the type, so it is required. */
+const withoutIdType = (body, party) => withValue(withValue(body, `${party}.identificacion`, 'PA1234567'), `${party}.tipo_identificacion`, REMOVE);
 const badCheckDigit = `${KNOWN_ACCESS_KEY.slice(0, 48)}${(Number(KNOWN_ACCESS_KEY[48]) + 1) % 10}`;
 
 /**
@@ -83,7 +85,7 @@ const cases = [
 	W('carrier email over 300', 'transportista.email', `${long(295)}@x.com`, /must be at most 300 characters long, got 301/),
 	W('carrier razon_social over 300', 'transportista.razon_social', long(301), /must be at most 300 characters long/),
 	W('carrier identificacion too short', 'transportista.identificacion', '1234', /must be 5 to 20 characters long/),
-	W('carrier tipo_identificacion missing', 'transportista.tipo_identificacion', REMOVE, /is required/),
+	['carrier tipo_identificacion missing, not told by a passport number', 'waybill', 'issue', withoutIdType(waybillBody(), 'transportista'), 'transportista.tipo_identificacion', /is required/],
 	W('recipient razon_social over 300', 'destinatarios[0].razon_social', long(301), /must be at most 300 characters long/),
 	W('recipient ruta over 300', 'destinatarios[0].ruta', long(301), /must be at most 300 characters long/),
 	W('recipient documento_aduanero_unico over 20', 'destinatarios[0].documento_aduanero_unico', long(21), /must be at most 20 characters long/),
@@ -98,9 +100,9 @@ const cases = [
 	W('destinatarios empty', 'destinatarios', [], /must have at least 1 entry/),
 	// Purchase settlement
 	S('moneda lower case', 'moneda', 'usd', /is not an ISO currency code/),
-	S('totales missing', 'totales', REMOVE, /is required/),
-	S('totales.importe_total missing', 'totales.importe_total', REMOVE, /is required/),
-	S('totales.impuestos missing', 'totales.impuestos', REMOVE, /is required/),
+	S('totales not an object', 'totales', 115, /must be an object/),
+	S('totales.importe_total not a number', 'totales.importe_total', 'ciento quince', /must be a number/),
+	S('totales.impuestos not a list', 'totales.impuestos', { codigo: '2' }, /must be a list/),
 	S('payment forma_pago missing', 'pagos[0].forma_pago', REMOVE, /is required/),
 	S('payment unidad_tiempo over 10', 'pagos[0].unidad_tiempo', long(11), /must be at most 10 characters long/),
 	S('payment plazo over 14', 'pagos[0].plazo', long(15), /must be at most 14 characters long/),
@@ -158,7 +160,7 @@ const salesCases = [
 	I('comprador missing', 'comprador', REMOVE, /is required/),
 	I('comprador.identificacion too short', 'comprador.identificacion', '1234', /must be 5 to 20 characters long, got 4/),
 	I('comprador.identificacion too long', 'comprador.identificacion', '1'.repeat(21), /must be 5 to 20 characters long, got 21/),
-	I('comprador.tipo_identificacion missing', 'comprador.tipo_identificacion', REMOVE, /is required/),
+	['comprador.tipo_identificacion missing, not told by a passport number', 'invoice', 'issue', withoutIdType(invoiceBody(), 'comprador'), 'comprador.tipo_identificacion', /is required/],
 	I('comprador.razon_social missing', 'comprador.razon_social', REMOVE, /is required/),
 	I('comprador.razon_social over 300', 'comprador.razon_social', long(301), /must be at most 300 characters long/),
 	I('comprador.email over 300', 'comprador.email', `${long(295)}@x.com`, /must be at most 300 characters long, got 301/),
@@ -172,8 +174,8 @@ const salesCases = [
 	I('item without taxes', 'items[0].impuestos', REMOVE, /is required/),
 	I('item tax valor 3 decimals', 'items[0].impuestos[0].valor', 5.401, /must have at most 2 decimals/),
 	I('item tax codigo_porcentaje missing', 'items[0].impuestos[0].codigo_porcentaje', REMOVE, /is required/),
-	I('totales missing', 'totales', REMOVE, /is required/),
-	I('totales.propina missing', 'totales.propina', REMOVE, /is required/),
+	I('totales not an object', 'totales', 61.4, /must be an object/),
+	I('totales.propina not a number', 'totales.propina', 'nada', /must be a number/),
 	I('totales.importe_total 3 decimals', 'totales.importe_total', 61.401, /must have at most 2 decimals/),
 	I('pagos missing', 'pagos', REMOVE, /is required/),
 	I('payment medio missing', 'pagos[0].medio', REMOVE, /is required/),
@@ -184,14 +186,16 @@ const salesCases = [
 	I('info_adicional entry without valor', 'info_adicional[0].valor', REMOVE, /is required/),
 	I('clave_acceso with a wrong check digit', 'clave_acceso', badCheckDigit, /SRI modulo-11 check gives 3/),
 	// Invoice: amounts that do not add up
-	I('item subtotal is not cantidad × precio − descuento', 'items[0].precio_total_sin_impuestos', 37.5, /cantidad × precio_unitario − descuento is 36\.00/),
-	I('item tax valor is not base × tarifa', 'items[0].impuestos[0].valor', 5.04, /base_imponible × tarifa \/ 100 is 5\.40/),
-	I('total_sin_impuestos is not the sum of the items', 'totales.total_sin_impuestos', 60, /the sum of the items' precio_total_sin_impuestos is 56\.00 \(off by 4\.00\)/),
-	I('a tax total base is not the items’ base', 'totales.impuestos[0].base_imponible', 30, /the sum of the items' base_imponible for tax 2, percentage code 4 is 36\.00/),
-	I('a tax total valor is not the items’ valor', 'totales.impuestos[0].valor', 6.4, /the sum of the items' valor for tax 2, percentage code 4 is 5\.40/),
-	I('a tax of the items missing from the totals', 'totales.impuestos', [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.4 }], /has no line for tax 2, percentage code 0, which items\[1\]\.impuestos\[0\] carries/),
-	I('importe_total is not subtotal + taxes + tip', 'totales.importe_total', 65, /total_sin_impuestos \+ taxes \+ propina is 61\.40/),
-	I('payments do not add up to importe_total', 'pagos[1].total', 20, /the payments \(with credito and the retained VAT and income tax\) add up to 60\.00 but totales\.importe_total is 61\.40/, 'pagos'),
+	I('item subtotal is not cantidad × precio − descuento', 'items[0].precio_total_sin_impuestos', 37.5, /is 37\.50, but 3 × 12\.5 − 1\.50 is 36\.00/),
+	I('item tax valor is not base × tarifa', 'items[0].impuestos[0].valor', 5.04, /is 5\.04, but IVA 15 % of 36\.00 is 5\.40/),
+	I('item tax base is not the item’s subtotal', 'items[0].impuestos[0].base_imponible', 0, /is 0\.00, but the item's subtotal is 36\.00/),
+	I('item tax rate contradicts its percentage code', 'items[0].impuestos[0].tarifa', 0, /is 0 %, but IVA percentage code 4 is 15 %/),
+	I('total_sin_impuestos is not the sum of the items', 'totales.total_sin_impuestos', 60, /is 60\.00, but the sum of the items' subtotals is 56\.00 \(off by 4\.00\)/),
+	I('a tax total base is not the items’ base', 'totales.impuestos[0].base_imponible', 30, /is 30\.00, but the sum of the items' IVA 15 % bases is 36\.00/),
+	I('a tax total valor is not the items’ valor', 'totales.impuestos[0].valor', 6.4, /is 6\.40, but the sum of the items' IVA 15 % values is 5\.40/),
+	I('a tax of the items missing from the totals', 'totales.impuestos', [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.4 }], /has no line for IVA 0 % \(tax 2, percentage code 0\), which Item 2 \(items\[1\]\) carries/),
+	I('importe_total is not subtotal + taxes + tip', 'totales.importe_total', 65, /is 65\.00, but 56\.00 \+ 5\.40 taxes \+ 0\.00 tip is 61\.40/),
+	I('payments do not add up to importe_total', 'pagos[1].total', 20, /add up to 60\.00, but the Total Amount is 61\.40/, 'pagos'),
 	// Credit note
 	C('motivo missing', 'motivo', REMOVE, /is required/),
 	C('motivo over 300', 'motivo', long(301), /must be at most 300 characters long/),
@@ -207,21 +211,22 @@ const salesCases = [
 	C('comprador.identificacion too short', 'comprador.identificacion', '123', /must be 5 to 20 characters long, got 3/),
 	C('secuencial over 999999999', 'secuencial', 1234567890, /must be at most 999999999/),
 	C('total_sin_impuestos not the items’ sum', 'totales.total_sin_impuestos', 13, DOES_NOT_ADD_UP),
-	C('importe_total not subtotal + taxes', 'totales.importe_total', 12, /total_sin_impuestos \+ taxes is 13\.80/),
+	C('importe_total not subtotal + taxes', 'totales.importe_total', 12, /is 12\.00, but 12\.00 \+ 1\.80 taxes is 13\.80/),
 	// Debit note
 	D('secuencial 0', 'secuencial', '0', /must be at least 1/),
 	D('secuencial not digits', 'secuencial', '7a', /must be a whole number/),
 	D('items with a charge without motivo', 'items[0].motivo', REMOVE, /is required/),
 	D('charge valor 3 decimals', 'items[0].valor', 8.505, /must have at most 2 decimals/),
 	D('charge valor missing', 'items[0].valor', REMOVE, /is required/),
-	D('tax without tarifa', 'totales.impuestos[0].tarifa', REMOVE, /is required/),
-	D('tax valor is not base × tarifa', 'totales.impuestos[0].valor', 1.2, /base_imponible × tarifa \/ 100 is 1\.50/),
-	D('total_sin_impuestos not the sum of the charges', 'totales.total_sin_impuestos', 12, /the sum of the items' valor is 10\.00/),
-	D('importe_total not subtotal + taxes', 'totales.importe_total', 10, /total_sin_impuestos \+ taxes is 11\.50/),
+	D('tax tarifa contradicts its percentage code', 'totales.impuestos[0].tarifa', 12, /is 12 %, but IVA percentage code 4 is 15 %/),
+	D('tax without a code, so no rate', 'totales.impuestos[0].codigo_porcentaje', REMOVE, /is required/),
+	D('tax valor is not base × tarifa', 'totales.impuestos[0].valor', 1.2, /is 1\.20, but IVA 15 % of 10\.00 is 1\.50/),
+	D('total_sin_impuestos not the sum of the charges', 'totales.total_sin_impuestos', 12, /is 12\.00, but the sum of the charges' values is 10\.00/),
+	D('importe_total not subtotal + taxes', 'totales.importe_total', 10, /is 10\.00, but 10\.00 \+ 1\.50 taxes is 11\.50/),
 	D('numero_documento_modificado with letters', 'numero_documento_modificado', '001-002-00000014A', /is not a document number/),
 	D('tipo_documento_modificado as a number', 'tipo_documento_modificado', 1, /must be one of "01"/),
 	D('modified document date impossible', 'fecha_emision_documento_modificado', '2026-02-30', /is not an ISO 8601 date/),
-	D('comprador.tipo_identificacion missing', 'comprador.tipo_identificacion', REMOVE, /is required/),
+	['comprador.tipo_identificacion missing, not told by a passport number', 'debitNote', 'issue', withoutIdType(debitNoteBody(), 'comprador'), 'comprador.tipo_identificacion', /is required/],
 	// Reissue goes through the same checks
 	IR('reissued invoice whose totals do not add up', 'totales.importe_total', 70, DOES_NOT_ADD_UP),
 	// Input that cannot slip through
@@ -239,15 +244,19 @@ const salesCases = [
 ];
 
 /**
- * The run stopped before any request, with an error that names `field` first and says `says`.
+ * The run stopped before any request, with an error whose first problem names `field` (JSON mode: the form's
+ * words, then the JSON path in parentheses) and says `says`.
  * @param {{ error?: { message: string; description?: string } }} result
  * @param {string} field
  * @param {RegExp} says
  */
 function expectStoppedBeforeSending(result, field, says) {
 	expect(env.calls()).toHaveLength(0);
-	expect(result.error?.message.startsWith(`[item 1] ${field}: `)).toBe(true);
-	expect(result.error?.message).toMatch(says);
+	const message = String(result.error?.message);
+	const at = message.indexOf(`(${field})`);
+	// `[item 1] Item 1 › Quantity (items[0].cantidad) must be …`: the first problem's field, in the form's words.
+	expect(message.startsWith('[item 1] ') && at > 9 && !message.slice(9, at).includes('(')).toBe(true);
+	expect(message).toMatch(says);
 	expect(result.error?.description).toMatch(/Nothing was sent to the service/);
 }
 
@@ -279,8 +288,8 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const body = withValue(withValue(retentionBody(), 'ambiente', 9), 'periodo_fiscal', '2026');
 		const result = await env.run(jsonIssue('retention', body));
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] ambiente: must be one of 1, 2, got 9');
-		expect(result.error?.description).toMatch(/- periodo_fiscal: "2026" is not a fiscal period/);
+		expect(result.error?.message).toBe('[item 1] Environment (ambiente) must be one of 1, 2, got 9');
+		expect(result.error?.description).toMatch(/- Fiscal Period \(periodo_fiscal\): "2026" is not a fiscal period/);
 	});
 
 	test('one bad item stops the batch before anything is sent, and the error names that item', async () => {
@@ -288,7 +297,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const text = JSON.stringify(retentionBody()).replace('"periodo_fiscal":"03/2026"', '"periodo_fiscal":"{{ $json.periodo }}"');
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows);
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 2] periodo_fiscal: "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+		expect(result.error?.message).toBe('[item 2] Fiscal Period (periodo_fiscal): "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
 	});
 
 	test('with Continue On Fail the invalid item becomes an error item and the others are sent', async () => {
@@ -297,14 +306,14 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows, true);
 		expect(env.calls()).toHaveLength(1);
 		const out = result.output('Receipts');
-		expect(out[0].json.error).toMatch(/^\[item 1\] periodo_fiscal:/);
+		expect(out[0].json.error).toMatch(/^\[item 1\] Fiscal Period \(periodo_fiscal\):/);
 		expect(out[1].json.periodo_fiscal).toBe('04/2026');
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	test.each([
 		['not JSON', '{"ambiente": 1,', /^\[item 1\] Receipt \(JSON\): is not valid JSON/],
-		['a list', '[1, 2]', /^\[item 1\] body: must be an object, got a list/],
+		['a list', '[1, 2]', /^\[item 1\] Receipt \(JSON\) must be an object, got a list/],
 	])('JSON body that is %s', async (_what, jsonBody, says) => {
 		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody });
 		expect(env.calls()).toHaveLength(0);
@@ -323,8 +332,8 @@ describe('pre-flight validation: nothing is sent and the message names the field
 			items: { item: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 10.555, valor_retenido: 0.18, fecha_emision_documento_sustento: '2026-03-01', tipo_documento_sustento: '01' }] },
 		});
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] periodo_fiscal: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
-		expect(result.error?.description).toMatch(/items\[0\]\.base_imponible: must have at most 2 decimals, got 10.555/);
+		expect(result.error?.message).toBe('[item 1] Fiscal Period: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026');
+		expect(result.error?.description).toMatch(/Retained Tax 1 › Taxable Base must have at most 2 decimals, got 10.555/);
 	});
 
 	test('Fields mode: an item assigned to a recipient that does not exist is named', async () => {
@@ -342,7 +351,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 			waybillItems: { item: [{ recipient: 1, descripcion: 'a', codigo_principal: 'A', cantidad: 1 }, { recipient: 2, descripcion: 'b', codigo_principal: 'B', cantidad: 1 }] },
 		});
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] destinatarios[1].identificacion: is required');
+		expect(result.error?.message).toBe('[item 1] Recipient 2 › Identification is required');
 	});
 
 	test.each([

@@ -75,6 +75,23 @@ export function rucProblem(value: string): string | undefined {
 	return `is not a RUC: the third digit ${third} is not 0-6 or 9`;
 }
 
+/** The identification of the final consumer (consumidor final): thirteen nines (SRI, Ficha técnica). */
+export const FINAL_CONSUMER_ID = '9999999999999';
+
+/**
+ * The identification type an identification number shows by its shape, or undefined when it shows none:
+ * 9999999999999 → 07 (final consumer), 13 digits ending in 001 → 04 (RUC: a cédula or company number plus
+ * establishment 001, the main one), 10 digits → 05 (cédula). Passports and foreign ids (06, 08) cannot be told.
+ */
+export function idTypeOf(identificacion: unknown): { code: string; why: string } | undefined {
+	if (typeof identificacion !== 'string' && typeof identificacion !== 'number') return undefined;
+	const id = String(identificacion).trim();
+	if (id === FINAL_CONSUMER_ID) return { code: ID_TYPES.finalConsumer, why: 'final consumer, from 9999999999999' };
+	if (/^\d{10}001$/.test(id)) return { code: ID_TYPES.ruc, why: 'RUC, from 13 digits ending in 001' };
+	if (/^\d{10}$/.test(id)) return { code: ID_TYPES.cedula, why: 'cédula, from 10 digits' };
+	return undefined;
+}
+
 /**
  * Warning for a party's identification, judged by its type code (04 RUC, 05 cédula) or, when the type is
  * missing, by its length (13 or 10 digits). Passports and foreign IDs are not checked.

@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { safeEqual, sha256Hex } from '../signature';
 import { redact } from '../../shared/redact';
+import { RECEIPTS_DESCRIPTION } from '../../Receipts/description';
 import { isReceiptEvent } from '../../Receipts/webhooks';
 import { acknowledge, handleDelivery, memoryOf, parseJsonObject, postpone, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
 import { checkOptions, checkTimeoutField, checkWithService, trustPayloadField } from './check';
@@ -37,7 +38,8 @@ export class ReceiptsTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when an Ecuadorian electronic receipt is authorized, rejected or fails to issue',
+		// n8n's node panel shows this description for the Receipts entry (see Receipts/description.ts).
+		description: `${RECEIPTS_DESCRIPTION}; this trigger starts a workflow when a receipt is authorized, rejected or fails to issue`,
 		defaults: { name: 'Receipts (Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
-import { Checker } from '../../../shared/validate';
 import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
-import { inputModeField, jsonBodyField, readReceipt, type ReceiptInput } from './receiptInput';
+import { byVersion, type FormVersion } from './fields';
+import { inputModeField, inspectReceipt, jsonBodyField, type FromFields, type InspectedReceipt, type ReceiptInput } from './receiptInput';
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
 import { allowProductionFromAgentField, environmentsOfXml, refuseProductionForAgent } from './agent';
 import { afterIssue, parallelChecksOption, pollIntervalOption, readWaitSettings, waitFields, type WaitSettings } from './wait';
@@ -52,14 +52,30 @@ export const receiptOptions = (extra: INodeProperties[] = []): INodeProperties =
 	options: [...extra, pollIntervalOption, parallelChecksOption, parallelIssuingOption, requestTimeoutOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 });
 
-export const issueProperties = (example: IDataObject, fields: INodeProperties[], opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
-	inputModeField,
-	jsonBodyField(example),
-	...fields,
+/** The receipt itself, as Issue and Preview read it: the input mode, the JSON body, the Fields form (both versions). */
+export const receiptProperties = (example: IDataObject, fields: (v: FormVersion) => INodeProperties[]): INodeProperties[] => [inputModeField, jsonBodyField(example), ...byVersion(fields)];
+
+/** What Issue and Reissue add to the receipt: the AI agent's production switch, the wait, Simplify and the options. */
+export const issueOutputProperties = (opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
 	allowProductionFromAgentField,
 	...waitFields,
 	simplifyField,
 	receiptOptions(opts.accessKey ? [accessKeyOption] : []),
+];
+
+/** Preview's options: what changes the body (the access key) and how long a catalog read may take. */
+export const previewOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [accessKeyOption, requestTimeoutOption],
+};
+
+export const issueProperties = (example: IDataObject, fields: (v: FormVersion) => INodeProperties[], opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
+	...receiptProperties(example, fields),
+	...issueOutputProperties(opts),
 ];
 
 export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, allowProductionFromAgentField, ...waitFields, simplifyField, receiptOptions()];
@@ -71,23 +87,21 @@ export interface PreparedReceipt extends ReceiptInput {
 }
 
 /**
- * Reads and validates the receipt of item `i`, refuses a production receipt when an AI agent runs the node
- * without permission (agent.ts), fills `clave_acceso` when Options → Access Key is Reproducible and the body
- * has none, and reads Wait for Final State. Throws `[item N] field: what is wrong` before anything is sent.
- * `action`: what the operation does, for messages ("issue", "reissue").
+ * The body Issue would send for item `i`: the receipt read, completed and checked (inspectReceipt), with the
+ * `clave_acceso` built when Options → Access Key is Reproducible and the body has none (keyed with the
+ * credential's Access Key Secret). Throws nothing for a bad receipt: the problems are in `check`.
  */
-export async function prepareReceipt(
+export async function inspectForIssue(
 	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
 	i: number,
 	kind: ReceiptKind,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
-	opts: { accessKey: boolean; action: 'issue' | 'reissue' } = { accessKey: true, action: 'issue' },
-): Promise<PreparedReceipt> {
-	const input = readReceipt.call(this, i, kind, fromFields);
-	const { body } = input;
-	const key = typeof body.clave_acceso === 'string' && !accessKeyProblem(body.clave_acceso) ? splitAccessKey(body.clave_acceso).environment : undefined;
-	refuseProductionForAgent.call(this, i, [body.ambiente, key], `${opts.action} this ${RECEIPT_KINDS[kind].name}`);
-	if (opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
+	fromFields: FromFields,
+	opts: { accessKey: boolean } = { accessKey: true },
+): Promise<InspectedReceipt> {
+	const inspected = await inspectReceipt.call(this, ctx, i, kind, fromFields);
+	const { body, check } = inspected;
+	if (body && opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
 		const emisor = (body.emisor ?? {}) as IDataObject;
 		const est = (emisor.establecimiento ?? {}) as IDataObject;
 		const credentials = await this.getCredentials<{ accessKeySecret?: string }>('receiptsApi');
@@ -104,15 +118,51 @@ export async function prepareReceipt(
 			},
 			typeof credentials.accessKeySecret === 'string' ? credentials.accessKeySecret : '',
 		);
-		if ('problems' in built) {
-			const check = new Checker();
-			for (const [field, problem] of built.problems) check.fail(field, problem);
-			check.throwIfFailed(this.getNode(), i);
-		} else {
-			body.clave_acceso = built.key;
-		}
+		if ('problems' in built) for (const [field, problem] of built.problems) check.fail(field, problem);
+		else body.clave_acceso = built.key;
 	}
-	return { ...input, wait: readWaitSettings.call(this, i) };
+	return inspected;
+}
+
+/**
+ * Reads, completes and validates the receipt of item `i` as Issue sends it (inspectForIssue), refuses a
+ * production receipt when an AI agent runs the node without permission (agent.ts), and reads Wait for Final
+ * State. Throws `[item N] Field: what is wrong`, with every problem of the item, before anything is sent.
+ * `action`: what the operation does, for messages ("issue", "reissue").
+ */
+export async function prepareReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: FromFields,
+	opts: { accessKey: boolean; action: 'issue' | 'reissue' } = { accessKey: true, action: 'issue' },
+): Promise<PreparedReceipt> {
+	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields, opts);
+	check.throwIfFailed(this.getNode(), i);
+	const sent = body as IDataObject;
+	const key = typeof sent.clave_acceso === 'string' && !accessKeyProblem(sent.clave_acceso) ? splitAccessKey(sent.clave_acceso).environment : undefined;
+	refuseProductionForAgent.call(this, i, [sent.ambiente, key], `${opts.action} this ${RECEIPT_KINDS[kind].name}`);
+	return { body: sent, warnings: check.warnings, wait: readWaitSettings.call(this, i) };
+}
+
+/**
+ * Preview: the body Issue would send for item `i` and its warnings — or, for a receipt that is not valid, every
+ * problem Issue would stop on — as the item's output. Nothing is issued, signed or written; the only requests
+ * are reads of the tax-rate catalogs (once per execution). A bad row is an output item like the others, so a
+ * whole batch is checked in one run.
+ */
+export async function previewReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: FromFields,
+): Promise<IDataObject> {
+	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields);
+	const warnings = check.warnings.length ? { warnings: check.warnings } : {};
+	if (!check.ok || !body) return { valid: false, problems: check.problems, ...warnings };
+	return { valid: true, ...warnings, body };
 }
 
 /** POST the validated body to `path` (signed: X-Password), then output or follow the receipt. */
@@ -122,9 +172,9 @@ export async function issueReceipt(
 	i: number,
 	kind: ReceiptKind,
 	path: string,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
-	const { body, warnings, wait } = await prepareReceipt.call(this, i, kind, fromFields);
+	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body }, i);

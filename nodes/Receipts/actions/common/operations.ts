@@ -3,9 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
+import type { FormVersion } from './fields';
 import { getProperties, getReceipt } from './get';
-import { issueFromXmlProperties, issueProperties, issueReceipt, issueXml, prepareReceipt, prepareXml } from './issue';
+import { issueFromXmlProperties, issueOutputProperties, issueReceipt, issueXml, prepareReceipt, prepareXml, previewOptions, previewReceipt, receiptProperties } from './issue';
 import { reissueProperties, reissueReceipt, validateReissue } from './reissue';
+import type { FromFields } from './receiptInput';
 
 /**
  * The operations every receipt kind has, built from what tells the kinds apart: their resource, path and
@@ -13,7 +15,6 @@ import { reissueProperties, reissueReceipt, validateReissue } from './reissue';
  * exactly like every other kind's (validation, access key, Wait for Final State, recovery).
  */
 
-export type FromFields = (this: IExecuteFunctions, i: number) => IDataObject;
 
 export interface ReceiptSpec {
 	/** The node's resource value, e.g. `invoice`. */
@@ -23,26 +24,45 @@ export interface ReceiptSpec {
 	base: string;
 	/** A complete body: the JSON field's placeholder (its default is this with every value emptied). */
 	example: IDataObject;
-	/** Fields of the Fields input mode, and their reader. */
-	fields: INodeProperties[];
+	/** Fields of the Fields input mode in each form version (see fields.ts), and their reader. */
+	fields: (v: FormVersion) => INodeProperties[];
 	read: FromFields;
 }
 
 type Execute = (this: IExecuteFunctions, ctx: ReceiptsContext, i: number) => Promise<OperationResult | Deferred>;
 type Validate = (this: IExecuteFunctions, ctx: ReceiptsContext, i: number) => void | Promise<void>;
 
-const shownFor = (resource: string, operation: string, properties: INodeProperties[]) => updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
+const shownFor = (resource: string, operation: string | string[], properties: INodeProperties[]) =>
+	updateDisplayOptions({ show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] } }, properties);
 
-/** Issue (`POST <base>/issue`, signed). `operation`: another operation name on the same path (Issue With Reimbursement). */
-export function issueOperation(spec: ReceiptSpec, operation = 'issue'): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
+/**
+ * Issue (`POST <base>/issue`, signed). `operation`: another operation name on the same path (Issue With
+ * Reimbursement); `preview`: the Preview operation that reads the same receipt properties, so switching between
+ * the two keeps every value the user filled in.
+ */
+export function issueOperation(spec: ReceiptSpec, operation = 'issue', preview = 'preview'): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
 		kind: 'parallelWrite',
-		description: shownFor(spec.resource, operation, issueProperties(spec.example, spec.fields)),
-		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
-			await prepareReceipt.call(this, i, spec.kind, spec.read);
+		description: [...shownFor(spec.resource, [operation, preview], receiptProperties(spec.example, spec.fields)), ...shownFor(spec.resource, operation, issueOutputProperties())],
+		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
+			await prepareReceipt.call(this, ctx, i, spec.kind, spec.read);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			return await issueReceipt.call(this, ctx, i, spec.kind, `${spec.base}/issue`, spec.read);
+		},
+	};
+}
+
+/**
+ * Preview: the body Issue would send, and its warnings or problems, as output; nothing is sent (only the tax-rate
+ * catalogs are read). Its receipt properties are Issue's (see issueOperation); it adds its own options. No
+ * `validate`: a bad row is an output item with its problems, not an error that stops the batch.
+ */
+export function previewOperation(spec: ReceiptSpec, operation = 'preview'): { description: INodeProperties[]; execute: Execute } {
+	return {
+		description: shownFor(spec.resource, operation, [previewOptions]),
+		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
+			return await previewReceipt.call(this, ctx, i, spec.kind, spec.read);
 		},
 	};
 }
@@ -66,8 +86,8 @@ export function reissueOperation(spec: ReceiptSpec): { kind: 'parallelWrite'; de
 	return {
 		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'reissue', reissueProperties(spec.kind, spec.example, spec.fields)),
-		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
-			await validateReissue.call(this, i, spec.kind, spec.read);
+		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
+			await validateReissue.call(this, ctx, i, spec.kind, spec.read);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			return await reissueReceipt.call(this, ctx, i, spec.kind, spec.base, spec.read);

@@ -5,7 +5,9 @@ import { factsOf, mayHaveBeenProcessed } from '../../../shared/errors';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
+import type { FormVersion } from './fields';
 import { issueProperties, prepareReceipt } from './issue';
+import type { FromFields } from './receiptInput';
 import { afterCreated } from './recovery';
 import { afterIssue } from './wait';
 
@@ -16,16 +18,16 @@ import { afterIssue } from './wait';
  * may have reached the service: the receipt exists either way, so a lost answer says so with its ID.
  */
 
-export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
+export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: (v: FormVersion) => INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
 	receiptIdField(`ID of the ${RECEIPT_KINDS[kind].name} to correct: it must be in NO AUTORIZADO or DEVUELTO`),
 	...extra,
 	...issueProperties(example, fields, { accessKey: false }),
 ];
 
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export async function validateReissue(this: IExecuteFunctions, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): Promise<void> {
+export async function validateReissue(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, kind: ReceiptKind, fromFields: FromFields): Promise<void> {
 	readReceiptId.call(this, i);
-	await prepareReceipt.call(this, i, kind, fromFields, REISSUE);
+	await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 }
 
 const REISSUE = { accessKey: false, action: 'reissue' } as const;
@@ -37,10 +39,10 @@ export async function reissueReceipt(
 	i: number,
 	kind: ReceiptKind,
 	base: string,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
-	const { body, warnings, wait } = await prepareReceipt.call(this, i, kind, fromFields, REISSUE);
+	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 	let answer;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/reissue`, body }, i);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ReceiptSpec } from '../common/operations';
-import { additionalFields, ambienteField, documentTypeField, emisorField, fieldsMode, idTypeField, infoAdicionalField, many, one, partyField, readCommon, readInfo, sequentialField, text, tipoEmisionField } from '../common/fields';
+import { TOP } from '../../domain/labels';
+import { additionalFields, documentTypeField, emisorField, fieldsMode, headFields, idTypeField, infoAdicionalField, many, one, partyField, readCommon, readInfo, text, type FormVersion } from '../common/fields';
 import { Checker, numberValue } from '../../../shared/validate';
 import { compact } from '../common/receiptInput';
 
@@ -25,15 +26,13 @@ export const waybillExample = {
 	],
 };
 
-export const waybillFields: INodeProperties[] = [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencial'),
-	emisorField,
+export const waybillFields = (v: FormVersion): INodeProperties[] => [
+	...headFields(v, 'secuencial'),
+	emisorField(v),
 	{ ...text('Transport Start Date', 'fecha_inicio_transporte', { placeholder: 'e.g. 2026-03-01', description: 'ISO 8601' }), required: true, displayOptions: fieldsMode },
 	{ ...text('Transport End Date', 'fecha_fin_transporte', { placeholder: 'e.g. 2026-03-02', description: 'ISO 8601' }), required: true, displayOptions: fieldsMode },
 	{ ...text('Departure Address', 'direccion_partida'), required: true, displayOptions: fieldsMode },
-	partyField('transportista', 'Carrier (Transportista)', 'Who transports the goods; the vehicle plate is required', true),
+	partyField(v, 'transportista', TOP.transportista, 'Who transports the goods; the vehicle plate is required', true),
 	{
 		displayName: 'Recipients',
 		name: 'destinatarios',
@@ -50,7 +49,7 @@ export const waybillFields: INodeProperties[] = [
 				name: 'recipient',
 				values: [
 					text('Identification', 'identificacion', { description: '5 to 20 characters' }),
-					idTypeField,
+					idTypeField(v),
 					text('Legal Name (Razón Social)', 'razon_social', { description: 'At most 300 characters' }),
 					text('Address', 'direccion'),
 					text('Reason for Transfer', 'motivo_traslado', { placeholder: 'e.g. Venta' }),
@@ -92,7 +91,7 @@ export const waybillFields: INodeProperties[] = [
 		],
 	},
 	infoAdicionalField('valor'),
-	additionalFields(),
+	additionalFields(v),
 ];
 
 export function readWaybillFields(this: IExecuteFunctions, i: number): IDataObject {
