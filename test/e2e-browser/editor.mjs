@@ -49,11 +49,22 @@ export class Editor {
 		await this.page.getByTestId('canvas-add-button').waitFor();
 	}
 
-	/** The entries the nodes panel lists for `search`, as shown (name and description). */
+	/**
+	 * The entries the nodes panel lists for `search`, as shown (name and description): read once the list has
+	 * followed the search box (it filters as one types) and stayed the same for a moment.
+	 */
 	async searchNodes(search) {
-		await this.page.getByTestId('node-creator-search-bar').fill(search);
 		const items = this.page.getByTestId('node-creator').getByTestId('item-iterator-item');
-		await items.first().waitFor();
+		const before = (await items.allInnerTexts()).join('\n');
+		await this.page.getByTestId('node-creator-search-bar').fill(search);
+		let last = before;
+		let stableSince = Date.now();
+		for (const until = Date.now() + 10_000; Date.now() < until; ) {
+			await this.page.waitForTimeout(100);
+			const now = (await items.allInnerTexts()).join('\n');
+			if (now !== last) [last, stableSince] = [now, Date.now()];
+			else if (now !== before && Date.now() - stableSince >= 400) break;
+		}
 		return await items.allInnerTexts();
 	}
 
@@ -85,41 +96,29 @@ export class Editor {
 		await this.page.getByTestId('ndv').waitFor({ state: 'hidden' }).catch(() => undefined);
 	}
 
+	/** The form of the open node (its parameters). */
+	get node() {
+		return new Form(this.page, this.page.getByTestId('ndv'));
+	}
+
 	/**
-	 * A parameter's input on the open form, by the parameter's name; `within` narrows it to a fixed collection
-	 * (`{ collection: 'lineItems', entry: 1 }`: the second entry).
+	 * Opens the node's credential (the pencil next to it), lets `fill` fill its form, saves and closes it, as a
+	 * person entering their company's data once does.
+	 * @param {(form: Form) => Promise<void>} fill
 	 */
-	param(name, within) {
-		let scope = this.page.getByTestId('ndv');
-		if (within) scope = scope.getByTestId(`fixed-collection-${within.collection}`);
-		const inputs = scope.getByTestId(`parameter-input-${name}`);
-		return within?.entry === undefined ? inputs.first() : inputs.nth(within.entry);
-	}
-
-	/** Types `value` into a text or number parameter, as a person would (select all, type, leave the field). */
-	async fill(name, value, within) {
-		const input = this.param(name, within).locator('input, textarea').first();
-		await input.click();
-		await input.fill(String(value));
-		await input.press('Tab');
-	}
-
-	/** Picks the option shown as `optionText` in a dropdown parameter. */
-	async choose(name, optionText, within) {
-		await this.param(name, within).click();
-		await this.page.getByRole('option', { name: optionText, exact: true }).click();
-	}
-
-	/** Clicks a boolean parameter's switch. */
-	async toggle(name, within) {
-		await this.param(name, within).click();
-	}
-
-	/** Adds one entry to a fixed collection (e.g. "Add Item") and returns how many it has now. */
-	async addEntry(collection) {
-		const box = this.page.getByTestId('ndv').getByTestId(`fixed-collection-${collection}`);
-		await box.getByTestId('fixed-collection-add').click();
-		return await box.getByTestId('fixed-collection-delete').count();
+	async editCredential(fill) {
+		await this.page.getByTestId('ndv').getByTestId('credential-edit-button').click();
+		const modal = this.page.getByTestId('editCredential-modal');
+		await modal.getByTestId('credential-edit-dialog').waitFor();
+		await fill(new Form(this.page, modal));
+		const save = modal.getByTestId('credential-save-button');
+		const saved = this.page.waitForResponse((r) => /\/rest\/credentials\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH');
+		await save.click();
+		const answer = await saved;
+		if (!answer.ok()) throw new Error(`saving the credential answered ${answer.status()}`);
+		// The dialog's own close button (Escape would close the node's form behind it too).
+		await modal.locator('.el-dialog__headerbtn').click();
+		await modal.waitFor({ state: 'hidden' });
 	}
 
 	/** Runs the open node (Execute step) and returns what the output panel then shows, as text. */
@@ -143,5 +142,55 @@ export class Editor {
 
 	async screenshot(path) {
 		await this.page.screenshot({ path, fullPage: true });
+	}
+}
+
+/** The parameters of a node or a credential, filled as a person fills them. */
+export class Form {
+	/**
+	 * @param {import('playwright-core').Page} page
+	 * @param {import('playwright-core').Locator} root
+	 */
+	constructor(page, root) {
+		this.page = page;
+		this.root = root;
+	}
+
+	/**
+	 * A parameter's input, by the parameter's name; `within` narrows it to a fixed collection
+	 * (`{ collection: 'lineItems', entry: 1 }`: the second entry).
+	 * @param {string} name
+	 * @param {{ collection: string, entry?: number }} [within]
+	 */
+	param(name, within) {
+		const scope = within ? this.root.getByTestId(`fixed-collection-${within.collection}`) : this.root;
+		const inputs = scope.getByTestId(`parameter-input-${name}`);
+		return within?.entry === undefined ? inputs.first() : inputs.nth(within.entry);
+	}
+
+	/** Types `value` into a text or number parameter, as a person would (click, type, leave the field). */
+	async fill(name, value, within) {
+		const input = this.param(name, within).locator('input, textarea').first();
+		await input.click();
+		await input.fill(String(value));
+		await input.press('Tab');
+	}
+
+	/** Picks the option shown as `optionText` in a dropdown parameter. */
+	async choose(name, optionText, within) {
+		await this.param(name, within).click();
+		await this.page.getByRole('option', { name: optionText, exact: true }).click();
+	}
+
+	/** What a dropdown parameter shows as chosen. */
+	async shown(name, within) {
+		return await this.param(name, within).locator('input').first().inputValue();
+	}
+
+	/** Adds one entry to a fixed collection (e.g. "Add Item") and returns how many it has now. */
+	async addEntry(collection) {
+		const box = this.root.getByTestId(`fixed-collection-${collection}`);
+		await box.getByTestId('fixed-collection-add').click();
+		return await box.getByTestId('fixed-collection-delete').count();
 	}
 }
