@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { numberOption, type NumberOptionPlace } from './options';
 
 /**
  * The files the nodes download (a receipt's printable form or XML, an extraction's documents): one check of
@@ -47,15 +47,10 @@ export const maxFileSizeOption: INodeProperties = {
 		'The largest file accepted. A printable form or an XML is a few kilobytes; a larger answer is stopped as soon as it passes this size, without being read whole, and the item fails saying so.',
 };
 
-/** Max File Size of item `i` (parameter `name`), in bytes; a value out of range stops the item before anything is sent. */
-export function readMaxFileBytes(this: IExecuteFunctions, i: number, name = 'options.maxFileSize'): number {
-	const raw = this.getNodeParameter(name, i, MAX_FILE_SIZE.defaultMb) as unknown;
-	const mb = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (typeof mb !== 'number' || !Number.isFinite(mb) || mb < MAX_FILE_SIZE.minMb || mb > MAX_FILE_SIZE.maxMb) {
-		throw new NodeOperationError(this.getNode(), `${name}: must be a number of megabytes from ${MAX_FILE_SIZE.minMb} to ${MAX_FILE_SIZE.maxMb}`, {
-			itemIndex: i,
-			description: `Max File Size is ${JSON.stringify(raw)}. Nothing was sent.`,
-		});
-	}
-	return Math.floor(mb * 1024 * 1024);
+/**
+ * Max File Size of item `i`, in bytes, read by the package's one rule for number options (options.ts): a value
+ * out of range stops the item before anything is sent. In Options unless `place` says otherwise (Download All).
+ */
+export function readMaxFileBytes(this: IExecuteFunctions, i: number, place: NumberOptionPlace = { inOptions: true }): number {
+	return Math.floor(numberOption.call(this, maxFileSizeOption, i, place) * 1024 * 1024);
 }
