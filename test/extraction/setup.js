@@ -2,23 +2,37 @@
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
 import { ExtractionSimulator } from '../simulator/extraction';
+import { EcuadorExtractionSimulator } from '../simulator/extraction-ecuador';
 /** @import { Env } from '../simulator/extraction' */
 import { SimulatorServer } from '../simulator/server';
 
 export const NODE = 'Document Extraction';
 
-/** An extraction simulator on a random loopback port and an engine with the built node and credential. */
+/**
+ * An extraction simulator on a random loopback port (the Mexico API), its Ecuador API on another origin, and an
+ * engine with the built node and credential.
+ */
 export async function startExtraction() {
 	const sim = new ExtractionSimulator();
-	const server = await new SimulatorServer([sim]).start();
+	const server = await new SimulatorServer([sim, sim.ecuador]).start();
 	// "Another host" for the hostile-network tests: the same simulators on a second port.
 	const otherOrigin = await server.addOrigin();
+	// The Ecuador API's own host: a third port.
+	const ecuadorOrigin = await server.addOrigin();
 	const engine = new Engine(
 		[built('nodes/Extraction/Extraction.node', 'Extraction')],
 		[built('credentials/ExtractionApi.credentials', 'ExtractionApi')],
 	);
 	const baseUrl = (env) => ExtractionSimulator.baseUrl(server.url('extraction'), env);
-	/** Stores the credential: production with its key and the bearer scheme unless told otherwise. */
+	const ecuadorBaseUrl = (env) => EcuadorExtractionSimulator.baseUrl(`${ecuadorOrigin}/${sim.ecuador.prefix}`, env);
+	/** The Ecuador fields of a full credential (production). */
+	const ecuadorFields = () => ({
+		ecuadorProductionBaseUrl: ecuadorBaseUrl('prod'),
+		ecuadorStagingBaseUrl: ecuadorBaseUrl('staging'),
+		ecuadorApiKey: sim.ecuador.prodKey,
+		ecuadorOrganizationId: sim.ecuador.organizationId,
+	});
+	/** Stores the credential: production with its keys (Mexico and Ecuador) and the bearer scheme unless told otherwise. */
 	const useCredential = (data = {}) =>
 		engine.credentials.set('extractionApi', {
 			environment: 'production',
@@ -26,19 +40,22 @@ export async function startExtraction() {
 			stagingBaseUrl: baseUrl('staging'),
 			apiKey: sim.prodKey,
 			authScheme: 'bearer',
+			...ecuadorFields(),
 			...data,
 		});
 	useCredential();
 	/** @returns {Promise<RunResult>} */
 	const run = (parameters, input, continueOnFail = false) =>
 		engine.run(workflowWith({ nodeType: 'extraction', credentialType: 'extractionApi', parameters, input, continueOnFail, name: NODE }));
+	/** Requests that reached the Mexico API, and the Ecuador API. */
 	const calls = () => server.received('extraction');
+	const ecuadorCalls = () => server.received(sim.ecuador.prefix);
 	const reset = () => {
 		sim.reset();
 		server.clear();
 		useCredential();
 	};
-	return { sim, server, engine, run, calls, baseUrl, useCredential, reset, otherOrigin, stop: () => server.stop() };
+	return { sim, server, engine, run, calls, ecuadorCalls, baseUrl, ecuadorBaseUrl, useCredential, reset, otherOrigin, ecuadorOrigin, stop: () => server.stop() };
 }
 
 /**
