@@ -68,7 +68,7 @@ export async function benchParallelIssuing({ sb, log, runs }) {
 	try {
 		for (let round = 0; round < runs; round++) {
 			for (const c of cases) {
-				sim.receipts.reset();
+				sim.receipts.receipts.clear(); // every run issues the same sequentials
 				const r = await execute(sb, c.id);
 				const made = [...sim.receipts.receipts.values()].map((receipt) => Number(receipt.body.secuencial));
 				const unique = new Set(made);
@@ -83,7 +83,7 @@ export async function benchParallelIssuing({ sb, log, runs }) {
 		}
 	} finally {
 		sim.server.delayMs = 0;
-		sim.receipts.reset();
+		sim.receipts.receipts.clear();
 	}
 
 	const floorMs = (RECEIPTS * LATENCY_MS) / PARALLEL;
