@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { FILE_TYPES, fileProblem } from '../shared/files';
 import { path } from '../shared/path';
 import { SlidingWindowLimiter } from '../shared/rateLimit';
+import { clock } from '../shared/wait';
 import type { FailedRequest, RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { downloadPath, downloadQuery, fileFormatOf, type DocumentFormat } from './domain/documents';
@@ -107,8 +108,8 @@ async function explainForbidden(error: NodeApiError, req: FailedRequest, client:
 }
 
 /**
- * What one execution shares: the client, and the limits the node paces itself by (shared by all items):
- * 100 status checks per minute, 1,000 downloads per hour.
+ * What one execution shares: the client, and the limits the node paces itself by (shared by all items of the
+ * execution; other executions have their own): 100 status checks per minute, 1,000 downloads per hour.
  */
 export interface ExtractionContext extends RouterContext {
 	api: ServiceClient;
@@ -131,7 +132,7 @@ export async function verifyKey(ctx: ExtractionContext, i?: number): Promise<IDa
 
 /** One status check of a job, paced by the 100-per-minute budget; returns the normalized record. */
 export async function readJob(ctx: ExtractionContext, publicId: string, i: number, deadline?: number): Promise<IDataObject | 'deadline'> {
-	const slot = await ctx.statusChecks.acquire(deadline === undefined ? Infinity : deadline - Date.now());
+	const slot = await ctx.statusChecks.acquire(deadline === undefined ? Infinity : deadline - clock.now());
 	if (!slot.ok) return 'deadline';
 	return normalizeRecord(await ctx.api.read(path`/v1/extractions/${publicId}`, i, { deadline }));
 }

@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { clock, type Clock } from './wait';
 
 /**
  * A sliding-window request budget: at most `max` requests in any `windowMs`. One instance lives for one
@@ -13,8 +13,7 @@ export class SlidingWindowLimiter {
 	constructor(
 		readonly max: number,
 		readonly windowMs: number,
-		private readonly clock: () => number = Date.now,
-		private readonly wait: (ms: number) => Promise<void> = sleep,
+		private readonly time: Clock = clock,
 	) {}
 
 	private prune(now: number): void {
@@ -23,13 +22,13 @@ export class SlidingWindowLimiter {
 
 	/** Slots free right now. */
 	available(): number {
-		this.prune(this.clock());
+		this.prune(this.time.now());
 		return Math.max(0, this.max - this.stamps.length);
 	}
 
 	/** Milliseconds until the next slot frees (0 when one is free now). */
 	delayUntilFree(): number {
-		const now = this.clock();
+		const now = this.time.now();
 		this.prune(now);
 		if (this.stamps.length < this.max) return 0;
 		return this.stamps[this.stamps.length - this.max] + this.windowMs - now;
@@ -44,11 +43,11 @@ export class SlidingWindowLimiter {
 		for (;;) {
 			const delay = this.delayUntilFree();
 			if (delay <= 0) {
-				this.stamps.push(this.clock());
+				this.stamps.push(this.time.now());
 				return { ok: true, waitedMs: waited };
 			}
 			if (waited + delay > maxWaitMs) return { ok: false, waitMs: delay };
-			await this.wait(delay);
+			await this.time.sleep(delay);
 			waited += delay;
 		}
 	}

@@ -14,9 +14,12 @@ describe('SlidingWindowLimiter', () => {
 		let now = 0;
 		/** @type {number[]} */
 		const waits = [];
-		const limiter = new SlidingWindowLimiter(3, 60_000, () => now, async (ms) => {
-			waits.push(ms);
-			now += ms;
+		const limiter = new SlidingWindowLimiter(3, 60_000, {
+			now: () => now,
+			sleep: async (ms) => {
+				waits.push(ms);
+				now += ms;
+			},
 		});
 		return { limiter, waits, advance: (ms) => (now += ms), now: () => now };
 	};
