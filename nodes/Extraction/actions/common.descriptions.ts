@@ -67,7 +67,7 @@ export const waitFields = (operation: string): INodeProperties[] => [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to download every document of the completed job and output one binary item per document instead of the job. Downloads stay within the service limit of 1,000 per hour.',
+			'Whether to download every document of the completed job and output one binary item per document instead of the job. Before the first download, the item reserves every download its job needs from the service limit of 1,000 per hour, counted for this execution (all items together; other executions running at the same time are not counted): a job that needs more than remain is refused with nothing downloaded.',
 		...(operation === 'create' ? { displayOptions: { show: { waitForCompletion: [true] } } } : {}),
 	},
 	{

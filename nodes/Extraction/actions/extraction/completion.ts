@@ -161,8 +161,9 @@ export function failedJobError(this: IExecuteFunctions, job: IDataObject, public
 
 /**
  * Downloads every document of a completed job in the chosen formats: one item per document, its files as
- * binary fields. Documents are listed as domain/documents.ts assumes. Stops before the first download when
- * the job needs more downloads than the hourly budget allows.
+ * binary fields. Documents are listed as domain/documents.ts assumes. Every download the job needs is
+ * reserved before the first one (all or none, see rateLimit.ts): a job that needs more than the execution's
+ * hourly budget has left stops with nothing downloaded.
  */
 export async function downloadAllDocuments(
 	this: IExecuteFunctions,
@@ -189,28 +190,34 @@ export async function downloadAllDocuments(
 	const wanted = DOCUMENT_FORMATS.filter((f) => settings.fields[f] !== undefined);
 	const plan = documents.map((doc) => ({ doc, formats: wanted.filter((f) => !doc.formats || doc.formats.includes(f)) }));
 	const needed = plan.reduce((n, p) => n + p.formats.length, 0);
-	const free = ctx.downloads.available();
-	if (needed > free) {
+	// Reserved, not only checked: items running at the same time each hold their job's downloads, so together
+	// they cannot pass the budget; what an item does not use (it failed half-way) goes back for the others.
+	const reservation = ctx.downloads.reserve(needed);
+	if (!reservation) {
 		throw new NodeOperationError(this.getNode(), `Download All: extraction ${publicId} needs ${needed} downloads, more than this execution may still make`, {
 			itemIndex: i,
-			description: `The service allows ${LIMITS.downloads.label}; ${free} remain in this execution. Nothing was downloaded. Download one format only, or use Download Document for part of the documents.`,
+			description: `The service allows ${LIMITS.downloads.label}, counted here for this execution (all items together); ${ctx.downloads.available()} remain. Nothing was downloaded. Download one format only, or use Download Document for part of the documents.`,
 		});
 	}
 	const items: INodeExecutionData[] = [];
-	for (const { doc, formats } of plan) {
-		const binary: INodeExecutionData['binary'] = {};
-		const files: IDataObject[] = [];
-		for (const format of formats) {
-			const file = await downloadDocument(ctx, publicId, doc.id, format, i, settings.maxBytes);
-			const field = settings.fields[format] as string;
-			const fileName = fileNameFor(doc.id, format);
-			binary[field] = await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType);
-			files.push({ format, field, fileName, mimeType: file.mimeType, fileSize: file.body.length });
+	try {
+		for (const { doc, formats } of plan) {
+			const binary: INodeExecutionData['binary'] = {};
+			const files: IDataObject[] = [];
+			for (const format of formats) {
+				const file = await downloadDocument(ctx, publicId, doc.id, format, i, settings.maxBytes, reservation);
+				const field = settings.fields[format] as string;
+				const fileName = fileNameFor(doc.id, format);
+				binary[field] = await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType);
+				files.push({ format, field, fileName, mimeType: file.mimeType, fileSize: file.body.length });
+			}
+			const skipped = wanted.filter((f) => !formats.includes(f));
+			const json: IDataObject = { publicId, documentId: doc.id, document: redact(doc.record), files };
+			if (skipped.length) json.skippedFormats = skipped;
+			items.push(files.length ? { json, binary } : { json });
 		}
-		const skipped = wanted.filter((f) => !formats.includes(f));
-		const json: IDataObject = { publicId, documentId: doc.id, document: redact(doc.record), files };
-		if (skipped.length) json.skippedFormats = skipped;
-		items.push(files.length ? { json, binary } : { json });
+	} finally {
+		reservation.release();
 	}
 	return items;
 }
