@@ -8,7 +8,7 @@ import { clock } from '../shared/wait';
 import type { FailedRequest, RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { downloadPath, downloadQuery, fileFormatOf, type DocumentFormat } from './domain/documents';
-import { baseUrlFor, credentialProblem } from './domain/environment';
+import { baseUrlFor, baseUrlLabel, credentialProblem, ecuadorCredentialProblem } from './domain/environment';
 import { LIMITS, permissionFor } from './domain/limits';
 import { normalizeRecord } from './domain/names';
 import { factsOf } from '../shared/errors';
@@ -20,50 +20,115 @@ function errorCode(body: unknown): string {
 	return typeof code === 'string' && code ? ` [${code}]` : '';
 }
 
+/** The side of the client that Taxpayer → Register uses (`side` in a request's options). */
+export const ECUADOR = 'ecuador';
+
+const ECUADOR_NAME = 'Document Extraction (Ecuador API)';
+
 /**
  * Extraction service: base URL per environment, staging/production key check, errors in the spec's terms, and a
  * 403 explained with the permission it lacks. No write is safe to repeat (a create starts a job).
+ *
+ * Two APIs, two keys (see domain/environment.ts). The credential's Base URL and `authenticate` are the Mexico
+ * API's: `Authorization: Bearer <key>` as its public documentation shows (Authentication), or `x-api-key` when
+ * the user chose that scheme. The Ecuador API is the side `ecuador`: its own address and key, in `x-api-key`
+ * with the organization's ID in `x-organization-id` (the Ecuador API's public documentation: every page shows
+ * `x-api-key`; the newer ones, e.g. "Solicitud de Extracción y Descarga de Documentos", also require
+ * `x-organization-id`, found with the key in the Ecuador dashboard). Neither documentation says the two APIs
+ * share a key, so each key goes only to its own API's origin (the client's rule, shared/transport.ts).
  */
 export const extractionService: ServiceDefinition = {
 	name: 'Document Extraction',
 	credentialType: 'extractionApi',
 	credentialLabel: 'API key',
-	secretFields: ['apiKey'],
+	secretFields: ['apiKey', 'ecuadorApiKey'],
 	baseUrl: (credentials) => baseUrlFor(credentials),
 	preflight: (credentials) => credentialProblem(credentials),
+	sides: {
+		[ECUADOR]: {
+			name: ECUADOR_NAME,
+			addressLabel: (credentials) => baseUrlLabel(credentials, 'ecuador'),
+			baseUrl: (credentials) => baseUrlFor(credentials, 'ecuador'),
+			preflight: (credentials) => ecuadorCredentialProblem(credentials),
+			headers: (credentials) => ({
+				'x-api-key': String(credentials.ecuadorApiKey ?? '').trim(),
+				'x-organization-id': String(credentials.ecuadorOrganizationId ?? '').trim(),
+			}),
+		},
+	},
 	explain: explainForbidden,
 	// A static key (no tokenField): a 401 is final, nothing is re-sent.
-	describeError(status, body) {
+	describeError(status, body, answer) {
 		const said = bodyMessage(body);
 		const code = errorCode(body);
-		if (status === 401) {
-			return {
-				message: `Document Extraction refused the API key: it is missing, invalid or expired${code}`,
-				description: `${said ? `The service said: ${said}. ` : ''}Check the API key of the credential (it is shown once, when created in the dashboard; rotated keys stop working), that it belongs to the chosen Environment, and the Auth Scheme (Bearer or x-api-key). Not retried.`,
-			};
-		}
-		if (status === 403) {
-			return {
-				message: `Document Extraction: the API key is valid but lacks a permission for this request${code}`,
-				description: `${said ? `The service said: ${said}. ` : ''}Add the permission to the key in the dashboard, or use a key that has it. Keys restricted to allowed IP addresses are also refused from other addresses. Not retried.`,
-			};
-		}
-		if (status === 404) return { message: `Document Extraction: not found${said ? ` (${said})` : ''}${code}`, description: 'Check the ID. Documents are kept 30 days, then removed; IDs of one environment do not exist in the other.' };
-		if (status === 429) {
-			return {
-				message: `Document Extraction: rate limit exceeded${code}`,
-				description: `${said ? `${said}. ` : ''}The plan's limit was reached (${LIMITS.creation.label}, ${LIMITS.statusChecks.label}, ${LIMITS.downloads.label}; the plan's hourly request budget is in Account → Verify API Key). The request was re-sent as many times as allowed, honouring Retry-After (a 429 means the service did not process it, so nothing was created by it). Wait and run again.`,
-			};
-		}
-		if (status === 400 || status === 422) {
-			return { message: `Document Extraction rejected the request: ${said ?? 'invalid data'}${code}`, description: 'Correct the input and run again.' };
-		}
+		const ecuador = answer?.side === ECUADOR;
+		const refusal = (ecuador ? ecuadorRefusal : mexicoRefusal)(status, said, code);
+		if (refusal) return refusal;
+		const who = ecuador ? ECUADOR_NAME : 'Document Extraction';
+		if (status === 400 || status === 422) return { message: `${who} rejected the request: ${said ?? 'invalid data'}${code}`, description: 'Correct the input and run again.' };
 		return {
-			message: `Document Extraction answered ${status}: ${said ?? 'unexpected error'}${code}`,
-			description: status >= 500 ? 'The service had a problem; reads were retried with backoff. Try again later.' : undefined,
+			message: `${who} answered ${status}: ${said ?? 'unexpected error'}${code}`,
+			description: status >= 500 ? `The service had a problem${ecuador ? '' : '; reads were retried with backoff'}. Try again later.` : undefined,
 		};
 	},
 };
+
+type Described = { message: string; description?: string };
+
+/** The Mexico API's refusals (401, 403, 404, 429) in the spec's terms, or undefined for any other status. */
+function mexicoRefusal(status: number, said: string | undefined, code: string): Described | undefined {
+	const saidText = said ? `The service said: ${said}. ` : '';
+	if (status === 401) {
+		return {
+			message: `Document Extraction refused the API key: it is missing, invalid or expired${code}`,
+			description: `${saidText}Check the Mexico API Key of the credential (it is shown once, when created in the dashboard; rotated keys stop working), that it belongs to the chosen Environment, and the Mexico Auth Scheme (Bearer or x-api-key). Not retried.`,
+		};
+	}
+	if (status === 403) {
+		return {
+			message: `Document Extraction: the API key is valid but lacks a permission for this request${code}`,
+			description: `${saidText}Add the permission to the key in the dashboard, or use a key that has it. Keys restricted to allowed IP addresses are also refused from other addresses. Not retried.`,
+		};
+	}
+	if (status === 404) return { message: `Document Extraction: not found${said ? ` (${said})` : ''}${code}`, description: 'Check the ID. Documents are kept 30 days, then removed; IDs of one environment do not exist in the other.' };
+	if (status === 429) {
+		return {
+			message: `Document Extraction: rate limit exceeded${code}`,
+			description: `${said ? `${said}. ` : ''}The plan's limit was reached (${LIMITS.creation.label}, ${LIMITS.statusChecks.label}, ${LIMITS.downloads.label}; the plan's hourly request budget is in Account → Verify API Key). The request was re-sent as many times as allowed, honouring Retry-After (a 429 means the service did not process it, so nothing was created by it). Wait and run again.`,
+		};
+	}
+	return undefined;
+}
+
+/** The Ecuador API's refusals (Taxpayer → Register), naming the credential's Ecuador fields, or undefined. */
+function ecuadorRefusal(status: number, said: string | undefined, code: string): Described | undefined {
+	const saidText = said ? `The service said: ${said}. ` : '';
+	if (status === 401) {
+		return {
+			message: `${ECUADOR_NAME} refused the Ecuador API key: it is missing, invalid or expired${code}`,
+			description: `${saidText}Check the credential's Ecuador API Key and Ecuador Organization ID (both are in the Ecuador dashboard), and that the key belongs to the chosen Environment. The Mexico API Key is never sent to the Ecuador API. Not retried.`,
+		};
+	}
+	if (status === 403) {
+		return {
+			message: `${ECUADOR_NAME}: the Ecuador API key is valid but lacks a permission for this request${code}`,
+			description: `${saidText}Check in the Ecuador dashboard that the key may register taxpayers and that the Ecuador Organization ID is the key's organization. Not retried.`,
+		};
+	}
+	if (status === 404) {
+		return {
+			message: `${ECUADOR_NAME}: not found${said ? ` (${said})` : ''}${code}`,
+			description: 'The Ecuador API has nothing at this address: check the Ecuador Base URL of the chosen Environment in the credential (the address of the Ecuador API, not of the Mexico one).',
+		};
+	}
+	if (status === 429) {
+		return {
+			message: `${ECUADOR_NAME}: rate limit exceeded${code}`,
+			description: `${said ? `${said}. ` : ''}The request was re-sent as many times as allowed, honouring Retry-After (a 429 means nothing was registered by it). Wait and run again.`,
+		};
+	}
+	return undefined;
+}
 
 interface KeyInfo {
 	permissions?: string[];
@@ -91,9 +156,12 @@ function keyInfoOf(client: ServiceClient): Promise<KeyInfo | undefined> {
 	return info;
 }
 
-/** Adds to a 403 which permission the request needs and which ones the key has (from the verify result). */
+/**
+ * Adds to a 403 which permission the request needs and which ones the key has (from the verify result). Not for
+ * the Ecuador API: the verify result describes the Mexico key.
+ */
 async function explainForbidden(error: NodeApiError, req: FailedRequest, client: ServiceClient): Promise<void> {
-	if (factsOf(error).status !== 403 || req.path === '/v1/auth/verify') return;
+	if (factsOf(error).status !== 403 || req.path === '/v1/auth/verify' || req.side !== undefined) return;
 	const needed = permissionFor(req.method, req.path);
 	const info = await keyInfoOf(client);
 	const has = info?.permissions;

@@ -28,7 +28,8 @@ import { redact, scrubError } from './redact';
  *   repeated once it may have reached the service;
  * - `download(path or address)`: GET, the bytes of a file, redirects followed hop by hop.
  * The rules hold for all of them because they are written once, here and in http.ts:
- * 1. the credential goes only to its own origin (scheme, host, port); no redirect is followed by n8n's helper:
+ * 1. the credential goes only to its own origin (scheme, host, port) — and when a service has another API with
+ *    its own address and key (`sides`), that key only to that API's origin; no redirect is followed by n8n's helper:
  *    `read`/`write`/`sign` refuse one with a clear error, `download` follows at most 5, each hop checked, and
  *    once a hop leaves the credential's origin the rest of the chain carries no credential;
  * 2. every request has a wall-clock deadline (Request Timeout, retries included, cut further by a wait's
@@ -54,13 +55,22 @@ export interface ServiceDefinition {
 	baseUrl(credentials: ICredentialDataDecryptedObject): string;
 	/**
 	 * Turns an error answer into words a user can act on. `body` is the parsed JSON body when there is one, its
-	 * text otherwise, already scrubbed; `token` is true for the answer of the credential's token request. Returns
+	 * text otherwise, already scrubbed; `token` is true for the answer of the credential's token request, `side`
+	 * names the side that answered (undefined: the credential's Base URL). Returns
 	 * the message (what happened), a description (details and how to fix it) and, when the service's own words
 	 * are not the body's `message`, those words (`said`, kept in the error's facts).
 	 */
-	describeError(status: number, body: unknown, answer?: { token: boolean }): { message: string; description?: string; said?: string };
-	/** Refuses a request before it is sent (e.g. a staging key against production). Returns a message or undefined. */
+	describeError(status: number, body: unknown, answer?: { token: boolean; side?: string }): { message: string; description?: string; said?: string };
+	/**
+	 * Refuses a request to the credential's Base URL before it is sent (e.g. a staging key against production).
+	 * Returns a message or undefined. A request to another side is checked by that side's own `preflight`.
+	 */
 	preflight?(credentials: ICredentialDataDecryptedObject): string | undefined;
+	/**
+	 * Other APIs of the same service that the same credential reaches at addresses of their own, each with its
+	 * own key (Extraction: the Ecuador API). A request names its side (`side` in its options); see ServiceSide.
+	 */
+	sides?: Readonly<Record<string, ServiceSide>>;
 	/**
 	 * The credential's expirable token field (filled by its `preAuthentication`), e.g. `accessToken`. When set,
 	 * a 401 answer makes this client fetch one new token — one fetch for all requests in flight — and re-send
@@ -77,11 +87,32 @@ export interface ServiceDefinition {
 	explain?(error: NodeApiError, request: FailedRequest, client: ServiceClient): Promise<void>;
 }
 
+/**
+ * Another API the same credential reaches (Extraction: the Ecuador API, which Taxpayer → Register calls): an
+ * address of its own, its own key, attached in its own headers. For a request that names this side the client
+ * takes this side's address, refuses before sending what `preflight` refuses, and adds `headers` itself — only
+ * to this side's origin, and never the credential's `authenticate` (whose key belongs to the credential's Base
+ * URL): each key goes only to the origin it belongs to. Every other rule of the client holds as for any request.
+ */
+export interface ServiceSide {
+	/** Shown in messages instead of the service's name, e.g. "Document Extraction (Ecuador API)". */
+	name: string;
+	/** The credential field that holds this side's address, for messages, e.g. "Ecuador Staging Base URL". */
+	addressLabel(credentials: ICredentialDataDecryptedObject): string;
+	baseUrl(credentials: ICredentialDataDecryptedObject): string;
+	/** The headers that carry this side's key (its values are secret fields of the service, see `secretFields`). */
+	headers(credentials: ICredentialDataDecryptedObject): Record<string, string>;
+	/** Refuses a request to this side before it is sent (no address, no key). Returns a message or undefined. */
+	preflight?(credentials: ICredentialDataDecryptedObject): string | undefined;
+}
+
 /** What the client tells `explain` about the request that failed. */
 export interface FailedRequest {
 	method: IHttpRequestMethods;
 	/** The path below the base address (no query), e.g. `/v1/extractions/ext_1`. */
 	path: string;
+	/** The side that answered (see ServiceDefinition.sides); undefined for the credential's Base URL. */
+	side?: string;
 }
 
 export interface ClientSettings {
@@ -93,6 +124,8 @@ export interface ClientSettings {
 
 export interface ReadOptions {
 	query?: IDataObject;
+	/** Send to this side of the service (ServiceDefinition.sides) instead of the credential's Base URL. */
+	side?: string;
 	/** A moment (epoch milliseconds) the request must not outlive, retries included (a wait's deadline). */
 	deadline?: number;
 }
@@ -167,8 +200,13 @@ interface Call {
 	query?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	headers: IDataObject;
-	/** Whether the credential (and the signing secret) go with it: only to the credential's own origin. */
+	/**
+	 * Whether the credential (and the signing secret) go with it: only to the origin of the address the request
+	 * was built on — the credential's Base URL, or its side's.
+	 */
 	withCredential: boolean;
+	/** The side it goes to (ServiceDefinition.sides): that side's headers instead of the credential's `authenticate`. */
+	side?: { key: string } & ServiceSide;
 	/** Safe to send twice (see FailureFacts.repeatable). */
 	repeatable: boolean;
 	maxBytes: number;
@@ -258,8 +296,11 @@ export class ServiceClient {
 		return await this.json<T>(call, itemIndex);
 	}
 
-	/** A write that carries the signing secret (Receipts: X-Password). Never repeated once it may have reached the service. */
-	async sign<T = IDataObject>(path: ApiPath, itemIndex?: number, options: WriteOptions = {}): Promise<T> {
+	/**
+	 * A write that carries the signing secret (Receipts: X-Password), to the credential's Base URL only. Never
+	 * repeated once it may have reached the service.
+	 */
+	async sign<T = IDataObject>(path: ApiPath, itemIndex?: number, options: Omit<WriteOptions, 'side'> = {}): Promise<T> {
 		const method = options.method ?? 'POST';
 		const call = await this.call('sign', method, path, itemIndex, options);
 		const signing = this.service.signing;
@@ -283,7 +324,8 @@ export class ServiceClient {
 	 * carries no credential. The body is refused beyond `maxBytes`.
 	 */
 	async download(target: ApiPath | string, itemIndex: number | undefined, options: DownloadOptions): Promise<FileAnswer> {
-		const base = await this.baseUrl(itemIndex);
+		const side = this.sideOf(options.side);
+		const base = await this.baseUrl(itemIndex, side);
 		const baseOrigin = originOf(base);
 		let url: string;
 		if (typeof target === 'string') {
@@ -308,6 +350,7 @@ export class ServiceClient {
 				query: hops === 0 ? options.query : undefined,
 				headers: { Accept: options.accept ?? '*/*' },
 				withCredential,
+				side,
 				repeatable: true,
 				maxBytes: options.maxBytes,
 				endAt,
@@ -354,24 +397,37 @@ export class ServiceClient {
 		if (this.credentials) return this.credentials;
 		this.loading ??= (async () => {
 			const data = await this.ctx.getCredentials(this.service.credentialType);
-			const refused = this.service.preflight?.(data);
-			if (refused) {
-				throw new NodeApiError(this.node, { message: refused } as JsonObject, { message: refused, httpCode: '400' });
-			}
 			this.credentials = { id: '', name: this.service.credentialType, type: this.service.credentialType, data };
 			return this.credentials;
 		})();
 		return await this.loading;
 	}
 
-	/** The credential's base address without a trailing slash; refuses one that is not http(s). */
-	private async baseUrl(itemIndex: number | undefined): Promise<string> {
+	/** The side a request names, with its key; undefined for the credential's Base URL. */
+	private sideOf(key: string | undefined): Call['side'] {
+		if (key === undefined) return undefined;
+		const side = this.service.sides?.[key];
+		// A fault of the calling code, not of the user's input.
+		if (!side) throw new NodeOperationError(this.node, `${this.service.name} has no side "${key}"`);
+		return { key, ...side };
+	}
+
+	/**
+	 * The base address of the request's side (the credential's Base URL, or its side's), without a trailing
+	 * slash, once the credential passed that side's check; refuses an address that is not http(s).
+	 */
+	private async baseUrl(itemIndex: number | undefined, side: Call['side']): Promise<string> {
 		const data = await this.credentialData();
-		const base = this.service.baseUrl(data).trim().replace(/\/+$/, '');
+		const refused = side ? side.preflight?.(data) : this.service.preflight?.(data);
+		if (refused) {
+			throw new NodeApiError(this.node, { message: refused } as JsonObject, { message: refused, httpCode: '400' });
+		}
+		const base = (side ? side.baseUrl(data) : this.service.baseUrl(data)).trim().replace(/\/+$/, '');
 		if (!originOf(base)) {
-			throw new NodeOperationError(this.node, `The Base URL of the ${this.service.name} credential is not an http(s) address`, {
+			const name = side?.name ?? this.service.name;
+			throw new NodeOperationError(this.node, `The ${side ? side.addressLabel(data) : 'Base URL'} of the ${this.service.name} credential is not an http(s) address`, {
 				itemIndex,
-				description: `Enter the address of the ${this.service.name} service, starting with https:// (or http://). Nothing was sent.`,
+				description: `Enter the address of the ${name} service, starting with https:// (or http://). Nothing was sent.`,
 			});
 		}
 		return base;
@@ -392,7 +448,8 @@ export class ServiceClient {
 
 	private async call(kind: Call['kind'], method: IHttpRequestMethods, path: ApiPath, itemIndex: number | undefined, options: ReadOptions): Promise<Call> {
 		this.refuseUnsafe(path, itemIndex);
-		const base = await this.baseUrl(itemIndex);
+		const side = this.sideOf(options.side);
+		const base = await this.baseUrl(itemIndex, side);
 		return {
 			kind,
 			method,
@@ -401,6 +458,7 @@ export class ServiceClient {
 			query: options.query,
 			headers: { Accept: 'application/json' },
 			withCredential: true,
+			side,
 			repeatable: kind === 'read',
 			maxBytes: MAX_JSON_BYTES,
 			...this.timeLimit(options.deadline),
@@ -445,7 +503,8 @@ export class ServiceClient {
 
 	private sender(call: Call, credentials: ICredentialsDecrypted): Sender {
 		const ctx = this.ctx;
-		if (!call.withCredential) return async (options) => await ctx.helpers.httpRequest(options);
+		// A side's key is in the headers `options()` added; n8n's authenticate would add the Base URL's key.
+		if (!call.withCredential || call.side) return async (options) => await ctx.helpers.httpRequest(options);
 		return async (options, signal) => {
 			// n8n's httpRequestWithAuthentication replaces a request's abortSignal with the execution's cancel
 			// signal (n8n-core, request-helpers/authentication): it is handed a context whose cancel signal is this
@@ -459,8 +518,10 @@ export class ServiceClient {
 		};
 	}
 
-	private options(call: Call): IHttpRequestOptions {
-		const options: IHttpRequestOptions = { method: call.method, url: call.url, headers: { ...call.headers }, json: call.kind !== 'download' };
+	private options(call: Call, data: ICredentialDataDecryptedObject): IHttpRequestOptions {
+		// A side's key goes with the request only while it stays on that side's origin (`withCredential`).
+		const sideHeaders = call.withCredential && call.side ? call.side.headers(data) : {};
+		const options: IHttpRequestOptions = { method: call.method, url: call.url, headers: { ...call.headers, ...sideHeaders }, json: call.kind !== 'download' };
 		if (call.query) options.qs = call.query;
 		if (call.body !== undefined) options.body = call.body;
 		return options;
@@ -473,8 +534,8 @@ export class ServiceClient {
 	private async send(call: Call, itemIndex: number | undefined): Promise<Answer> {
 		const credentials = await this.loadCredentials();
 		const data = credentials.data ?? {};
-		// A request sent without the credential has no token to refresh.
-		const tokenField = call.withCredential ? this.service.tokenField : undefined;
+		// A request sent without the credential, or to a side (its own static key), has no token to refresh.
+		const tokenField = call.withCredential && !call.side ? this.service.tokenField : undefined;
 		let refreshed = false;
 		// The last failure the service (or the network) gave this request, reported instead of a later
 		// attempt that only ran out of the caller's time.
@@ -492,7 +553,7 @@ export class ServiceClient {
 			}
 			let failure: Failure;
 			try {
-				const answer = await exchange(this.sender(call, credentials), this.options(call), {
+				const answer = await exchange(this.sender(call, credentials), this.options(call, data), {
 					deadline: call.endAt,
 					maxBytes: call.maxBytes,
 					cancel: this.cancelSignal(),
@@ -559,13 +620,15 @@ export class ServiceClient {
 		const error = this.toError(failure, call, itemIndex);
 		if (cutByDeadline) addFacts(error, { cutByDeadline });
 		if (this.service.explain && failure.kind === 'answer' && call.withCredential) {
-			await this.service.explain(error, { method: call.method, path: call.path }, this);
+			await this.service.explain(error, { method: call.method, path: call.path, side: call.side?.key }, this);
 		}
 		return this.scrub(error);
 	}
 
 	private toError(failure: Failure, call: Call, itemIndex: number | undefined): NodeApiError {
-		const name = this.service.name;
+		// Who answered (a side has a name of its own), and the credential field that holds its address.
+		const name = call.side?.name ?? this.service.name;
+		const address = `${call.side ? call.side.addressLabel(this.credentials?.data ?? {}) : 'Base URL'} of the ${this.service.name} credential`;
 		const request = failure.kind !== 'answer' && failure.details.request ? failure.details.request : where(call);
 		const processed = mayHaveBeenProcessed(failure, call.method);
 		const caution = processed && !call.repeatable ? ' The request may have been processed before the answer was lost: check in the service before sending it again.' : '';
@@ -583,9 +646,9 @@ export class ServiceClient {
 				// Not "the key was refused": none was sent.
 				const label = this.service.credentialLabel;
 				message = `HTTP ${failure.status} to a request without the ${label}`;
-				description = `${originOf(call.url)} is not the address of the ${name} credential's Base URL, so the ${label} was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
+				description = `${originOf(call.url)} is not the origin of the ${address}, so the ${label} was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
 			} else {
-				const described = this.service.describeError(failure.status, scrubbed, { token: false });
+				const described = this.service.describeError(failure.status, scrubbed, { token: false, side: call.side?.key });
 				facts.said = described.said ?? bodyMessage(scrubbed);
 				message = described.message;
 				description = `${described.description ? `${described.description} ` : ''}(${request}, HTTP ${failure.status})${caution}`;
@@ -602,7 +665,7 @@ export class ServiceClient {
 			const code = failure.details.code ?? 'network error';
 			if (failure.details.status === undefined) {
 				message = `${name} could not be reached (${code})`;
-				description = `${request} failed before an answer arrived. Check the Base URL in the ${name} credential and that the service is up.${caution}`;
+				description = `${request} failed before an answer arrived. Check the ${address} and that the service is up.${caution}`;
 			} else {
 				message = `${name}: ${failure.message} (${code})`;
 				description = `${request} was answered (HTTP ${failure.details.status}), but ${failure.message}.${caution}`;
@@ -640,12 +703,12 @@ export class ServiceClient {
 				message = `${name} answered ${request} with a redirect (HTTP ${failure.details.status ?? '?'}), which was not followed`;
 				description =
 					`It pointed to ${shown || 'no address'}. Requests that carry the ${name} credential never follow a redirect, so nothing was sent there. ` +
-					`Check the Base URL of the ${name} credential: it must be the service's own address (for example https:// instead of http://, and no extra path).${caution}`;
+					`Check the ${address}: it must be the service's own address (for example https:// instead of http://, and no extra path).${caution}`;
 			}
 		} else {
 			// malformed: a success status whose body is not what it should be
 			message = `${name}: ${failure.message}`;
-			description = `${request} answered HTTP ${failure.details.status ?? '?'}, but ${failure.message}. Check the Base URL of the ${name} credential: it must be the service's own address.${caution}`;
+			description = `${request} answered HTTP ${failure.details.status ?? '?'}, but ${failure.message}. Check the ${address}: it must be the service's own address.${caution}`;
 		}
 		const error = new NodeApiError(this.node, body, {
 			message,

@@ -275,7 +275,7 @@ describe('workflows executed by n8n', () => {
 		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
 	});
 
-	test('Extraction: key verified, a job followed to COMPLETED with its XML files as binary items, a taxpayer registered', async () => {
+	test('Extraction: key verified, a job followed to COMPLETED with its XML files as binary items, a taxpayer registered at the Ecuador API', async () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eExtraction');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
@@ -293,6 +293,16 @@ describe('workflows executed by n8n', () => {
 		assert.ok(received.some((r) => r.method === 'POST' && /\/v1\/extractions$/.test(r.path)));
 		assert.ok(received.some((r) => /\/documents\/.+\/download$/.test(r.path) && r.query.type === 'XML'));
 		assert.ok(received.every((r) => r.headers.authorization === `Bearer ${sb.sim.extraction.stagingKey}`));
+		assert.ok(received.every((r) => r.headers['x-api-key'] === undefined && r.headers['x-organization-id'] === undefined), 'the Ecuador key never goes to the Mexico API');
+		assert.ok(!received.some((r) => r.path.endsWith('/taxpayers')), 'Register never goes to the Mexico API');
+		// Register went to the Ecuador API: its own host, its own key in x-api-key, the organization, no bearer.
+		const ecuador = sb.sim.server.received(sb.sim.extraction.ecuador.prefix);
+		assert.deepEqual(
+			ecuador.map((r) => [r.method, r.path, r.headers['x-api-key'], r.headers['x-organization-id'], r.headers.authorization]),
+			[['POST', '/staging/taxpayers', sb.sim.extraction.ecuador.stagingKey, sb.sim.extraction.ecuador.organizationId, undefined]],
+		);
+		assert.notEqual(ecuador[0].origin, received[0].origin, 'the Ecuador API is another host');
+		assert.equal(output(run, 'Register taxpayer')[0].json.status, 'REGISTERED');
 		assert.ok(!JSON.stringify(run).includes('ciec-e2e-secret'), 'SAT password never in the run data');
 	});
 

@@ -50,19 +50,26 @@ describe('Credential', () => {
 	test('a production key with Staging is refused before any request, saying what to change', async () => {
 		env.useCredential({ environment: 'staging', apiKey: env.sim.prodKey });
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_1' });
-		expect(result.error?.message).toMatch(/Environment is Staging but the API key is not a staging key.*set Environment to Production, or enter a staging key/);
+		expect(result.error?.message).toMatch(/Environment is Staging but the Mexico API Key is not a staging key.*set Environment to Production, or enter a staging key/);
 		expect(env.calls()).toHaveLength(0);
 	});
 
 	test('a missing base URL for the chosen environment is refused before any request', async () => {
 		env.useCredential({ productionBaseUrl: '' });
 		const result = await env.run(verify);
-		expect(result.error?.message).toMatch(/no Production Base URL/);
+		expect(result.error?.message).toMatch(/no Mexico Production Base URL/);
 		expect(env.calls()).toHaveLength(0);
 	});
 
-	test('the Test button calls GET /v1/auth/verify with the chosen scheme and environment', async () => {
-		const base = { productionBaseUrl: env.baseUrl('prod'), stagingBaseUrl: env.baseUrl('staging') };
+	test('the Test button calls GET /v1/auth/verify of the Mexico API with the chosen scheme and environment, and never sends the Ecuador key', async () => {
+		const base = {
+			productionBaseUrl: env.baseUrl('prod'),
+			stagingBaseUrl: env.baseUrl('staging'),
+			ecuadorProductionBaseUrl: env.ecuadorBaseUrl('prod'),
+			ecuadorStagingBaseUrl: env.ecuadorBaseUrl('staging'),
+			ecuadorApiKey: env.sim.ecuador.prodKey,
+			ecuadorOrganizationId: env.sim.ecuador.organizationId,
+		};
 		const bearer = await env.engine.credentials.testCredential('extractionApi', { ...base, apiKey: env.sim.prodKey, authScheme: 'bearer' }, helpers);
 		expect(bearer.status).toBe(200);
 		const staging = await env.engine.credentials.testCredential(
@@ -77,5 +84,23 @@ describe('Credential', () => {
 		]);
 		const wrong = await env.engine.credentials.testCredential('extractionApi', { ...base, apiKey: 'live_wrong' }, helpers);
 		expect(wrong.status).toBe(401);
+		expect(env.server.receivedAt(env.ecuadorOrigin)).toEqual([]);
+		expect(JSON.stringify(env.server.received().map((c) => c.headers))).not.toContain(env.sim.ecuador.prodKey);
+	});
+
+	test('every credential field the messages name is a field of the credential, as the form labels it', () => {
+		const labels = env.engine.credentials.type('extractionApi').properties.map((p) => p.displayName);
+		for (const label of ['Environment', 'Mexico Production Base URL', 'Mexico Staging Base URL', 'Mexico API Key', 'Mexico Auth Scheme', 'Ecuador Production Base URL', 'Ecuador Staging Base URL', 'Ecuador API Key', 'Ecuador Organization ID']) {
+			expect(labels).toContain(label);
+		}
+		// The Ecuador fields are optional: a credential for the Mexico API alone can be saved without them.
+		const ecuador = env.engine.credentials.type('extractionApi').properties.filter((p) => p.name.startsWith('ecuador'));
+		expect(ecuador.map((p) => [p.name, p.required ?? false, p.default])).toEqual([
+			['ecuadorProductionBaseUrl', false, ''],
+			['ecuadorStagingBaseUrl', false, ''],
+			['ecuadorApiKey', false, ''],
+			['ecuadorOrganizationId', false, ''],
+		]);
+		expect(ecuador.find((p) => p.name === 'ecuadorApiKey')?.typeOptions?.password).toBe(true);
 	});
 });

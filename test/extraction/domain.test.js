@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 /** @import { AddressInfo } from 'node:net' */
 import { SlidingWindowLimiter } from '../../nodes/shared/rateLimit';
 import { documentsOf, downloadQuery, fileNameFor } from '../../nodes/Extraction/domain/documents';
-import { baseUrlFor, credentialProblem } from '../../nodes/Extraction/domain/environment';
+import { baseUrlFor, credentialProblem, ecuadorCredentialProblem } from '../../nodes/Extraction/domain/environment';
 import { permissionFor } from '../../nodes/Extraction/domain/limits';
 import { jobIdIn, normalizeDirection, normalizeRecord } from '../../nodes/Extraction/domain/names';
 import { toDate } from '../../nodes/Extraction/actions/extraction/extractionInput';
@@ -101,7 +101,19 @@ describe('environment', () => {
 		expect(credentialProblem({ ...base, environment: 'staging', apiKey: 'live_abc' })).toMatch(/set Environment to Production/);
 		expect(credentialProblem({ ...base, environment: 'staging', apiKey: 'staging_abc' })).toBeUndefined();
 		expect(credentialProblem({ ...base, environment: 'production', apiKey: 'live_abc' })).toBeUndefined();
-		expect(credentialProblem({ ...base, apiKey: ' ' })).toMatch(/no API key/);
+		expect(credentialProblem({ ...base, apiKey: ' ' })).toMatch(/no Mexico API Key/);
+	});
+	test('the Ecuador API has its own address per environment, and its own fields to check', () => {
+		const ecuador = { ecuadorProductionBaseUrl: ' https://ec.x// ', ecuadorStagingBaseUrl: 'https://stg.ec.x', ecuadorApiKey: 'ec_live', ecuadorOrganizationId: 'org' };
+		expect(baseUrlFor({ ...base, ...ecuador }, 'ecuador')).toBe('https://ec.x');
+		expect(baseUrlFor({ ...base, ...ecuador, environment: 'staging' }, 'ecuador')).toBe('https://stg.ec.x');
+		expect(ecuadorCredentialProblem({ ...ecuador })).toBeUndefined();
+		// The Mexico fields are not the Ecuador API's business.
+		expect(ecuadorCredentialProblem({ ...ecuador, apiKey: 'staging_mx' })).toBeUndefined();
+		expect(ecuadorCredentialProblem({ ...ecuador, environment: 'staging', ecuadorApiKey: 'staging_ec' })).toBeUndefined();
+		expect(ecuadorCredentialProblem({ ...ecuador, environment: 'staging' })).toMatch(/Environment is Staging but the Ecuador API Key is not a staging key/);
+		expect(ecuadorCredentialProblem({ ...base, apiKey: 'live' })).toMatch(/has no Ecuador Production Base URL, Ecuador API Key and Ecuador Organization ID: fill them/);
+		expect(ecuadorCredentialProblem({ ...ecuador, ecuadorApiKey: 7, ecuadorOrganizationId: '' })).toMatch(/has no Ecuador API Key and Ecuador Organization ID: fill them/);
 	});
 });
 

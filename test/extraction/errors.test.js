@@ -14,7 +14,7 @@ describe('401 and 403', () => {
 		env.useCredential({ apiKey: 'live_revoked' });
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_1' });
 		expect(result.error?.message).toBe('[item 1] Document Extraction refused the API key: it is missing, invalid or expired [INVALID_API_KEY]');
-		expect(result.error?.description).toMatch(/Check the API key.*Environment.*Auth Scheme/);
+		expect(result.error?.description).toMatch(/Check the Mexico API Key.*Environment.*Mexico Auth Scheme/);
 		expect(result.error?.httpCode).toBe('401');
 		expect(env.calls()).toHaveLength(1);
 	});
@@ -97,9 +97,9 @@ describe('429 and 5xx', () => {
 		env.useCredential({ apiKey: 'live_tiny' });
 		const ok = await env.run({ resource: 'account', operation: 'verifyApiKey' });
 		expect(ok.output(NODE)[0].json.rateLimit).toEqual({ plan: 'business', requestsPerHour: 1, remaining: 0 });
-		const limited = await env.run({ resource: 'taxpayer', operation: 'register', taxpayer: { identification: '1790012345001' } });
+		const limited = await env.run(createParams());
 		expect(limited.error?.message).toMatch(/rate limit exceeded \[RATE_LIMIT_EXCEEDED\]/);
-		// POST is not idempotent: not re-sent.
+		// Its Retry-After (the rest of the hour) is longer than the client waits: reported, not re-sent.
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
 	});
 });

@@ -46,6 +46,26 @@ describe('a credential goes only to its own origin', () => {
 		expect(result.error?.message).toBe('[item 1] HTTP 401 to a request without the API key');
 		expect(result.error?.description).toMatch(/the API key was not sent there \(it is never sent to another host\)/);
 	});
+
+	test('Download Document redirected to the Ecuador host: the second hop carries neither key', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 1 });
+		env.server.fail({ service: 'extraction', method: 'GET', path: `/prod/v1/extractions/${job.publicId}/documents/`, mode: 'redirect', status: 302, to: env.ecuadorOrigin, times: 1 });
+		await env.run(downloadParams(job));
+		const [home, away] = env.server.received();
+		expect(credentialsIn(home)).toEqual(['authorization']);
+		expect(away.origin).toBe(env.ecuadorOrigin);
+		expect(credentialsIn(away)).toEqual([]);
+		expect(away.headers['x-organization-id']).toBeUndefined();
+	});
+
+	test('Taxpayer → Register answered 307 by the Ecuador host, pointing at the Mexico host: not followed, no key reaches it', async () => {
+		const mexicoOrigin = new URL(env.baseUrl('prod')).origin;
+		env.server.fail({ service: 'extraction-ec', method: 'POST', mode: 'redirect', to: mexicoOrigin, times: 1 });
+		const result = await env.run({ resource: 'taxpayer', operation: 'register', taxpayer: '{"identification":"1790012345001"}' });
+		expect(result.error?.message).toBe('[item 1] Document Extraction (Ecuador API) answered POST /taxpayers with a redirect (HTTP 307), which was not followed');
+		expect(result.error?.description).toMatch(/Check the Ecuador Production Base URL of the Document Extraction credential/);
+		expect(env.server.received().map((r) => r.origin)).toEqual([env.ecuadorOrigin]);
+	});
 });
 
 describe('every request has a wall-clock deadline (fake clock)', () => {
@@ -60,6 +80,18 @@ describe('every request has a wall-clock deadline (fake clock)', () => {
 		expect(elapsedMs).toBeGreaterThanOrEqual(5000);
 		expect(elapsedMs).toBeLessThan(60_000);
 		expect((await env.server.delivered()).every((d) => d.closedEarly)).toBe(true);
+	});
+
+	test('Taxpayer → Register whose answer drips from the Ecuador host is cut at 60 s', async () => {
+		// Its answer (about 75 bytes) would take 150 s to arrive.
+		env.server.fail({ service: 'extraction-ec', method: 'POST', mode: 'drip', intervalMs: 2000, times: 1 });
+		const { result, elapsedMs } = await withFakeClock(() => env.run({ resource: 'taxpayer', operation: 'register', taxpayer: '{"identification":"1790012345001"}' }));
+		expect(result.error?.message).toBe('[item 1] Document Extraction (Ecuador API) did not answer in time (no complete answer within 60 s)');
+		expect(result.error?.description).toMatch(/check in the service before sending it again/);
+		expect(elapsedMs).toBeGreaterThanOrEqual(60_000);
+		const [drip] = await env.server.delivered();
+		expect(drip.closedEarly).toBe(true);
+		expect(elapsedMs).toBeLessThan(drip.total * 2000);
 	});
 
 	test('a document dripping one byte every 400 ms is cut at 60 s', async () => {
@@ -94,6 +126,14 @@ describe('every answer has a size cap', () => {
 		const allowed = await env.run({ ...params, maxFileSize: 4 });
 		expect(allowed.error).toBeUndefined();
 		expect(/** @type {any} */ (allowed.output(NODE)[0].json.files)[0].fileSize).toBe(3 * 1024 * 1024);
+	});
+
+	test('a 300 MB answer to Taxpayer → Register is refused at 16 MB', async () => {
+		env.server.fail({ service: 'extraction-ec', method: 'POST', mode: 'oversize', times: 1 });
+		const result = await env.run({ resource: 'taxpayer', operation: 'register', taxpayer: '{"identification":"1790012345001"}' });
+		expect(result.error?.message).toBe('[item 1] Document Extraction (Ecuador API): the answer is larger than 16 MB (it announced 300 MB)');
+		const [stream] = await env.server.delivered();
+		expect(stream.closedEarly).toBe(true);
 	});
 
 	test('a 300 MB job record is refused at 16 MB', async () => {
@@ -149,15 +189,19 @@ describe('secrets a service echoes stay out of the run', () => {
 		expect(leaks(everythingOf(result), [SAT_PASSWORD, env.sim.prodKey])).toEqual([]);
 	});
 
-	test('Taxpayer → Register refused while repeating its Secret Fields (Continue On Fail): the error item has none of them', async () => {
-		env.server.fail({ service: 'extraction', method: 'POST', mode: 'echo-secrets', as: 'text', status: 422, times: 1 });
+	test('Taxpayer → Register refused while repeating its Secret Fields and the Ecuador key (Continue On Fail): the error item has none of them', async () => {
+		env.server.fail({ service: 'extraction-ec', method: 'POST', mode: 'echo-secrets', as: 'text', status: 422, times: 1 });
 		const result = await env.run(
 			{ resource: 'taxpayer', operation: 'register', taxpayer: '{"identification":"1790012345001"}', secretFields: { field: [{ path: 'credentials.password', value: SAT_PASSWORD }] } },
 			undefined,
 			true,
 		);
-		expect(String(result.output(NODE)[0].json.error)).toMatch(/^\[item 1\] Document Extraction rejected the request/);
-		expect(leaks(everythingOf(result), [SAT_PASSWORD, env.sim.prodKey])).toEqual([]);
+		expect(String(result.output(NODE)[0].json.error)).toMatch(/^\[item 1\] Document Extraction \(Ecuador API\) rejected the request/);
+		// The refusal repeated what it got: the Ecuador key was among it, the Mexico key was not.
+		const echoed = JSON.stringify(env.server.received()[0].headers);
+		expect(echoed).toContain(env.sim.ecuador.prodKey);
+		expect(echoed).not.toContain(env.sim.prodKey);
+		expect(leaks(everythingOf(result), [SAT_PASSWORD, env.sim.ecuador.prodKey, env.sim.prodKey])).toEqual([]);
 	});
 });
 

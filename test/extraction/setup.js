@@ -3,23 +3,37 @@ import { withFakeClock } from '../harness/clock';
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
 import { ExtractionSimulator } from '../simulator/extraction';
+import { EcuadorExtractionSimulator } from '../simulator/extraction-ecuador';
 /** @import { Env } from '../simulator/extraction' */
 import { SimulatorServer } from '../simulator/server';
 
 export const NODE = 'Document Extraction';
 
-/** An extraction simulator on a random loopback port and an engine with the built node and credential. */
+/**
+ * An extraction simulator on a random loopback port (the Mexico API), its Ecuador API on another origin, and an
+ * engine with the built node and credential.
+ */
 export async function startExtraction() {
 	const sim = new ExtractionSimulator();
-	const server = await new SimulatorServer([sim]).start();
+	const server = await new SimulatorServer([sim, sim.ecuador]).start();
 	// "Another host" for the hostile-network tests: the same simulators on a second port.
 	const otherOrigin = await server.addOrigin();
+	// The Ecuador API's own host: a third port.
+	const ecuadorOrigin = await server.addOrigin();
 	const engine = new Engine(
 		[built('nodes/Extraction/Extraction.node', 'Extraction')],
 		[built('credentials/ExtractionApi.credentials', 'ExtractionApi')],
 	);
 	const baseUrl = (env) => ExtractionSimulator.baseUrl(server.url('extraction'), env);
-	/** Stores the credential: production with its key and the bearer scheme unless told otherwise. */
+	const ecuadorBaseUrl = (env) => EcuadorExtractionSimulator.baseUrl(`${ecuadorOrigin}/${sim.ecuador.prefix}`, env);
+	/** The Ecuador fields of a full credential (production). */
+	const ecuadorFields = () => ({
+		ecuadorProductionBaseUrl: ecuadorBaseUrl('prod'),
+		ecuadorStagingBaseUrl: ecuadorBaseUrl('staging'),
+		ecuadorApiKey: sim.ecuador.prodKey,
+		ecuadorOrganizationId: sim.ecuador.organizationId,
+	});
+	/** Stores the credential: production with its keys (Mexico and Ecuador) and the bearer scheme unless told otherwise. */
 	const useCredential = (data = {}) =>
 		engine.credentials.set('extractionApi', {
 			environment: 'production',
@@ -27,6 +41,7 @@ export async function startExtraction() {
 			stagingBaseUrl: baseUrl('staging'),
 			apiKey: sim.prodKey,
 			authScheme: 'bearer',
+			...ecuadorFields(),
 			...data,
 		});
 	useCredential();
@@ -42,13 +57,15 @@ export async function startExtraction() {
 		const { result, elapsedMs } = await withFakeClock(() => run(parameters, input, continueOnFail), clock);
 		return { ...result, elapsedMs };
 	};
+	/** Requests that reached the Mexico API, and the Ecuador API. */
 	const calls = () => server.received('extraction');
+	const ecuadorCalls = () => server.received(sim.ecuador.prefix);
 	const reset = () => {
 		sim.reset();
 		server.clear();
 		useCredential();
 	};
-	return { sim, server, engine, run, runTimed, calls, baseUrl, useCredential, reset, otherOrigin, stop: () => server.stop() };
+	return { sim, server, engine, run, runTimed, calls, ecuadorCalls, baseUrl, ecuadorBaseUrl, useCredential, reset, otherOrigin, ecuadorOrigin, stop: () => server.stop() };
 }
 
 /**

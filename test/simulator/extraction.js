@@ -1,9 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { EcuadorExtractionSimulator } from './extraction-ecuador';
 /** @import { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './server' */
 
 /**
- * Stateful simulator of the tax-document extraction service (its specification, plus what the real
- * service documents publicly where the specification is silent).
+ * Stateful simulator of the tax-document extraction service's Mexico API (its specification, plus what the real
+ * service documents publicly where the specification is silent). The Ecuador API (`POST /taxpayers`) has an
+ * address of its own and is simulated by `ecuador` (extraction-ecuador.js), served under its own prefix: this
+ * API answers `/taxpayers` with 404, as the real Mexico API does (no such route).
  *
  * Environments: production and staging are served under the one `/extraction` prefix, as two base URLs:
  * `<server.url('extraction')>/prod` and `<server.url('extraction')>/staging` (see `baseUrl`). Each has its
@@ -87,14 +90,14 @@ const err = (status, code, message, headers) => ({
 	headers,
 });
 
-export const PERMISSIONS_ALL = ['extractions:create', 'extractions:read', 'documents:download', 'taxpayers:create'];
+export const PERMISSIONS_ALL = ['extractions:create', 'extractions:read', 'documents:download'];
 
 export class ExtractionSimulator {
 	prefix = 'extraction';
 	keys = /** @type {Map<string, ApiKey>} */ (new Map());
 	jobs = /** @type {Map<string, Job>} */ (new Map());
-	/** @type {Array<Record<string, unknown>>} */
-	taxpayers = [];
+	/** The Ecuador API: another prefix, served by the same server (add it to the server's simulators). */
+	ecuador = new EcuadorExtractionSimulator();
 	/**
 	 * Schedules for the next created jobs, used in order; then `defaultSchedule`.
 	 * @type {JobSchedule[]}
@@ -125,7 +128,7 @@ export class ExtractionSimulator {
 	reset() {
 		this.keys.clear();
 		this.jobs.clear();
-		this.taxpayers.length = 0;
+		this.ecuador.reset();
 		this.nextJobs.length = 0;
 		this.hits.clear();
 		this.defaultSchedule = { checks: 1, outcome: 'COMPLETED', documents: 2 };
@@ -420,15 +423,6 @@ export class ExtractionSimulator {
 					'content-disposition': `attachment; filename="${doc.uuid}.${type.toLowerCase()}"`,
 				},
 			};
-		}));
-
-		r.add('POST', '/:env/taxpayers', guarded(undefined, (req) => {
-			const b = /** @type {Record<string, unknown>} */ ((req.body ?? {}));
-			if (!Object.keys(b).length) return err(400, 'VALIDATION_ERROR', 'Body is required');
-			const record = { id: `tp_${randomUUID().slice(0, 8)}`, status: 'REGISTERED', ...b };
-			this.taxpayers.push(record);
-			const shown = this.echoSecrets ? record : Object.fromEntries(Object.entries(record).filter(([k]) => !/password|key/i.test(k)));
-			return { status: 201, body: shown };
 		}));
 	}
 

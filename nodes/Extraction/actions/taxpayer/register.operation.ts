@@ -4,7 +4,7 @@ import type { OperationResult } from '../../../shared/router';
 import { Checker, isMissing, parseJsonParameter } from '../../../shared/validate';
 import { path } from '../../../shared/path';
 import { normalizeRecord } from '../../domain/names';
-import type { ExtractionContext } from '../../transport';
+import { ECUADOR, type ExtractionContext } from '../../transport';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['taxpayer'], operation: ['register'] } }, [
 	{
@@ -13,7 +13,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 		type: 'json',
 		default: '{}',
 		required: true,
-		description: 'The taxpayer record, sent as the JSON body as it is (the service does not publish its fields). Put passwords and key material in Secret Fields instead.',
+		description:
+			"The taxpayer record, sent as the JSON body as it is (the service does not publish its fields) to the Ecuador API, with the credential's Ecuador address and key. Put passwords and key material in Secret Fields instead.",
 	},
 	{
 		displayName: 'Secret Fields',
@@ -89,7 +90,11 @@ function ownCopy(value: unknown): unknown {
 	return out;
 }
 
-/** POST /taxpayers (Ecuador side): JSON body passed through, secrets merged in from password fields. */
+/**
+ * POST /taxpayers on the Ecuador API (spec: "registers a taxpayer (Ecuador side)"): its own address and key, from
+ * the credential's Ecuador fields, never the Mexico ones (transport.ts). JSON body passed through, secrets merged
+ * in from password fields.
+ */
 export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
 	const node = this.getNode();
 	const check = new Checker();
@@ -120,5 +125,5 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 
 	// Secret Fields never come back in an output or an error (the client cuts them out).
 	ctx.api.keepSecret(...secrets);
-	return normalizeRecord(await ctx.api.write(path`/taxpayers`, i, { body }));
+	return normalizeRecord(await ctx.api.write(path`/taxpayers`, i, { body, side: ECUADOR }));
 }
