@@ -38,6 +38,18 @@ function workflows() {
 	const bodies = requireTestModule('receipts/setup');
 	const receipts = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
 	const extraction = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, { credentials: cred('extractionApi') });
+	/** Extraction → Create of last October's inbound invoices, with the sandbox's SAT password. */
+	const createJob = {
+		resource: 'extraction',
+		operation: 'create',
+		satCredentialType: 'ciec',
+		rfc: 'EKU9003173C9',
+		satPassword: 'ciec-e2e-secret',
+		informationType: 'INVOICE',
+		periodFrom: '2026-10-01',
+		periodTo: '2026-10-31',
+		direction: 'INBOUND',
+	};
 	return [
 		...Object.entries(PLACEHOLDER_EXAMPLES).map(([id, [file]]) => fillPlaceholders(example(file, id), sb.sim, userFolder)),
 		example('partners-onboard-clients.json', 'e2ePartnersOnboard'),
@@ -72,15 +84,7 @@ function workflows() {
 				manual,
 				extraction('Verify', { resource: 'account', operation: 'verifyApiKey' }),
 				extraction('Create and download', {
-					resource: 'extraction',
-					operation: 'create',
-					satCredentialType: 'ciec',
-					rfc: 'EKU9003173C9',
-					satPassword: 'ciec-e2e-secret',
-					informationType: 'INVOICE',
-					periodFrom: '2026-10-01',
-					periodTo: '2026-10-31',
-					direction: 'INBOUND',
+					...createJob,
 					waitForCompletion: true,
 					waitTimeout: 60,
 					downloadAll: true,
@@ -99,15 +103,7 @@ function workflows() {
 			nodes: [
 				manual,
 				extraction('Create and wait', {
-					resource: 'extraction',
-					operation: 'create',
-					satCredentialType: 'ciec',
-					rfc: 'EKU9003173C9',
-					satPassword: 'ciec-e2e-secret',
-					informationType: 'INVOICE',
-					periodFrom: '2026-10-01',
-					periodTo: '2026-10-31',
-					direction: 'INBOUND',
+					...createJob,
 					waitForCompletion: true,
 					timeout: 3,
 					pollInterval: 1,
