@@ -3,7 +3,8 @@ import type { IDataObject, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { FILE_TYPES, fileProblem } from '../shared/files';
 import { path } from '../shared/path';
-import { SlidingWindowLimiter } from '../shared/rateLimit';
+import { SlidingWindowLimiter, type Reservation } from '../shared/rateLimit';
+import { clock } from '../shared/wait';
 import type { FailedRequest, RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { downloadPath, downloadQuery, fileFormatOf, type DocumentFormat } from './domain/documents';
@@ -175,8 +176,8 @@ async function explainForbidden(error: NodeApiError, req: FailedRequest, client:
 }
 
 /**
- * What one execution shares: the client, and the limits the node paces itself by (shared by all items):
- * 100 status checks per minute, 1,000 downloads per hour.
+ * What one execution shares: the client, and the limits the node paces itself by (shared by all items of the
+ * execution; other executions have their own): 100 status checks per minute, 1,000 downloads per hour.
  */
 export interface ExtractionContext extends RouterContext {
 	api: ServiceClient;
@@ -199,7 +200,7 @@ export async function verifyKey(ctx: ExtractionContext, i?: number): Promise<IDa
 
 /** One status check of a job, paced by the 100-per-minute budget; returns the normalized record. */
 export async function readJob(ctx: ExtractionContext, publicId: string, i: number, deadline?: number): Promise<IDataObject | 'deadline'> {
-	const slot = await ctx.statusChecks.acquire(deadline === undefined ? Infinity : deadline - Date.now());
+	const slot = await ctx.statusChecks.acquire(deadline === undefined ? Infinity : deadline - clock.now());
 	if (!slot.ok) return 'deadline';
 	return normalizeRecord(await ctx.api.read(path`/v1/extractions/${publicId}`, i, { deadline }));
 }
@@ -211,16 +212,26 @@ export interface DocumentFile {
 }
 
 /**
- * Downloads one document, paced by the 1,000-per-hour budget (waits at most a minute for a slot), at most
- * `maxBytes`, and checks that the bytes are the format asked for (an HTML login page is not a PDF:
+ * Downloads one document, paced by the 1,000-per-hour budget: a slot of `reservation` (Download All holds
+ * every slot its job needs before the first download), or one taken now (waiting at most a minute for it).
+ * At most `maxBytes`, and checks that the bytes are the format asked for (an HTML login page is not a PDF:
  * shared/files.ts); the MIME type is that of what arrived.
  */
-export async function downloadDocument(ctx: ExtractionContext, publicId: string, documentId: string, format: DocumentFormat, i: number, maxBytes: number): Promise<DocumentFile> {
-	const slot = await ctx.downloads.acquire(60_000);
+export async function downloadDocument(
+	ctx: ExtractionContext,
+	publicId: string,
+	documentId: string,
+	format: DocumentFormat,
+	i: number,
+	maxBytes: number,
+	reservation?: Reservation,
+): Promise<DocumentFile> {
+	const slot = reservation?.use() ? { ok: true as const } : await ctx.downloads.acquire(60_000);
 	if (!slot.ok) {
+		const frees = Number.isFinite(slot.waitMs) ? `the next slot frees in about ${Math.ceil(slot.waitMs / 60000)} minute(s)` : 'the rest of it is reserved by other items';
 		throw new NodeOperationError(ctx.api.node, `Download of document ${documentId} not sent: the service allows ${LIMITS.downloads.label}`, {
 			itemIndex: i,
-			description: `This execution already used the download budget; the next slot frees in about ${Math.ceil(slot.waitMs / 60000)} minute(s). Run again later, or download fewer formats.`,
+			description: `This execution already used the download budget; ${frees}. Run again later, or download fewer formats.`,
 		});
 	}
 	const answer = await ctx.api.download(downloadPath(publicId, documentId), i, { maxBytes, query: downloadQuery(format) });

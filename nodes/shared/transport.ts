@@ -12,7 +12,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { addFacts, factsOf, type FailureFacts } from './errors';
+import { addFacts, type FailureFacts } from './errors';
 import { exchange, failureIn, HttpFailure, isRedirect, megabytes, originOf, parseBody, type Answer, type Sender } from './http';
 import type { ApiPath } from './path';
 import { redact, scrubError } from './redact';
@@ -177,28 +177,6 @@ export const MAX_REDIRECTS = 5;
 
 /** Network failures where the request never reached the service: safe to re-send anything. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/**
- * How a wait (Wait for Final State, Create + Wait) takes a status check that failed:
- * - `ends`: a refused key (401/403) does not pass by waiting, so the wait ends at once;
- * - `counts`: whether it is the wait's last failure, reported if the deadline comes; not when the check was
- *   cut short by the deadline with no answer at all, which is the wait timing out, not a failure of its own.
- */
-export function failedCheck(error: unknown): { ends: boolean; counts: boolean } {
-	const { status, cutByDeadline } = factsOf(error);
-	const ends = status === 401 || status === 403;
-	return { ends, counts: ends || !cutByDeadline };
-}
-
-/**
- * The failure a wait ends with: a 404 that lasted until the deadline is explained (the service had not made
- * what it just created visible yet, `GET <path>` says not found).
- */
-export function lastCheckFailure<E>(error: E, path: string, what: string): E {
-	const e = error as { description?: string | null };
-	if (factsOf(error).status === 404) e.description = `GET ${path} still answered 404 (not found) when the wait ended: the service had not made the new ${what} visible yet.`;
-	return error;
-}
 
 /** Milliseconds to wait before attempt `attempt + 1`, or undefined to give up. */
 export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy, random = Math.random): number | undefined {

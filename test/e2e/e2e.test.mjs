@@ -38,6 +38,18 @@ function workflows() {
 	const bodies = requireTestModule('receipts/setup');
 	const receipts = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
 	const extraction = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, { credentials: cred('extractionApi') });
+	/** Extraction → Create of last October's inbound invoices, with the sandbox's SAT password. */
+	const createJob = {
+		resource: 'extraction',
+		operation: 'create',
+		satCredentialType: 'ciec',
+		rfc: 'EKU9003173C9',
+		satPassword: 'ciec-e2e-secret',
+		informationType: 'INVOICE',
+		periodFrom: '2026-10-01',
+		periodTo: '2026-10-31',
+		direction: 'INBOUND',
+	};
 	return [
 		...Object.entries(PLACEHOLDER_EXAMPLES).map(([id, [file]]) => fillPlaceholders(example(file, id), sb.sim, userFolder)),
 		example('partners-onboard-clients.json', 'e2ePartnersOnboard'),
@@ -72,24 +84,32 @@ function workflows() {
 				manual,
 				extraction('Verify', { resource: 'account', operation: 'verifyApiKey' }),
 				extraction('Create and download', {
-					resource: 'extraction',
-					operation: 'create',
-					satCredentialType: 'ciec',
-					rfc: 'EKU9003173C9',
-					satPassword: 'ciec-e2e-secret',
-					informationType: 'INVOICE',
-					periodFrom: '2026-10-01',
-					periodTo: '2026-10-31',
-					direction: 'INBOUND',
+					...createJob,
 					waitForCompletion: true,
-					timeout: 60,
-					pollInterval: 0.2,
+					waitTimeout: 60,
 					downloadAll: true,
 					formats: 'XML',
+					options: { pollInterval: 0.2 },
 				}),
 				{ ...extraction('Register taxpayer', { resource: 'taxpayer', operation: 'register', taxpayer: '{"identification":"1792146739001","name":"Distribuidora Andina S.A."}' }), executeOnce: true },
 			],
 			connections: chain('Start', 'Verify', 'Create and download', 'Register taxpayer'),
+		},
+		{
+			// Saved before the one wait rule: Timeout as `timeout`, Check Every as `pollInterval` outside Options.
+			id: 'e2eExtractionSavedOld',
+			name: 'e2e extraction: a workflow saved with the old wait fields',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				manual,
+				extraction('Create and wait', {
+					...createJob,
+					waitForCompletion: true,
+					timeout: 3,
+					pollInterval: 1,
+				}),
+			],
+			connections: chain('Start', 'Create and wait'),
 		},
 	];
 }
@@ -280,6 +300,18 @@ describe('workflows executed by n8n', () => {
 		assert.notEqual(ecuador[0].origin, received[0].origin, 'the Ecuador API is another host');
 		assert.equal(output(run, 'Register taxpayer')[0].json.status, 'REGISTERED');
 		assert.ok(!JSON.stringify(run).includes('ciec-e2e-secret'), 'SAT password never in the run data');
+	});
+
+	test('Extraction: a workflow saved with the old wait fields keeps their values (n8n passes the hidden parameters on); a job not finished in time is output, marked', async () => {
+		sb.sim.server.clear();
+		sb.sim.extraction.nextJobs.push({ checks: 100_000, outcome: 'COMPLETED', documents: 1 });
+		const run = await execute('e2eExtractionSavedOld');
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		const [item] = output(run, 'Create and wait');
+		assert.equal(item.json.wait_timed_out, true);
+		// 3 s from the old `timeout` (the new field's default is 600 s); checks from the old 1 s (the default: 15 s).
+		assert.match(String(item.json.warnings), /^Wait for Completion timed out after 3 s in state PROCESSING/);
+		assert.ok(sb.sim.server.received('extraction').filter((r) => r.method === 'GET').length >= 1, 'checked before the 3 s passed');
 	});
 });
 

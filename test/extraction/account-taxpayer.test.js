@@ -1,5 +1,5 @@
 import { credentialsIn } from '../harness/hostile';
-import { createParams, NODE, startExtraction } from './setup';
+import { createParams, fastWait, NODE, startExtraction } from './setup';
 /** @import { ExtractionEnv } from './setup' */
 
 /** @type {ExtractionEnv} */
@@ -109,7 +109,7 @@ describe('Taxpayer → Register goes to the Ecuador API, with the Ecuador key; t
 		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 1 });
 		const runs = [
 			await env.run({ resource: 'account', operation: 'verifyApiKey' }),
-			await env.run(createParams({ waitForCompletion: true, pollInterval: 0.1, timeout: 5, downloadAll: true, formats: 'XML' })),
+			await env.runTimed(createParams({ ...fastWait, downloadAll: true, formats: 'XML' })),
 			await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId }),
 			await env.run({ resource: 'extraction', operation: 'downloadDocument', extractionId: job.publicId, documentId: job.documents[0].id }),
 		];

@@ -14,9 +14,12 @@ describe('SlidingWindowLimiter', () => {
 		let now = 0;
 		/** @type {number[]} */
 		const waits = [];
-		const limiter = new SlidingWindowLimiter(3, 60_000, () => now, async (ms) => {
-			waits.push(ms);
-			now += ms;
+		const limiter = new SlidingWindowLimiter(3, 60_000, {
+			now: () => now,
+			sleep: async (ms) => {
+				waits.push(ms);
+				now += ms;
+			},
 		});
 		return { limiter, waits, advance: (ms) => (now += ms), now: () => now };
 	};
@@ -46,6 +49,44 @@ describe('SlidingWindowLimiter', () => {
 		for (let n = 0; n < 3; n++) await limiter.acquire();
 		expect(await limiter.acquire(1000)).toEqual({ ok: false, waitMs: 60_000 });
 		expect(limiter.available()).toBe(0);
+	});
+
+	test('a reservation holds its slots at once, all or none', async () => {
+		const { limiter } = fake();
+		const first = limiter.reserve(2);
+		expect(first?.remaining).toBe(2);
+		expect(limiter.available()).toBe(1);
+		// A second caller that needs 2 sees 1 free, and holds nothing.
+		expect(limiter.reserve(2)).toBeUndefined();
+		expect(limiter.available()).toBe(1);
+		expect(await limiter.acquire()).toEqual({ ok: true, waitedMs: 0 });
+		// Held slots are not free to anyone else: the next slot is the used one, a window later.
+		expect(await limiter.acquire(1000)).toEqual({ ok: false, waitMs: 60_000 });
+	});
+
+	test('when reservations hold the whole budget, no slot frees by waiting', async () => {
+		const { limiter } = fake();
+		const all = limiter.reserve(3);
+		expect(limiter.reserve(1)).toBeUndefined();
+		expect(await limiter.acquire()).toEqual({ ok: false, waitMs: Infinity });
+		all?.release();
+		expect(await limiter.acquire()).toEqual({ ok: true, waitedMs: 0 });
+	});
+
+	test('a held slot counts in the window from when it is used; what is not used goes back', async () => {
+		const { limiter, advance } = fake();
+		const held = /** @type {NonNullable<ReturnType<typeof limiter.reserve>>} */ (limiter.reserve(3));
+		advance(30_000);
+		expect(held.use()).toBe(true);
+		held.release();
+		expect(held.remaining).toBe(0);
+		expect(held.use()).toBe(false);
+		expect(limiter.available()).toBe(2);
+		// The used slot frees a window after its use, not after the reservation.
+		advance(59_000);
+		expect(limiter.available()).toBe(2);
+		advance(1_000);
+		expect(limiter.available()).toBe(3);
 	});
 });
 

@@ -12,7 +12,7 @@ const downloads = () => env.calls().filter((c) => c.path.endsWith('/download'));
 describe('Download All', () => {
 	test('Create → wait → one binary item per document (XML), right MIME type, file name from the document ID, exact bytes', async () => {
 		env.sim.nextJobs.push({ checks: 1, outcome: 'COMPLETED', documents: 3 });
-		const result = await env.run(createParams({ ...fastWait, downloadAll: true, formats: 'XML' }));
+		const result = await env.runTimed(createParams({ ...fastWait, downloadAll: true, formats: 'XML' }));
 		expect(result.error).toBeUndefined();
 		const job = [...env.sim.jobs.values()][0];
 		const out = result.output(NODE);
@@ -83,8 +83,41 @@ describe('Download All', () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 501 });
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true, formats: 'XML,PDF' });
 		expect(result.error?.message).toBe(`[item 1] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`);
-		expect(result.error?.description).toMatch(/1,000 document downloads per hour; 1000 remain in this execution\. Nothing was downloaded/);
+		expect(result.error?.description).toMatch(/1,000 document downloads per hour, counted here for this execution \(all items together\); 1000 remain\. Nothing was downloaded/);
 		expect(downloads()).toHaveLength(0);
+	});
+
+	test('items running side by side reserve their downloads: together they never pass 1,000, and the one that does not fit downloads nothing', async () => {
+		// 2 × 501 documents: each job fits the budget alone, not both. Checked (not reserved), both items saw
+		// 1,000 free, started, and the budget ran out half-way through the second job.
+		const jobs = [env.sim.seedJob({ status: 'COMPLETED', documents: 501 }), env.sim.seedJob({ status: 'COMPLETED', documents: 501 })];
+		const result = await env.run(
+			{ resource: 'extraction', operation: 'get', extractionId: '={{ $json.id }}', downloadAll: true, formats: 'XML', options: { parallelRequests: 2 } },
+			jobs.map((j) => ({ id: j.publicId })),
+			true,
+		);
+		const out = result.output(NODE);
+		const errors = out.filter((o) => o.json.error);
+		expect(errors).toHaveLength(1);
+		const refused = jobs.find((j) => String(errors[0].json.error).includes(j.publicId));
+		expect(errors[0].json.error).toBe(`[item ${jobs.indexOf(/** @type {any} */ (refused)) + 1}] Download All: extraction ${refused?.publicId} needs 501 downloads, more than this execution may still make`);
+		expect(out.filter((o) => o.binary?.data)).toHaveLength(501);
+		expect(downloads()).toHaveLength(501);
+		expect(downloads().every((d) => !d.path.includes(/** @type {string} */ (refused?.publicId)))).toBe(true);
+	});
+
+	test('what an item reserved and did not use goes back: a job that failed at its first download leaves the budget to the next', async () => {
+		const [broken, next] = [env.sim.seedJob({ status: 'COMPLETED', documents: 600 }), env.sim.seedJob({ status: 'COMPLETED', documents: 600 })];
+		env.server.fail({ service: 'extraction', method: 'GET', path: `/prod/v1/extractions/${broken.publicId}/documents/`, status: 200, raw: '<!DOCTYPE html><html>Login</html>', headers: { 'content-type': 'text/html' }, times: 1 });
+		const result = await env.run(
+			{ resource: 'extraction', operation: 'get', extractionId: '={{ $json.id }}', downloadAll: true, formats: 'XML', options: { parallelRequests: 1 } },
+			[{ id: broken.publicId }, { id: next.publicId }],
+			true,
+		);
+		const out = result.output(NODE);
+		expect(out[0].json.error).toMatch(new RegExp(`^\\[item 1\\] Document ${broken.documents[0].id} of extraction ${broken.publicId} could not be downloaded as XML`));
+		// 1 used by the failed download, 599 given back: 999 free for the next job's 600.
+		expect(out.slice(1).filter((o) => o.binary?.data)).toHaveLength(600);
 	});
 
 	test('same field for XML and PDF is refused before anything is sent', async () => {
@@ -96,10 +129,10 @@ describe('Download All', () => {
 	test('a download answered 429 is retried after Retry-After and the file still arrives', async () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 1 });
 		env.server.fail({ service: 'extraction', path: `/prod/v1/extractions/${job.publicId}/documents/`, status: 429, headers: { 'retry-after': '1' }, times: 1 });
-		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true });
+		const result = await env.runTimed({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true });
 		expect(result.error).toBeUndefined();
 		const [first, second] = downloads();
-		expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+		expect(second.at - first.at).toBeGreaterThanOrEqual(1000);
 		expect(Buffer.from(/** @type {any} */ (result.output(NODE)[0].binary).data.data, 'base64').equals(env.sim.content(job.documents[0], 'XML'))).toBe(true);
 	});
 });

@@ -1,4 +1,4 @@
-import { createParams, fastWait, NODE, startExtraction } from './setup';
+import { createParams, fastWait, NODE, startExtraction, waitFor } from './setup';
 /** @import { ExtractionEnv } from './setup' */
 
 /** @type {ExtractionEnv} */
@@ -145,28 +145,31 @@ describe('Extraction: Get', () => {
 	});
 });
 
-describe('Extraction: wait for completion', () => {
+describe('Extraction: wait for completion (fake clock)', () => {
+	const checks = () => env.calls().filter((c) => c.method === 'GET');
+
 	test('Create waits until COMPLETED and outputs the final job', async () => {
 		env.sim.nextJobs.push({ checks: 2, outcome: 'COMPLETED', documents: 3 });
-		const result = await env.run(createParams(fastWait));
+		const result = await env.runTimed(createParams(fastWait));
 		expect(result.error).toBeUndefined();
 		const json = result.output(NODE)[0].json;
 		expect(json).toMatchObject({ status: 'COMPLETED', discoveryCount: 3, completedCount: 3 });
 		expect(json.documents).toHaveLength(3);
+		expect(json.wait_timed_out).toBeUndefined();
 		expect(env.calls().map((c) => c.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
 		expect(JSON.stringify(json)).not.toContain(SECRET);
 	});
 
 	test('Get waits too, and a job already finished needs one check', async () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 1 });
-		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, ...fastWait });
+		const result = await env.runTimed({ resource: 'extraction', operation: 'get', extractionId: job.publicId, ...fastWait });
 		expect(result.output(NODE)[0].json.status).toBe('COMPLETED');
 		expect(env.calls()).toHaveLength(1);
 	});
 
 	test('FAILED stops with a clear error naming the job and the SAT error code', async () => {
 		env.sim.nextJobs.push({ checks: 1, outcome: 'FAILED', documents: 0, error: { code: 'INVALID_CREDENTIALS', message: 'SAT rejected the credentials', details: { satResponse: 'Contraseña incorrecta' } } });
-		const result = await env.run(createParams(fastWait));
+		const result = await env.runTimed(createParams(fastWait));
 		const publicId = [...env.sim.jobs.keys()][0];
 		expect(result.error?.message).toBe(`[item 1] Extraction ${publicId} FAILED: INVALID_CREDENTIALS - SAT rejected the credentials`);
 		expect(result.error?.description).toMatch(/Contraseña incorrecta.*check the RFC and the SAT password/);
@@ -174,7 +177,7 @@ describe('Extraction: wait for completion', () => {
 
 	test('FAILED with Continue On Fail gives an error item and the next item still runs', async () => {
 		env.sim.nextJobs.push({ checks: 0, outcome: 'FAILED', documents: 0 }, { checks: 0, outcome: 'COMPLETED', documents: 1 });
-		const result = await env.run(createParams(fastWait), [{}, {}], true);
+		const result = await env.runTimed(createParams(fastWait), [{}, {}], true);
 		const out = result.output(NODE);
 		expect(out).toHaveLength(2);
 		expect(out[0].json.error).toMatch(/FAILED: INVALID_CREDENTIALS/);
@@ -182,18 +185,91 @@ describe('Extraction: wait for completion', () => {
 		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
-	test('timeout stops with an error that says where the job is and how to resume', async () => {
+	test('every job of a run is created before the first is followed, then they are followed together', async () => {
+		env.sim.nextJobs.push({ checks: 3, outcome: 'COMPLETED', documents: 1 }, { checks: 3, outcome: 'COMPLETED', documents: 1 }, { checks: 3, outcome: 'COMPLETED', documents: 1 });
+		const result = await env.runTimed(createParams(waitFor(600, 10)), [{}, {}, {}]);
+		expect(result.error).toBeUndefined();
+		const posts = env.calls().filter((c) => c.method === 'POST');
+		expect(Math.max(...posts.map((c) => c.at))).toBeLessThanOrEqual(Math.min(...checks().map((c) => c.at)));
+		// One after another, three jobs of four checks each would take 3 × (10 + 15 + 22.5 + 33.75) s.
+		expect(result.elapsedMs).toBeLessThan(2 * (10 + 15 + 22.5 + 30) * 1000);
+		expect(result.output(NODE).map((o) => [o.json.status, o.pairedItem])).toEqual([0, 1, 2].map((item) => ['COMPLETED', { item }]));
+	});
+
+	test('the Timeout outputs the job in its last state, marked, with how to follow it; checks back off', async () => {
 		env.sim.nextJobs.push({ checks: 1000, outcome: 'COMPLETED', documents: 5 });
-		const started = Date.now();
-		const result = await env.run(createParams({ ...fastWait, pollInterval: 0.2, timeout: 1 }));
-		const elapsed = Date.now() - started;
+		const result = await env.runTimed(createParams(waitFor(10, 1)), undefined, false, { stepMs: 10 });
 		const publicId = [...env.sim.jobs.keys()][0];
-		expect(result.error?.message).toBe(`[item 1] Extraction ${publicId} did not finish within 1 s`);
-		expect(result.error?.description).toMatch(/Last state: PROCESSING \(discoveryCount 5, completedCount 0\).*Get \(publicId/);
-		expect(elapsed).toBeLessThan(6000); // without the deadline: 1000 checks
-		const checks = env.calls().filter((c) => c.method === 'GET').length;
-		expect(checks).toBeGreaterThanOrEqual(3);
-		expect(checks).toBeLessThanOrEqual(6);
+		expect(result.error).toBeUndefined();
+		const [item] = result.output(NODE);
+		expect(item.json).toMatchObject({ publicId, status: 'PROCESSING', discoveryCount: 5, wait_timed_out: true });
+		expect(item.json.warnings).toEqual([
+			`Wait for Completion timed out after 10 s in state PROCESSING (discoveryCount 5, completedCount ${item.json.completedCount}). This extraction exists: do not create it again; follow it with Extraction → Get (publicId ${publicId}), or start a workflow from its extraction.completed webhook.`,
+		]);
+		expect(result.elapsedMs).toBeGreaterThanOrEqual(10_000);
+		// Checks 1, 1.5, 2.25 and 3.375 s apart (at 1, 2.5, 4.75 and 8.125 s); at a fixed 1 s they would be 9.
+		const [post] = env.calls();
+		const at = checks().map((c) => c.at - post.at);
+		expect(at).toHaveLength(4);
+		[1000, 2500, 4750, 8125].forEach((due, n) => expect(at[n]).toBeGreaterThanOrEqual(due));
+	});
+
+	test('a Timeout of 0: the created job is output at once, marked, without a check', async () => {
+		const result = await env.runTimed(createParams(waitFor(0)));
+		expect(result.output(NODE)[0].json).toMatchObject({ status: 'PROCESSING', wait_timed_out: true });
+		expect(checks()).toHaveLength(0);
+	});
+
+	test('Download All after a Timeout: the job is output, marked, and nothing is downloaded', async () => {
+		env.sim.nextJobs.push({ checks: 1000, outcome: 'COMPLETED', documents: 2 });
+		const result = await env.runTimed(createParams({ ...waitFor(5), downloadAll: true }));
+		const [item, ...more] = result.output(NODE);
+		expect(more).toEqual([]);
+		expect(item.binary).toBeUndefined();
+		expect(item.json).toMatchObject({ status: 'PROCESSING', wait_timed_out: true });
+		expect(String(item.json.warnings)).toMatch(/Nothing was downloaded: run Get with Download All once the job is COMPLETED\.$/);
+		expect(env.calls().filter((c) => c.path.endsWith('/download'))).toHaveLength(0);
+	});
+
+	test('Get: a job that does not finish in time is output, marked, with how to read it again', async () => {
+		const job = env.sim.seedJob({ checks: 1000 });
+		const result = await env.runTimed({ resource: 'extraction', operation: 'get', extractionId: job.publicId, ...waitFor(5) });
+		expect(result.output(NODE)[0].json).toMatchObject({ publicId: job.publicId, status: 'PROCESSING', wait_timed_out: true });
+		expect(String(result.output(NODE)[0].json.warnings)).toContain(`The job continues on the service: read it again later with Extraction → Get (publicId ${job.publicId})`);
+	});
+});
+
+describe('Extraction: a workflow saved before the one wait rule keeps working', () => {
+	// What such a workflow carries: Timeout as `timeout`, Check Every as `pollInterval` (not in Options).
+	const saved = { waitForCompletion: true, timeout: 5, pollInterval: 2 };
+
+	test('its Timeout and interval are read from the old names (n8n passes them on because the node still lists them, hidden)', async () => {
+		env.sim.nextJobs.push({ checks: 1000, outcome: 'COMPLETED', documents: 1 });
+		const result = await env.runTimed(createParams(saved), undefined, false, { stepMs: 10 });
+		const [item] = result.output(NODE);
+		expect(item.json.wait_timed_out).toBe(true);
+		expect(String(item.json.warnings)).toMatch(/^Wait for Completion timed out after 5 s /);
+		// First check 2 s after the create (the default would be 15 s), the next due at 5 s: the deadline.
+		const [post, ...gets] = env.calls();
+		expect(gets.map((c) => c.at - post.at)).toEqual([expect.any(Number)]);
+		expect(gets[0].at - post.at).toBeGreaterThanOrEqual(2000);
+		expect(result.elapsedMs).toBeLessThan(15_000);
+	});
+
+	test('the fields the form shows win once they are set', async () => {
+		env.sim.nextJobs.push({ checks: 1000, outcome: 'COMPLETED', documents: 1 });
+		const result = await env.runTimed(createParams({ ...saved, waitTimeout: 3, options: { pollInterval: 1 } }), undefined, false, { stepMs: 10 });
+		expect(String(result.output(NODE)[0].json.warnings)).toMatch(/^Wait for Completion timed out after 3 s /);
+		// At 1 and 2.5 s; the old 2 s interval would give one check.
+		expect(env.calls().filter((c) => c.method === 'GET')).toHaveLength(2);
+	});
+
+	test('an old value that is not a number is refused before anything is sent, naming the old field', async () => {
+		const result = await env.run(createParams({ ...saved, pollInterval: '={{ "5s" }}' }));
+		expect(result.error?.message).toBe(
+			'[item 1] Check Every (Seconds) (a field of an earlier version of this node; set Options → Poll Interval (Seconds) instead): must be a number from 0.01 to 3600, got "5s"',
+		);
+		expect(env.calls()).toHaveLength(0);
 	});
 });
 

@@ -69,13 +69,14 @@ describe('a credential goes only to its own origin', () => {
 });
 
 describe('every request has a wall-clock deadline (fake clock)', () => {
-	test('Create + Wait for Completion whose status checks drip: the item ends at the wait’s Timeout, naming the job', async () => {
+	test('Create + Wait for Completion whose status checks drip: the item ends at the wait’s Timeout, the job output and marked', async () => {
 		env.sim.nextJobs.push({ checks: 100, outcome: 'COMPLETED', documents: 1 });
 		env.server.fail({ service: 'extraction', method: 'GET', path: '/prod/v1/extractions/', mode: 'drip', intervalMs: 400, times: 100 });
-		const { result, elapsedMs } = await withFakeClock(() => env.run(createParams({ waitForCompletion: true, timeout: 5, pollInterval: 1 })));
+		const { result, elapsedMs } = await withFakeClock(() => env.run(createParams({ waitForCompletion: true, waitTimeout: 5, options: { pollInterval: 1 } })));
 		const [job] = [...env.sim.jobs.values()];
 		// The checks were cut by the wait's deadline, never answered: the wait timed out, and says where the job is.
-		expect(result.error?.message).toBe(`[item 1] Extraction ${job.publicId} did not finish within 5 s`);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toMatchObject({ publicId: job.publicId, wait_timed_out: true });
 		expect(elapsedMs).toBeGreaterThanOrEqual(5000);
 		expect(elapsedMs).toBeLessThan(60_000);
 		expect((await env.server.delivered()).every((d) => d.closedEarly)).toBe(true);

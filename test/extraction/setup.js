@@ -1,4 +1,5 @@
 /** @import { ICredentialType, IDataObject, INodeType } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
 import { ExtractionSimulator } from '../simulator/extraction';
@@ -47,6 +48,15 @@ export async function startExtraction() {
 	/** @returns {Promise<RunResult>} */
 	const run = (parameters, input, continueOnFail = false) =>
 		engine.run(workflowWith({ nodeType: 'extraction', credentialType: 'extractionApi', parameters, input, continueOnFail, name: NODE }));
+	/**
+	 * `run` on the fake clock (test/harness/clock.js): for every run that waits (Wait for Completion, a
+	 * Retry-After, a late answer), so its time is the code's, never the machine's.
+	 * @returns {Promise<RunResult & { elapsedMs: number }>}
+	 */
+	const runTimed = async (parameters, input, continueOnFail = false, clock = {}) => {
+		const { result, elapsedMs } = await withFakeClock(() => run(parameters, input, continueOnFail), clock);
+		return { ...result, elapsedMs };
+	};
 	/** Requests that reached the Mexico API, and the Ecuador API. */
 	const calls = () => server.received('extraction');
 	const ecuadorCalls = () => server.received(sim.ecuador.prefix);
@@ -55,7 +65,7 @@ export async function startExtraction() {
 		server.clear();
 		useCredential();
 	};
-	return { sim, server, engine, run, calls, ecuadorCalls, baseUrl, ecuadorBaseUrl, useCredential, reset, otherOrigin, ecuadorOrigin, stop: () => server.stop() };
+	return { sim, server, engine, run, runTimed, calls, ecuadorCalls, baseUrl, ecuadorBaseUrl, useCredential, reset, otherOrigin, ecuadorOrigin, stop: () => server.stop() };
 }
 
 /**
@@ -79,5 +89,11 @@ export const createParams = (extra = {}) => ({
 	...extra,
 });
 
-/** Fast wait settings for tests (Check Every accepts down to 0.1 s). */
-export const fastWait = { waitForCompletion: true, pollInterval: 0.1, timeout: 5 };
+/**
+ * Wait for Completion as the form names it (the package's one wait rule, shared/wait.ts): the first check after
+ * 1 s, then 1.5 times later each time, for up to 10 minutes. Fake time: run it with `env.runTimed`.
+ */
+export const fastWait = { waitForCompletion: true, waitTimeout: 600, options: { pollInterval: 1 } };
+
+/** Wait for Completion with a Timeout of `seconds` and the first check after `pollInterval` seconds. */
+export const waitFor = (seconds, pollInterval = 1) => ({ waitForCompletion: true, waitTimeout: seconds, options: { pollInterval } });

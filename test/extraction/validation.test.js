@@ -15,13 +15,14 @@ beforeEach(() => env.reset());
 
 /** @type {Array<[label: string, parameters: Record<string, unknown>, message: RegExp]>} */
 const refused = [
-	['Check Every "5s"', { waitForCompletion: true, pollInterval: '={{ "5s" }}' }, /^\[item 1\] Check Every \(Seconds\): must be a number from 0\.1 to 3600, got "5s"$/],
-	['Check Every 0', { waitForCompletion: true, pollInterval: 0 }, /^\[item 1\] Check Every \(Seconds\): must be a number from 0\.1 to 3600, got 0$/],
-	['Check Every in hexadecimal', { waitForCompletion: true, pollInterval: '={{ "0xF" }}' }, /^\[item 1\] Check Every \(Seconds\): must be a number from 0\.1 to 3600, got "0xF"$/],
-	['Timeout "abc"', { waitForCompletion: true, timeout: '={{ "abc" }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got "abc"$/],
-	['Timeout 0', { waitForCompletion: true, timeout: 0 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got 0$/],
-	['Timeout of a week', { waitForCompletion: true, timeout: 604800 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got 604800$/],
-	['Timeout not finite', { waitForCompletion: true, timeout: '={{ 1/0 }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got Infinity$/],
+	['Poll Interval "5s"', { waitForCompletion: true, options: { pollInterval: '={{ "5s" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/],
+	['Poll Interval 0', { waitForCompletion: true, options: { pollInterval: 0 } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/],
+	['Poll Interval in hexadecimal', { waitForCompletion: true, options: { pollInterval: '={{ "0xF" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0xF"$/],
+	['Timeout "abc"', { waitForCompletion: true, waitTimeout: '={{ "abc" }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "abc"$/],
+	['Timeout -1', { waitForCompletion: true, waitTimeout: -1 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/],
+	['Timeout of a week', { waitForCompletion: true, waitTimeout: 604800 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got 604800$/],
+	['Timeout not finite', { waitForCompletion: true, waitTimeout: '={{ 1/0 }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/],
+	['Timeout of a week, saved under the old name', { waitForCompletion: true, timeout: 604800 }, /^\[item 1\] Timeout \(Seconds\) \(a field of an earlier version of this node; set Timeout \(Seconds\) instead\): must be a number from 0 to 86400, got 604800$/],
 ];
 
 describe('Extraction: numeric options are refused before anything is sent', () => {
@@ -39,10 +40,10 @@ describe('Extraction: numeric options are refused before anything is sent', () =
 		expect(result.error?.message).toMatch(message);
 	});
 
-	test('the second item’s wrong Check Every stops the batch before the first job is created', async () => {
-		const result = await env.run(createParams({ waitForCompletion: true, pollInterval: '={{ $json.every }}' }), [{ every: 1 }, { every: '1m' }]);
+	test('the second item’s wrong Poll Interval stops the batch before the first job is created', async () => {
+		const result = await env.run(createParams({ waitForCompletion: true, options: { pollInterval: '={{ $json.every }}' } }), [{ every: 1 }, { every: '1m' }]);
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 2] Check Every (Seconds): must be a number from 0.1 to 3600, got "1m"');
+		expect(result.error?.message).toBe('[item 2] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "1m"');
 	});
 
 	test.each([
@@ -59,7 +60,7 @@ describe('Extraction: numeric options are refused before anything is sent', () =
 
 	test('options given as plain decimal text are read as those numbers', async () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED' });
-		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, waitForCompletion: true, pollInterval: '={{ "0.1" }}', timeout: '={{ "5" }}', options: { parallelRequests: '={{ "2" }}' } });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, waitForCompletion: true, waitTimeout: '={{ "5" }}', options: { parallelRequests: '={{ "2" }}', pollInterval: '={{ "0.1" }}' } });
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].json.status).toBe('COMPLETED');
 	});

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 /** @import { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
 import { fixture } from '../harness/engine';
 import { startExtraction } from './setup';
 /** @import { ExtractionEnv } from './setup' */
@@ -62,14 +63,20 @@ function patch(workflow, node, parameters) {
 	return workflow;
 }
 
-test("fixture: last month's inbound invoices → wait → download all XML → files on disk", async () => {
-	const workflow = fixture('extraction-last-month-invoices-to-disk.json');
-	// The fixture reads the SAT password from an n8n Variable and waits 30 s between checks: shortened here.
-	patch(workflow, "Extract last month's invoices", { satPassword: 'S3cr3t-CIEC-pass', pollInterval: 0.1 });
-	patch(workflow, 'Write XML to disk', { fileName: `=${dir}/{{ $binary.data.fileName }}` });
-	env.sim.nextJobs.push({ checks: 2, outcome: 'COMPLETED', documents: 3 });
+/** Runs a workflow on the fake clock: the examples' own Timeout and Poll Interval, in fake time. */
+const run = async (workflow) => (await withFakeClock(() => env.engine.run(workflow), { maxMs: 2 * 3_600_000 })).result;
 
-	const result = await env.engine.run(workflow);
+/** The last month example, its SAT password given (the fixture reads it from an n8n Variable) and its files written to `dir`. */
+function lastMonthToDisk() {
+	const workflow = fixture('extraction-last-month-invoices-to-disk.json');
+	patch(workflow, "Extract last month's invoices", { satPassword: 'S3cr3t-CIEC-pass' });
+	patch(workflow, 'Write XML to disk', { fileName: `=${dir}/{{ $binary.data.fileName }}` });
+	return workflow;
+}
+
+test("fixture: last month's inbound invoices → wait → download all XML → files on disk", async () => {
+	env.sim.nextJobs.push({ checks: 2, outcome: 'COMPLETED', documents: 3 });
+	const result = await run(lastMonthToDisk());
 	expect(result.error).toBeUndefined();
 
 	const [create] = env.calls();
@@ -84,11 +91,21 @@ test("fixture: last month's inbound invoices → wait → download all XML → f
 	expect(result.output('Write XML to disk')).toHaveLength(3);
 });
 
+test("fixture: last month's invoices, a job not finished within the Timeout: no file, and the run stops saying how to follow it", async () => {
+	env.sim.nextJobs.push({ checks: 100_000, outcome: 'COMPLETED', documents: 3 });
+	const result = await run(lastMonthToDisk());
+	const [job] = [...env.sim.jobs.values()];
+	expect(result.output("Extract last month's invoices")[0].json).toMatchObject({ publicId: job.publicId, wait_timed_out: true });
+	expect(readdirSync(dir)).toEqual([]);
+	expect(result.output('Write XML to disk')).toEqual([]);
+	expect(result.error?.message).toMatch(new RegExp(`^Wait for Completion timed out after 1800 s in state PROCESSING .*follow it with Extraction → Get \\(publicId ${job.publicId}\\)`));
+});
+
 test('fixture: get an extraction from webhook-shaped data and download XML and PDF', async () => {
 	const job = env.sim.seedJob({ status: 'COMPLETED', documents: 2 });
 	const workflow = fixture('extraction-get-and-download-all.json');
 	patch(workflow, 'Extractions to fetch', { jsCode: `return [{ json: { data: { extractionId: '${job.publicId}' } } }];` });
-	const result = await env.engine.run(workflow);
+	const result = await run(workflow);
 	expect(result.error).toBeUndefined();
 	const out = result.output('Download all documents');
 	expect(out.map((o) => Object.keys(o.binary ?? {}).sort())).toEqual([

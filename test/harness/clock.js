@@ -1,21 +1,96 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+/** @import { ClientRequest, ServerResponse } from 'node:http' */
+
+/** The real timer, taken before any test fakes the global one: used to wait for the sockets while fake time stands still. */
+const realSetTimeout = globalThis.setTimeout;
+const realWait = (ms) => new Promise((resolve) => realSetTimeout(resolve, ms));
+
+/**
+ * HTTP exchanges of this process that are on the wire: a request the client started that no server has
+ * received yet, or an answer a server began that the client has not received yet. Fake time stands still
+ * while there is one, so an exchange takes no fake time however loaded the machine is: the time a test
+ * measures is the time the code and the simulators asked for (their sleeps, deadlines, a late answer), never
+ * the machine's speed. A server still preparing its answer (a late or slow answer, waiting on the fake clock)
+ * is not on the wire.
+ */
+class Wire {
+	/** @type {Set<ClientRequest>} */
+	requests = new Set();
+	/** @type {Set<ServerResponse>} */
+	preparing = new Set();
+
+	onClientStart = (/** @type {any} */ message) => {
+		const request = /** @type {ClientRequest} */ (message.request);
+		this.requests.add(request);
+		request.once('close', () => this.requests.delete(request));
+	};
+
+	onClientDone = (/** @type {any} */ message) => {
+		this.requests.delete(message.request);
+	};
+
+	onServerStart = (/** @type {any} */ message) => {
+		const response = /** @type {ServerResponse} */ (message.response);
+		this.preparing.add(response);
+		response.once('close', () => this.preparing.delete(response));
+	};
+
+	/** How many exchanges are on the wire now. */
+	busy() {
+		let preparing = 0;
+		for (const response of this.preparing) {
+			if (response.headersSent || response.destroyed) this.preparing.delete(response);
+			else preparing++;
+		}
+		return Math.max(0, this.requests.size - preparing);
+	}
+
+	listen() {
+		subscribe('http.client.request.start', this.onClientStart);
+		subscribe('http.client.response.finish', this.onClientDone);
+		subscribe('http.client.request.error', this.onClientDone);
+		subscribe('http.server.request.start', this.onServerStart);
+	}
+
+	close() {
+		unsubscribe('http.client.request.start', this.onClientStart);
+		unsubscribe('http.client.response.finish', this.onClientDone);
+		unsubscribe('http.client.request.error', this.onClientDone);
+		unsubscribe('http.server.request.start', this.onServerStart);
+	}
+}
+
 /**
  * A fake clock for engine tests where time matters: n8n's `sleep`, `setTimeout` and `Date` are Jest's fake
  * timers while `run` executes, and the clock is moved forward step by step until the run ends, so a test of a
- * 60-second deadline takes milliseconds and no timed bound depends on the machine's speed. Sockets, `nextTick`
- * and `setImmediate` stay real: the simulators and n8n's HTTP helper talk over real connections; the
- * simulators' own timers (a dripping answer, a late one) run on the same fake clock.
+ * 60-second deadline takes milliseconds, and no timed bound depends on the machine's speed: while an HTTP
+ * exchange is on the wire (see Wire) the clock stands still and the test waits for the sockets in real time.
+ * Sockets, `nextTick` and `setImmediate` stay real: the simulators and n8n's HTTP helper talk over real
+ * connections; the simulators' own timers (a dripping answer, a late one) and their clocks (`at` of each
+ * request, job and receipt ages) run on the same fake clock.
  * @template T
  * @param {() => Promise<T>} run
  * @param {{ stepMs?: number; maxMs?: number }} [opts] How far to move the clock at a time, and at most in all.
  * @returns {Promise<{ result: T; elapsedMs: number }>} The run's result and the fake time it took.
  */
 export async function withFakeClock(run, { stepMs = 100, maxMs = 30 * 60 * 1000 } = {}) {
+	const wire = new Wire();
+	wire.listen();
 	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'] });
 	const started = Date.now();
 	let done = false;
 	try {
 		const running = run().finally(() => (done = true));
+		let heldSince = 0;
 		while (!done && Date.now() - started < maxMs) {
+			if (wire.busy()) {
+				// Real time for the sockets; a socket that never delivers is a broken test, said plainly.
+				heldSince ||= performance.now();
+				if (performance.now() - heldSince > 20_000) throw new Error(`an HTTP exchange stayed on the wire for 20 s of real time (${wire.busy()} open)`);
+				await realWait(1);
+				continue;
+			}
+			heldSince = 0;
 			await jest.advanceTimersByTimeAsync(stepMs);
 			// Lets the sockets deliver what the timers just wrote.
 			await new Promise((resolve) => setImmediate(resolve));
@@ -25,5 +100,6 @@ export async function withFakeClock(run, { stepMs = 100, maxMs = 30 * 60 * 1000 
 		return { result, elapsedMs: Date.now() - started };
 	} finally {
 		jest.useRealTimers();
+		wire.close();
 	}
 }

@@ -8,9 +8,9 @@ import { TestCredentialsHelper } from './credentials';
 /**
  * Runs workflows through n8n-core's real execution engine (WorkflowExecute over a Workflow), with the
  * package's built node classes (dist/) and a credentials helper that behaves like n8n's server.
- * Two stand-ins for n8n's own nodes let test workflows look exactly like ones a user imports:
- * `n8n-nodes-base.manualTrigger` (one empty item) and `n8n-nodes-base.code` ("Run Once for All Items":
- * its JavaScript returns the items).
+ * Stand-ins for n8n's own nodes let test workflows look exactly like ones a user imports:
+ * `n8n-nodes-base.manualTrigger` (one empty item), `n8n-nodes-base.code` ("Run Once for All Items":
+ * its JavaScript returns the items), and what the examples branch and stop with: `if`, `noOp`, `stopAndError`.
  */
 
 export const PACKAGE = 'n8n-nodes-latam-fiscal';
@@ -87,12 +87,92 @@ class Code {
 	}
 }
 
+/**
+ * n8n's If node (version 2) as far as the examples use it: conditions combined with "and", each a string
+ * "equals" or a boolean "is true" / "is false"; items that pass go to the first output, the others to the second.
+ */
+class If {
+	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
+		displayName: 'If',
+		name: 'if',
+		group: ['transform'],
+		version: [1, 2],
+		description: '',
+		defaults: {},
+		inputs: ['main'],
+		outputs: ['main', 'main'],
+		properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
+	}));
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		/** @type {Record<string, (left: unknown, right: unknown) => boolean>} */
+		const operations = { equals: (left, right) => left === right, true: (left) => left === true, false: (left) => left === false };
+		/** @type {INodeExecutionData[]} */
+		const yes = [];
+		/** @type {INodeExecutionData[]} */
+		const no = [];
+		this.getInputData().forEach((item, i) => {
+			const filter = /** @type {{ conditions: Array<{ leftValue: unknown; rightValue: unknown; operator: { operation: string } }> }} */ (this.getNodeParameter('conditions', i));
+			const pass = filter.conditions.every((c) => {
+				const operation = operations[c.operator.operation];
+				if (!operation) throw new Error(`the If stand-in has no operation "${c.operator.operation}"`);
+				return operation(c.leftValue, c.rightValue);
+			});
+			(pass ? yes : no).push({ ...item, pairedItem: { item: i } });
+		});
+		return [yes, no];
+	}
+}
+
+/** n8n's No Operation node: passes its items on. */
+class NoOp {
+	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({ displayName: 'No Operation', name: 'noOp', group: ['transform'], version: 1, description: '', defaults: {}, inputs: ['main'], outputs: ['main'], properties: [] }));
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		return [this.getInputData()];
+	}
+}
+
+/** n8n's Stop and Error node (error message): stops the run with the message of its first item. */
+class StopAndError {
+	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
+		displayName: 'Stop and Error',
+		name: 'stopAndError',
+		group: ['input'],
+		version: 1,
+		description: '',
+		defaults: {},
+		inputs: ['main'],
+		outputs: [],
+		properties: [{ displayName: 'Error Message', name: 'errorMessage', type: 'string', default: '' }],
+	}));
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		throw new Error(/** @type {string} */ (this.getNodeParameter('errorMessage', 0)));
+	}
+}
+
 export class TestNodeTypes {
 	types = /** @type {Map<string, INodeType>} */ (new Map());
 
 	constructor(packageNodes) {
 		this.types.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
 		this.types.set('n8n-nodes-base.code', new Code());
+		this.types.set('n8n-nodes-base.if', new If());
+		this.types.set('n8n-nodes-base.noOp', new NoOp());
+		this.types.set('n8n-nodes-base.stopAndError', new StopAndError());
 		for (const node of packageNodes) this.types.set(`${PACKAGE}.${node.description.name}`, node);
 	}
 

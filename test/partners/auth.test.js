@@ -1,4 +1,5 @@
 /** @import { IHttpRequestHelper } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
 import { workflowWith } from '../harness/engine';
 import { byId, usePartners } from './setup';
 
@@ -143,22 +144,19 @@ describe('retries', () => {
 		await env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) });
 		env.server.clear();
 		env.server.fail({ service: 'partners', path: `/v1/products/${plan.uuid}`, status: 503, times: 10 });
-		const started = Date.now();
-		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) });
-		const waited = Date.now() - started;
+		const { result, elapsedMs } = await withFakeClock(() => env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) }));
 		expect(result.error?.message).toBe('[item 1] Partners answered 503: Injected failure [injected]');
 		expect(env.calls()).toHaveLength(4);
-		expect(waited).toBeGreaterThanOrEqual(250 + 500 + 1000); // at least half of 500, 1000, 2000 ms
-	}, 20000);
+		expect(elapsedMs).toBeGreaterThanOrEqual(250 + 500 + 1000); // at least half of 500, 1000, 2000 ms (fake time)
+	});
 
 	test('a create answered 429 is re-sent after Retry-After (the service did not process it), and creates one plan', async () => {
 		env.server.fail({ service: 'partners', path: '/v1/products', method: 'POST', status: 429, times: 1, headers: { 'retry-after': '1' } });
-		const started = Date.now();
-		const result = await env.run({ resource: 'plan', operation: 'create', name: 'P429', vigencies: { vigency: [{ vigency: 'SP', folios: 1, price: 1 }] } });
+		const { result, elapsedMs } = await withFakeClock(() => env.run({ resource: 'plan', operation: 'create', name: 'P429', vigencies: { vigency: [{ vigency: 'SP', folios: 1, price: 1 }] } }));
 		expect(result.error).toBeUndefined();
 		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual(['POST /v1/products', 'POST /v1/products']);
-		expect(env.calls()[1].at - env.calls()[0].at).toBeGreaterThanOrEqual(950);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect(env.calls()[1].at - env.calls()[0].at).toBeGreaterThanOrEqual(1000);
+		expect(elapsedMs).toBeGreaterThanOrEqual(1000);
 		expect([...env.partners.products.values()].filter((p) => p.name === 'P429')).toHaveLength(1);
 	});
 

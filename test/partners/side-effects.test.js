@@ -1,4 +1,5 @@
 /** @import { Product } from '../simulator/partners' */
+import { withFakeClock } from '../harness/clock';
 import { byId, clientCreateParams, usePartners } from './setup';
 
 /**
@@ -70,11 +71,11 @@ test('a 429 on Suspend was not processed: re-sent after Retry-After, and the mes
 	const uuid = await createClient('throttled@example.mx');
 	env.server.clear();
 	env.server.fail({ service: 'partners', method: 'POST', path: '/v1/clients/suspend', mode: 'throttle', retryAfterSeconds: 1, times: 1 });
-	const result = await env.run({ resource: 'client', operation: 'suspend', clientIds: uuid, options: { message: 'Pago pendiente' } });
+	const { result } = await withFakeClock(() => env.run({ resource: 'client', operation: 'suspend', clientIds: uuid, options: { message: 'Pago pendiente' } }));
 	expect(result.error).toBeUndefined();
 	const sent = env.calls().filter((c) => c.path === '/v1/clients/suspend');
 	expect(sent).toHaveLength(2);
-	expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(950);
+	expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(1000);
 	expect(env.partners.clients.get(uuid)?.messages_delivered).toEqual(['Pago pendiente']);
 });
 

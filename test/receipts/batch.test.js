@@ -19,7 +19,7 @@ describe('a batch waits once', () => {
 		env.receipts.decideAfterMs = 400;
 		env.server.delayMs = 20; // each check takes a while, so overlapping checks show
 		const n = 12;
-		const result = await env.run(
+		const result = await env.runTimed(
 			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromRows(), waitForFinalState: true, waitTimeout: 30, options: { pollInterval: 0.1, parallelChecks: 4, parallelRequests: 1 } },
 			rowsOf(n),
 		);
@@ -46,8 +46,8 @@ describe('a batch waits once', () => {
 		env.receipts.planNext({ estado: 'NO AUTORIZADO' });
 		env.receipts.planNext(...Array(60).fill('RECIBIDO')); // never decided within the timeout
 		env.receipts.planNext('DEVUELTO');
-		const result = await env.run(
-			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromRows(), waitForFinalState: true, waitTimeout: 2, options: { pollInterval: 0.05 } },
+		const result = await env.runTimed(
+			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromRows(), waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 1 } },
 			rowsOf(4),
 			true,
 		);
@@ -170,9 +170,9 @@ describe('reproducible access key (Options → Access Key)', () => {
 	});
 
 	test('running the same input again: the tax authority refuses the duplicate key instead of authorizing it twice', async () => {
-		const fast = { ...withKey, waitForFinalState: true, waitTimeout: 10, options: { ...withKey.options, pollInterval: 0.02 } };
-		const first = await env.run(jsonIssue('retention', retentionBody(), fast));
-		const again = await env.run(jsonIssue('retention', retentionBody(), fast));
+		const fast = { ...withKey, waitForFinalState: true, waitTimeout: 600, options: { ...withKey.options, pollInterval: 1 } };
+		const first = await env.runTimed(jsonIssue('retention', retentionBody(), fast));
+		const again = await env.runTimed(jsonIssue('retention', retentionBody(), fast));
 		expect(first.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
 		const out = again.output('Receipts')[0].json;
 		expect(out.estado).toBe('DEVUELTO');

@@ -175,7 +175,7 @@ describe('an ID that goes into the address is checked before anything is sent', 
 
 	test('an ID the service answered that would change the address: the status check is not sent, the receipt is named', async () => {
 		env.server.fail({ service: 'receipts', method: 'POST', status: 200, body: { id: '../issue', estado: 'RECIBIDO' }, times: 1 });
-		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 0.5, options: { pollInterval: 0.05 } }));
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 5, options: { pollInterval: 1 } }));
 		expect(result.error?.message).toMatch(/^\[item 1\] Receipt ID \.\.\/issue exists, but following it failed: Not sent to Receipts: "\.\.\/issue" is not an ID/);
 		expect(env.calls().filter((c) => c.method === 'GET')).toHaveLength(0);
 	});

@@ -75,7 +75,7 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 
 	test('Wait for Final State follows it to AUTORIZADO', async () => {
 		env.receipts.planNext('ENVIADO', 'RECIBIDO', 'AUTORIZADO');
-		const result = await env.run(jsonIssue(resource, body(), { waitForFinalState: true, waitTimeout: 10, simplify: true, options: { pollInterval: 0.02 } }));
+		const result = await env.runTimed(jsonIssue(resource, body(), { waitForFinalState: true, waitTimeout: 600, simplify: true, options: { pollInterval: 1 } }));
 		expect(result.error).toBeUndefined();
 		const out = result.output('Receipts')[0].json;
 		expect(out).toMatchObject({ estado: 'AUTORIZADO', autorizacion_numero: out.clave_acceso });
@@ -95,7 +95,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 		env.receipts.decideAfterMs = 300;
 		const rows = Array.from({ length: 6 }, (_, k) => ({ seq: 500 + k }));
 		const jsonBody = `=${JSON.stringify({ ...invoiceBody(), secuencial: 0 }).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`;
-		const result = await env.run({ resource: 'invoice', operation: 'issue', inputMode: 'json', jsonBody, waitForFinalState: true, waitTimeout: 20, options: { pollInterval: 0.05 } }, rows);
+		const result = await env.runTimed({ resource: 'invoice', operation: 'issue', inputMode: 'json', jsonBody, waitForFinalState: true, waitTimeout: 600, options: { pollInterval: 1 } }, rows);
 		expect(result.error).toBeUndefined();
 		const posts = env.calls().filter((c) => c.method === 'POST');
 		const gets = env.calls().filter((c) => c.method === 'GET');
@@ -109,7 +109,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 	test('a refused certificate password stops a credit note at once, with its id and what to do', async () => {
 		env.receipts.certificatePassword = 'another-password';
 		try {
-			const result = await env.run(jsonIssue('creditNote', creditNoteBody(), { waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.02 } }));
+			const result = await env.runTimed(jsonIssue('creditNote', creditNoteBody(), { waitForFinalState: true, waitTimeout: 600, options: { pollInterval: 1 } }));
 			const stored = [...env.receipts.receipts.values()][0];
 			expect(result.error?.message).toMatch(new RegExp(`^\\[item 1\\] Receipt ID ${stored.id}, clave_acceso ${stored.clave_acceso} could not be signed`));
 			expect(result.error?.description).toMatch(/Document → Authorize/);
@@ -151,7 +151,7 @@ describe('Reissue for the other kinds that have it', () => {
 		['waybill', 'waybill', '/waybills', waybillBody],
 	]))('%s (%s): POST %s/{id}/reissue, signed, with the corrected body', async (resource, kind, path, body) => {
 		const r = env.receipts.seed(kind, body(), 'DEVUELTO');
-		const result = await env.run(jsonIssue(resource, body(), { receiptId: r.id, waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.02 } }, 'reissue'));
+		const result = await env.runTimed(jsonIssue(resource, body(), { receiptId: r.id, waitForFinalState: true, waitTimeout: 600, options: { pollInterval: 1 } }, 'reissue'));
 		expect(result.error).toBeUndefined();
 		const [call] = env.calls();
 		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', `${path}/${r.id}/reissue`, env.receipts.certificatePassword]);

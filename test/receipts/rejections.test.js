@@ -10,7 +10,8 @@ import { jsonIssue, retentionBody, useReceipts, waybillBody } from './setup';
 
 const env = useReceipts();
 
-const fast = { waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.01 } };
+/** Wait for Final State on the fake clock (`env.runTimed`): checks from 1 s, for up to 10 minutes. */
+const fast = { waitForFinalState: true, waitTimeout: 600, options: { pollInterval: 1 } };
 const reproducible = { ...fast, options: { ...fast.options, accessKey: 'reproducible' } };
 const receiptsOf = () => [...env.receipts.receipts.values()];
 
@@ -30,7 +31,7 @@ const returnedWith = (code, mensaje) => ({
 
 /** Issues the retention once and returns its output (Wait for Final State on). */
 async function issue(extra = {}, body = retentionBody()) {
-	const result = await env.run(jsonIssue('retention', body, extra));
+	const result = await env.runTimed(jsonIssue('retention', body, extra));
 	expect(result.error).toBeUndefined();
 	return result.output('Receipts')[0].json;
 }
@@ -61,7 +62,7 @@ describe('DEVUELTO 43: the same access key sent again (a repeated run with the r
 	test('reissuing the returned duplicate as it is: returned again with 43, never authorized twice', async () => {
 		await issue(reproducible);
 		const again = await issue(reproducible);
-		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, receiptId: again.id, simplify: true }, 'reissue'));
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), { ...fast, receiptId: again.id, simplify: true }, 'reissue'));
 		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'DEVUELTO', rejected: true, sri_messages: [{ identificador: '43' }] });
 		expect(receiptsOf().filter((r) => r.estado === 'AUTORIZADO')).toHaveLength(1);
 	});
@@ -99,7 +100,7 @@ describe('NO AUTORIZADO and other codes of the specification', () => {
 	test.each([true, false])('Simplify %s — Authorize: the reason from autorizacion.mensajes (58, the access key’s structure), corrected and reissued', async (simplify) => {
 		const r = env.receipts.seed('retention', retentionBody(), 'CREADO');
 		env.receipts.planNext('RECIBIDO', { estado: 'NO AUTORIZADO', mensajes: [structure] });
-		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId: r.id, ...fast, simplify });
+		const result = await env.runTimed({ resource: 'document', operation: 'authorize', receiptId: r.id, ...fast, simplify });
 		const out = result.output('Receipts')[0].json;
 		expect(out).toMatchObject({
 			estado: 'NO AUTORIZADO',
@@ -116,7 +117,7 @@ describe('NO AUTORIZADO and other codes of the specification', () => {
 	test.each([true, false])('Simplify %s — Reissue returned for its XML structure (35): correct the field the detail names', async (simplify) => {
 		const r = env.receipts.seed('waybill', waybillBody(), 'DEVUELTO');
 		env.receipts.planNext('DEVUELTO');
-		const result = await env.run(jsonIssue('waybill', waybillBody(), { ...fast, receiptId: r.id, simplify }, 'reissue'));
+		const result = await env.runTimed(jsonIssue('waybill', waybillBody(), { ...fast, receiptId: r.id, simplify }, 'reissue'));
 		const out = result.output('Receipts')[0].json;
 		expect(out).toMatchObject({
 			estado: 'DEVUELTO',

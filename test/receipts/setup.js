@@ -1,4 +1,5 @@
 /** @import { ICredentialType, IDataObject, INodeType } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
 import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
@@ -23,6 +24,15 @@ export async function startReceipts() {
 	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
 		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts', typeVersion }));
 	/**
+	 * `run` on the fake clock (test/harness/clock.js): for every run that waits (Wait for Final State, a
+	 * Retry-After, a late answer), so its time is the code's, never the machine's. `clock`: its step and limit.
+	 * @returns {Promise<RunResult & { elapsedMs: number }>}
+	 */
+	const runTimed = async (parameters, input, continueOnFail = false, typeVersion = 1, clock = {}) => {
+		const { result, elapsedMs } = await withFakeClock(() => run(parameters, input, continueOnFail, typeVersion), clock);
+		return { ...result, elapsedMs };
+	};
+	/**
 	 * The same node run as an AI agent's tool: n8n runs it under the type `<package>.receiptsTool` (see
 	 * TestNodeTypes.toolVariant).
 	 * @returns {Promise<RunResult>}
@@ -34,7 +44,7 @@ export async function startReceipts() {
 	const isCatalogRead = (r) => r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);
 	const calls = () => server.received('receipts').filter((r) => !isCatalogRead(r));
 	const catalogReads = () => server.received('receipts').filter(isCatalogRead);
-	return { receipts, server, engine, run, runAsTool, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
+	return { receipts, server, engine, run, runTimed, runAsTool, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 /**

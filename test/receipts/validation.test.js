@@ -496,7 +496,7 @@ describe('numeric options: a clear error naming the option, nothing sent', () =>
 	});
 
 	test('with Continue On Fail, the item with a wrong option is an error item and is not issued; the others are', async () => {
-		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ $json.wait }}', options: { pollInterval: 0.01 } }), [{ wait: '1m' }, { wait: 5 }], true);
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ $json.wait }}', options: { pollInterval: 1 } }), [{ wait: '1m' }, { wait: 600 }], true);
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
 		const out = result.output('Receipts');
 		expect(out[0].json.error).toMatch(/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "1m"$/);
@@ -515,7 +515,7 @@ describe('numeric options: a clear error naming the option, nothing sent', () =>
 	});
 
 	test('numbers given as plain decimal text are read as those numbers', async () => {
-		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ "5" }}', options: { pollInterval: '={{ "0.01" }}', parallelChecks: '={{ "2" }}' } }));
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: '={{ "600" }}', options: { pollInterval: '={{ "0.01" }}', parallelChecks: '={{ "2" }}' } }));
 		expect(result.error).toBeUndefined();
 		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
 	});

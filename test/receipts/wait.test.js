@@ -1,18 +1,20 @@
 /** @import { IDataObject, INode } from 'n8n-workflow' */
 import { NodeHelpers } from 'n8n-workflow';
+import { withFakeClock } from '../harness/clock';
 import { built } from '../harness/engine';
 /** @import { Estado } from '../simulator/receipts' */
 import { jsonIssue, retentionBody, useReceipts, waybillBody } from './setup';
 
 const env = useReceipts();
 
-const fast = { waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.01 } };
+/** Wait for Final State: the first check after 1 s, for up to 10 minutes (fake time: `env.runTimed`). */
+const fast = { waitForFinalState: true, waitTimeout: 600, options: { pollInterval: 1 } };
 const polls = () => env.calls().filter((c) => c.method === 'GET');
 
 describe('Wait for Final State', () => {
 	test.each(/** @type {Estado[]} */ (['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR']))('Issue waits until %s and outputs the final receipt', async (final) => {
 		env.receipts.planNext('ENVIADO', 'RECIBIDO', final);
-		const result = await env.run(jsonIssue('retention', retentionBody(), fast));
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), fast));
 		expect(result.error).toBeUndefined();
 		const [issue, ...rest] = env.calls();
 		const id = [...env.receipts.receipts.keys()][0];
@@ -31,7 +33,7 @@ describe('Wait for Final State', () => {
 	test('the rejection reasons can be branched on: Simplify keeps the outcome, sri_messages and autorizacion_mensajes', async () => {
 		const cerrado = { identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' };
 		env.receipts.planNext({ estado: 'NO AUTORIZADO', mensajes: [cerrado] });
-		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, simplify: true }));
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), { ...fast, simplify: true }));
 		const out = result.output('Receipts')[0].json;
 		expect(out).toMatchObject({ estado: 'NO AUTORIZADO', rejected: true, sri_messages: [{ ...cerrado, source: 'autorizacion' }], autorizacion_mensajes: [cerrado] });
 		expect(Object.keys(out).sort()).toEqual([
@@ -51,35 +53,35 @@ describe('Wait for Final State', () => {
 
 	test('the timeout outputs the last state with wait_timed_out, and polls back off', async () => {
 		env.receipts.planNext('ENVIADO', 'RECIBIDO'); // never decides
-		const started = Date.now();
-		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 0.5, options: { pollInterval: 0.02 } }));
-		const elapsed = Date.now() - started;
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 1 } }), undefined, false, 1, { stepMs: 10 });
 		expect(result.error).toBeUndefined();
 		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'RECIBIDO', wait_timed_out: true });
-		expect(elapsed).toBeGreaterThanOrEqual(500);
-		expect(elapsed).toBeLessThan(5000);
-		// 20 ms growing by 1.5: 20, 30, 45, 68, 101, 152 ms… about 6 polls in 0.5 s, not 25.
-		const gaps = polls().map((c, n, all) => (n ? c.at - all[n - 1].at : 0)).slice(1);
-		expect(polls().length).toBeGreaterThanOrEqual(4);
-		expect(polls().length).toBeLessThanOrEqual(9);
-		expect(gaps[gaps.length - 1]).toBeGreaterThan(gaps[0]);
+		expect(result.elapsedMs).toBeGreaterThanOrEqual(60_000);
+		// 1 s growing by 1.5: checks at 1, 2.5, 4.75, 8.1, 13.2, 20.8, 32.2 and 49.3 s; at a fixed 1 s, 59 checks.
+		const [post] = env.calls();
+		const at = polls().map((c) => c.at - post.at);
+		expect(at).toHaveLength(8);
+		[1000, 2500, 4750, 8125, 13188, 20781, 32172, 49258].forEach((due, n) => expect(at[n]).toBeGreaterThanOrEqual(due - 1));
 	});
 
 	test('the test controls the schedule: the state moves only when the test says so', async () => {
 		env.receipts.advanceOnRead = false;
-		const running = env.run(jsonIssue('waybill', waybillBody(), { ...fast, options: { pollInterval: 0.02 } }));
-		while (env.receipts.receipts.size === 0) await new Promise((r) => setTimeout(r, 10));
-		const id = [...env.receipts.receipts.keys()][0];
-		while (polls().length < 3) await new Promise((r) => setTimeout(r, 10));
-		env.receipts.setState(id, 'AUTORIZADO');
-		const result = await running;
-		expect(result.output('Receipts')[0].json).toMatchObject({ id, estado: 'AUTORIZADO' });
+		const { result } = await withFakeClock(async () => {
+			const running = env.run(jsonIssue('waybill', waybillBody(), fast));
+			while (env.receipts.receipts.size === 0) await new Promise((r) => setTimeout(r, 10));
+			const id = [...env.receipts.receipts.keys()][0];
+			while (polls().length < 3) await new Promise((r) => setTimeout(r, 10));
+			env.receipts.setState(id, 'AUTORIZADO');
+			return { id, result: await running };
+		});
+		expect(result.result.output('Receipts')[0].json).toMatchObject({ id: result.id, estado: 'AUTORIZADO' });
+		expect(polls().length).toBeGreaterThanOrEqual(4);
 	});
 
 	test('a poll answered 503 is retried (reads are), and the wait goes on', async () => {
 		env.receipts.planNext('AUTORIZADO');
 		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 1 });
-		const result = await env.run(jsonIssue('retention', retentionBody(), fast));
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), fast));
 		expect(result.error).toBeUndefined();
 		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
 		expect(polls()).toHaveLength(2);
@@ -88,7 +90,7 @@ describe('Wait for Final State', () => {
 	test('Authorize waits too', async () => {
 		const r = env.receipts.seed('retention', retentionBody(), 'CREADO');
 		env.receipts.planNext('RECIBIDO', 'AUTORIZADO');
-		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId: r.id, ...fast });
+		const result = await env.runTimed({ resource: 'document', operation: 'authorize', receiptId: r.id, ...fast });
 		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual([`POST /edocs/${r.id}/issue`, `GET /edocs/${r.id}`, `GET /edocs/${r.id}`]);
 		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, estado: 'AUTORIZADO', numero: '001-002-000000123' });
 	});
@@ -96,7 +98,7 @@ describe('Wait for Final State', () => {
 	test('Reissue waits too', async () => {
 		const r = env.receipts.seed('waybill', waybillBody(), 'DEVUELTO');
 		env.receipts.planNext('ENVIADO', 'AUTORIZADO');
-		const result = await env.run(jsonIssue('waybill', waybillBody(), { receiptId: r.id, ...fast }, 'reissue'));
+		const result = await env.runTimed(jsonIssue('waybill', waybillBody(), { receiptId: r.id, ...fast }, 'reissue'));
 		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, estado: 'AUTORIZADO' });
 		expect(polls()).toHaveLength(2);
 	});
@@ -104,7 +106,7 @@ describe('Wait for Final State', () => {
 	test('Issue From XML waits too', async () => {
 		env.receipts.planNext('DEVUELTO');
 		const { xmlOf } = await import('./setup');
-		const result = await env.run({ resource: 'waybill', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('guiaRemision'), ...fast });
+		const result = await env.runTimed({ resource: 'waybill', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('guiaRemision'), ...fast });
 		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'DEVUELTO', es_valida: true });
 	});
 
@@ -123,7 +125,7 @@ describe('Wait for Final State: off in version 1, on by default from version 2',
 
 	test('version 2, what a new node gets: the field left alone waits for the decision', async () => {
 		env.receipts.planNext('ENVIADO', 'AUTORIZADO');
-		const result = await env.run(jsonIssue('retention', retentionBody(), { options: { pollInterval: 0.01 } }), undefined, false, 2);
+		const result = await env.runTimed(jsonIssue('retention', retentionBody(), { options: { pollInterval: 1 } }), undefined, false, 2);
 		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'AUTORIZADO', rejected: false });
 		expect(polls()).toHaveLength(2);
 	});

@@ -1,83 +1,33 @@
-/** @import { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow' */
+/** @import { IDataObject } from 'n8n-workflow' */
 import { SRI_CODES } from '../../nodes/Receipts/domain/sriMessages';
+import { withFakeClock } from '../harness/clock';
 import { fixture } from '../harness/engine';
 import { startReceipts } from './setup';
 /** @import { ReceiptsEnv } from './setup' */
 
 /**
- * The importable fixtures in examples/, run through the engine against the simulator. n8n's own If
- * and No Operation nodes are not part of the harness; minimal stand-ins (string "equals" conditions only)
- * are registered here so the branch runs as a user would see it.
+ * The importable fixtures in examples/, run through the engine against the simulator on the fake clock (their
+ * own Timeout and Poll Interval, in fake time). n8n's own If and No Operation nodes are the harness's stand-ins
+ * (test/harness/engine.js).
  */
-
-class IfStandIn {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
-		displayName: 'If',
-		name: 'if',
-		group: ['transform'],
-		version: [1, 2],
-		description: '',
-		defaults: {},
-		inputs: ['main'],
-		outputs: ['main', 'main'],
-		properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
-	}));
-
-	/**
-	 * @this {IExecuteFunctions}
-	 * @returns {Promise<INodeExecutionData[][]>}
-	 */
-	async execute() {
-		/** @type {INodeExecutionData[]} */
-		const yes = [];
-		/** @type {INodeExecutionData[]} */
-		const no = [];
-		this.getInputData().forEach((item, i) => {
-			const filter = /** @type {{ conditions: Array<{ leftValue: unknown; rightValue: unknown; operator: { operation: string } }> }} */ (this.getNodeParameter('conditions', i));
-			const pass = filter.conditions.every((c) => c.operator.operation === 'equals' && c.leftValue === c.rightValue);
-			(pass ? yes : no).push({ ...item, pairedItem: { item: i } });
-		});
-		return [yes, no];
-	}
-}
-
-class NoOpStandIn {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({ displayName: 'No Operation', name: 'noOp', group: ['transform'], version: 1, description: '', defaults: {}, inputs: ['main'], outputs: ['main'], properties: [] }));
-
-	/**
-	 * @this {IExecuteFunctions}
-	 * @returns {Promise<INodeExecutionData[][]>}
-	 */
-	async execute() {
-		return [this.getInputData()];
-	}
-}
 
 /** @type {ReceiptsEnv} */
 let env;
-beforeAll(async () => {
-	env = await startReceipts();
-	const types = /** @type {{ types: Map<string, INodeType> }} */ (/** @type {unknown} */ (env.engine.nodeTypes)).types;
-	types.set('n8n-nodes-base.if', new IfStandIn());
-	types.set('n8n-nodes-base.noOp', new NoOpStandIn());
-});
+beforeAll(async () => (env = await startReceipts()));
 afterAll(async () => env.stop());
 beforeEach(() => {
 	env.receipts.reset();
 	env.server.clear();
 });
 
-const fast = (wf, node) => {
-	const params = /** @type {IDataObject} */ (/** @type {any} */ (wf.nodes.find((n) => n.name === node)).parameters);
-	params.options = { .../** @type {IDataObject} */ (params.options), pollInterval: 0.01 };
-	return wf;
-};
+/** Runs a workflow on the fake clock. */
+const run = async (workflow) => (await withFakeClock(() => env.engine.run(workflow))).result;
 
 /** The outputs a workflow's last run gave a node, as JSON. */
 const jsonOf = (result, node) => result.output(node).map((i) => i.json);
 
 test('receipts-retention-wait-branch.json: issues each row from JSON, waits, branches; the repeated row is returned with 43, and a second run authorizes nothing twice', async () => {
-	const result = await env.engine.run(fast(fixture('receipts-retention-wait-branch.json'), 'Issue retention'));
+	const result = await run(fixture('receipts-retention-wait-branch.json'));
 	expect(result.error).toBeUndefined();
 	// Rows may be sent side by side (Options → Parallel Requests): the tests do not depend on their order of arrival.
 	const issued = env.calls().filter((c) => c.method === 'POST');
@@ -108,7 +58,7 @@ test('receipts-retention-wait-branch.json: issues each row from JSON, waits, bra
 	]);
 
 	// The same workflow run again: every row is returned with 43, none authorized a second time.
-	const again = await env.engine.run(fast(fixture('receipts-retention-wait-branch.json'), 'Issue retention'));
+	const again = await run(fixture('receipts-retention-wait-branch.json'));
 	expect(again.error).toBeUndefined();
 	expect(jsonOf(again, 'Authorized')).toEqual([]);
 	expect(jsonOf(again, 'Not authorized: reasons').map((j) => [j.numero, j.codes])).toEqual([
@@ -121,11 +71,11 @@ test('receipts-retention-wait-branch.json: issues each row from JSON, waits, bra
 
 test('receipts-authorize-pending.json: authorizes each receipt and waits for its final state', async () => {
 	const ids = [env.receipts.seed('retention', { ambiente: 1 }, 'CREADO').id, env.receipts.seed('waybill', { ambiente: 1 }, 'CREADO').id];
-	const wf = fast(fixture('receipts-authorize-pending.json'), 'Authorize and wait');
+	const wf = fixture('receipts-authorize-pending.json');
 	/** @type {any} */ (wf.nodes.find((n) => n.name === 'Receipt IDs')).parameters = { jsCode: `return ${JSON.stringify(ids.map((id) => ({ json: { id } })))};` };
 	env.receipts.planNext('AUTORIZADO');
 	env.receipts.planNext('DEVUELTO');
-	const result = await env.engine.run(wf);
+	const result = await run(wf);
 	expect(result.error).toBeUndefined();
 	expect(result.output('Authorize and wait').map((i) => [i.json.id, i.json.estado])).toEqual([
 		[ids[0], 'AUTORIZADO'],
@@ -134,7 +84,7 @@ test('receipts-authorize-pending.json: authorizes each receipt and waits for its
 });
 
 test('receipts-invoice-email-ride.json: invoices each row, waits, e-mails and downloads the RIDE of the authorized ones; the repeated row is returned with 43', async () => {
-	const result = await env.engine.run(fast(fixture('receipts-invoice-email-ride.json'), 'Issue invoice'));
+	const result = await run(fixture('receipts-invoice-email-ride.json'));
 	expect(result.error).toBeUndefined();
 	// Rows may be sent side by side (Options → Parallel Requests): the tests do not depend on their order of arrival.
 	const issued = env.calls().filter((c) => c.method === 'POST' && c.path === '/invoices/issue');

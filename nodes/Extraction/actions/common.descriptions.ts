@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { maxFileSizeOption } from '../../shared/files';
+import { pollIntervalProperty, POLL_INTERVAL_RULE, waitTimeoutProperty } from '../../shared/wait';
 
 /** Fields shared by several Extraction operations. */
 
@@ -13,27 +14,41 @@ export const extractionIdField: INodeProperties = {
 		'The publicId of the extraction job. Leave empty to take publicId, or the beta name extractionId, from the input item (also under data, as in webhook deliveries).',
 };
 
-/** Wait for Completion: how long at most. */
-export const waitTimeoutField: INodeProperties = {
-	displayName: 'Timeout (Seconds)',
-	name: 'timeout',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 86400 },
+/**
+ * Wait for Completion follows the package's one wait rule (shared/wait.ts): the same Timeout and Options → Poll
+ * Interval as Receipts' Wait for Final State, the same growing interval, and the same ending: a job that has not
+ * finished when the Timeout passes is output in its last state, marked `wait_timed_out`.
+ */
+export const waitTimeoutField = waitTimeoutProperty({
 	default: 600,
-	description: 'How long to wait for the job to finish (up to a day) before stopping with an error. The job continues on the service.',
+	description: 'How long to wait at most (up to a day). When it passes, the job is output in its last state with wait_timed_out set to true; it continues on the service.',
 	displayOptions: { show: { waitForCompletion: [true] } },
-};
+});
 
-/** Wait for Completion: the time between two status checks. */
-export const pollIntervalField: INodeProperties = {
-	displayName: 'Check Every (Seconds)',
-	name: 'pollInterval',
-	type: 'number',
-	typeOptions: { minValue: 0.1, maxValue: 3600, numberPrecision: 1 },
+/** Options → Poll Interval: the first interval of Wait for Completion, growing by half after each check. */
+export const pollIntervalOption = pollIntervalProperty({
 	default: 15,
-	description: 'Seconds between two status checks (0.1 to 3600); the service limit of 100 checks per minute paces them further',
+	description: `Wait for Completion: ${POLL_INTERVAL_RULE}. The status checks of this execution (all items together) also stay within the service limit of 100 per minute.`,
+});
+
+/**
+ * What versions before the one wait rule saved: `timeout` (Timeout) and a `pollInterval` of its own (Check
+ * Every, a fixed interval), both shown under Wait for Completion. Kept as hidden parameters so that n8n passes a
+ * saved value on to the node (it drops parameters its description does not list); shared/wait.ts reads them
+ * while the new fields are left as they are.
+ */
+export const LEGACY_WAIT_FIELDS = {
+	timeout: { name: 'timeout', label: 'Timeout (Seconds)' },
+	pollInterval: { name: 'pollInterval', label: 'Check Every (Seconds)' },
+} as const;
+
+const legacyWaitFields: INodeProperties[] = Object.values(LEGACY_WAIT_FIELDS).map((legacy) => ({
+	displayName: legacy.label,
+	name: legacy.name,
+	type: 'hidden',
+	default: '',
 	displayOptions: { show: { waitForCompletion: [true] } },
-};
+}));
 
 export const waitFields = (operation: string): INodeProperties[] => [
 	{
@@ -42,17 +57,17 @@ export const waitFields = (operation: string): INodeProperties[] => [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to check the job until it is COMPLETED or FAILED (or the timeout passes) and output the final job. Status checks stay within the service limit of 100 per minute.',
+			'Whether to check the job until it is COMPLETED or FAILED (or the timeout passes) and output the final job. The status checks of this execution (all items together) stay within the service limit of 100 per minute; other executions running at the same time are not counted.',
 	},
 	waitTimeoutField,
-	pollIntervalField,
+	...legacyWaitFields,
 	{
 		displayName: 'Download All',
 		name: 'downloadAll',
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to download every document of the completed job and output one binary item per document instead of the job. Downloads stay within the service limit of 1,000 per hour.',
+			'Whether to download every document of the completed job and output one binary item per document instead of the job. Before the first download, the item reserves every download its job needs from the service limit of 1,000 per hour, counted for this execution (all items together; other executions running at the same time are not counted): a job that needs more than remain is refused with nothing downloaded.',
 		...(operation === 'create' ? { displayOptions: { show: { waitForCompletion: [true] } } } : {}),
 	},
 	{

@@ -1,23 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { DOCUMENT_FORMATS, documentsOf, fileNameFor, formatOf, type DocumentFormat } from '../../domain/documents';
 import { LIMITS } from '../../domain/limits';
 import { jobIdIn } from '../../domain/names';
 import { readMaxFileBytes } from '../../../shared/files';
 import { segmentProblem } from '../../../shared/path';
 import { redact } from '../../../shared/redact';
-import { failedCheck, lastCheckFailure } from '../../../shared/transport';
 import { attachRecovery } from '../../../shared/errors';
-import { numberOption } from '../../../shared/options';
-import { pollIntervalField, waitTimeoutField } from '../common.descriptions';
+import { followUntilFinal, readWaitTimes, timedOutWarning, type WaitSettings } from '../../../shared/wait';
+import { LEGACY_WAIT_FIELDS, pollIntervalOption, waitTimeoutField } from '../common.descriptions';
 import { downloadDocument, readJob, type ExtractionContext } from '../../transport';
 
-/** Wait-for-completion and Download All, shared by Create and Get. */
+/** Wait for Completion (the one wait rule, shared/wait.ts) and Download All, shared by Create and Get. */
 
 export interface CompletionSettings {
-	wait: boolean;
-	timeoutMs: number;
-	intervalMs: number;
+	/** Wait for Completion: its Timeout and Poll Interval, or undefined when off. */
+	wait: WaitSettings | undefined;
 	downloadAll: boolean;
 	/** Format → binary field. */
 	fields: Partial<Record<DocumentFormat, string>>;
@@ -26,8 +24,8 @@ export interface CompletionSettings {
 }
 
 export function readCompletionSettings(this: IExecuteFunctions, i: number, operation: 'create' | 'get'): CompletionSettings {
-	const wait = this.getNodeParameter('waitForCompletion', i, false) as boolean;
-	const downloadAll = (operation === 'get' || wait) && (this.getNodeParameter('downloadAll', i, false) as boolean);
+	const waiting = this.getNodeParameter('waitForCompletion', i, false) as boolean;
+	const downloadAll = (operation === 'get' || waiting) && (this.getNodeParameter('downloadAll', i, false) as boolean);
 	const fields: CompletionSettings['fields'] = {};
 	if (downloadAll) {
 		const formats = String(this.getNodeParameter('formats', i, 'XML')).split(',').map(formatOf);
@@ -45,10 +43,8 @@ export function readCompletionSettings(this: IExecuteFunctions, i: number, opera
 		}
 	}
 	return {
-		wait,
 		// Read only when waiting (the fields are hidden otherwise); the 100-per-minute budget paces the checks further.
-		intervalMs: wait ? numberOption.call(this, pollIntervalField, i) * 1000 : 0,
-		timeoutMs: wait ? numberOption.call(this, waitTimeoutField, i) * 1000 : 0,
+		wait: waiting ? readWaitTimes.call(this, i, { timeout: waitTimeoutField, pollInterval: pollIntervalOption }, LEGACY_WAIT_FIELDS) : undefined,
 		downloadAll,
 		fields,
 		maxBytes: downloadAll ? readMaxFileBytes.call(this, i, { inOptions: false }) : 0,
@@ -87,56 +83,63 @@ function progress(job: IDataObject): string {
 }
 
 /**
- * Checks the job until COMPLETED or FAILED; throws on FAILED and on timeout. `first` is a record already read.
- * A check that fails for a reason that may pass — the service does not know a new job yet (404), a rate
- * limit past the transport's retries (429), a 5xx or the network — does not end the wait; the deadline
- * does, and the error then names the last failure. A refused key (401/403) ends it at once. No check
- * outlives the deadline.
+ * Follows the job with GET /v1/extractions/{publicId} by the one wait rule (shared/wait.ts), each check
+ * paced by the execution's 100-per-minute budget, from `first` (the create's answer, or Get's first read).
+ * Throws on FAILED, and when a check failure ends the wait (a refused key, or the last failure when the
+ * deadline came); when the Timeout passes first, returns the job's last state with `timedOut`.
  */
-export async function waitForJob(
+export async function followJob(
 	this: IExecuteFunctions,
 	ctx: ExtractionContext,
 	publicId: string,
 	i: number,
-	settings: CompletionSettings,
-	first?: IDataObject,
-): Promise<IDataObject> {
-	const started = Date.now();
-	const deadline = started + settings.timeoutMs;
-	let job = first;
-	let last: IDataObject | undefined = first;
-	let lastError: unknown;
-	for (;;) {
-		if (!job) {
-			let next: IDataObject | 'deadline';
-			try {
-				next = await readJob(ctx, publicId, i, deadline);
-				lastError = undefined;
-			} catch (error) {
-				const failed = failedCheck(error);
-				if (failed.counts) lastError = error;
-				if (failed.ends) break;
-				next = last ?? {};
-			}
-			if (next === 'deadline') break;
-			job = next;
-			last = next;
-		}
-		const s = status(job);
-		if (s === 'COMPLETED') return job;
-		if (s === 'FAILED') throw failedJobError.call(this, job, publicId, i);
-		if (Date.now() + settings.intervalMs > deadline) break;
-		await sleep(settings.intervalMs);
-		job = undefined;
-	}
-	if (lastError !== undefined) throw lastCheckFailure(lastError, `/v1/extractions/${publicId}`, 'job');
-	const seconds = Math.round(settings.timeoutMs / 1000);
-	const timedOut = new NodeOperationError(this.getNode(), `Extraction ${publicId} did not finish within ${seconds} s`, {
-		itemIndex: i,
-		description: `Last state: ${last && status(last) ? `${status(last)} (${progress(last)})` : 'not read'}. The job continues on the service: read it later with Extraction → Get (publicId ${publicId}), or start a workflow from the extraction.completed webhook. Raise Timeout to wait longer.`,
+	wait: WaitSettings,
+	first: IDataObject,
+): Promise<{ job: IDataObject; timedOut: boolean }> {
+	const followed = await followUntilFinal<IDataObject>({
+		settings: wait,
+		first,
+		check: async (deadline) => {
+			const job = await readJob(ctx, publicId, i, deadline);
+			return job === 'deadline' ? undefined : job;
+		},
+		isFinal: (job) => {
+			if (status(job) === 'FAILED') throw failedJobError.call(this, job, publicId, i);
+			return status(job) === 'COMPLETED';
+		},
+		path: `/v1/extractions/${publicId}`,
+		what: 'job',
 	});
-	// The message names the job already (see create.operation.ts).
-	throw attachRecovery(timedOut, { publicId });
+	if (followed.outcome === 'check-failed') throw followed.error;
+	return { job: followed.state, timedOut: followed.outcome === 'timed-out' };
+}
+
+/**
+ * What Create and Get output after Wait for Completion: the documents (Download All) or the final job; or,
+ * when the Timeout passed first, the job in its last state, marked `wait_timed_out: true`, with a warning that
+ * says it exists and how to follow it (nothing is downloaded then). `created`: this item created the job.
+ */
+export async function afterWait(
+	this: IExecuteFunctions,
+	ctx: ExtractionContext,
+	publicId: string,
+	i: number,
+	settings: CompletionSettings & { wait: WaitSettings },
+	first: IDataObject,
+	opts: { created: boolean; warnings: string[] },
+): Promise<IDataObject | INodeExecutionData[]> {
+	const { job, timedOut } = await followJob.call(this, ctx, publicId, i, settings.wait, first);
+	if (opts.created) ctx.created?.setState(i, status(job) || undefined);
+	if (!timedOut) {
+		if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, job, publicId, i, settings);
+		return opts.warnings.length ? { ...job, warnings: opts.warnings } : job;
+	}
+	const follow = opts.created
+		? `This extraction exists: do not create it again; follow it with Extraction → Get (publicId ${publicId}), or start a workflow from its extraction.completed webhook.`
+		: `The job continues on the service: read it again later with Extraction → Get (publicId ${publicId}), or start a workflow from its extraction.completed webhook.`;
+	const nothing = settings.downloadAll ? ' Nothing was downloaded: run Get with Download All once the job is COMPLETED.' : '';
+	const state = status(job) ? `${status(job)} (${progress(job)})` : 'unknown';
+	return { ...job, wait_timed_out: true, warnings: [...opts.warnings, `${timedOutWarning('Wait for Completion', settings.wait, state)} ${follow}${nothing}`] };
 }
 
 export function failedJobError(this: IExecuteFunctions, job: IDataObject, publicId: string, i: number): NodeOperationError {
@@ -158,8 +161,9 @@ export function failedJobError(this: IExecuteFunctions, job: IDataObject, public
 
 /**
  * Downloads every document of a completed job in the chosen formats: one item per document, its files as
- * binary fields. Documents are listed as domain/documents.ts assumes. Stops before the first download when
- * the job needs more downloads than the hourly budget allows.
+ * binary fields. Documents are listed as domain/documents.ts assumes. Every download the job needs is
+ * reserved before the first one (all or none, see rateLimit.ts): a job that needs more than the execution's
+ * hourly budget has left stops with nothing downloaded.
  */
 export async function downloadAllDocuments(
 	this: IExecuteFunctions,
@@ -186,28 +190,34 @@ export async function downloadAllDocuments(
 	const wanted = DOCUMENT_FORMATS.filter((f) => settings.fields[f] !== undefined);
 	const plan = documents.map((doc) => ({ doc, formats: wanted.filter((f) => !doc.formats || doc.formats.includes(f)) }));
 	const needed = plan.reduce((n, p) => n + p.formats.length, 0);
-	const free = ctx.downloads.available();
-	if (needed > free) {
+	// Reserved, not only checked: items running at the same time each hold their job's downloads, so together
+	// they cannot pass the budget; what an item does not use (it failed half-way) goes back for the others.
+	const reservation = ctx.downloads.reserve(needed);
+	if (!reservation) {
 		throw new NodeOperationError(this.getNode(), `Download All: extraction ${publicId} needs ${needed} downloads, more than this execution may still make`, {
 			itemIndex: i,
-			description: `The service allows ${LIMITS.downloads.label}; ${free} remain in this execution. Nothing was downloaded. Download one format only, or use Download Document for part of the documents.`,
+			description: `The service allows ${LIMITS.downloads.label}, counted here for this execution (all items together); ${ctx.downloads.available()} remain. Nothing was downloaded. Download one format only, or use Download Document for part of the documents.`,
 		});
 	}
 	const items: INodeExecutionData[] = [];
-	for (const { doc, formats } of plan) {
-		const binary: INodeExecutionData['binary'] = {};
-		const files: IDataObject[] = [];
-		for (const format of formats) {
-			const file = await downloadDocument(ctx, publicId, doc.id, format, i, settings.maxBytes);
-			const field = settings.fields[format] as string;
-			const fileName = fileNameFor(doc.id, format);
-			binary[field] = await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType);
-			files.push({ format, field, fileName, mimeType: file.mimeType, fileSize: file.body.length });
+	try {
+		for (const { doc, formats } of plan) {
+			const binary: INodeExecutionData['binary'] = {};
+			const files: IDataObject[] = [];
+			for (const format of formats) {
+				const file = await downloadDocument(ctx, publicId, doc.id, format, i, settings.maxBytes, reservation);
+				const field = settings.fields[format] as string;
+				const fileName = fileNameFor(doc.id, format);
+				binary[field] = await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType);
+				files.push({ format, field, fileName, mimeType: file.mimeType, fileSize: file.body.length });
+			}
+			const skipped = wanted.filter((f) => !formats.includes(f));
+			const json: IDataObject = { publicId, documentId: doc.id, document: redact(doc.record), files };
+			if (skipped.length) json.skippedFormats = skipped;
+			items.push(files.length ? { json, binary } : { json });
 		}
-		const skipped = wanted.filter((f) => !formats.includes(f));
-		const json: IDataObject = { publicId, documentId: doc.id, document: redact(doc.record), files };
-		if (skipped.length) json.skippedFormats = skipped;
-		items.push(files.length ? { json, binary } : { json });
+	} finally {
+		reservation.release();
 	}
 	return items;
 }

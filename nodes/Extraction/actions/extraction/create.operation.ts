@@ -1,17 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { OperationResult } from '../../../shared/router';
+import { Deferred, type OperationResult } from '../../../shared/router';
 import { attachRecovery, mayHaveBeenProcessed, recoveryOf, reword } from '../../../shared/errors';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
 import { path } from '../../../shared/path';
 import type { ExtractionContext } from '../../transport';
-import { waitFields } from '../common.descriptions';
-import { downloadAllDocuments, readCompletionSettings, waitForJob } from './completion';
+import { pollIntervalOption, waitFields } from '../common.descriptions';
+import { afterWait, readCompletionSettings } from './completion';
 import { extractionInputFields, readExtractionInput } from './extractionInput';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['extraction'], operation: ['create'] } }, [
 	...extractionInputFields,
 	...waitFields('create'),
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [pollIntervalOption] },
 ]);
 
 /** Checks every item before the first job is created (see shared/router.ts): nothing is sent when one is wrong. */
@@ -23,9 +24,11 @@ export function validate(this: IExecuteFunctions, _ctx: ExtractionContext, i: nu
 /**
  * POST /v1/extractions (not idempotent: never re-sent after it may have reached the service). Once the job
  * exists, every later failure of the item carries its publicId (see shared/created.ts): creating it again
- * would start a second extraction and spend the hourly creation budget.
+ * would start a second extraction and spend the hourly creation budget. With Wait for Completion the item
+ * returns a Deferred result: the router creates every job of the run first, then follows them together (as
+ * Receipts follows a batch), so one slow job does not hold back the next creation.
  */
-export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult | Deferred> {
 	const { body, secrets, warnings } = readExtractionInput.call(this, i);
 	const settings = readCompletionSettings.call(this, i, 'create');
 	// The SAT password and FIEL key material never come back in an output or an error (the client cuts them out).
@@ -41,8 +44,8 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	const job = created.data && typeof created.data === 'object' && !Array.isArray(created.data) && !created.publicId ? (created.data as IDataObject) : created;
 	const publicId = jobIdIn(job);
 	if (publicId) ctx.created?.record(i, { publicId }, typeof job.status === 'string' ? job.status : undefined);
-	const withWarnings = (o: IDataObject) => (warnings.length ? { ...o, warnings } : o);
-	if (!settings.wait) return withWarnings(job);
+	const { wait } = settings;
+	if (!wait) return warnings.length ? { ...job, warnings } : job;
 
 	if (!publicId) {
 		throw new NodeOperationError(this.getNode(), `The extraction was created but the answer has no publicId to wait for`, {
@@ -50,22 +53,21 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 			description: `Answer: ${JSON.stringify(job).slice(0, 500)}. Do not run this item again (it would create a second extraction); find the job in the dashboard.`,
 		});
 	}
-	try {
-		const final = await waitForJob.call(this, ctx, publicId, i, settings);
-		ctx.created?.setState(i, typeof final.status === 'string' ? final.status : undefined);
-		if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, final, publicId, i, settings);
-		return withWarnings(final);
-	} catch (error) {
-		// A FAILED job's error details may quote what the SAT was sent: the router scrubs every error with the
-		// client's secrets. The wait's own errors ("Extraction <id> did not finish", "… FAILED") already name the job.
-		const namesJob = recoveryOf(error)?.publicId === publicId;
-		if (!namesJob) reword(error, `Extraction ${publicId} exists, but following it failed: `);
-		throw attachRecovery(error, {
-			extraction_exists: true,
-			publicId,
-			instruction: `This extraction exists: do not create it again; follow it with Extraction → Get (publicId ${publicId}).`,
-		});
-	}
+	return new Deferred(async () => {
+		try {
+			return await afterWait.call(this, ctx, publicId, i, { ...settings, wait }, job, { created: true, warnings });
+		} catch (error) {
+			// A FAILED job's error details may quote what the SAT was sent: the router scrubs every error with the
+			// client's secrets. A FAILED job's error already names the job.
+			const namesJob = recoveryOf(error)?.publicId === publicId;
+			if (!namesJob) reword(error, `Extraction ${publicId} exists, but following it failed: `);
+			throw attachRecovery(error, {
+				extraction_exists: true,
+				publicId,
+				instruction: `This extraction exists: do not create it again; follow it with Extraction → Get (publicId ${publicId}).`,
+			});
+		}
+	});
 }
 
 /** A create whose answer was lost (5xx, broken connection, timeout) may have started a job: say so. */

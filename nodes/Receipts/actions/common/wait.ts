@@ -1,9 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { Deferred, type OperationResult } from '../../../shared/router';
-import { numberOption } from '../../../shared/options';
-import { failedCheck, lastCheckFailure } from '../../../shared/transport';
+import {
+	clock,
+	followUntilFinal,
+	pollIntervalProperty,
+	POLL_INTERVAL_RULE,
+	readWaitTimes,
+	timedOutWarning,
+	waitTimeoutProperty,
+	type WaitSettings,
+} from '../../../shared/wait';
 import { advisories, outcomeOf, signingFailure, stateOf } from '../../domain/outcome';
 import type { ReceiptsContext } from '../../transport';
 import { present } from './output';
@@ -25,6 +33,8 @@ import { afterCreated, followUp, signingFailed, type IssuedIds } from './recover
  */
 export const WAIT_BY_DEFAULT_FROM_VERSION = 2;
 
+export type { WaitSettings };
+
 const waitForFinalState: INodeProperties = {
 	displayName: 'Wait for Final State',
 	name: 'waitForFinalState',
@@ -34,16 +44,12 @@ const waitForFinalState: INodeProperties = {
 		'Whether to follow the receipt until the tax authority decides (AUTORIZADO, NO AUTORIZADO, DEVUELTO or ERROR), signing fails, or the timeout passes, and output the final receipt with the reason and next step of a rejection. All items of a run are followed together.',
 };
 
-/** "Wait for Final State" and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
-const waitTimeoutField: INodeProperties = {
-	displayName: 'Timeout (Seconds)',
-	name: 'waitTimeout',
-	type: 'number',
-	typeOptions: { minValue: 0, maxValue: 86400 },
+/** "Wait for Final State" and its timeout: on Issue, Issue From XML, Reissue and Authorize (shared/wait.ts: the one wait rule). */
+const waitTimeoutField = waitTimeoutProperty({
 	default: 120,
 	displayOptions: { show: { waitForFinalState: [true] } },
 	description: 'How long to wait at most (up to a day). When it passes, the receipt is output in its last state with wait_timed_out set to true.',
-};
+});
 
 /** "Wait for Final State" (off in version 1, on from version 2) and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
 export const waitFields: INodeProperties[] = [
@@ -53,14 +59,7 @@ export const waitFields: INodeProperties[] = [
 ];
 
 /** Advanced option: first poll interval, growing by half after each poll (fractions allowed). */
-export const pollIntervalOption: INodeProperties = {
-	displayName: 'Poll Interval (Seconds)',
-	name: 'pollInterval',
-	type: 'number',
-	typeOptions: { minValue: 0.01, maxValue: 3600, numberPrecision: 2 },
-	default: 5,
-	description: 'Wait for Final State: seconds before the first check; each later check waits 1.5 times longer, up to 30 seconds',
-};
+export const pollIntervalOption = pollIntervalProperty({ default: 5, description: `Wait for Final State: ${POLL_INTERVAL_RULE}` });
 
 /** Advanced option: how many status checks of one run may be in flight together. */
 export const parallelChecksOption: INodeProperties = {
@@ -73,21 +72,13 @@ export const parallelChecksOption: INodeProperties = {
 		'Wait for Final State: how many receipts of this run are checked at the same time (read once per execution, from the first item). Issuing itself is always one receipt after another. Lower it if the service answers with rate-limit errors.',
 };
 
-export interface WaitSettings {
-	timeoutMs: number;
-	firstMs: number;
-	capMs: number;
-}
-
 /**
  * Wait for Final State of item `i`, or undefined when it is off. Read before the item is sent, so that a
  * Timeout or Poll Interval that is not a number in range stops the item with nothing sent.
  */
 export function readWaitSettings(this: IExecuteFunctions, i: number): WaitSettings | undefined {
 	if (!this.getNodeParameter('waitForFinalState', i, this.getNode().typeVersion >= WAIT_BY_DEFAULT_FROM_VERSION)) return undefined;
-	const timeoutMs = numberOption.call(this, waitTimeoutField, i) * 1000;
-	const firstMs = numberOption.call(this, pollIntervalOption, i, { inOptions: true }) * 1000;
-	return { timeoutMs, firstMs, capMs: Math.max(firstMs, 30000) };
+	return readWaitTimes.call(this, i, { timeout: waitTimeoutField, pollInterval: pollIntervalOption });
 }
 
 /**
@@ -129,7 +120,7 @@ export async function afterIssue(
 			out.wait_timed_out = true;
 			const state = stateOf(out) || 'unknown';
 			notes.push(
-				`Wait for Final State timed out after ${Math.round(wait.timeoutMs / 1000)} s in state ${state}. ${followUp(ids)}` +
+				`${timedOutWarning('Wait for Final State', wait, state)} ${followUp(ids)}` +
 					(state === 'CREADO' ? ' A receipt that stays CREADO was not signed: check the Certificate Password of the credential and the issue-error notification.' : ''),
 			);
 		}
@@ -138,10 +129,10 @@ export async function afterIssue(
 }
 
 /**
- * Checks GET /edocs/{id} with growing intervals until a final state, a signing failure or the deadline.
- * A check that fails for a reason that may pass (the service does not know the receipt yet: 404; 429, 5xx
- * or the network, after the transport's own retries) does not end the wait; the deadline does, and then the
- * item fails with the receipt's identifiers. A refused key (401/403) ends it at once.
+ * Follows the receipt with GET /edocs/{id} by the one wait rule (shared/wait.ts), its checks bounded by
+ * Options → Parallel Status Checks. A signing failure seen on a check ends the wait at once; a check failure
+ * that ends the wait (a refused key, or the last failure when the deadline came) fails the item with the
+ * receipt's identifiers.
  */
 async function follow(
 	this: IExecuteFunctions,
@@ -151,33 +142,25 @@ async function follow(
 	first: IDataObject,
 	wait: WaitSettings,
 ): Promise<{ doc: IDataObject; timedOut: boolean }> {
-	const deadline = Date.now() + wait.timeoutMs;
-	let delay = wait.firstMs;
-	let doc: IDataObject = first;
-	let lastError: unknown;
-	for (;;) {
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) break;
-		await sleep(Math.min(delay, remaining));
-		delay = Math.min(wait.capMs, delay * 1.5);
-		let polled: IDataObject | undefined;
-		try {
-			// A slot may come free only after the deadline: then there is no check to make.
-			polled = await ctx.checks.run(async () => (Date.now() < deadline ? await ctx.api.read(path`/edocs/${ids.id}`, i, { deadline }) : undefined));
-		} catch (error) {
-			const failed = failedCheck(error);
-			if (failed.ends) throw afterCreated(error, ids, stateOf(doc) || undefined);
-			if (failed.counts) lastError = error;
-			continue;
-		}
-		if (!polled) break;
-		lastError = undefined;
-		doc = { ...doc, ...polled };
-		ctx.created.setState(i, stateOf(doc) || undefined);
-		const failure = signingFailure(polled);
-		if (failure) throw signingFailed(this.getNode(), i, ids, failure);
-		if (outcomeOf(polled) === 'final') return { doc, timedOut: false };
-	}
-	if (lastError !== undefined) throw afterCreated(lastCheckFailure(lastError, `/edocs/${ids.id}`, 'receipt'), ids, stateOf(doc) || undefined);
-	return { doc, timedOut: true };
+	const followed = await followUntilFinal<IDataObject>({
+		settings: wait,
+		first,
+		// A slot may come free only after the deadline: then there is no check to make.
+		check: async (deadline) =>
+			await ctx.checks.run(async () => (clock.now() < deadline ? await ctx.api.read(path`/edocs/${ids.id}`, i, { deadline }) : undefined)),
+		isFinal: (doc) => {
+			const failure = signingFailure(doc);
+			if (failure) throw signingFailed(this.getNode(), i, ids, failure);
+			return outcomeOf(doc) === 'final';
+		},
+		merge: (doc, polled) => {
+			const merged = { ...doc, ...polled };
+			ctx.created.setState(i, stateOf(merged) || undefined);
+			return merged;
+		},
+		path: `/edocs/${ids.id}`,
+		what: 'receipt',
+	});
+	if (followed.outcome === 'check-failed') throw afterCreated(followed.error, ids, stateOf(followed.state) || undefined);
+	return { doc: followed.state, timedOut: followed.outcome === 'timed-out' };
 }

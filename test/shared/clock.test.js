@@ -1,0 +1,83 @@
+import { createServer, get } from 'node:http';
+import { connect, createServer as createTcpServer } from 'node:net';
+/** @import { AddressInfo, Server as TcpServer } from 'node:net' */
+/** @import { Server } from 'node:http' */
+import { withFakeClock } from '../harness/clock';
+
+/**
+ * The fake clock of the engine tests (test/harness/clock.js) measures the code's time, not the machine's: bytes
+ * that take real time to travel (a loaded machine) take no fake time, so a fake deadline cannot pass while an
+ * answer is on its way; and a server that answers late on the fake clock is waited for in fake time.
+ */
+
+const realSetTimeout = globalThis.setTimeout;
+
+/** @type {Server} */
+let server;
+/** @type {TcpServer} */
+let wire;
+let url = '';
+let slowUrl = '';
+/** How late the server answers, on the (fake) clock. */
+let lateMs = 0;
+
+const listen = async (/** @type {Server | TcpServer} */ s) => {
+	await /** @type {Promise<void>} */ (new Promise((resolve) => s.listen(0, '127.0.0.1', resolve)));
+	return /** @type {AddressInfo} */ (s.address()).port;
+};
+
+beforeAll(async () => {
+	server = createServer((_req, res) => {
+		if (lateMs) setTimeout(() => res.end('answer'), lateMs);
+		else res.end('answer');
+	});
+	const port = await listen(server);
+	url = `http://127.0.0.1:${port}/`;
+	// A slow wire in front of it: every chunk, either way, 300 ms of real time late.
+	wire = createTcpServer((socket) => {
+		const upstream = connect(port, '127.0.0.1');
+		socket.on('data', (chunk) => realSetTimeout(() => upstream.write(chunk), 300));
+		upstream.on('data', (chunk) => realSetTimeout(() => socket.write(chunk), 300));
+		// A close travels as late as the bytes before it.
+		socket.on('close', () => realSetTimeout(() => upstream.destroy(), 300));
+		upstream.on('close', () => realSetTimeout(() => socket.end(), 300));
+	});
+	slowUrl = `http://127.0.0.1:${await listen(wire)}/`;
+});
+afterAll(async () => {
+	await new Promise((resolve) => wire.close(resolve));
+	// The late answer of the second test was due on a fake clock that is gone: its connection is still open.
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+});
+
+/** A request raced against a deadline on the (fake) clock, as the package's client does. */
+const requestWithin = (deadlineMs, address = url) =>
+	new Promise((resolve) => {
+		const timer = setTimeout(() => resolve('deadline'), deadlineMs);
+		get(address, { agent: false }, (res) => {
+			let body = '';
+			res.on('data', (chunk) => (body += chunk));
+			res.on('end', () => {
+				clearTimeout(timer);
+				resolve(body);
+			});
+		}).on('error', () => resolve('no answer'));
+	});
+
+test('a request and its answer that each take 300 ms of real time on the wire take no fake time: a 5 s fake deadline does not pass', async () => {
+	lateMs = 0;
+	const { result, elapsedMs } = await withFakeClock(() => requestWithin(5000, slowUrl));
+	expect(result).toBe('answer');
+	expect(elapsedMs).toBeLessThan(5000);
+});
+
+test('a server that answers late on the clock is waited for in fake time, and the deadline passes first when it should', async () => {
+	lateMs = 60_000;
+	const slow = await withFakeClock(() => requestWithin(5000));
+	expect(slow.result).toBe('deadline');
+	expect(slow.elapsedMs).toBeGreaterThanOrEqual(5000);
+	const inTime = await withFakeClock(() => requestWithin(120_000));
+	expect(inTime.result).toBe('answer');
+	expect(inTime.elapsedMs).toBeGreaterThanOrEqual(60_000);
+});
