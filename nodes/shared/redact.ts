@@ -38,8 +38,25 @@ export function secretForms(secret: string): string[] {
 
 type Cut = (text: string) => string;
 
+/**
+ * The last cutters made, by their secrets: a run scrubs every answer with the same few secrets, so their forms
+ * are computed once, not once per answer (a small cache; the secrets are in this process's memory anyway).
+ */
+const recentCutters = new Map<string, Cut>();
+const RECENT_CUTTERS = 16;
+
 /** A function that cuts every form of every secret out of a text (the forms computed once). */
 function cutter(secrets: readonly string[]): Cut {
+	const key = secrets.join('\u0000');
+	const known = recentCutters.get(key);
+	if (known) return known;
+	const made = makeCutter(secrets);
+	recentCutters.set(key, made);
+	if (recentCutters.size > RECENT_CUTTERS) recentCutters.delete(recentCutters.keys().next().value as string);
+	return made;
+}
+
+function makeCutter(secrets: readonly string[]): Cut {
 	const forms = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SCRUB_LENGTH).flatMap(secretForms))];
 	// The longest first, so that a form containing another one (two secrets may overlap) is cut whole.
 	forms.sort((a, b) => b.length - a.length);
