@@ -66,7 +66,7 @@ async function main() {
 	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();
 	await sandbox.importWorkflows(examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)));
-	for (const e of examples.filter((x) => x.trigger)) await sandbox.cli(['publish:workflow', `--id=${e.workflow.id}`], { check: true });
+	await sandbox.activate(examples.filter((x) => x.trigger).map((e) => e.workflow.id));
 
 	const port = Number(args.port);
 	const n8n = await sandbox.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });

@@ -138,7 +138,7 @@ describe('n8n loads the package', () => {
 		const file = join(userFolder, 'nodes.json');
 		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
 		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);
-		for (const name of PACKAGE_NODES) assert.ok(names.includes(`CUSTOM.${name}`), `CUSTOM.${name} not loaded`);
+		for (const name of PACKAGE_NODES) assert.ok(names.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded`);
 	});
 });
 
@@ -235,7 +235,7 @@ describe('trigger nodes receive real deliveries', () => {
 
 	before(async () => {
 		await sb.importWorkflows(Object.values(triggerWorkflows));
-		for (const wf of Object.values(triggerWorkflows)) await sb.cli(['publish:workflow', `--id=${wf.id}`], { check: true });
+		await sb.activate(Object.values(triggerWorkflows).map((wf) => wf.id));
 		const port = await freePort();
 		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 		api = await ownerApiKey(n8n.url);

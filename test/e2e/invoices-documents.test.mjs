@@ -184,7 +184,7 @@ describe('catalog dropdowns in real n8n', () => {
 			body: JSON.stringify({
 				path,
 				methodName,
-				nodeTypeAndVersion: { name: 'CUSTOM.receipts', version: 1 },
+				nodeTypeAndVersion: { name: sb.nodeType('receipts'), version: 1 },
 				currentNodeParameters,
 				credentials: { receiptsApi: { ...CREDENTIAL_IDS.receiptsApi } },
 			}),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../scripts/n8n/boot.mjs';
 import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
-import { ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { apiActivation, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
 const userFolder = userFolderFor('e2e-triggers');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
@@ -61,7 +61,7 @@ before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
 	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
 	await sb.importWorkflows([extractionWf, receiptsWf, historyWf]);
-	for (const wf of [extractionWf, receiptsWf, historyWf]) await sb.cli(['publish:workflow', `--id=${wf.id}`], { check: true });
+	await sb.activate([extractionWf, receiptsWf, historyWf].map((wf) => wf.id));
 	port = await freePort();
 	extractionUrl = webhookUrl(extractionWf, 'extraction');
 	historyUrl = webhookUrl(historyWf, 'extraction');
@@ -187,16 +187,17 @@ describe('Receipts Trigger in one n8n process', () => {
 		assert.equal((await ex.settled(receiptsWf.id)).length, before, 'no execution');
 	});
 
-	test('3 unpublish/publish cycles through the public API leave one subscription per event, and deliveries still start runs', async () => {
+	test('3 deactivate/activate cycles through the public API (unpublish/publish on 2.x) leave one subscription per event, and deliveries still start runs', async () => {
 		const tokensBefore = ourSubscriptions().map((s) => s.webhook_url).sort();
+		const { on, off } = apiActivation(sb.line);
 		const call = async (action) => {
 			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsWf.id}/${action}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
 			assert.equal(res.status, 200, `${action}: ${res.status} ${await res.text()}`);
 		};
 		for (let cycle = 1; cycle <= 3; cycle++) {
-			await call('unpublish');
+			await call(off);
 			await untilGone(`${receiptsBase}?event=receipt-issued`);
-			await call('publish');
+			await call(on);
 			await untilServed(`${receiptsBase}?event=receipt-issued`);
 		}
 		assert.deepEqual(ourSubscriptions().map((s) => s.webhook_url).sort(), tokensBefore, 'the same two subscriptions, no new ones');
