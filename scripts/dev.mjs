@@ -9,11 +9,12 @@
 //   npm run dev -- --faults 0.2          # 20 % of the simulators' answers fail the way networks and services do
 //                                        # (see test/simulator/server.ts, FaultMode); switch them at run time with
 //                                        # PUT/DELETE http://127.0.0.1:7401/_control/chaos, list them with GET /_control/faults
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV_OWNER } from './n8n/boot.mjs';
-import { build, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from './n8n/sandbox.mjs';
+import { build, fillPlaceholders, MAX_WORKFLOW_ID, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
 	options: {
@@ -25,7 +26,7 @@ const { values: args } = parseArgs({
 	},
 });
 
-/** Example workflows, with stable IDs derived from their file names; trigger examples are published. */
+/** Example workflows, with stable IDs derived from their file names; trigger examples are activated. */
 export function loadExamples() {
 	const dir = join(repoRoot, 'examples');
 	return readdirSync(dir)
@@ -33,7 +34,8 @@ export function loadExamples() {
 		.sort()
 		.map((file) => {
 			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-			workflow.id = `ex${file.replace(/\.json$/, '').replace(/(^|-)(\w)/g, (_, _d, c) => c.toUpperCase())}`.slice(0, 36);
+			// A stable ID short enough for n8n to save the workflow's static data (sandbox.mjs, MAX_WORKFLOW_ID).
+			workflow.id = `ex${createHash('sha256').update(file).digest('hex').slice(0, MAX_WORKFLOW_ID - 2)}`;
 			return { file, workflow, trigger: workflow.nodes.some((n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger')) };
 		});
 }

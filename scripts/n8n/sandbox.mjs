@@ -109,6 +109,14 @@ export function installPackage(userFolder, { quiet = false } = {}) {
 	}
 }
 
+/**
+ * n8n saves a workflow's static data (where a trigger keeps what its activation set up, e.g. the Receipts
+ * Trigger's token hashes) only when the workflow's ID is short enough: at most 16 characters on 1.x, 21 on 2.x
+ * (`isWorkflowIdValid`), silently otherwise. IDs chosen by hand keep to 16 so they work on both lines.
+ */
+export const MAX_WORKFLOW_ID = 16;
+export const isPortableWorkflowId = (id) => typeof id === 'string' && id.length > 0 && id.length <= MAX_WORKFLOW_ID;
+
 /** Activating a workflow through the public API: `POST /api/v1/workflows/{id}/<on|off>` on each line. */
 export const apiActivation = (line) => (line === 1 ? { on: 'activate', off: 'deactivate' } : { on: 'publish', off: 'unpublish' });
 
@@ -155,6 +163,8 @@ export async function prepareSandbox({
 
 	const importWorkflows = async (workflows) => {
 		if (!workflows.length) return;
+		const tooLong = workflows.filter((wf) => wf.id !== undefined && !isPortableWorkflowId(wf.id)).map((wf) => wf.id);
+		if (tooLong.length) throw new Error(`workflow IDs of more than ${MAX_WORKFLOW_ID} characters: ${tooLong.join(', ')} (n8n 1.x then never saves their static data)`);
 		const dir = join(userFolder, 'sandbox-workflows');
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });

@@ -30,7 +30,7 @@ const BROWSER_ID = 'latam-fiscal-dev-scripts'; // the one boot.mjs createApiKey 
 
 const userFolder = userFolderFor('e2e-queue');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
-const extractionTrigger = example('extraction-trigger-download-completed.json', 'qExtractionTrigger');
+const extractionTrigger = example('extraction-trigger-download-completed.json', 'qExtTrigger');
 const receiptsTrigger = example('receipts-trigger-branch-on-authorization.json', 'qReceiptsTrigger');
 
 let pg;

@@ -25,10 +25,10 @@ const chain = (...names) =>
  * (a node runs once per item it receives, so each chain sends one request per node).
  */
 const PLACEHOLDER_EXAMPLES = {
-	e2eExExtractionDownloadAll: ['extraction-get-and-download-all.json', 'Download all documents'],
-	e2eExExtractionToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
-	e2eExReceiptsAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
-	e2eExReceiptsInvoiceEmail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
+	e2eExDownloadAll: ['extraction-get-and-download-all.json', 'Download all documents'],
+	e2eExToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
+	e2eExAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
+	e2eExInvoiceMail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
 };
 
 function workflows() {
@@ -37,17 +37,17 @@ function workflows() {
 	const extraction = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, { credentials: cred('extractionApi') });
 	return [
 		...Object.entries(PLACEHOLDER_EXAMPLES).map(([id, [file]]) => fillPlaceholders(example(file, id), sb.sim, userFolder)),
-		example('partners-onboard-clients.json', 'e2ePartnersOnboard'),
-		example('receipts-retention-wait-branch.json', 'e2eReceiptsRetention'),
+		example('partners-onboard-clients.json', 'e2eOnboard'),
+		example('receipts-retention-wait-branch.json', 'e2eRetention'),
 		{
-			id: 'e2ePartnersSubscriptions',
+			id: 'e2eSubscriptions',
 			name: 'e2e partners subscriptions',
 			settings: { executionOrder: 'v1' },
 			nodes: [manual, node('Subscriptions', 'n8n-nodes-latam-fiscal.partners', { resource: 'subscription', operation: 'getMany', returnAll: true }, { credentials: cred('partnersApi') })],
 			connections: chain('Start', 'Subscriptions'),
 		},
 		{
-			id: 'e2eReceiptsResources',
+			id: 'e2eRcptResources',
 			name: 'e2e receipts: every resource',
 			settings: { executionOrder: 'v1' },
 			nodes: [
@@ -60,6 +60,13 @@ function workflows() {
 				receipts('Subscribe', { resource: 'webhook', operation: 'subscribe', event_name: 'issue-error', webhook_url: 'https://erp.example.com/hooks/sri' }),
 			],
 			connections: chain('Start', 'ATS retention', 'Waybill', 'Get waybill', 'Purchase settlement', 'Get document', 'Subscribe'),
+		},
+		{
+			id: 'e2eNotFound',
+			name: 'e2e receipts: a receipt the service does not know',
+			settings: { executionOrder: 'v1' },
+			nodes: [manual, receipts('Get unknown', { resource: 'document', operation: 'get', receiptId: '0123456789abcdef0123456789abcdef' })],
+			connections: chain('Start', 'Get unknown'),
 		},
 		{
 			id: 'e2eExtraction',
@@ -153,7 +160,7 @@ describe('workflows executed by n8n', () => {
 
 	test('Partners: one token, a plan search and one client per row (Sandbox header on every call)', async () => {
 		sb.sim.server.clear();
-		const run = (runs.partners = await execute('e2ePartnersOnboard'));
+		const run = (runs.partners = await execute('e2eOnboard'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const created = output(run, 'Create client');
 		assert.deepEqual(created.map((i) => i.json.email), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
@@ -166,7 +173,7 @@ describe('workflows executed by n8n', () => {
 
 	test('Receipts: retentions issued from JSON, X-Password only on the issuing POSTs, branch on the result', async () => {
 		sb.sim.server.clear();
-		const run = (runs.receipts = await execute('e2eReceiptsRetention'));
+		const run = (runs.receipts = await execute('e2eRetention'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const issued = output(run, 'Issue retention');
 		assert.ok(issued.length >= 1);
@@ -182,14 +189,14 @@ describe('workflows executed by n8n', () => {
 	});
 
 	test('Partners: subscriptions listed', async () => {
-		const run = await execute('e2ePartnersSubscriptions');
+		const run = await execute('e2eSubscriptions');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		assert.deepEqual(output(run, 'Subscriptions').map((i) => i.json.client.email).sort(), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
 	});
 
 	test('Receipts: ATS retention, waybill, purchase settlement, document read and webhook subscription', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eReceiptsResources');
+		const run = await execute('e2eRcptResources');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		for (const name of ['ATS retention', 'Waybill', 'Purchase settlement']) assert.match(String(output(run, name)[0]?.json.clave_acceso), /^\d{49}$/, name);
 		assert.equal(output(run, 'Get waybill')[0].json.id, output(run, 'Waybill')[0].json.id);
@@ -201,6 +208,18 @@ describe('workflows executed by n8n', () => {
 		assert.ok(posts.slice(0, 3).every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword), 'X-Password on every issue');
 		assert.equal(posts[3].headers['x-password'], undefined, 'no X-Password on the subscription');
 		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
+	});
+
+	test("an error answer is read as the service's answer on every line: an unknown receipt is HTTP 404 in the service's words, after one request", async () => {
+		// n8n 1.x's NodeApiError drops the HTTP client's error it wraps (its `cause`): a node that reads the status,
+		// body and headers from there sees no answer at all, and would call a 404 a network failure and retry it.
+		sb.sim.server.clear();
+		const run = await execute('e2eNotFound');
+		const error = run.data.resultData.error;
+		assert.equal(error?.httpCode, '404', `${error?.message} / ${error?.description}`);
+		assert.match(error.message, /no encontrado/, "the service's own message");
+		assert.match(error.description, /\(GET \/edocs\/0123456789abcdef0123456789abcdef, HTTP 404\)/);
+		assert.equal(sb.sim.server.received('receipts').length, 1, 'a 404 is an answer: not retried');
 	});
 
 	test('Extraction: key verified, a job followed to COMPLETED with its XML files as binary items, a taxpayer registered', async () => {
@@ -228,8 +247,8 @@ describe('workflows executed by n8n', () => {
 describe('trigger nodes receive real deliveries', () => {
 	// The trigger examples a user imports, activated as they are.
 	const triggerWorkflows = {
-		receipts: example('receipts-trigger-branch-on-authorization.json', 'e2eReceiptsTrigger'),
-		extraction: example('extraction-trigger-download-completed.json', 'e2eExtractionTrigger'),
+		receipts: example('receipts-trigger-branch-on-authorization.json', 'e2eRcptTrigger'),
+		extraction: example('extraction-trigger-download-completed.json', 'e2eExtTrigger'),
 	};
 	let extractionUrl;
 
@@ -279,7 +298,10 @@ describe('trigger nodes receive real deliveries', () => {
 		assert.equal(calls(), before + 1, 'the test really asked the service');
 		const refused = await testWith({ apiKey: 'not-the-key' });
 		assert.equal(refused.status, 'Error');
-		assert.match(refused.message, /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/);
+		// n8n 1.x never applies a credential's responseCode rules: its credential tester reads the HTTP answer from
+		// the error's `cause`, which its own NodeApiError drops. It says its generic sentence instead.
+		const refusedMessage = sb.line === 1 ? /^Authorization failed - please check your credentials$/ : /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/;
+		assert.match(refused.message, refusedMessage);
 		const unreachable = await testWith({ baseUrl: `http://127.0.0.1:${await freePort()}` });
 		assert.equal(unreachable.status, 'Error');
 		assert.match(unreachable.message, /ECONNREFUSED|connect/i);

@@ -66,7 +66,7 @@ function workflows() {
 			receipts('Download RIDE', { resource: 'document', operation: 'download', receiptId: '={{ $json.id }}', file: 'ride' }),
 			receipts('Download XML', { resource: 'document', operation: 'download', receiptId: "={{ $('Invoice').item.json.id }}", file: 'xml', binaryPropertyName: 'xml' }),
 		]),
-		wf('e2eInvalidInvoice', [receipts('Invoice', jsonIssue('invoice', { ...invoiceBody(), totales: { ...invoiceBody().totales, importe_total: 65 } }))]),
+		wf('e2eBadInvoice', [receipts('Invoice', jsonIssue('invoice', { ...invoiceBody(), totales: { ...invoiceBody().totales, importe_total: 65 } }))]),
 	];
 }
 
@@ -160,7 +160,7 @@ describe('Receipts: invoices and notes in real n8n', () => {
 
 	test('an invoice whose amounts do not add up is stopped before any request, naming the field', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eInvalidInvoice');
+		const run = await execute('e2eBadInvoice');
 		assert.match(String(run.data.resultData.error?.message), /^\[item 0\] totales\.importe_total: is 65\.00 but total_sin_impuestos \+ taxes \+ propina is 61\.40/);
 		assert.equal(received().length, 0);
 	});

@@ -14,7 +14,7 @@ import { apiActivation, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } f
 
 const userFolder = userFolderFor('e2e-triggers');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
-const extractionWf = example('extraction-trigger-download-completed.json', 'e2eTrigExtraction');
+const extractionWf = example('extraction-trigger-download-completed.json', 'e2eTrigExtract');
 const receiptsWf = example('receipts-trigger-branch-on-authorization.json', 'e2eTrigReceipts');
 // The recipe's limit as measured: the same example with a History Size of 2, on its own URL.
 const historyWf = structuredClone(example('extraction-trigger-download-completed.json', 'e2eTrigHistory'));
