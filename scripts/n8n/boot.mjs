@@ -1,4 +1,5 @@
-// Boots and drives a real n8n 2.41.1 (installed by ./install.mjs) for `npm run dev`, e2e tests and benchmarks.
+// Boots and drives a real n8n (installed by ./install.mjs: 2.41.1, or 1.123.81 with N8N_LINE=1) for `npm run dev`,
+// e2e tests and benchmarks.
 //
 //   import { startN8n, runCli, parseCliJson, createApiKey } from './scripts/n8n/boot.mjs';
 //   const o = { userFolder: '/tmp/x/user', extensionsDir: '/tmp/x/ext' };   // throw-away folders
@@ -17,6 +18,8 @@
 //   execute            --id=<workflowId> --rawOutput                (run data as JSON among log lines: parseCliJson)
 //   publish:workflow   --id=<workflowId>                            (makes it active; run while this user folder's
 //                                                                    n8n is stopped, `start` then serves its webhooks)
+//   1.x has the same commands except publish:workflow: `update:workflow --id=<id> --active=true` instead
+//   (sandbox.mjs `activate` picks the right one).
 //   user-management:reset                                           (back to "no owner": /rest/owner/setup works again)
 //   Every CLI call starts a full n8n (DB, node loading): ~3 s each, plus ~5 s of migrations on a new user folder.
 //

@@ -200,7 +200,10 @@ export async function install(p = runtimePaths()) {
 		await run(`n8n ${p.version}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--engine-strict=false'], {
 			cwd: p.n8nDir,
 			env: childEnv(),
-			progress: () => `${unpackedCount(p.n8nDir)} packages unpacked so far`,
+			progress: () => {
+				const n = unpackedCount(p.n8nDir);
+				return n ? `${n} packages unpacked so far` : 'resolving the dependency tree (nothing unpacked yet)';
+			},
 		});
 	}
 	timings.n8n = Date.now() - s;

@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../scripts/n8n/boot.mjs';
+import { selectedVersion } from '../../scripts/n8n/install.mjs';
 import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
 import { apiActivation, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
@@ -151,7 +152,7 @@ describe('Extraction Trigger in one n8n process', () => {
 		assert.equal(downloads(job.publicId), 2, 'the documents were downloaded once in all');
 	});
 
-	test("the recipe's limit in n8n 2.41.1: once History Size keys are stored, every later run fails (n8n issue 38475)", async () => {
+	test(`the recipe's limit in n8n ${selectedVersion()}: once History Size keys are stored, every later run fails (n8n issue 38475)`, async () => {
 		for (let i = 0; i < 3; i++) {
 			const d = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(newJob()), { secret: secret(), url: historyUrl });
 			assertStarted(d);
