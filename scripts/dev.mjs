@@ -62,7 +62,7 @@ async function main() {
 		return;
 	}
 
-	console.log('Building the package and preparing n8n (the first run installs n8n into .cache/, ~10 minutes)…');
+	console.log('Building the package and preparing n8n (the first run installs Node 24 and n8n, about 3 GB: 5–7 minutes)…');
 	const sandbox = await prepareSandbox({ userFolder: userFolderFor('dev'), simulatorPort: Number(args['sim-port']) });
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
 	const faults = startFaults(sandbox.sim.server);

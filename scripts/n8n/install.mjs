@@ -223,7 +223,7 @@ export async function install(p = runtimePaths()) {
 			// node-gyp's make prints one line per file it builds, e.g. "CXX(target) Release/obj.target/…/statement.o"
 			progress: (output) => {
 				const step = [...output.matchAll(/\b(CC|CXX|SOLINK_MODULE|LINK|COPY|ACTION)\(target\) (\S+)/g)].pop();
-				return step ? `building ${step[1]} ${basename(step[2])}` : 'configuring the build';
+				return step ? `building ${step[1]} ${basename(step[2])}` : 'preparing the build';
 			},
 		});
 		if (!sqliteLoads(p)) throw new Error('sqlite3 was rebuilt but still does not load under node 24');

@@ -1,6 +1,6 @@
 // End-to-end: a real n8n (the pinned version users run) loads the built package, executes workflows against
 // the service simulators, and receives real webhook deliveries on its production URLs.
-// Run with `npm run test:e2e` (node's test runner). The first run installs n8n into .cache/ (~10 minutes).
+// Run with `npm run test:e2e` (node's test runner). The first run installs n8n into .cache/ (5–7 minutes).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
