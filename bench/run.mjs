@@ -10,6 +10,7 @@ import { parseCliJson, runCli } from '../scripts/n8n/boot.mjs';
 import { VERSIONS } from '../scripts/n8n/install.mjs';
 import { prepareSandbox, repoRoot, userFolderFor } from '../scripts/n8n/sandbox.mjs';
 import { chain, node } from '../scripts/n8n/workflow.mjs';
+import { benchParallelIssuing } from './issuing.mjs';
 import { benchTrustedIssuing } from './trust.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 
@@ -117,6 +118,9 @@ const tokensFor1000 = sim.partners.tokensIssued - tokensBefore;
 // Trusted issuing: a batch of receipts waiting for their final state; one token refresh for every request in flight.
 const trustSection = await benchTrustedIssuing({ sb, log, runs: RUNS });
 
+// Parallel issuing: N receipts at a simulated issue latency, against the floor and the paced HTTP Request node.
+const issuingSection = await benchParallelIssuing({ sb, log, runs: RUNS });
+
 // Get Many, Return All: 1,000 then 10,000 plans.
 const getManyRows = [];
 for (const total of [1000, 10000]) {
@@ -172,6 +176,7 @@ A ${ITEMS}-item run with an empty stored token made **${tokensFor1000}** token r
 ${[...new Set(Object.values(results).filter((r) => r.id.startsWith('benchReadOurs') || r.id === 'benchWriteOurs').flatMap((r) => r.tokens))].join('/')}.
 
 ${trustSection}
+${issuingSection}
 ## Plan → Get Many, Return All
 
 | plans | pages | ms | ms per 1,000 plans | peak RSS of the n8n process |

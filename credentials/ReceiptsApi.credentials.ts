@@ -3,7 +3,8 @@ import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INo
 /**
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
  * `authenticate`. The signing certificate's password is NOT sent here: the Receipts node adds it as
- * `X-Password` only on the operations that sign (see nodes/Receipts/transport.ts).
+ * `X-Password` only on the operations that sign (see nodes/Receipts/transport.ts). The Access Key Secret is
+ * never sent: it keys the reproducible access key (nodes/Receipts/domain/accessKey.ts).
  *
  * Credential test: `GET /catalog/id-types`, the identification-type catalog. The spec shows no harmless read,
  * but the real service documents its catalogs as plain reads authenticated by `X-Key` (receipts service's
@@ -46,6 +47,50 @@ export class ReceiptsApi implements ICredentialType {
 			default: '',
 			description:
 				'Password of the signing certificate, sent as the X-Password header only on operations that sign (issue, issue from XML, reissue, authorize). Leave empty if you only read receipts or subscribe to notifications.',
+		},
+		{
+			displayName: 'Access Key Secret',
+			name: 'accessKeySecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Only for Options → Access Key → Reproducible: a long random text (at least 16 characters) that keys the numeric code of the access keys the node builds, so nobody can compute a receipt\'s access key from its public data. Never sent anywhere. Fill it in once and keep it: changing it changes the keys, and a re-run would no longer carry the same key.',
+		},
+		{
+			displayName:
+				'Issuer (Emisor), optional: enter your company once here and every Issue, Reissue and Preview uses it. A value given in the node, or in a JSON body, overrides the one saved here.',
+			name: 'issuerNotice',
+			type: 'notice',
+			default: '',
+		},
+		{ displayName: 'Issuer RUC', name: 'issuerRuc', type: 'string', default: '', placeholder: 'e.g. 1792146739001', description: '13 digits (emisor.ruc)' },
+		{ displayName: 'Legal Name (Razón Social)', name: 'issuerLegalName', type: 'string', default: '', description: 'emisor.razon_social' },
+		{ displayName: 'Trade Name (Nombre Comercial)', name: 'issuerTradeName', type: 'string', default: '', description: 'emisor.nombre_comercial' },
+		{ displayName: 'Main Address (Dirección Matriz)', name: 'issuerAddress', type: 'string', default: '', description: 'emisor.direccion' },
+		{ displayName: 'Establishment Code (Establecimiento)', name: 'issuerEstablishment', type: 'string', default: '', placeholder: 'e.g. 001', description: 'emisor.establecimiento.codigo' },
+		{ displayName: 'Emission Point (Punto de Emisión)', name: 'issuerEmissionPoint', type: 'string', default: '', placeholder: 'e.g. 001', description: 'emisor.establecimiento.punto_emision' },
+		{ displayName: 'Establishment Address (Dirección Establecimiento)', name: 'issuerEstablishmentAddress', type: 'string', default: '', description: 'emisor.establecimiento.direccion' },
+		{
+			displayName: 'Keeps Accounting (Obligado a Llevar Contabilidad)',
+			name: 'issuerKeepsAccounting',
+			type: 'options',
+			options: [
+				{ name: 'Not Set', value: '' },
+				{ name: 'No', value: 'no' },
+				{ name: 'Yes', value: 'yes' },
+			],
+			default: '',
+			description: 'emisor.obligado_contabilidad',
+		},
+		{ displayName: 'Special Taxpayer Number (Contribuyente Especial)', name: 'issuerSpecialTaxpayer', type: 'string', default: '', description: 'emisor.contribuyente_especial; leave empty if you are not one' },
+		{
+			displayName: 'Regime (Régimen)',
+			name: 'issuerRegime',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. CONTRIBUYENTE RÉGIMEN RIMPE',
+			description: 'emisor.regimen_rimpe, as the SRI names your regime; leave empty if none applies',
 		},
 	];
 

@@ -9,6 +9,7 @@ import { baseUrlFor, credentialProblem } from './domain/environment';
 import { LIMITS, permissionFor } from './domain/limits';
 import { normalizeRecord } from './domain/names';
 import { scrubError } from '../shared/redact';
+import { factsOf } from '../shared/errors';
 
 function errorCode(body: unknown): string {
 	const b = (body ?? {}) as IDataObject;
@@ -89,8 +90,7 @@ export class ExtractionApi {
 		try {
 			return await this.client.request(req as ApiRequest & { binary?: false }, i);
 		} catch (error) {
-			const e = error as AnyError & { httpCode?: string | null };
-			if (String(e.httpCode) === '403') await this.explainForbidden(e, req, i);
+			if (factsOf(error).status === 403) await this.explainForbidden(error as AnyError, req);
 			throw scrubError(error, opts.secrets ?? []);
 		}
 	}
@@ -111,7 +111,7 @@ export class ExtractionApi {
 	async download(publicId: string, documentId: string, format: DocumentFormat, i: number): Promise<BinaryAnswer> {
 		const slot = await this.downloads.acquire(60_000);
 		if (!slot.ok) {
-			throw new NodeOperationError(this.ctx.getNode(), `[item ${i}] Download of document ${documentId} not sent: the service allows ${LIMITS.downloads.label}`, {
+			throw new NodeOperationError(this.ctx.getNode(), `Download of document ${documentId} not sent: the service allows ${LIMITS.downloads.label}`, {
 				itemIndex: i,
 				description: `This execution already used the download budget; the next slot frees in about ${Math.ceil(slot.waitMs / 60000)} minute(s). Run again later, or download fewer formats.`,
 			});
@@ -123,7 +123,7 @@ export class ExtractionApi {
 	}
 
 	/** Adds to a 403 which permission the request needs and which ones the key has (from the verify result). */
-	private async explainForbidden(error: AnyError, req: ApiRequest, i: number | undefined): Promise<void> {
+	private async explainForbidden(error: AnyError, req: ApiRequest): Promise<void> {
 		const needed = permissionFor(req.method, req.path);
 		if (req.path === '/v1/auth/verify') return;
 		this.keyInfo ??= this.client
@@ -138,10 +138,9 @@ export class ExtractionApi {
 			})
 			.catch(() => undefined);
 		const info = await this.keyInfo;
-		const prefix = i === undefined ? '' : `[item ${i}] `;
 		const has = info?.permissions;
 		if (needed && has && !has.includes(needed)) {
-			error.message = `${prefix}Document Extraction: the API key lacks the permission "${needed}"`;
+			error.message = `Document Extraction: the API key lacks the permission "${needed}"`;
 			error.description = `The key${info?.organization ? ` of ${info.organization}` : ''} has: ${has.length ? has.join(', ') : 'no permissions'}. Add "${needed}" to the key in the dashboard, or use a key that has it. Not retried. (${req.method} ${req.path}, HTTP 403)`;
 		} else if (needed) {
 			error.description = `This request needs the permission "${needed}"${has ? ` (the key's permissions: ${has.join(', ') || 'none'}; it may be restricted to other IP addresses)` : ''}. ${error.description ?? ''}`;

@@ -11,6 +11,7 @@ import { router } from './actions/router';
 import { getDocumentTypes, getIdTypes, getSalesTaxRates, getWithholdingRates } from './methods/loadOptions';
 import * as waybill from './actions/waybill/Waybill.resource';
 import * as webhook from './actions/webhook/Webhook.resource';
+import { RECEIPTS_DESCRIPTION } from './description';
 
 /**
  * Receipts (Ecuador): invoices, credit and debit notes, retentions, waybills, purchase settlements; any receipt's
@@ -22,9 +23,13 @@ export class Receipts implements INodeType {
 		name: 'receipts',
 		icon: { light: 'file:receipts.svg', dark: 'file:receipts.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: the bookkeeper's Fields form (amounts computed, Issue Date on the form, identification type
+		// inferred; actions/common/fields.ts) and Wait for Final State on by default (actions/common/wait.ts);
+		// workflows saved with version 1 keep their defaults, so they send what they sent.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Issue Ecuadorian electronic receipts (invoices, credit and debit notes, retentions, waybills, purchase settlements), follow their SRI authorization, e-mail and download them',
+		description: RECEIPTS_DESCRIPTION,
 		defaults: { name: 'Receipts (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -7,6 +7,7 @@ import type { BinaryAnswer, RequestContext, ServiceDefinition } from '../shared/
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { messageLine } from './domain/outcome';
 import { redact, scrubError } from '../shared/redact';
+import { factsOf } from '../shared/errors';
 
 /**
  * Receipts (Ecuador) service: base URL and `X-Key` from the credential (the credential's `authenticate`
@@ -48,6 +49,7 @@ export const receiptsService: ServiceDefinition = {
 		}
 		if (status === 400 || status === 409 || status === 422) {
 			return {
+				said,
 				message: `Receipts rejected the request: ${said ?? 'invalid data'}`,
 				description: `The service refused the receipt.${details || ' Check the fields named above.'}`,
 			};
@@ -130,11 +132,11 @@ export class ReceiptsApi {
 			);
 			return { ...answer, withKey };
 		} catch (error) {
-			const status = Number((error as { httpCode?: string | null }).httpCode);
+			const { status } = factsOf(error);
 			if (!withKey && (status === 401 || status === 403) && error instanceof Error) {
 				// Not "the key was refused": none was sent.
 				const e = error as Error & { description?: string | null };
-				e.message = `${itemIndex === undefined ? '' : `[item ${itemIndex}] `}HTTP ${status} to a request without the API key`;
+				e.message = `HTTP ${status} to a request without the API key`;
 				e.description = `${originOf(url)} is not the host of the credential's Base URL, so the API key was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
 			}
 			throw scrubError(error, await this.secrets());
@@ -152,7 +154,7 @@ export class ReceiptsApi {
 			const data = await this.client.credentialData();
 			const password = String(data.certificatePassword ?? '');
 			if (!password) {
-				throw new NodeOperationError(this.client.node, `${itemIndex === undefined ? '' : `[item ${itemIndex}] `}The Receipts credential has no Certificate Password`, {
+				throw new NodeOperationError(this.client.node, `${itemIndex === undefined ? '' : ``}The Receipts credential has no Certificate Password`, {
 					itemIndex,
 					description: `${req.method} ${req.path} signs the receipt, which needs the signing certificate's password (sent as X-Password). Add it to the credential. Nothing was sent.`,
 				});

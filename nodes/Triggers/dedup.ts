@@ -41,6 +41,15 @@ export class DedupStore {
 		}
 	}
 
+	/**
+	 * Whether the key was recorded within the TTL, without recording it: for a trigger that must do work
+	 * that can fail (ask the service) before it knows whether to record the delivery as received.
+	 */
+	has(key: string, nowMs = Date.now()): boolean {
+		this.prune(nowMs);
+		return this.seen.has(sha256Hex(key));
+	}
+
 	/** Records the key. Returns true when it is new, false when it was already seen within the TTL. */
 	claim(key: string, nowMs = Date.now()): boolean {
 		this.prune(nowMs);

@@ -57,12 +57,26 @@ export function refuse(ctx: IWebhookFunctions, trigger: string, reason: string):
 
 /**
  * Acknowledges a genuine delivery without starting an execution (200, so the service stops retrying). The
- * answer is the same whether it was already seen or is of an event type not selected, and again on every
- * redelivery.
+ * answer is the same whether it was already seen, is of an event type not selected or is about a receipt the
+ * service does not know, and again on every redelivery. `level` is the log's: `warn` when someone should look
+ * (a notification no run came of), `debug` for the routine cases.
  */
-export function acknowledge(ctx: IWebhookFunctions, trigger: string, why: string): IWebhookResponseData {
-	ctx.logger.debug(`${trigger} acknowledged a delivery without starting the workflow: ${why}`);
+export function acknowledge(ctx: IWebhookFunctions, trigger: string, why: string, level: 'debug' | 'warn' = 'debug'): IWebhookResponseData {
+	ctx.logger[level](`${trigger} acknowledged a delivery without starting the workflow: ${why}`);
 	return answerWithoutExecution(ctx, 200, { ...ACKNOWLEDGED });
+}
+
+/** What a delivery that could not be checked now gets: the same short body every time. */
+export const UNAVAILABLE = Object.freeze({ error: 'unavailable' });
+
+/**
+ * Answers 503 without an execution: the delivery could not be checked now (the service it is checked with did
+ * not answer usably in time) and may be genuine, so the sender should send it again. The reason goes to
+ * n8n's log only (warn level).
+ */
+export function postpone(ctx: IWebhookFunctions, trigger: string, reason: string): IWebhookResponseData {
+	ctx.logger.warn(`${trigger} answered 503 and started no run (a genuine sender sends it again): ${reason}`);
+	return answerWithoutExecution(ctx, 503, { ...UNAVAILABLE });
 }
 
 /**

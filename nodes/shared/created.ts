@@ -1,47 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
+import { itemLabel } from './errors';
 
 /**
  * What an execution created that cannot be taken back (a tax document, an extraction job), kept so that no
  * failure leaves the user without its identifiers:
  * - an error that happens after the service accepted the request carries the identifiers of its item
- *   (`attachRecovery`); with Continue On Fail they become fields of the error item, so a workflow can route
- *   them, and the router puts them next to `error`;
+ *   (`attachRecovery` in errors.ts); with Continue On Fail they become fields of the error item, so a workflow
+ *   can route them, and the router puts them next to `error`;
  * - when a failure stops the node, the error lists everything this execution created before it
  *   (`CreatedLedger.describe`), because n8n then drops the output of the items that succeeded, and running
  *   the workflow again would create them a second time.
  */
-
-const RECOVERY = new WeakMap<object, IDataObject>();
-
-/** Attaches the fields that identify what exists despite `error` (e.g. `{ id, clave_acceso }`). */
-export function attachRecovery<E>(error: E, fields: IDataObject): E {
-	if (typeof error === 'object' && error !== null) RECOVERY.set(error, { ...(RECOVERY.get(error) ?? {}), ...withoutUndefined(fields) });
-	return error;
-}
-
-/**
- * Puts `lead` at the start of an error's message (after its `[item N] ` prefix) and `instruction` first in its
- * description, keeping what the error said.
- */
-export function reword<E>(error: E, lead: string, instruction?: string): E {
-	if (!(error instanceof Error)) return error;
-	const e = error as Error & { description?: string | null };
-	const prefix = /^\[item \d+\] /.exec(e.message)?.[0] ?? '';
-	e.message = `${prefix}${lead}${e.message.slice(prefix.length)}`;
-	if (instruction) e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
-	return error;
-}
-
-/** The fields attached to `error` by `attachRecovery`, if any. */
-export function recoveryOf(error: unknown): IDataObject | undefined {
-	return typeof error === 'object' && error !== null ? RECOVERY.get(error) : undefined;
-}
-
-function withoutUndefined(fields: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null && value !== '') out[key] = value;
-	return out;
-}
 
 export interface CreatedEntry {
 	item: number;
@@ -64,7 +33,8 @@ export class CreatedLedger {
 
 	record(item: number, ids: IDataObject, state?: string): void {
 		const before = this.entries.get(item);
-		this.entries.set(item, { item, ids: { ...(before?.ids ?? {}), ...withoutUndefined(ids) }, state: state ?? before?.state });
+		const known = Object.fromEntries(Object.entries(ids).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+		this.entries.set(item, { item, ids: { ...(before?.ids ?? {}), ...known }, state: state ?? before?.state });
 	}
 
 	setState(item: number, state: string | undefined): void {
@@ -85,7 +55,7 @@ export class CreatedLedger {
 				const ids = Object.entries(e.ids)
 					.map(([k, v]) => `${k} ${String(v)}`)
 					.join(', ');
-				return `- item ${e.item}: ${ids}${e.state ? ` (${e.state})` : ''}`;
+				return `- ${itemLabel(e.item).slice(1, -1)}: ${ids}${e.state ? ` (${e.state})` : ''}`;
 			});
 		return (
 			`This execution created ${this.entries.size} ${this.what}${this.entries.size === 1 ? '' : 's'} before it stopped. ` +

@@ -50,12 +50,13 @@ export function redact<T>(value: T, secrets: readonly string[] = []): T {
  */
 export function scrubError<E>(error: E, secrets: readonly string[]): E {
 	if (!(error instanceof Error)) return error;
-	const e = error as Error & { description?: unknown; messages?: unknown; errorResponse?: unknown; context?: Record<string, unknown> };
+	const e = error as Error & { description?: unknown; messages?: unknown; errorResponse?: unknown; context?: Record<string, unknown>; facts?: Record<string, unknown> };
 	e.message = scrubText(e.message, secrets);
 	if (typeof e.stack === 'string') e.stack = scrubText(e.stack, secrets);
 	if (typeof e.description === 'string') e.description = scrubText(e.description, secrets);
 	if (Array.isArray(e.messages)) e.messages = e.messages.map((m) => scrubText(String(m), secrets));
 	if (e.errorResponse !== undefined) e.errorResponse = redact(e.errorResponse, secrets);
 	if (e.context) e.context = redact(e.context, secrets);
+	if (e.facts) e.facts = redact(e.facts, secrets);
 	return error;
 }

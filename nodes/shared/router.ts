@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { recoveryOf, type CreatedLedger } from './created';
+import type { CreatedLedger } from './created';
+import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
+import { numberOption } from './options';
 
 /** What an operation returns for one input item: one or many JSON objects, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
@@ -19,10 +21,14 @@ export interface OperationModule<Ctx> {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): Promise<OperationResult | Deferred>;
 	/**
-	 * `read`: may run for several items at once (bounded, output order kept).
+	 * `read`: may run for several items at once (Options → Parallel Requests, bounded, output order kept).
 	 * `write`: runs one item at a time, in order (default).
+	 * `parallelWrite`: a write the user may send for several items at once (Options → Parallel Requests, see
+	 *   `parallelWritesOption`): like every write, all items are validated before the first request, and a
+	 *   failure stops new items from starting while the ones already sent finish, so that what they created is
+	 *   known (and listed) before the node stops.
 	 */
-	kind?: 'read' | 'write';
+	kind?: 'read' | 'write' | 'parallelWrite';
 	/**
 	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
 	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
@@ -35,6 +41,11 @@ export interface OperationModule<Ctx> {
 export interface RouterContext {
 	/** What this execution created: listed in an error that stops the node. */
 	created?: CreatedLedger;
+	/**
+	 * True when the first request of a run may fetch a token that the others then use (Partners): the first
+	 * item then runs alone before the others start, so that one token serves them all.
+	 */
+	fetchesToken?: boolean;
 }
 
 /**
@@ -49,11 +60,29 @@ export const concurrencyOption: INodeProperties = {
 	displayName: 'Parallel Requests',
 	name: 'parallelRequests',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 20 },
+	typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
 	default: 5,
 	description:
-		'How many items to request at the same time. Output order always matches input order. Lower it if the service answers with rate-limit errors.',
+		'How many items to request at the same time (read once per execution, from the first item). Output order always matches input order. Lower it if the service answers with rate-limit errors.',
 };
+
+/**
+ * The "Parallel Requests" option of operations that write (`kind: 'parallelWrite'`): how many items are sent
+ * at the same time. The guarantees of one-at-a-time writing hold (see `route`); only the waiting overlaps.
+ */
+export const parallelWritesOption: INodeProperties = {
+	...concurrencyOption,
+	description:
+		'How many items are sent to the service at the same time. Every item is checked before the first is sent, a request that may have been processed is never sent again, and the output keeps the input order. 1 sends one after another.',
+};
+
+/**
+ * Options → Parallel Requests, read once per execution (from the first item), as the form describes it (see
+ * numberOption); read also for one item, so that a wrong value is reported the first time.
+ */
+function parallelRequests(this: IExecuteFunctions, itemCount: number): number {
+	return itemCount ? numberOption.call(this, concurrencyOption, 0, { inOptions: true, once: true }) : 1;
+}
 
 function isItemList(value: OperationResult): value is INodeExecutionData[] {
 	return Array.isArray(value) && value.length > 0 && value.every((v) => v && typeof v === 'object' && 'json' in v && typeof v.json === 'object');
@@ -66,29 +95,54 @@ function toItems(result: OperationResult, itemIndex: number): INodeExecutionData
 	return list.map((json) => ({ json: json as IDataObject, pairedItem: { item: itemIndex } }));
 }
 
-function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
-function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number, created?: CreatedLedger): Error {
+/**
+ * The error of item `itemIndex` as n8n shows it: its message starts with `[item N]` (counted from 1; the one
+ * place that names the item), n8n's context carries the index, and an error that stops the node lists what the
+ * execution created.
+ */
+function forItem(
+	this: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	created?: CreatedLedger,
+	notRun: number[] = [],
+): Error & { description?: string | null } {
 	let nodeError: Error & { context?: IDataObject; description?: string | null };
 	if (error instanceof Error && 'node' in error) {
 		nodeError = error as Error & { context?: IDataObject };
 		nodeError.context = { ...(nodeError.context ?? {}), itemIndex };
 	} else {
-		nodeError = new NodeOperationError(this.getNode(), `[item ${itemIndex}] ${errorMessage(error)}`, { itemIndex });
+		nodeError = new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
 	}
-	const list = created?.describe();
-	if (list) nodeError.description = `${nodeError.description ? `${nodeError.description}\n\n` : ''}${list}`;
+	if (factsOf(nodeError).item === undefined) {
+		nodeError.message = `${itemLabel(itemIndex)} ${nodeError.message}`;
+		addFacts(nodeError, { item: itemIndex });
+	}
+	const notes = [created?.describe(), notRun.length ? `Not run (the node stopped at this failure): ${itemRanges(notRun)}.` : undefined].filter(Boolean);
+	if (notes.length) nodeError.description = [nodeError.description, ...notes].filter(Boolean).join('\n\n');
 	return nodeError;
+}
+
+/** Item indexes (0-based) as n8n names items, in ranges: `items 5–9, 12`. */
+function itemRanges(indexes: number[]): string {
+	const ranges: string[] = [];
+	for (let k = 0; k < indexes.length; ) {
+		let end = k;
+		while (end + 1 < indexes.length && indexes[end + 1] === indexes[end] + 1) end++;
+		const [from, to] = [indexes[k] + 1, indexes[end] + 1];
+		ranges.push(from === to ? `${from}` : `${from}–${to}`);
+		k = end + 1;
+	}
+	return `${indexes.length === 1 ? 'item' : 'items'} ${ranges.join(', ')}`;
 }
 
 /**
  * The one item loop of every action node: picks the operation by resource/operation, runs it per item,
  * pairs every output item with its input, and turns a failure into an error item when "Continue On Fail"
- * is set (with the identifiers of anything the item created, see created.ts). Read operations may run
- * several items at once (bounded); writes run strictly in order, after every item passed `validate`.
- * Deferred results are settled together once every item has run.
+ * is set (with the identifiers of anything the item created, see created.ts). Reads, and writes declared
+ * `parallelWrite`, may run several items at once (Options → Parallel Requests); other writes run strictly in
+ * order. Every write runs only after every item passed `validate`. Deferred results are settled together once
+ * every item has run.
  */
 export async function route<Ctx extends RouterContext, M extends Record<string, string>>(
 	this: IExecuteFunctions,
@@ -111,54 +165,53 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const deferred: Array<{ i: number; result: Deferred }> = [];
 
-	if (op.kind !== 'read' && op.validate && !continueOnFail) {
+	const writes = op.kind !== 'read';
+	if (writes && op.validate && !continueOnFail) {
 		for (let i = 0; i < items.length; i++) {
 			try {
 				await op.validate.call(this, ctx, i);
 			} catch (error) {
-				throw withItemIndex.call(this, error, i);
+				throw forItem.call(this, error, i);
 			}
 		}
 	}
 
 	const failItem = (error: unknown, i: number): void => {
-		results[i] = [{ json: { error: errorMessage(error), ...(recoveryOf(error) ?? {}) }, pairedItem: { item: i } }];
+		const named = forItem.call(this, error, i);
+		results[i] = [{ json: { error: named.message, ...(recoveryOf(named) ?? {}) }, pairedItem: { item: i } }];
 	};
 
-	let failed = false;
+	// A failure (without Continue On Fail) stops new items from starting; the items already running finish,
+	// so that everything they created is recorded before the node stops.
+	const failures = new Map<number, unknown>();
 	const runOne = async (i: number): Promise<void> => {
 		try {
 			const result = await op.execute.call(this, ctx, i);
 			if (result instanceof Deferred) deferred.push({ i, result });
 			else results[i] = toItems(result, i);
 		} catch (error) {
-			if (continueOnFail) return failItem(error, i);
-			failed = true;
-			throw withItemIndex.call(this, error, i, ctx.created);
+			if (continueOnFail) failItem(error, i);
+			else failures.set(i, error);
 		}
 	};
 
-	let limit = 1;
-	if (op.kind === 'read' && items.length > 1) {
-		limit = Math.max(1, Math.min(20, Number(this.getNodeParameter('options.parallelRequests', 0, 5)) || 1));
-	}
-	if (limit === 1) {
-		for (let i = 0; i < items.length; i++) await runOne(i);
-	} else {
-		// Bounded pool: `limit` workers take the next index; results land at their index, so order is kept.
-		// The first item runs alone so a token fetched for it serves the rest.
-		await runOne(0);
-		let next = 1;
-		const worker = async () => {
-			// A failed item stops the other workers from starting new items.
-			while (!failed && next < items.length) await runOne(next++);
-		};
-		await Promise.all(Array.from({ length: Math.min(limit, items.length - 1) }, worker));
+	const limit = op.kind === 'read' || op.kind === 'parallelWrite' ? parallelRequests.call(this, items.length) : 1;
+	let next = 0;
+	const worker = async () => {
+		while (failures.size === 0 && next < items.length) await runOne(next++);
+	};
+	// Results land at their index, so the output keeps the input order. Where a token may be fetched, the first
+	// item runs alone so that one token serves the rest; then `limit` workers take the next index.
+	if (ctx.fetchesToken && limit > 1) await runOne(next++);
+	await Promise.all(Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, worker));
+	if (failures.size) {
+		const first = Math.min(...failures.keys());
+		const notRun = Array.from({ length: items.length - next }, (_, k) => next + k);
+		throw forItem.call(this, failures.get(first), first, ctx.created, notRun);
 	}
 
 	// Every deferred result settles (each one's failure is its own), then the first failure, in item order,
 	// stops the node, listing what this execution created.
-	const failures = new Map<number, unknown>();
 	await Promise.all(
 		deferred.map(async ({ i, result }) => {
 			try {
@@ -171,7 +224,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
-		throw withItemIndex.call(this, failures.get(first), first, ctx.created);
+		throw forItem.call(this, failures.get(first), first, ctx.created);
 	}
 	return [results.flat()];
 }

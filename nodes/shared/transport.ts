@@ -8,12 +8,17 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
+	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
+import { addFacts, factsOf } from './errors';
 
-/** Any n8n context that can make authenticated requests (a node run, a dropdown, a trigger's activation). */
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+/**
+ * Any n8n context that can make authenticated requests (a node run, a dropdown, a trigger's activation, a
+ * trigger checking a delivery with the service).
+ */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
 /** What one service tells the shared core about itself. */
 export interface ServiceDefinition {
@@ -23,9 +28,10 @@ export interface ServiceDefinition {
 	baseUrl(credentials: ICredentialDataDecryptedObject): string;
 	/**
 	 * Turns an error answer into words a user can act on. `body` is the parsed JSON body when there is one.
-	 * Returns the message (what happened) and a description (details and how to fix it).
+	 * Returns the message (what happened), a description (details and how to fix it) and, when the service's
+	 * own words are not the body's `message`, those words (`said`, kept in the error's facts).
 	 */
-	describeError(status: number, body: unknown): { message: string; description?: string };
+	describeError(status: number, body: unknown): { message: string; description?: string; said?: string };
 	/** Refuses a request before it is sent (e.g. a staging key against production). Returns a message or undefined. */
 	preflight?(credentials: ICredentialDataDecryptedObject): string | undefined;
 	/**
@@ -98,34 +104,15 @@ export const DEFAULT_TIMEOUT_MS = 60000;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
- * Errors of requests that may have been processed although no answer says so: the connection broke after
- * the request was sent, the answer took longer than the timeout, or the service answered 5xx (it may have
- * failed after doing the work). Callers that create something must tell the user it may exist.
- */
-const MAYBE_PROCESSED = new WeakSet<object>();
-
-/** True when `error` comes from a request that may have been processed by the service (see above). */
-export function mayHaveBeenProcessed(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && MAYBE_PROCESSED.has(error);
-}
-
-/**
- * Errors of requests that ran out of their caller's time (`ApiRequest.deadline`) before any attempt was
- * answered: the caller's wait timing out, not a failure of the service.
- */
-const CUT_BY_DEADLINE = new WeakSet<object>();
-
-/**
  * How a wait (Wait for Final State, Create + Wait) takes a status check that failed:
  * - `ends`: a refused key (401/403) does not pass by waiting, so the wait ends at once;
  * - `counts`: whether it is the wait's last failure, reported if the deadline comes; not when the check was
  *   cut short by the deadline with no answer at all, which is the wait timing out, not a failure of its own.
  */
 export function failedCheck(error: unknown): { ends: boolean; counts: boolean } {
-	const status = Number((error as { httpCode?: string | null }).httpCode);
+	const { status, cutByDeadline } = factsOf(error);
 	const ends = status === 401 || status === 403;
-	const cut = typeof error === 'object' && error !== null && CUT_BY_DEADLINE.has(error);
-	return { ends, counts: ends || !cut };
+	return { ends, counts: ends || !cutByDeadline };
 }
 
 /**
@@ -133,8 +120,8 @@ export function failedCheck(error: unknown): { ends: boolean; counts: boolean } 
  * what it just created visible yet, `GET <path>` says not found).
  */
 export function lastCheckFailure<E>(error: E, path: string, what: string): E {
-	const e = error as { httpCode?: string | null; description?: string | null };
-	if (String(e.httpCode) === '404') e.description = `GET ${path} still answered 404 (not found) when the wait ended: the service had not made the new ${what} visible yet.`;
+	const e = error as { description?: string | null };
+	if (factsOf(error).status === 404) e.description = `GET ${path} still answered 404 (not found) when the wait ended: the service had not made the new ${what} visible yet.`;
 	return error;
 }
 
@@ -189,10 +176,6 @@ export function retryDelay(attempt: number, retryAfter: string | undefined, poli
 	// Exponential backoff with "equal jitter": half fixed, half random, so parallel callers spread out.
 	const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
 	return exp / 2 + random() * (exp / 2);
-}
-
-function itemPrefix(itemIndex: number | undefined): string {
-	return itemIndex === undefined ? '' : `[item ${itemIndex}] `;
 }
 
 /**
@@ -307,9 +290,7 @@ export class ServiceClient {
 				if (cutByDeadline && failure.networkCode === 'ETIMEDOUT') {
 					// This attempt's timeout was the time the caller had left, and it ran out.
 					if (answered) throw this.toNodeError(answered, req, itemIndex);
-					const cut = this.toNodeError(failure, req, itemIndex);
-					CUT_BY_DEADLINE.add(cut);
-					throw cut;
+					throw addFacts(this.toNodeError(failure, req, itemIndex), { cutByDeadline: true });
 				}
 				if (endRefresh && tokenField && data[tokenField] === '') this.tokenFailure = failure;
 				if (failure.status === 401 && tokenField && !refreshed && !endRefresh) {
@@ -355,11 +336,12 @@ export class ServiceClient {
 	private toNodeError(failure: FailureInfo, req: ApiRequest, itemIndex: number | undefined): NodeApiError {
 		const where = `${req.method} ${req.path}`;
 		const maybe = maybeProcessed(failure);
+		let failureSaid: string | undefined;
 		const caution = maybe && !idempotent(req) ? ' The request may have been processed before the answer was lost: check in the service before sending it again.' : '';
 		let error: NodeApiError;
 		if (failure.status === undefined) {
 			const what = failure.networkCode === 'ETIMEDOUT' ? 'did not answer in time' : 'could not be reached';
-			const message = `${itemPrefix(itemIndex)}${this.service.name} ${what} (${failure.networkCode ?? failure.rawMessage})`;
+			const message = `${this.service.name} ${what} (${failure.networkCode ?? failure.rawMessage})`;
 			error = new NodeApiError(this.node, { message: failure.rawMessage } as JsonObject, {
 				message,
 				description: `${where} failed before an answer arrived. Check the Base URL in the ${this.service.name} credential and that the service is up.${caution}`,
@@ -369,22 +351,22 @@ export class ServiceClient {
 			// keep ours, it names the service and the item.
 			error.message = message;
 		} else {
-			const { message, description } = this.service.describeError(failure.status, failure.body);
+			const { message, description, said } = this.service.describeError(failure.status, failure.body);
+			failureSaid = said ?? bodyMessage(failure.body);
 			const errorBody: JsonObject =
 				failure.body && typeof failure.body === 'object' && !Array.isArray(failure.body)
 					? (failure.body as JsonObject)
 					: { message: String(failure.body ?? '') };
 			const details = `${description ? `${description} ` : ''}(${where}, HTTP ${failure.status})${caution}`;
 			error = new NodeApiError(this.node, errorBody, {
-				message: `${itemPrefix(itemIndex)}${message}`,
+				message,
 				description: details,
 				httpCode: String(failure.status),
 				itemIndex,
 			});
-			error.message = `${itemPrefix(itemIndex)}${message}`;
+			error.message = message;
 		}
-		if (maybe) MAYBE_PROCESSED.add(error);
-		return error;
+		return addFacts(error, { status: failure.status, said: failureSaid, mayHaveBeenProcessed: maybe });
 	}
 }
 

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -10,6 +10,23 @@ import { NodeOperationError } from 'n8n-workflow';
 export class Checker {
 	readonly problems: string[] = [];
 	readonly warnings: string[] = [];
+	/** Where accepted numeric texts are written back as numbers (see `numbersInto`). */
+	private root?: IDataObject;
+
+	/**
+	 * From now on, a numeric text that `number()` or `integer()` accepts is replaced by its number in `root`,
+	 * at the field's path from it (`items[0].cantidad`): the body sent carries the number that was checked
+	 * (`"12.50"` is sent as 12.5), not a text the service could read otherwise. A field that is not such a
+	 * path, or whose value there is not the text checked, is left as it is.
+	 */
+	numbersInto(root: IDataObject): this {
+		this.root = root;
+		return this;
+	}
+
+	private accepted(field: string, value: unknown, n: number): void {
+		if (this.root && typeof value === 'string') replaceAt(this.root, field, value, n);
+	}
 
 	fail(field: string, what: string): this {
 		this.problems.push(`${field}: ${what}`);
@@ -45,29 +62,40 @@ export class Checker {
 	}
 
 	integer(field: string, value: unknown, opts: { min?: number; max?: number; required?: boolean } = {}): this {
-		if (isMissing(value)) {
-			if (opts.required) this.fail(field, 'is required');
-			return this;
+		if (this.absentNumber(field, value, opts)) return this;
+		const n = numberValue(value);
+		// A whole number written with a fraction ("12.0") is refused as text: the text says more than the number.
+		if (n === undefined || !Number.isInteger(n) || (typeof value === 'string' && value.includes('.'))) {
+			return this.fail(field, `must be a whole number, got ${describe(value)}${commaHint(value)}`);
 		}
-		const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-		if (typeof n !== 'number' || !Number.isInteger(n)) return this.fail(field, `must be a whole number, got ${describe(value)}`);
 		if (opts.min !== undefined && n < opts.min) return this.fail(field, `must be at least ${opts.min}, got ${n}`);
 		if (opts.max !== undefined && n > opts.max) return this.fail(field, `must be at most ${opts.max}, got ${n}`);
+		this.accepted(field, value, n);
 		return this;
 	}
 
 	number(field: string, value: unknown, opts: { min?: number; maxDecimals?: number; required?: boolean } = {}): this {
-		if (isMissing(value)) {
-			if (opts.required) this.fail(field, 'is required');
-			return this;
-		}
-		const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-		if (typeof n !== 'number' || !Number.isFinite(n)) return this.fail(field, `must be a number, got ${describe(value)}`);
+		if (this.absentNumber(field, value, opts)) return this;
+		const n = numberValue(value);
+		if (n === undefined) return this.fail(field, `must be a number, got ${describe(value)}${commaHint(value)}`);
 		if (opts.min !== undefined && n < opts.min) return this.fail(field, `must be at least ${opts.min}, got ${n}`);
 		if (opts.maxDecimals !== undefined && decimals(value as number | string) > opts.maxDecimals) {
 			return this.fail(field, `must have at most ${opts.maxDecimals} decimals, got ${String(value)}`);
 		}
+		this.accepted(field, value, n);
 		return this;
+	}
+
+	/**
+	 * True when a number field has no value to check: absent (`undefined`, `null`) and optional, or reported as
+	 * required. An empty or blank text is not absent: it would be sent, and a service reads it as it likes.
+	 */
+	private absentNumber(field: string, value: unknown, opts: { required?: boolean }): boolean {
+		const blank = typeof value === 'string' && value.trim() === '';
+		if (value !== undefined && value !== null && !blank) return false;
+		if (opts.required) this.fail(field, 'is required');
+		else if (blank) this.fail(field, `must be a number or left out, got ${describe(value)}`);
+		return true;
 	}
 
 	oneOf(field: string, value: unknown, allowed: readonly (string | number)[], opts: { required?: boolean } = {}): this {
@@ -75,7 +103,8 @@ export class Checker {
 			if (opts.required) this.fail(field, 'is required');
 			return this;
 		}
-		if (!allowed.some((a) => String(a) === String(value))) {
+		// A list or an object is not one value, even when it reads as one (`String([2])` is "2").
+		if ((typeof value !== 'string' && typeof value !== 'number') || !allowed.some((a) => String(a) === String(value))) {
 			return this.fail(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(value)}`);
 		}
 		return this;
@@ -144,7 +173,7 @@ export class Checker {
 	throwIfFailed(node: INode, itemIndex: number): void {
 		if (this.ok) return;
 		const [first, ...rest] = this.problems;
-		throw new NodeOperationError(node, `[item ${itemIndex}] ${first}`, {
+		throw new NodeOperationError(node, `${first}`, {
 			itemIndex,
 			description:
 				(rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : '') +
@@ -161,6 +190,40 @@ function calendarDate(ymd: string): boolean {
 	const [y, m, d] = ymd.split('-').map(Number);
 	const date = new Date(Date.UTC(y, m - 1, d));
 	return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** A decimal number written as text: digits, optionally a leading minus and a fraction ("12", "-3.50"). */
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The number `value` stands for: a finite JSON number, or a text that is a plain decimal (`"12.50"`);
+ * otherwise undefined. The one rule for reading a number a user gave: `Number()` alone would also read
+ * hexadecimal (`"0x64"` is 100), exponents (`"1e2"`), surrounding spaces, an empty text (0) and a list of one
+ * number (`Number([2])` is 2), none of which a receipt's amount or a node option should be.
+ */
+export function numberValue(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value === 'string' && PLAIN_DECIMAL.test(value)) return Number(value);
+	return undefined;
+}
+
+/** A hint for a decimal comma ("1,50"), the usual way of writing decimals in Ecuador and Mexico. */
+function commaHint(value: unknown): string {
+	return typeof value === 'string' && /^-?\d+,\d+$/.test(value.trim()) ? ' (write decimals with a point, e.g. 1.50)' : '';
+}
+
+/** Replaces the text `was` at `path` (`a.b[0].c`) of `root` by `value`; does nothing when the path leads elsewhere. */
+function replaceAt(root: IDataObject, path: string, was: string, value: number): void {
+	const keys = path.match(/[^.[\]]+/g) ?? [];
+	let target: unknown = root;
+	for (const key of keys.slice(0, -1)) {
+		if (!target || typeof target !== 'object' || !Object.hasOwn(target, key)) return;
+		target = (target as Record<string, unknown>)[key];
+	}
+	const last = keys[keys.length - 1];
+	if (target && typeof target === 'object' && last !== undefined && (target as Record<string, unknown>)[last] === was) {
+		(target as Record<string, unknown>)[last] = value;
+	}
 }
 
 export function isMissing(value: unknown): boolean {
@@ -193,7 +256,7 @@ export function parseJsonParameter(node: INode, itemIndex: number, field: string
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw new NodeOperationError(node, `[item ${itemIndex}] ${field}: is not valid JSON (${(error as Error).message})`, {
+		throw new NodeOperationError(node, `${field}: is not valid JSON (${(error as Error).message})`, {
 			itemIndex,
 			description: 'Nothing was sent to the service. Check the JSON for a missing comma, quote or bracket.',
 		});

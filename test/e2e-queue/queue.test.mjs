@@ -362,7 +362,10 @@ describe('Receipts Trigger in queue mode', () => {
 		assert.equal(added.length, 1, 'one run');
 		const run = await ex.get(added[0].id);
 		await assertRanOnWorker(run.id, 'webhook-1');
-		assert.equal(nodeOutput(run, 'Receipt events')[0].json.eventId, `${receipt.id}:CREADO`);
+		const item = nodeOutput(run, 'Receipt events')[0].json;
+		assert.match(item.eventId, new RegExp(`^${receipt.id}:[0-9a-f]{64}$`));
+		assert.deepEqual([item.estado, item.stateFrom], ['CREADO', 'service'], "the webhook process read the receipt's state from the service");
+		assert.equal(sb.sim.server.received('receipts').filter((r) => r.method === 'GET' && r.path === `/edocs/${receipt.id}`).length, 1, 'one read for the delivery');
 		assert.ok(nodeRan(run, 'Authorized?'), 'a new notification reaches the branch');
 
 		// webhook-2 checks the token against what main saved at activation (static data, in the database).

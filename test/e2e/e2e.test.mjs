@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
@@ -12,6 +13,8 @@ import { CREDENTIAL_IDS, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot
 const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
 
+/** The SRI codes' explanations of the built package (read after `before` has built it). */
+const sriCode = (code) => createRequire(import.meta.url)(join(repoRoot, 'dist', 'nodes', 'Receipts', 'domain', 'sriMessages.js')).SRI_CODES[code];
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
 const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
 const cred = (type) => ({ [type]: { id: 'x', name: 'x' } }); // replaced by the sandbox's fixed IDs on import
@@ -152,7 +155,7 @@ describe('n8n loads the package', () => {
 describe('workflows executed by n8n', () => {
 	test('the examples with placeholders run as `npm run dev` imports them (demo data filled in)', async () => {
 		for (const [id, [file, last]] of Object.entries(PLACEHOLDER_EXAMPLES)) {
-			const run = await execute(id);
+			const run = (runs[id] = await execute(id));
 			assert.equal(run.data.resultData.error, undefined, `${file}: ${run.data.resultData.error?.message}`);
 			assert.ok(output(run, last).length >= 1, `${file}: "${last}" produced no items`);
 		}
@@ -171,7 +174,7 @@ describe('workflows executed by n8n', () => {
 		assert.equal(sb.sim.partners.clients.size, 2);
 	});
 
-	test('Receipts: retentions issued from JSON, X-Password only on the issuing POSTs, branch on the result', async () => {
+	test('Receipts: retentions issued from JSON, X-Password only on the issuing POSTs, branch on the result; the repeated row is returned with 43 and explained', async () => {
 		sb.sim.server.clear();
 		const run = (runs.receipts = await execute('e2eRetention'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
@@ -186,6 +189,51 @@ describe('workflows executed by n8n', () => {
 		assert.ok(reads.every((r) => r.headers['x-password'] === undefined), 'no X-Password on reads');
 		assert.ok(received.every((r) => r.headers['x-key'] === sb.sim.receipts.apiKey));
 		assert.ok(!JSON.stringify(run).includes(sb.sim.receipts.certificatePassword), 'certificate password never in the run data');
+		// The repeated third row carries the first row's reproducible access key: the SRI authorizes one of the two
+		// and returns the other with 43 (whichever arrives second: rows may be sent side by side), and the example's
+		// Code node reads the reason and the next step from the simplified output.
+		assert.equal(posts.filter((r) => r.path === '/retentions/issue').length, 3);
+		const repeated = posts.filter((r) => r.body.secuencial === 101);
+		assert.equal(repeated.length, 2);
+		assert.equal(repeated[1].body.clave_acceso, repeated[0].body.clave_acceso);
+		assert.deepEqual(output(run, 'Authorized').map((i) => [i.json.numero, i.json.estado]).sort(), [
+			['001-002-000000101', 'AUTORIZADO'],
+			['001-002-000000102', 'AUTORIZADO'],
+		]);
+		const [reason] = output(run, 'Not authorized: reasons');
+		assert.deepEqual({ ...reason.json, id: undefined }, {
+			numero: '001-002-000000101',
+			id: undefined,
+			estado: 'DEVUELTO',
+			timedOut: false,
+			codes: '43',
+			reason: `43 CLAVE ACCESO REGISTRADA — ${sriCode('43').explanation}`,
+			next_step: sriCode('43').nextStep,
+		});
+		const returned = issued.find((i) => i.json.estado === 'DEVUELTO').json;
+		assert.equal(returned.rejected, true);
+		assert.equal('url_formato_impresion' in returned, false, 'no RIDE link for a rejected receipt');
+	});
+
+	test('Receipts: the invoice example returns the repeated row with 43 and e-mails only the authorized ones; run again, it authorizes nothing twice', async () => {
+		const run = runs.e2eExInvoiceMail;
+		const rejected = output(run, 'Not authorized').map((i) => i.json);
+		assert.equal(rejected.length, 1);
+		assert.equal(rejected[0].estado, 'DEVUELTO');
+		assert.equal(rejected[0].numero, '001-002-000002001');
+		assert.equal(rejected[0].next_step, sriCode('43').nextStep);
+		assert.deepEqual(rejected[0].sri_messages.map((m) => [m.identificador, m.source]), [['43', 'envio_sri']]);
+		assert.deepEqual(output(run, 'Download the RIDE').map((i) => i.json.estado), ['AUTORIZADO', 'AUTORIZADO']);
+		const authorizedBefore = [...sb.sim.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO' && r.kind === 'invoice').length;
+		const again = await execute('e2eExInvoiceMail');
+		assert.equal(again.data.resultData.error, undefined, again.data.resultData.error?.message);
+		assert.deepEqual(output(again, 'Not authorized').map((i) => [i.json.numero, i.json.sri_messages[0].identificador]), [
+			['001-002-000002001', '43'],
+			['001-002-000002002', '43'],
+			['001-002-000002001', '43'],
+		]);
+		assert.equal(output(again, 'Download the RIDE').length, 0);
+		assert.equal([...sb.sim.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO' && r.kind === 'invoice').length, authorizedBefore);
 	});
 
 	test('Partners: subscriptions listed', async () => {

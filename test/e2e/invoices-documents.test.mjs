@@ -2,7 +2,8 @@
 // Download, and the catalog dropdowns, in a real n8n (the pinned version) with the built package, against the
 // simulators. Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { CREDENTIAL_IDS, ownerApiKey, prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
@@ -25,6 +26,12 @@ async function execute(id) {
 const output = (run, name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
 const received = () => sb.sim.server.received('receipts');
 const shape = (r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/, '{id}')} ${r.headers['x-password'] === undefined ? '-' : 'X-Password'}`;
+
+/**
+ * The numbers of the receipts reissued here: not the ones e2eInvoicesNotes issues, since the SRI refuses a receipt
+ * under a number another receipt already holds (45, SECUENCIAL REGISTRADO; the simulator models it).
+ */
+const REISSUED = { invoice: 151, creditNote: 13, debitNote: '8' };
 
 function workflows() {
 	const { jsonIssue, invoiceBody, creditNoteBody, debitNoteBody, retentionBody, settlementBody, xmlOf } = bodies;
@@ -54,9 +61,9 @@ function workflows() {
 			receipts('Debit note from XML', { resource: 'debitNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaDebito') }),
 		]),
 		wf('e2eReissues', [
-			receipts('Reissue invoice', jsonIssue('invoice', invoiceBody(), { receiptId: seeded.invoice, ...fast }, 'reissue')),
-			receipts('Reissue credit note', jsonIssue('creditNote', creditNoteBody(), { receiptId: seeded.creditNote }, 'reissue')),
-			receipts('Reissue debit note', jsonIssue('debitNote', debitNoteBody(), { receiptId: seeded.debitNote }, 'reissue')),
+			receipts('Reissue invoice', jsonIssue('invoice', { ...invoiceBody(), secuencial: REISSUED.invoice }, { receiptId: seeded.invoice, ...fast }, 'reissue')),
+			receipts('Reissue credit note', jsonIssue('creditNote', { ...creditNoteBody(), secuencial: REISSUED.creditNote }, { receiptId: seeded.creditNote }, 'reissue')),
+			receipts('Reissue debit note', jsonIssue('debitNote', { ...debitNoteBody(), secuencial: REISSUED.debitNote }, { receiptId: seeded.debitNote }, 'reissue')),
 			receipts('Reissue retention', jsonIssue('retention', retentionBody(), { receiptId: seeded.retention }, 'reissue')),
 			receipts('Reissue settlement', jsonIssue('purchaseSettlement', settlementBody(true), { receiptId: seeded.purchaseSettlement }, 'reissue')),
 		]),
@@ -67,17 +74,25 @@ function workflows() {
 			receipts('Download XML', { resource: 'document', operation: 'download', receiptId: "={{ $('Invoice').item.json.id }}", file: 'xml', binaryPropertyName: 'xml' }),
 		]),
 		wf('e2eBadInvoice', [receipts('Invoice', jsonIssue('invoice', { ...invoiceBody(), totales: { ...invoiceBody().totales, importe_total: 65 } }))]),
+		// The bookkeeper's invoice, on the form of node version 2: only quantities, prices, tax codes, the buyer and
+		// the means of payment; the issuer comes from the credential. Preview first, then Issue.
+		wf('e2eBookkeeper', [
+			receipts('Preview', { resource: 'invoice', operation: 'preview', ...bodies.bookkeeperForm('777') }, { typeVersion: 2 }),
+			receipts('Issue', { resource: 'invoice', operation: 'issue', ...bodies.bookkeeperForm('777'), ...fast }, { typeVersion: 2 }),
+		]),
 	];
 }
+
+
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
 	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
 	bodies = requireTestModule('receipts/setup');
 	for (const [kind, body, estado] of [
-		['invoice', bodies.invoiceBody(), 'DEVUELTO'],
-		['creditNote', bodies.creditNoteBody(), 'NO AUTORIZADO'],
-		['debitNote', bodies.debitNoteBody(), 'DEVUELTO'],
+		['invoice', { ...bodies.invoiceBody(), secuencial: REISSUED.invoice }, 'DEVUELTO'],
+		['creditNote', { ...bodies.creditNoteBody(), secuencial: REISSUED.creditNote }, 'NO AUTORIZADO'],
+		['debitNote', { ...bodies.debitNoteBody(), secuencial: REISSUED.debitNote }, 'DEVUELTO'],
 		['retention', bodies.retentionBody(), 'NO AUTORIZADO'],
 		['purchaseSettlement', bodies.settlementBody(true), 'DEVUELTO'],
 	]) {
@@ -85,6 +100,13 @@ before(async () => {
 	}
 	await sb.importWorkflows(workflows());
 });
+
+/** Saves the issuer in the sandbox's Receipts credential (same ID, so every workflow's node uses it). */
+async function saveIssuerInCredential() {
+	const file = join(userFolder, 'receipts-credential-with-issuer.json');
+	writeFileSync(file, JSON.stringify([{ ...CREDENTIAL_IDS.receiptsApi, type: 'receiptsApi', data: { ...sb.sim.credentials.receiptsApi, ...bodies.savedIssuer() } }]));
+	await sb.cli(['import:credentials', `--input=${file}`], { check: true });
+}
 
 after(async () => {
 	await sb?.stop();
@@ -158,11 +180,35 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		assert.ok(files.every((r) => r.headers.host === filesHost && r.headers['x-key'] === undefined), 'the file host never sees the API key');
 	});
 
-	test('an invoice whose amounts do not add up is stopped before any request, naming the field', async () => {
+	test('an invoice whose amounts do not add up is stopped before any request that issues, naming the field', async () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eBadInvoice');
-		assert.match(String(run.data.resultData.error?.message), /^\[item 0\] totales\.importe_total: is 65\.00 but total_sin_impuestos \+ taxes \+ propina is 61\.40/);
-		assert.equal(received().length, 0);
+		assert.match(String(run.data.resultData.error?.message), /^\[item 1\] Totals › Total Amount \(totales\.importe_total\) is 65\.00, but 56\.00 \+ 5\.40 taxes \+ 0\.00 tip is 61\.40/);
+		assert.deepEqual(received().map((r) => `${r.method} ${r.path}`), ['GET /catalog/sales-tax-rates/2']);
+	});
+
+	test('the bookkeeper’s two-item invoice from the Fields form (version 2): previewed, then issued and authorized with every amount computed', async () => {
+		await saveIssuerInCredential();
+		sb.sim.server.clear();
+		const run = await execute('e2eBookkeeper');
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		const [preview] = output(run, 'Preview');
+		assert.equal(preview.json.valid, true);
+		const [issued] = output(run, 'Issue');
+		assert.equal(issued.json.estado, 'AUTORIZADO');
+		const posts = received().filter((r) => r.method === 'POST');
+		assert.deepEqual(posts.map(shape), ['POST /invoices/issue X-Password']);
+		const body = posts[0].body;
+		assert.deepEqual(preview.json.body, body, 'Preview shows exactly the body Issue sent');
+		assert.match(body.fecha_emision, /^\d{4}-\d{2}-\d{2}$/);
+		const { ISSUER, BUYER, bookkeeperAmounts } = bodies;
+		assert.deepEqual(body.emisor, { ...ISSUER, obligado_contabilidad: true });
+		assert.deepEqual(body.comprador, { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social, tipo_identificacion: '05' });
+		const { items, totales, pagos } = bookkeeperAmounts();
+		assert.deepEqual([body.items, body.totales, body.pagos], [items, totales, pagos]);
+		assert.deepEqual(issued.json.warnings, ['Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it']);
+		// Each node's execution reads the tax-rate catalog once (for all its items): here, once for Preview, once for Issue.
+		assert.deepEqual(received().filter((r) => r.path.startsWith('/catalog/')).map((r) => r.path), ['/catalog/sales-tax-rates/2', '/catalog/sales-tax-rates/2']);
 	});
 });
 

@@ -1,7 +1,8 @@
 // End-to-end: what the two trigger nodes guarantee inside one real n8n process (the pinned version), with the
 // trigger examples as users import them (each with the Remove Duplicates recipe right after the trigger):
 // redeliveries acknowledged and never run twice, every refusal alike, Receipts subscriptions reused across
-// unpublish/publish cycles and restarts, and what is left of de-duplication after a restart.
+// unpublish/publish cycles and restarts, what is left of de-duplication after a restart, a forged Receipts
+// notification that cannot decide a receipt's state, and a subscription whose answer was lost.
 // Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -22,6 +23,10 @@ const historyWf = structuredClone(example('extraction-trigger-download-completed
 historyWf.name = 'e2e: Remove Duplicates with a History Size of 2';
 historyWf.nodes[0].webhookId = 'a4f1e7c2-0b5d-4e8a-9c3f-6d2b1e0a7f94';
 historyWf.nodes.find((n) => n.type === 'n8n-nodes-base.removeDuplicates').parameters.options = { historySize: 2 };
+// The Receipts example again, on its own URL, published only by the test of a lost subscription answer.
+const receiptsLateWf = structuredClone(example('receipts-trigger-branch-on-authorization.json', 'e2eTrigRcptLate'));
+receiptsLateWf.name = 'e2e: Receipts Trigger published while the service loses an answer';
+receiptsLateWf.nodes[0].webhookId = '7d0e5b2a-3c4f-4a1e-8b9d-2f6c0a1e5d37';
 
 const DEDUP = 'Skip events already processed';
 const DOWNLOAD = 'Download all XML';
@@ -61,7 +66,7 @@ async function startN8n() {
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
 	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
-	await sb.importWorkflows([extractionWf, receiptsWf, historyWf]);
+	await sb.importWorkflows([extractionWf, receiptsWf, historyWf, receiptsLateWf]);
 	await sb.activate([extractionWf, receiptsWf, historyWf].map((wf) => wf.id));
 	port = await freePort();
 	extractionUrl = webhookUrl(extractionWf, 'extraction');
@@ -210,7 +215,95 @@ describe('Receipts Trigger in one n8n process', () => {
 		const after = await ex.settled(receiptsWf.id, { atLeast: before + 1 });
 		assert.equal(after.length, before + 1, 'one run');
 		const run = await ex.get(Math.max(...after.map((e) => Number(e.id))));
-		assert.match(String(nodeOutput(run, 'Receipt events')[0]?.json.eventId), new RegExp(`^${receipt.id}:`), 'eventId = receipt id + state');
+		assert.match(String(nodeOutput(run, 'Receipt events')[0]?.json.eventId), new RegExp(`^${receipt.id}:[0-9a-f]{64}$`), 'eventId = receipt id + hash of the notification');
 		assert.equal(nodeOutput(run, DEDUP, 0).length, 1, 'a new event passes Remove Duplicates');
+	});
+
+	test('a forged notification claiming AUTORIZADO for a receipt the service holds as NO AUTORIZADO runs as NO AUTORIZADO and takes the rejected branch', async () => {
+		const sub = ourSubscriptions().find((s) => s.event_name === 'receipt-issued');
+		const rejected = sb.sim.receipts.seed('retention', {}, 'NO AUTORIZADO');
+		const forged = {
+			...sb.sim.receipts.payload(rejected.id),
+			estado: 'AUTORIZADO',
+			autorizacion: { numero: rejected.clave_acceso, fecha: '2026-11-20T10:00:00-05:00', estado: 'AUTORIZADO', mensajes: [] },
+		};
+		const before = (await ex.settled(receiptsWf.id)).length;
+		const [answer] = await sb.sim.receipts.forge('receipt-issued', forged, { url: sub.webhook_url });
+		assertStarted({ status: answer.status, text: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body) });
+		const after = await ex.settled(receiptsWf.id, { atLeast: before + 1 });
+		assert.equal(after.length, before + 1, 'one run');
+		const run = await ex.get(Math.max(...after.map((e) => Number(e.id))));
+		const item = nodeOutput(run, 'Receipt events')[0]?.json;
+		assert.equal(item.estado, 'NO AUTORIZADO', 'the service\'s state, not the claim');
+		assert.equal(item.autorizacion.estado, 'NO AUTORIZADO');
+		assert.equal(item.stateFrom, 'service');
+		assert.equal(nodeOutput(run, 'Authorized?', 0).length, 0, 'not the authorized branch');
+		assert.equal(nodeOutput(run, 'Authorized?', 1).length, 1, 'the rejected branch');
+		const reads = sb.sim.server.received('receipts').filter((r) => r.method === 'GET' && r.path === `/edocs/${rejected.id}`);
+		assert.equal(reads.length, 1, 'one read of the receipt');
+		assert.equal(reads[0].headers['x-key'], sb.sim.receipts.apiKey);
+		assert.equal(reads[0].headers['x-password'], undefined, 'reading signs nothing');
+	});
+
+	test('a notification about a receipt the service does not know starts nothing: 200 {"received":true}, the reason in the log', async () => {
+		const sub = ourSubscriptions().find((s) => s.event_name === 'receipt-issued');
+		const unknownId = 'f'.repeat(32);
+		const before = (await ex.settled(receiptsWf.id)).length;
+		const answer = await post(sub.webhook_url, { ...sb.sim.receipts.payload(sb.sim.receipts.seed('retention', {}, 'AUTORIZADO').id), id: unknownId });
+		assert.deepEqual(answer, { status: 200, text: ACKNOWLEDGED });
+		assert.equal((await ex.settled(receiptsWf.id)).length, before, 'no execution');
+		assert.match(n8n.logs(), new RegExp(`does not know receipt ${unknownId}`));
+	});
+
+	test('while the service cannot be read the notification is answered 503 and starts nothing; sent again, it runs', async () => {
+		const sub = ourSubscriptions().find((s) => s.event_name === 'receipt-issued');
+		const payload = sb.sim.receipts.payload(sb.sim.receipts.seed('retention', {}, 'AUTORIZADO').id);
+		const before = (await ex.settled(receiptsWf.id)).length;
+		sb.sim.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 10 });
+		const started = Date.now();
+		const answer = await post(sub.webhook_url, payload);
+		const took = Date.now() - started;
+		sb.sim.server.faults.length = 0;
+		assert.deepEqual(answer, { status: 503, text: '{"error":"unavailable"}' });
+		assert.ok(took < 15_000, `answered after ${took} ms: the 5 s check timeout bounds it`);
+		assert.equal((await ex.settled(receiptsWf.id)).length, before, 'no execution');
+		assertStarted(await post(sub.webhook_url, payload), 'the same notification, sent again');
+		assert.equal((await ex.settled(receiptsWf.id, { atLeast: before + 1 })).length, before + 1);
+	});
+
+	test('a subscription request whose answer was lost: the failed activation keeps its token in n8n; the next attempt asks once more, and both subscriptions deliver one run', async () => {
+		const lateBase = webhookUrl(receiptsLateWf, 'receipts');
+		const mine = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(lateBase));
+		const workflow = async () => await (await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}`, { headers: api.headers })).json();
+		const publish = async () => {
+			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}/${apiActivation(sb.line).on}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
+			return { status: res.status, text: await res.text() };
+		};
+		// The service makes the first subscription (issue-error), then the connection drops before its answer:
+		// that activation fails. n8n 2.41.1 answers the publish at once and activates in the background, and
+		// its publication service tries again by itself (measured: about a second later); were the workflow left
+		// unpublished instead, publishing again is what a user would do. n8n 1.x activates before it answers: the
+		// failed activation is an error answer, the workflow stays inactive, and the user activates it again.
+		sb.sim.server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', mode: 'drop-after', times: 1 });
+		const first = await publish();
+		if (sb.line === 1) assert.notEqual(first.status, 200, `1.x reports the failed activation: ${first.text}`);
+		else assert.equal(first.status, 200, first.text);
+		for (const deadline = Date.now() + 60_000; mine().length < 3; ) {
+			assert.ok(Date.now() < deadline, `still ${mine().length} subscriptions`);
+			if (mine().length === 1 && !(await workflow()).active) {
+				const again = await publish();
+				assert.equal(again.status, 200, again.text);
+			}
+			await new Promise((r) => setTimeout(r, 250));
+		}
+		await untilServed(`${lateBase}?event=receipt-issued`);
+		assert.deepEqual(mine().map((s) => s.event_name), ['issue-error', 'issue-error', 'receipt-issued'], 'the lost one, then one more request for issue-error');
+		assert.ok(JSON.stringify((await workflow()).staticData).includes('unconfirmed'), 'the lost one is kept as unconfirmed');
+
+		const [lost, twin] = mine().map((s) => s.webhook_url);
+		const payload = sb.sim.receipts.payload(sb.sim.receipts.seed('retention', {}, 'DEVUELTO').id);
+		assertStarted(await post(lost, payload), 'the subscription whose answer was lost is accepted, not refused');
+		assert.deepEqual(await post(twin, payload), { status: 200, text: ACKNOWLEDGED }, 'its twin: the same notification, one run');
+		assert.equal((await ex.settled(receiptsLateWf.id, { atLeast: 1 })).length, 1);
 	});
 });

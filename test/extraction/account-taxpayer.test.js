@@ -60,7 +60,7 @@ describe('Taxpayer', () => {
 
 	test('an empty body or a bad secret path is refused before sending', async () => {
 		const result = await env.run({ resource: 'taxpayer', operation: 'register', taxpayer: '{}', secretFields: { field: [{ path: 'a..b', value: 'x' }] } });
-		expect(result.error?.message).toMatch(/^\[item 0\] secretFields\[0\]\.path: "a\.\.b" is not a field path/);
+		expect(result.error?.message).toMatch(/^\[item 1\] secretFields\[0\]\.path: "a\.\.b" is not a field path/);
 		expect(result.error?.description).toMatch(/taxpayer: give at least one field/);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -77,7 +77,7 @@ describe('Taxpayer: secret field paths cannot reach an object prototype', () => 
 				secretFields: { field: [{ path, value: 'SRI-clave-2026' }] },
 			});
 			expect(env.calls()).toHaveLength(0);
-			expect(result.error?.message).toMatch(/^\[item 0\] secretFields\[0\]\.path: ".*" uses "(__proto__|prototype|constructor)", which is not a field name$/);
+			expect(result.error?.message).toMatch(/^\[item 1\] secretFields\[0\]\.path: ".*" uses "(__proto__|prototype|constructor)", which is not a field name$/);
 			expect(`${result.error?.message} ${result.error?.description}`).not.toContain('SRI-clave-2026');
 			expect(/** @type {Record<string, unknown>} */ ({}).polluted).toBeUndefined();
 			expect(/** @type {Record<string, unknown>} */ ({}).x).toBeUndefined();

@@ -32,7 +32,7 @@ test('status checks failing after the create: the error still names the job (no 
 	const [job] = [...env.sim.jobs.values()];
 	expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
 	expect(result.error?.description).toContain('This execution created 1 extraction before it stopped');
-	expect(result.error?.description).toContain(`- item 0: publicId ${job.publicId}`);
+	expect(result.error?.description).toContain(`- item 1: publicId ${job.publicId}`);
 });
 
 test.each([
@@ -63,7 +63,7 @@ test('a job that stays invisible until the deadline: the message names the job a
 	const result = await env.run(createParams({ ...fastWait, timeout: 1 }), undefined, true);
 	const [job] = [...env.sim.jobs.values()];
 	const [item] = result.output(NODE);
-	expect(item.json.error).toMatch(new RegExp(`^\\[item 0\\] Extraction ${job.publicId} exists, but following it failed: Document Extraction: not found`));
+	expect(item.json.error).toMatch(new RegExp(`^\\[item 1\\] Extraction ${job.publicId} exists, but following it failed: Document Extraction: not found`));
 	expect(item.json).toMatchObject({ extraction_exists: true, publicId: job.publicId });
 	expect(String(item.json.instruction)).toContain(`Extraction → Get (publicId ${job.publicId})`);
 });

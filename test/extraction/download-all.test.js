@@ -60,7 +60,7 @@ describe('Download All', () => {
 	test('a job that is still PROCESSING is not downloaded (Get without waiting)', async () => {
 		const job = env.sim.seedJob({ checks: 5 });
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true });
-		expect(result.error?.message).toBe(`[item 0] Download All: extraction ${job.publicId} is PROCESSING, not COMPLETED`);
+		expect(result.error?.message).toBe(`[item 1] Download All: extraction ${job.publicId} is PROCESSING, not COMPLETED`);
 		expect(downloads()).toHaveLength(0);
 	});
 
@@ -82,7 +82,7 @@ describe('Download All', () => {
 	test('a job needing more than 1,000 downloads is refused before the first download, with the count', async () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 501 });
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, downloadAll: true, formats: 'XML,PDF' });
-		expect(result.error?.message).toBe(`[item 0] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`);
+		expect(result.error?.message).toBe(`[item 1] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`);
 		expect(result.error?.description).toMatch(/1,000 document downloads per hour; 1000 remain in this execution\. Nothing was downloaded/);
 		expect(downloads()).toHaveLength(0);
 	});

@@ -13,7 +13,7 @@ describe('401 and 403', () => {
 	test('401: says the key is wrong, and is not retried', async () => {
 		env.useCredential({ apiKey: 'live_revoked' });
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_1' });
-		expect(result.error?.message).toBe('[item 0] Document Extraction refused the API key: it is missing, invalid or expired [INVALID_API_KEY]');
+		expect(result.error?.message).toBe('[item 1] Document Extraction refused the API key: it is missing, invalid or expired [INVALID_API_KEY]');
 		expect(result.error?.description).toMatch(/Check the API key.*Environment.*Auth Scheme/);
 		expect(result.error?.httpCode).toBe('401');
 		expect(env.calls()).toHaveLength(1);
@@ -29,7 +29,7 @@ describe('401 and 403', () => {
 		env.sim.addKey('live_reader', { env: 'prod', permissions: ['extractions:read'] });
 		env.useCredential({ apiKey: 'live_reader' });
 		const result = await env.run(createParams());
-		expect(result.error?.message).toBe('[item 0] Document Extraction: the API key lacks the permission "extractions:create"');
+		expect(result.error?.message).toBe('[item 1] Document Extraction: the API key lacks the permission "extractions:create"');
 		expect(result.error?.description).toMatch(/^The key of Contadores Unidos SC has: extractions:read\. Add "extractions:create" to the key/);
 		expect(result.error?.httpCode).toBe('403');
 		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual(['POST /prod/v1/extractions', 'GET /prod/v1/auth/verify']);
@@ -45,8 +45,8 @@ describe('401 and 403', () => {
 			true,
 		);
 		expect(result.output(NODE).map((o) => o.json.error)).toEqual([
-			'[item 0] Document Extraction: the API key lacks the permission "documents:download"',
 			'[item 1] Document Extraction: the API key lacks the permission "documents:download"',
+			'[item 2] Document Extraction: the API key lacks the permission "documents:download"',
 		]);
 		expect(env.calls().filter((c) => c.path.endsWith('/auth/verify'))).toHaveLength(1);
 	});
@@ -86,7 +86,7 @@ describe('429 and 5xx', () => {
 	test('429 that does not go away ends with a rate-limit message after the last attempt', async () => {
 		env.server.fail({ service: 'extraction', method: 'GET', status: 429, headers: { 'retry-after': '0' }, times: 10 });
 		const result = await env.run({ resource: 'account', operation: 'verifyApiKey' });
-		expect(result.error?.message).toBe('[item 0] Document Extraction: rate limit exceeded [injected]');
+		expect(result.error?.message).toBe('[item 1] Document Extraction: rate limit exceeded [injected]');
 		expect(result.error?.description).toMatch(/100 status checks per minute/);
 		expect(env.calls()).toHaveLength(4);
 	});

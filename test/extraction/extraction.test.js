@@ -61,17 +61,17 @@ describe('Extraction: Create', () => {
 		const result = await env.run(
 			createParams({ rfc: 'EKU90031', satPassword: '={{ "" }}', periodFrom: '2026-10-31', periodTo: '2026-10-01', emitterFilter: { emitter: { operator: 'in', value: ' , ' } } }),
 		);
-		expect(result.error?.message).toBe('[item 0] SAT.rfc: "EKU90031" must be 12 (company) or 13 (person) characters long, got 8');
+		expect(result.error?.message).toBe('[item 1] SAT.rfc: "EKU90031" must be 12 (company) or 13 (person) characters long, got 8');
 		expect(result.error?.description).toContain('SAT.password: is required');
 		expect(result.error?.description).toContain('options.period: from 2026-10-31 is after to 2026-10-01');
 		expect(result.error?.description).toContain('filters.emitter.value: operator "in" takes a list');
 		expect(env.calls()).toHaveLength(0);
 	});
 
-	test('a date that is not a date is refused; the second item is named', async () => {
+	test('a date that is not a date is refused; the second item is named, and no job of the batch is created', async () => {
 		const result = await env.run(createParams({ periodTo: '={{ $json.to }}' }), [{ to: '2026-10-31' }, { to: '2026-02-30' }]);
-		expect(result.error?.message).toBe('[item 1] options.period.to: "2026-02-30" is not a date (YYYY-MM-DD)');
-		expect(env.calls()).toHaveLength(1);
+		expect(result.error?.message).toBe('[item 2] options.period.to: "2026-02-30" is not a date (YYYY-MM-DD)');
+		expect(env.calls()).toHaveLength(0);
 	});
 
 	test('an RFC with a wrong check digit is sent with a warning in the output', async () => {
@@ -141,7 +141,7 @@ describe('Extraction: Get', () => {
 
 	test('an unknown job is a 404 with the item named', async () => {
 		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_missing' });
-		expect(result.error?.message).toMatch(/^\[item 0\] Document Extraction: not found \(Extraction ext_missing not found\) \[NOT_FOUND\]/);
+		expect(result.error?.message).toMatch(/^\[item 1\] Document Extraction: not found \(Extraction ext_missing not found\) \[NOT_FOUND\]/);
 	});
 });
 
@@ -168,7 +168,7 @@ describe('Extraction: wait for completion', () => {
 		env.sim.nextJobs.push({ checks: 1, outcome: 'FAILED', documents: 0, error: { code: 'INVALID_CREDENTIALS', message: 'SAT rejected the credentials', details: { satResponse: 'Contraseña incorrecta' } } });
 		const result = await env.run(createParams(fastWait));
 		const publicId = [...env.sim.jobs.keys()][0];
-		expect(result.error?.message).toBe(`[item 0] Extraction ${publicId} FAILED: INVALID_CREDENTIALS - SAT rejected the credentials`);
+		expect(result.error?.message).toBe(`[item 1] Extraction ${publicId} FAILED: INVALID_CREDENTIALS - SAT rejected the credentials`);
 		expect(result.error?.description).toMatch(/Contraseña incorrecta.*check the RFC and the SAT password/);
 	});
 
@@ -188,7 +188,7 @@ describe('Extraction: wait for completion', () => {
 		const result = await env.run(createParams({ ...fastWait, pollInterval: 0.2, timeout: 1 }));
 		const elapsed = Date.now() - started;
 		const publicId = [...env.sim.jobs.keys()][0];
-		expect(result.error?.message).toBe(`[item 0] Extraction ${publicId} did not finish within 1 s`);
+		expect(result.error?.message).toBe(`[item 1] Extraction ${publicId} did not finish within 1 s`);
 		expect(result.error?.description).toMatch(/Last state: PROCESSING \(discoveryCount 5, completedCount 0\).*Get \(publicId/);
 		expect(elapsed).toBeLessThan(6000); // without the deadline: 1000 checks
 		const checks = env.calls().filter((c) => c.method === 'GET').length;
@@ -225,7 +225,7 @@ describe('Extraction: Download Document', () => {
 
 	test('a missing document ID is refused before sending', async () => {
 		const result = await env.run({ resource: 'extraction', operation: 'downloadDocument', extractionId: 'ext_1', documentId: ' ' });
-		expect(result.error?.message).toBe('[item 0] documentId: is required');
+		expect(result.error?.message).toBe('[item 1] documentId: is required');
 		expect(env.calls()).toHaveLength(0);
 	});
 });

@@ -60,5 +60,5 @@ export const createParams = (extra = {}) => ({
 	...extra,
 });
 
-/** Fast wait settings for tests (the UI minimum is 1 s; the node accepts down to 0.1 s). */
+/** Fast wait settings for tests (Check Every accepts down to 0.1 s). */
 export const fastWait = { waitForCompletion: true, pollInterval: 0.1, timeout: 5 };

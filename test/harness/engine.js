@@ -103,9 +103,26 @@ export class TestNodeTypes {
 
 	/** @returns {INodeType} */
 	getByNameAndVersion(type) {
-		const node = this.types.get(type);
+		const node = this.types.get(type) ?? this.toolVariant(type);
 		if (!node) throw new Error(`Unknown node type ${type}`);
 		return node;
+	}
+
+	/**
+	 * The node an AI agent runs when a `usableAsTool` node is its tool, as n8n 2.41.1 makes it (cli's NodeTypes
+	 * for a type `<name>Tool` it does not know, and `convertNodeToAiTool`): the same node and execute method,
+	 * its description's name with the suffix `Tool`, no main input, an `ai_tool` output. Its workflow node has
+	 * the type `<package>.<name>Tool`, which is what the node sees when it runs.
+	 * @returns {INodeType | undefined}
+	 */
+	toolVariant(type) {
+		const base = type.endsWith('Tool') ? this.types.get(type.slice(0, -'Tool'.length)) : undefined;
+		if (!base?.description.usableAsTool) return undefined;
+		const description = { ...base.description, name: `${base.description.name}Tool`, displayName: `${base.description.displayName} Tool`, inputs: [], outputs: ['ai_tool'] };
+		delete description.usableAsTool;
+		const tool = /** @type {INodeType} */ (Object.create(base, { description: { value: description } }));
+		this.types.set(type, tool);
+		return tool;
 	}
 
 	getKnownTypes() {
@@ -219,7 +236,8 @@ export function fixture(name) {
 
 /**
  * Builds the workflow most tests need, in the shape a user would import: Manual Trigger → Code (emits the
- * given input items) → the node under test with the given parameters and credential.
+ * given input items) → the node under test with the given parameters and credential, at `typeVersion`
+ * (1 unless given: what workflows saved before a node's later versions carry).
  * @returns {IWorkflowBase}
  */
 export function workflowWith(opts
@@ -249,7 +267,7 @@ export function workflowWith(opts
 				id: 'n',
 				name: nodeName,
 				type: `${PACKAGE}.${opts.nodeType}`,
-				typeVersion: 1,
+				typeVersion: opts.typeVersion ?? 1,
 				position: [400, 0],
 				parameters: /** @type {INode['parameters']} */ (opts.parameters),
 				credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } },

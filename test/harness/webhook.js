@@ -12,7 +12,9 @@ import { PACKAGE, TestNodeTypes } from './engine';
  * WebhookContext, behind a real HTTP server on loopback, the way n8n's server drives them:
  *
  * - activation: `checkExists`, then `create` only when it answered false (n8n's createWebhookIfNotExists);
- *   deactivation: `delete`. Static data written by these is saved ("the database": `savedStaticData`).
+ *   deactivation: `delete`. Static data written by these is saved ("the database": `savedStaticData`), except
+ *   by an activation that throws: then, as n8n does, `delete` runs on the workflow as saved and only what it
+ *   writes is saved.
  * - each request: a fresh Workflow built from the saved static data (n8n's live webhooks load the workflow
  *   per request), `req.rawBody` = the exact bytes, `req.body` parsed for JSON content types (a body that is
  *   not JSON is answered 422 before the node runs, as n8n does), `req.query` from the URL.
@@ -246,16 +248,26 @@ export class TriggerHarness {
 	}
 
 	/**
-	 * What n8n does when the workflow is activated (or at start-up, activation 'init'): checkExists → create.
+	 * What n8n does when the workflow is activated (or at start-up, activation 'init'): checkExists → create,
+	 * then saves the static data; when either throws, `delete` on the saved workflow, whose static data is saved.
 	 * @returns {Promise<{ created: boolean }>}
 	 */
 	async activate(activation = 'activate') {
 		const workflow = this.workflow();
-		const exists = await this.hook('checkExists', workflow, activation);
 		let created = false;
-		if (!exists) {
-			await this.hook('create', workflow, activation);
-			created = true;
+		try {
+			const exists = await this.hook('checkExists', workflow, activation);
+			if (!exists) {
+				await this.hook('create', workflow, activation);
+				created = true;
+			}
+		} catch (error) {
+			// n8n 2.41.1 (ActiveWorkflowManager.addWebhooks → clearWebhooks): the failed activation's static data
+			// is not saved; n8n runs `delete` on the workflow as saved, saves what that writes, and reports the error.
+			const saved = this.workflow();
+			await this.hook('delete', saved, 'update');
+			this.save(saved);
+			throw error;
 		}
 		this.save(workflow);
 		this.active = true;

@@ -106,7 +106,7 @@ describe('token flow', () => {
 			sandbox: true,
 		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
-		expect(result.error?.message).toBe('[item 0] Partners refused the credential: Client authentication failed');
+		expect(result.error?.message).toBe('[item 1] Partners refused the credential: Client authentication failed');
 		expect(result.error?.description).toContain('Check the Client ID and Client Secret');
 		expect(env.calls()).toHaveLength(0);
 		expect(JSON.stringify(result.run.data.resultData)).not.toContain('wrong-secret-value');
@@ -147,7 +147,7 @@ describe('retries', () => {
 		const started = Date.now();
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) });
 		const waited = Date.now() - started;
-		expect(result.error?.message).toBe('[item 0] Partners answered 503: Injected failure [injected]');
+		expect(result.error?.message).toBe('[item 1] Partners answered 503: Injected failure [injected]');
 		expect(env.calls()).toHaveLength(4);
 		expect(waited).toBeGreaterThanOrEqual(250 + 500 + 1000); // at least half of 500, 1000, 2000 ms
 	}, 20000);
@@ -184,7 +184,7 @@ describe('retries', () => {
 	test('an unreachable service says so and names the base URL to check', async () => {
 		env.engine.credentials.set('partnersApi', { baseUrl: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y', sandbox: true, accessToken: 'stale' });
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId('x') });
-		expect(result.error?.message).toMatch(/^\[item 0\] Partners could not be reached \(ECONNREFUSED\)/);
+		expect(result.error?.message).toMatch(/^\[item 1\] Partners could not be reached \(ECONNREFUSED\)/);
 		expect(result.error?.description).toContain('Check the Base URL');
 	}, 20000);
 });

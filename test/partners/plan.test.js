@@ -90,7 +90,7 @@ describe('Plan', () => {
 
 	test('a plan that does not exist gives the service message, the HTTP code and the item', async () => {
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId('nope') });
-		expect(result.error?.message).toBe('[item 0] Partners: Product nope not found [not_found]');
+		expect(result.error?.message).toBe('[item 1] Partners: Product nope not found [not_found]');
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.description).toContain('GET /v1/products/nope');
 	});
@@ -102,7 +102,7 @@ describe('Plan', () => {
 			name: 'X',
 			vigencies: { vigency: [{ vigency: 'Weekly', folios: 1.5, price: -1 }] },
 		});
-		expect(result.error?.message).toBe('[item 0] vigencies[0].folios: must be a whole number, got 1.5');
+		expect(result.error?.message).toBe('[item 1] vigencies[0].folios: must be a whole number, got 1.5');
 		expect(result.error?.description).toContain('vigencies[0].vigency: must be one of "Mensual", "Trimestral", "Semestral", "Anual", "SP", got "Weekly"');
 		expect(result.error?.description).toContain('vigencies[0].price: must be at least 0, got -1');
 		expect(env.server.received()).toHaveLength(0);
@@ -112,7 +112,7 @@ describe('Plan', () => {
 		// Send an expression-built name that passes the node's checks but not the service (empty services → 422 on services only when missing)
 		env.server.fail({ service: 'partners', path: '/v1/products', method: 'POST', status: 422, times: 1, body: { status: 'error', message: 'The given data was invalid.', errors: { name: ['The name has already been taken.'], 'vigencies.0.price': ['Too cheap.'] }, code: 'validation_error' } });
 		const result = await env.run({ resource: 'plan', operation: 'create', name: 'Dup', vigencies });
-		expect(result.error?.message).toBe('[item 0] Partners rejected the data: name: The name has already been taken. [validation_error]');
+		expect(result.error?.message).toBe('[item 1] Partners rejected the data: name: The name has already been taken. [validation_error]');
 		expect(result.error?.description).toContain('- vigencies.0.price: Too cheap.');
 		expect(env.calls()).toHaveLength(1); // a create is never retried
 	});

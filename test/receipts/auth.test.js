@@ -98,7 +98,7 @@ describe('X-Key and X-Password placement', () => {
 		env.setCredential({ certificatePassword: '' });
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 0] The Receipts credential has no Certificate Password');
+		expect(result.error?.message).toBe('[item 1] The Receipts credential has no Certificate Password');
 	});
 
 	test('reads work without a certificate password', async () => {
@@ -112,7 +112,7 @@ describe('X-Key and X-Password placement', () => {
 		env.setCredential({ apiKey: 'rk_wrong_key_1234' });
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'abc' });
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toBe('[item 0] Receipts refused the API key (Invalid API key)');
+		expect(result.error?.message).toBe('[item 1] Receipts refused the API key (Invalid API key)');
 		expect(result.error?.description).toMatch(/Check the API Key of the Receipts credential/);
 	});
 });
@@ -133,7 +133,7 @@ describe('retries', () => {
 		env.server.fail({ service: 'receipts', method: 'POST', times: 1, ...fault });
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toMatch(/^\[item 0\] The retention may exist: Receipts (answered 503|could not be reached)/);
+		expect(result.error?.message).toMatch(/^\[item 1\] The retention may exist: Receipts (answered 503|could not be reached)/);
 		expect(result.error?.description).toMatch(/^The retention may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 123, series 001-002, issuer 1792146739001\)/);
 	});
 
@@ -156,7 +156,17 @@ describe('secrets stay out of outputs and errors', () => {
 		});
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'x' });
 		const out = result.output('Receipts')[0].json;
-		expect(out).toEqual({ id: 'x', estado: 'CREADO', 'api-key': '[redacted]', 'certificate-password': null, firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 } });
+		expect(out).toEqual({
+			id: 'x',
+			estado: 'CREADO',
+			'api-key': '[redacted]',
+			'certificate-password': null,
+			firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 },
+			rejected: true,
+			reason: 'The receipts service could not sign the receipt: Contraseña incorrecta (status 400)',
+			next_step: 'Correct the Certificate Password of the Receipts credential, then sign it again with Document → Authorize (ID x); do not issue it again.',
+			sri_messages: [],
+		});
 		expect(JSON.stringify(out)).not.toContain(env.receipts.apiKey);
 	});
 
@@ -170,7 +180,7 @@ describe('secrets stay out of outputs and errors', () => {
 			body: { error: `key ${apiKey} with password ${certificatePassword} refused`, 'api-key': apiKey, mensajes: [{ identificador: '1', mensaje: `X-Password ${certificatePassword}`, tipo: 'ERROR' }] },
 		});
 		const result = await env.run(jsonIssue('retention', retentionBody()));
-		expect(result.error?.message).toBe('[item 0] Receipts rejected the request: key [redacted] with password [redacted] refused');
+		expect(result.error?.message).toBe('[item 1] Receipts rejected the request: key [redacted] with password [redacted] refused');
 		const everything = JSON.stringify({ message: result.error?.message, description: result.error?.description, error: result.error, run: result.run.data });
 		expect(everything).not.toContain(apiKey);
 		expect(everything).not.toContain(certificatePassword);
@@ -231,6 +241,8 @@ describe('credential test', () => {
 			['baseUrl', false],
 			['apiKey', true],
 			['certificatePassword', true],
+			['accessKeySecret', true],
+			...['issuerNotice', 'issuerRuc', 'issuerLegalName', 'issuerTradeName', 'issuerAddress', 'issuerEstablishment', 'issuerEmissionPoint', 'issuerEstablishmentAddress', 'issuerKeepsAccounting', 'issuerSpecialTaxpayer', 'issuerRegime'].map((name) => [name, false]),
 		]);
 	});
 });
@@ -243,7 +255,7 @@ describe('service-side outcomes', () => {
 		const [stored] = env.receipts.receipts.values();
 		const id = stored.id;
 		expect(result.error?.message).toBe(
-			`[item 0] Receipt ID ${id}, clave_acceso ${stored.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
+			`[item 1] Receipt ID ${id}, clave_acceso ${stored.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
 		);
 		expect(result.error?.description).toMatch(new RegExp(`^Correct the Certificate Password in the Receipts credential .* Document → Authorize \\(ID ${id}\\)\\. It exists in state CREADO: do not issue it again\\.`));
 		expect(JSON.stringify(result.error)).not.toContain('not-the-password');
@@ -262,7 +274,7 @@ describe('service-side outcomes', () => {
 			body: { error: 'Comprobante inválido', mensajes: [{ identificador: '35', mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML', tipo: 'ERROR', informacion_adicional: 'fechaEmision' }] },
 		});
 		const result = await env.run(jsonIssue('retention', retentionBody()));
-		expect(result.error?.message).toBe('[item 0] Receipts rejected the request: Comprobante inválido');
+		expect(result.error?.message).toBe('[item 1] Receipts rejected the request: Comprobante inválido');
 		expect(result.error?.description).toContain('- [ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML (fechaEmision)');
 		expect(result.error?.description).toContain('POST /retentions/issue, HTTP 400');
 	});

@@ -39,7 +39,7 @@ describe('Document → Send by Email', () => {
 	test('an address that is not one stops the run before anything is sent, naming it', async () => {
 		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: 'abc', recipients: 'ana@example.com, pagos(at)example.com' });
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 0] recipients[1]: "pagos(at)example.com" is not an e-mail address');
+		expect(result.error?.message).toBe('[item 1] recipients[1]: "pagos(at)example.com" is not an e-mail address');
 	});
 
 	test('a lost answer is never re-sent: the item says the e-mail may have gone out', async () => {
@@ -49,7 +49,7 @@ describe('Document → Send by Email', () => {
 		expect(env.calls()).toHaveLength(1);
 		expect(env.receipts.emails).toHaveLength(1);
 		const out = result.output('Receipts')[0].json;
-		expect(out.error).toMatch(new RegExp(`^\\[item 0\\] The e-mail of receipt ${r.id} may have been sent: Receipts answered 502`));
+		expect(out.error).toMatch(new RegExp(`^\\[item 1\\] The e-mail of receipt ${r.id} may have been sent: Receipts answered 502`));
 		expect(out).toMatchObject({ email_may_have_been_sent: true, id: r.id, destinatarios: ['ana@example.com'] });
 	});
 
@@ -65,7 +65,7 @@ describe('Document → Send by Email', () => {
 	test('the service’s refusal (no e-mail in the receipt) reaches the user', async () => {
 		const r = env.receipts.seed('retention', { ...retentionBody(), sujeto: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan' } }, 'AUTORIZADO');
 		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: r.id });
-		expect(result.error?.message).toBe('[item 0] Receipts rejected the request: Datos inválidos');
+		expect(result.error?.message).toBe('[item 1] Receipts rejected the request: Datos inválidos');
 		expect(result.error?.description).toMatch(/El comprobante no tiene correo electrónico del receptor/);
 	});
 });
@@ -121,7 +121,7 @@ describe('Document → Download', () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
 		const result = await download(r.id, 'ride');
 		expect(env.calls()[1].headers['x-key']).toBeUndefined();
-		expect(result.error?.message).toBe(`[item 0] Could not download the printable form (RIDE) of receipt ${r.id} from ${env.filesOrigin}: HTTP 401 to a request without the API key`);
+		expect(result.error?.message).toBe(`[item 1] Could not download the printable form (RIDE) of receipt ${r.id} from ${env.filesOrigin}: HTTP 401 to a request without the API key`);
 		expect(result.error?.description).toMatch(/the API key was not sent there \(it is never sent to another host\)/);
 	});
 
@@ -130,7 +130,7 @@ describe('Document → Download', () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
 		const result = await download(r.id, 'ride');
 		expect(result.error?.message).toBe(
-			`[item 0] The printable form (RIDE) of receipt ${r.id} could not be downloaded: the answer is not a PDF (content-type text/html; charset=utf-8, starting with "<!DOCTYPE html><html")`,
+			`[item 1] The printable form (RIDE) of receipt ${r.id} could not be downloaded: the answer is not a PDF (content-type text/html; charset=utf-8, starting with "<!DOCTYPE html><html")`,
 		);
 		const xml = await download(r.id, 'xml');
 		expect(xml.error?.message).toMatch(/the answer is not XML \(content-type text\/html/);
@@ -150,7 +150,7 @@ describe('Document → Download', () => {
 		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 200, body: { id: 'abc', estado: 'CREADO', url_formato_impresion: null }, times: 1 });
 		const result = await download('abc', 'ride');
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toBe('[item 0] Receipt abc has no printable form (RIDE) to download: its url_formato_impresion is empty');
+		expect(result.error?.message).toBe('[item 1] Receipt abc has no printable form (RIDE) to download: its url_formato_impresion is empty');
 	});
 
 	test('reads are retried: a 503 from the file host, then the file', async () => {
@@ -197,7 +197,7 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 		expect((await load('getWithholdingRates', retention, 'parameters.items.item[0].codigo_porcentaje')).map((o) => o.value)).toEqual(['2', '1', '7', '9', '10', '8']);
 		// No tax type chosen yet: income tax, the first one offered.
 		expect((await load('getWithholdingRates', retention, 'parameters.items.item[1].codigo_porcentaje')).map((o) => o.value)).toEqual(['312', '303']);
-		expect(env.calls().map((c) => c.path)).toEqual([
+		expect(env.catalogReads().map((c) => c.path)).toEqual([
 			'/catalog/sales-tax-rates/5',
 			'/catalog/sales-tax-rates/3',
 			'/catalog/withholdings-tax-rates/2',
@@ -226,7 +226,7 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 
 	test('an expression in the tax type is not sent to the catalog: the default type is used', async () => {
 		await load('getSalesTaxRates', { totalTaxes: { tax: [{ codigo: '={{ $json.tax }}' }] } }, 'parameters.totalTaxes.tax[0].codigo_porcentaje');
-		expect(env.calls().map((c) => c.path)).toEqual(['/catalog/sales-tax-rates/2']);
+		expect(env.catalogReads().map((c) => c.path)).toEqual(['/catalog/sales-tax-rates/2']);
 	});
 
 	test('every code field that takes a catalog code offers the dropdown and still takes an expression', () => {

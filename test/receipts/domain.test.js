@@ -69,8 +69,13 @@ describe('RUC and cédula', () => {
 		['1792146739001', undefined], // company (third digit 9)
 		['1790016919001', undefined],
 		['1760001550001', undefined], // public entity (third digit 6)
+		// Public entities given numbers in the company format (third digit 9): python-stdnum's ec/ruc tries the
+		// public-entity rule for them too (commit "Support Ecuador public RUC with juridical format", issue #457).
+		['1793221293001', undefined],
 		['1710034065001', undefined], // natural person
 		['1792146738001', 'RUC (company) check digit is 8 but 9 was expected'],
+		['1793221283001', 'RUC (company) check digit is 3 but 9 was expected'], // fails both rules: the company one is named
+		['1793221290000', 'RUC (company) check digit is 0 but 7 was expected'], // public check digit right, but establishment 0000
 		['1710034065000', 'RUC establishment number must not be 000'],
 		['1782146739001', 'is not a RUC: the third digit 8 is not 0-6 or 9'],
 		['179214673900', 'is not a RUC: it must be 13 digits'],
@@ -117,6 +122,8 @@ describe('receipt schemas', () => {
 		const check = new Checker();
 		const body = settlementBody(true);
 		/** @type {Array<Record<string, unknown>>} */ (body.items)[0].impuestos = [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }];
+		body.totales = { total_sin_impuestos: 100, descuento: 0, importe_total: 115, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }] };
+		body.pagos = [{ forma_pago: '01', total: 115 }];
 		body.informacion_adicional = { Nota: 'x' };
 		checkReceipt(check, 'purchaseSettlementReimbursement', body);
 		expect(check.problems).toEqual([]);
@@ -167,7 +174,7 @@ describe('amounts that must add up (invoices and notes)', () => {
 		agree(check, 'd', 1002, 1000, 'x');
 		agree(check, 'e', undefined, 1000, 'x');
 		expect(check.warnings.map((w) => w.split(':')[0])).toEqual(['b', 'c']);
-		expect(check.problems).toEqual(['d: is 10.02 but x is 10.00 (off by 0.02): the tax authority rejects a receipt whose amounts do not add up']);
+		expect(check.problems).toEqual(['d: is 10.02, but x is 10.00 (off by 0.02): the tax authority rejects a receipt whose amounts do not add up']);
 	});
 
 	test.each(/** @type {const} */ ([
@@ -216,7 +223,7 @@ describe('amounts that must add up (invoices and notes)', () => {
 		/** @type {IDataObject} */ (body.totales).impuestos = [.../** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos), { codigo: '2', codigo_porcentaje: '0', base_imponible: 0, valor: 0 }];
 		expect(problemsOf('creditNote', body).problems).toEqual([]);
 		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos)[1].base_imponible = 5;
-		expect(problemsOf('creditNote', body).problems[0]).toMatch(/^totales\.impuestos\[1\]\.base_imponible: is 5\.00 but the sum of the items' base_imponible for tax 2, percentage code 0 is 0\.00/);
+		expect(problemsOf('creditNote', body).problems[0]).toMatch(/^totales\.impuestos\[1\]\.base_imponible: is 5\.00, but the sum of the items' IVA 0 % bases is 0\.00/);
 	});
 
 	test('an item without precio_total_sin_impuestos counts with cantidad × precio_unitario − descuento', () => {

@@ -39,13 +39,13 @@ let env;
 beforeAll(async () => (env = await startReceipts()));
 afterAll(async () => env.stop());
 
-test(`${PER_KIND * KINDS.length} issue attempts under mixed faults: nothing created twice, nothing the node knew is lost`, async () => {
+test.each([1, 5])(`${PER_KIND * KINDS.length} issue attempts under mixed faults, Parallel Requests %i: nothing created twice, nothing the node knew is lost`, async (parallelRequests) => {
 	env.receipts.reset();
 	env.server.clear();
 	env.receipts.decideAfterMs = 300;
 	env.server.chaos({ service: 'receipts', rate: 0.3, modes: ['reset', 'throttle', 'drop-after', 'error-after', 'slow'], retryAfterSeconds: 1, delayMs: 1300, seed: 8 });
 
-	// One workflow per kind, run side by side (each issues its items one after another, as the node does).
+	// One workflow per kind, run side by side; each sends `parallelRequests` issue requests at a time.
 	/** @type {INodeExecutionData[]} */
 	const outputs = [];
 	/** @type {Array<{ secuencial: number; reproducible: boolean; output: INodeExecutionData }>} */
@@ -63,7 +63,7 @@ test(`${PER_KIND * KINDS.length} issue attempts under mixed faults: nothing crea
 					jsonBody,
 					waitForFinalState: true,
 					waitTimeout: 8,
-					options: { pollInterval: 0.05, requestTimeout: 1, accessKey: "={{ $json.reproducible ? 'reproducible' : 'service' }}" },
+					options: { pollInterval: 0.05, requestTimeout: 1, parallelRequests, accessKey: "={{ $json.reproducible ? 'reproducible' : 'service' }}" },
 				},
 				rows,
 				true,

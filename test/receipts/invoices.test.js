@@ -1,7 +1,7 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 import { splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
 /** @import { ReceiptKindName } from '../simulator/receipts' */
-import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
+import { BUYER, creditNoteBody, debitNoteBody, invoiceBody, ISSUER, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, outcomeFields, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 /**
  * Invoices, credit notes and debit notes (the service's public documentation; the spec names them), and
@@ -28,7 +28,8 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		const stored = [...env.receipts.receipts.values()][0];
 		expect(stored.kind).toBe(kind);
 		const [item] = result.output('Receipts');
-		expect(item.json).toEqual({ ...plain(body()), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		const numero = `001-002-${String(body().secuencial).padStart(9, '0')}`;
+		expect(item.json).toEqual({ ...plain(body()), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero, ...outcomeFields(stored.id) });
 		expect(splitAccessKey(stored.clave_acceso).receiptType).toBe(type);
 	});
 
@@ -49,7 +50,7 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		expect(result.error).toBeUndefined();
 		const call = only();
 		expect([call.method, call.path, call.headers['x-password']]).toEqual(['GET', `${path}/${r.id}`, undefined]);
-		expect(result.output('Receipts')[0].json).toEqual(plain(env.receipts.full(r)));
+		expect(result.output('Receipts')[0].json).toEqual({ ...plain(env.receipts.full(r)), ...outcomeFields() });
 	});
 
 	test.each(/** @type {const} */ (['NO AUTORIZADO', 'DEVUELTO']))('Reissue of one in %s: POST {id}/reissue with the corrected body', async (estado) => {
@@ -68,7 +69,7 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		const r = env.receipts.seed(/** @type {ReceiptKindName} */ (kind), body(), 'AUTORIZADO');
 		const result = await env.run(jsonIssue(resource, body(), { receiptId: r.id }, 'reissue'));
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toBe(`[item 0] ${name[0].toUpperCase()}${name.slice(1)} ${r.id} cannot be reissued: El comprobante ya se encuentra AUTORIZADO y no puede reemitirse`);
+		expect(result.error?.message).toBe(`[item 1] ${name[0].toUpperCase()}${name.slice(1)} ${r.id} cannot be reissued: El comprobante ya se encuentra AUTORIZADO y no puede reemitirse`);
 		expect(result.error?.description).toMatch(new RegExp(`^Only ${name}s in NO AUTORIZADO or DEVUELTO can be reissued`));
 	});
 
@@ -110,7 +111,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 		try {
 			const result = await env.run(jsonIssue('creditNote', creditNoteBody(), { waitForFinalState: true, waitTimeout: 10, options: { pollInterval: 0.02 } }));
 			const stored = [...env.receipts.receipts.values()][0];
-			expect(result.error?.message).toMatch(new RegExp(`^\\[item 0\\] Receipt ID ${stored.id}, clave_acceso ${stored.clave_acceso} could not be signed`));
+			expect(result.error?.message).toMatch(new RegExp(`^\\[item 1\\] Receipt ID ${stored.id}, clave_acceso ${stored.clave_acceso} could not be signed`));
 			expect(result.error?.description).toMatch(/Document → Authorize/);
 			expect(JSON.stringify(result.error)).not.toContain('firma-secreta-2026');
 		} finally {
@@ -125,7 +126,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 		expect(env.calls()).toHaveLength(1);
 		expect(env.receipts.receipts.size).toBe(1);
 		const out = result.output('Receipts')[0].json;
-		expect(out.error).toMatch(/^\[item 0\] The debit note may exist: Receipts answered 502/);
+		expect(out.error).toMatch(/^\[item 1\] The debit note may exist: Receipts answered 502/);
 		expect(out).toMatchObject({ document_may_exist: true, secuencial: '7' });
 		expect(String(out.instruction)).toMatch(/^The debit note may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 7, series 001-002, issuer 1792146739001\)/);
 	});
@@ -137,7 +138,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 		const result = await env.run(jsonIssue('invoice', body));
 		expect(env.calls()).toHaveLength(1);
 		expect(result.output('Receipts')[0].json.warnings).toEqual([
-			'totales.importe_total: is 61.41 but total_sin_impuestos + taxes + propina is 61.40: a rounding difference of one cent; sent anyway, verify it',
+			'Totals › Total Amount (totales.importe_total) is 61.41, but 56.00 + 5.40 taxes + 0.00 tip is 61.40: a rounding difference of one cent; sent anyway, verify it',
 		]);
 	});
 });
@@ -277,8 +278,8 @@ describe('Fields input mode', () => {
 		});
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			"[item 0] totales.total_sin_impuestos: is 10.00 but the sum of the items' precio_total_sin_impuestos is 20.00 (off by 10.00): the tax authority rejects a receipt whose amounts do not add up",
+			"[item 1] Totals › Total Without Taxes is 10.00, but the sum of the items' subtotals is 20.00 (off by 10.00): the tax authority rejects a receipt whose amounts do not add up",
 		);
-		expect(result.error?.description).toMatch(/totales\.impuestos\[0\]\.base_imponible: is 10\.00 but the sum of the items' base_imponible for tax 2, percentage code 4 is 20\.00/);
+		expect(result.error?.description).toMatch(/Total Taxes › Tax 1 › Base is 10\.00, but the sum of the items' IVA 15 % bases is 20\.00/);
 	});
 });

@@ -1,5 +1,5 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
+import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, outcomeFields, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
 
 const env = useReceipts();
 
@@ -23,7 +23,8 @@ describe('Issue operations (JSON input)', () => {
 		expect(call.body).toEqual(plain(body));
 		const [item] = result.output('Receipts');
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(item.json).toEqual({ ...plain(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		const numero = `001-002-${String(body.secuencial ?? body.secuencia).padStart(9, '0')}`;
+		expect(item.json).toEqual({ ...plain(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero, ...outcomeFields(stored.id) });
 		expect(item.json.clave_acceso).toMatch(/^\d{49}$/);
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
@@ -52,19 +53,19 @@ describe('Issue operations (JSON input)', () => {
 	test('warnings (a RUC failing its checksum) are in the output, and the receipt is still sent', async () => {
 		const result = await env.run(jsonIssue('retention', { ...retentionBody(), emisor: { .../** @type {IDataObject} */ (retentionBody().emisor), ruc: '1792146738001' } }));
 		expect(env.calls()).toHaveLength(1);
-		expect(result.output('Receipts')[0].json.warnings).toEqual(['emisor.ruc: RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC']);
+		expect(result.output('Receipts')[0].json.warnings).toEqual(['Issuer › RUC (emisor.ruc): RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC']);
 	});
 
 	test('the obsolete informacion_adicional is passed through on a waybill (with a warning)', async () => {
 		const result = await env.run(jsonIssue('waybill', { ...waybillBody(), informacion_adicional: { Chofer: 'Luis' } }));
 		expect(/** @type {IDataObject} */ (only().body).informacion_adicional).toEqual({ Chofer: 'Luis' });
-		expect(String(/** @type {string[]} */ (result.output('Receipts')[0].json.warnings)[0])).toMatch(/^informacion_adicional: is obsolete/);
+		expect(String(/** @type {string[]} */ (result.output('Receipts')[0].json.warnings)[0])).toMatch(/^Additional Information \(informacion_adicional\) is obsolete/);
 	});
 
 	test('Simplify keeps the key fields', async () => {
 		const result = await env.run(jsonIssue('retention', retentionBody(), { simplify: true }));
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(result.output('Receipts')[0].json).toEqual({ id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO' });
+		expect(result.output('Receipts')[0].json).toEqual({ id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero: '001-002-000000123', ...outcomeFields(stored.id) });
 	});
 });
 
@@ -240,7 +241,7 @@ describe('Get operations', () => {
 		expect([call.method, call.path]).toEqual(['GET', `${base}/${r.id}`]);
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBeUndefined();
-		expect(result.output('Receipts')[0].json).toEqual(plain(env.receipts.full(r)));
+		expect(result.output('Receipts')[0].json).toEqual({ ...plain(env.receipts.full(r)), ...outcomeFields() });
 	});
 
 	test('Document Get reads /edocs/{id}; Simplify keeps the key fields', async () => {
@@ -252,6 +253,9 @@ describe('Get operations', () => {
 			id: r.id,
 			clave_acceso: r.clave_acceso,
 			estado: 'AUTORIZADO',
+			...outcomeFields(),
+			// GET /edocs/{id} carries no `numero`: it is read from the access key.
+			numero: '001-002-000000123',
 			autorizacion_numero: r.clave_acceso,
 			autorizacion_fecha: /** @type {NonNullable<typeof r.autorizacion>} */ (r.autorizacion).fecha,
 			url_formato_impresion: `${env.filesOrigin}/receipts/ver/${r.id}/pdf`,
@@ -269,7 +273,7 @@ describe('Get operations', () => {
 
 	test('an unknown ID reaches the user as a clear 404', async () => {
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'nope' });
-		expect(result.error?.message).toBe('[item 0] Receipts: Comprobante nope no encontrado');
+		expect(result.error?.message).toBe('[item 1] Receipts: Comprobante nope no encontrado');
 	});
 });
 
@@ -302,7 +306,7 @@ describe('Waybill Reissue', () => {
 		const r = env.receipts.seed('waybill', waybillBody(), 'AUTORIZADO');
 		const result = await env.run(jsonIssue('waybill', waybillBody(), { receiptId: r.id }, 'reissue'));
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toBe(`[item 0] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`);
+		expect(result.error?.message).toBe(`[item 1] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`);
 		expect(result.error?.description).toMatch(/^Only waybills in NO AUTORIZADO or DEVUELTO can be reissued/);
 	});
 });
@@ -320,7 +324,7 @@ describe('Webhook Subscribe', () => {
 
 	test('a bad URL is refused before sending', async () => {
 		const result = await env.run({ resource: 'webhook', operation: 'subscribe', event_name: 'receipt-issued', webhook_url: 'ftp://x' });
-		expect(result.error?.message).toBe('[item 0] webhook_url: "ftp://x" is not an http(s) URL');
+		expect(result.error?.message).toBe('[item 1] webhook_url: "ftp://x" is not an http(s) URL');
 		expect(env.calls()).toHaveLength(0);
 	});
 });

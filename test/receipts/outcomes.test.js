@@ -25,7 +25,7 @@ describe('signing failure: the certificate password was refused', () => {
 		expect(polls()).toHaveLength(0);
 		expect(Date.now() - started).toBeLessThan(10000); // nowhere near the 120 s timeout
 		expect(result.error?.message).toBe(
-			`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
+			`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
 		);
 		expect(result.error?.description).toContain(`sign this receipt again with Document → Authorize (ID ${r.id})`);
 		expect(JSON.stringify(result.error)).not.toContain('wrong-password-123');
@@ -67,7 +67,7 @@ describe('signing failure: the certificate password was refused', () => {
 		const seeded = env.receipts.seed('retention', retentionBody(), 'CREADO');
 		env.setCredential({ certificatePassword: 'wrong-password-123' });
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId: seeded.id, ...fast });
-		expect(result.error?.message).toMatch(new RegExp(`^\\[item 0\\] Receipt ID ${seeded.id}, clave_acceso \\d{49} could not be signed`));
+		expect(result.error?.message).toMatch(new RegExp(`^\\[item 1\\] Receipt ID ${seeded.id}, clave_acceso \\d{49} could not be signed`));
 		expect(polls()).toHaveLength(0);
 	});
 });
@@ -98,7 +98,13 @@ describe('states and messages the real service adds', () => {
 		const out = result.output('Receipts')[0].json;
 		expect(out.estado).toBe('AUTORIZADO');
 		expect(/** @type {IDataObject} */ (out.autorizacion).mensajes).toEqual([advertencia]);
-		expect(out.warnings).toEqual(['SRI [ADVERTENCIA 60] ESTE PROCESO FUE REALIZADO EN EL AMBIENTE DE PRUEBAS']);
+		expect(out.warnings).toEqual([
+			"SRI [ADVERTENCIA 60] ESTE PROCESO FUE REALIZADO EN EL AMBIENTE DE PRUEBAS — Issued in the SRI's test environment: the receipt has no tax validity. Nothing to do while testing; real receipts are issued with ambiente 2 (production).",
+		]);
+		// A warning is not a rejection: no reason, no next step, the message listed with its explanation.
+		expect(out).toMatchObject({ rejected: false, sri_messages: [{ ...advertencia, source: 'autorizacion', explanation: expect.stringMatching(/^Issued in the SRI's test environment/) }] });
+		expect(out.reason).toBeUndefined();
+		expect(out.next_step).toBeUndefined();
 	});
 });
 
@@ -115,7 +121,7 @@ describe('status checks that fail do not lose the receipt', () => {
 
 	test('429 with Retry-After on a check is honoured and the wait goes on', async () => {
 		env.receipts.planNext('AUTORIZADO');
-		env.server.fail({ service: 'receipts', method: 'GET', mode: 'throttle', retryAfterSeconds: 1, times: 1 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', mode: 'throttle', retryAfterSeconds: 1, times: 1 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), fast));
 		expect(result.error).toBeUndefined();
 		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
@@ -124,7 +130,7 @@ describe('status checks that fail do not lose the receipt', () => {
 	});
 
 	test('persistent 5xx until the deadline: the item fails with the id, the access key and the next step', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1000 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 1000 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 3, options: { pollInterval: 0.05 } }), undefined, true);
 		const r = onlyReceipt();
 		const [item] = result.output('Receipts');
@@ -135,25 +141,25 @@ describe('status checks that fail do not lose the receipt', () => {
 			document_exists: true,
 			instruction: `This receipt exists: do not issue it again; follow it with Document → Get (ID ${r.id}).`,
 		});
-		expect(item.json.error).toBe(`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`);
+		expect(item.json.error).toBe(`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`);
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
 
 	test('a 5xx answer followed by a retry the deadline cuts short: the item fails with the 5xx, not a plain timeout', async () => {
 		// The order a slow machine produces by chance: the check's first attempt is answered 503, its retry
 		// is still unanswered when the Timeout comes. The service did answer (503), so that is what the user sees.
-		env.server.fail({ service: 'receipts', method: 'GET', status: 503, times: 1 });
-		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 1 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', mode: 'slow', delayMs: 20_000, times: 1000 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 3, options: { pollInterval: 0.05 } }), undefined, true);
 		const r = onlyReceipt();
 		const [item] = result.output('Receipts');
 		expect(item.json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, document_exists: true });
 		expect(item.json.wait_timed_out).toBeUndefined();
-		expect(item.json.error).toBe(`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`);
+		expect(item.json.error).toBe(`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`);
 	});
 
 	test('status checks never keep the item beyond its Timeout, even when each check hangs longer than it (retries included)', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', mode: 'slow', delayMs: 20_000, times: 1000 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', mode: 'slow', delayMs: 20_000, times: 1000 });
 		const started = Date.now();
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }), undefined, true);
 		expect(Date.now() - started).toBeLessThan(8000); // without the deadline: 20 s per hanging check
@@ -168,17 +174,17 @@ describe('status checks that fail do not lose the receipt', () => {
 		env.receipts.edocsVisibleAfterMs = 60_000;
 		const result = await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 1, options: { pollInterval: 0.05 } }));
 		const r = onlyReceipt();
-		expect(result.error?.message).toMatch(new RegExp(`^\\[item 0\\] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed`));
+		expect(result.error?.message).toMatch(new RegExp(`^\\[item 1\\] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed`));
 		expect(result.error?.description).toContain(`GET /edocs/${r.id} still answered 404 (not found) when the wait ended`);
 		expect(result.error?.description).not.toContain('Check the receipt ID');
 	});
 
 	test('a key refused during the wait ends it at once, still naming the receipt', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', status: 401, body: { error: 'Invalid API key' }, times: 1 });
+		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 401, body: { error: 'Invalid API key' }, times: 1 });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, waitTimeout: 60 }));
 		const r = onlyReceipt();
 		expect(polls()).toHaveLength(1);
-		expect(result.error?.message).toBe(`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts refused the API key (Invalid API key)`);
+		expect(result.error?.message).toBe(`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts refused the API key (Invalid API key)`);
 		expect(result.error?.description).toMatch(new RegExp(`^This receipt exists: do not issue it again; follow it with Document → Get \\(ID ${r.id}\\)\\.`));
 	});
 
@@ -198,12 +204,12 @@ describe('status checks that fail do not lose the receipt', () => {
 		const result = await running;
 		const all = [...env.receipts.receipts.values()];
 		expect(all).toHaveLength(3);
-		expect(result.error?.message).toMatch(new RegExp(`^\\[item 1\\] Receipt ID ${second}, clave_acceso \\d{49} exists, but following it failed`));
+		expect(result.error?.message).toMatch(new RegExp(`^\\[item 2\\] Receipt ID ${second}, clave_acceso \\d{49} exists, but following it failed`));
 		const description = String(result.error?.description);
 		expect(description).toContain('This execution created 3 receipts before it stopped. They exist: do not run these items again');
-		expect(description).toContain(`- item 0: id ${all[0].id}, clave_acceso ${all[0].clave_acceso} (AUTORIZADO)`);
-		expect(description).toContain(`- item 1: id ${all[1].id}, clave_acceso ${all[1].clave_acceso}`);
-		expect(description).toContain(`- item 2: id ${all[2].id}, clave_acceso ${all[2].clave_acceso} (AUTORIZADO)`);
+		expect(description).toContain(`- item 1: id ${all[0].id}, clave_acceso ${all[0].clave_acceso} (AUTORIZADO)`);
+		expect(description).toContain(`- item 2: id ${all[1].id}, clave_acceso ${all[1].clave_acceso}`);
+		expect(description).toContain(`- item 3: id ${all[2].id}, clave_acceso ${all[2].clave_acceso} (AUTORIZADO)`);
 	});
 });
 
@@ -220,7 +226,7 @@ describe('an issue whose answer was lost', () => {
 		const [item] = result.output('Receipts');
 		expect(item.json).toMatchObject({ document_may_exist: true, secuencial: 4711 });
 		expect(item.json.clave_acceso).toBeUndefined(); // none was sent: the service makes it
-		expect(String(item.json.error)).toMatch(/^\[item 0\] The retention may exist: /);
+		expect(String(item.json.error)).toMatch(/^\[item 1\] The retention may exist: /);
 		expect(String(item.json.instruction)).toMatch(/^The retention may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 4711, series 001-002, issuer 1792146739001\)/);
 	});
 

@@ -1,6 +1,7 @@
 /** @import { ICredentialType, IDataObject, INodeType } from 'n8n-workflow' */
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
+import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
 import { ReceiptsSimulator } from '../simulator/receipts';
 import { SimulatorServer } from '../simulator/server';
 
@@ -13,13 +14,27 @@ export async function startReceipts() {
 	receipts.filesBaseUrl = `${filesOrigin}/receipts`;
 	const engine = new Engine([built('nodes/Receipts/Receipts.node', 'Receipts')], [built('credentials/ReceiptsApi.credentials', 'ReceiptsApi')]);
 	const setCredential = (data = {}) =>
-		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, ...data });
+		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET, ...data });
 	setCredential();
-	/** @returns {Promise<RunResult>} */
-	const run = (parameters, input, continueOnFail = false) =>
-		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts' }));
-	const calls = () => server.received('receipts');
-	return { receipts, server, engine, run, calls, setCredential, filesOrigin, stop: () => server.stop() };
+	/**
+	 * Runs the Receipts node (`typeVersion` 1 unless given: the version every saved workflow before version 2 has).
+	 * @returns {Promise<RunResult>}
+	 */
+	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
+		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts', typeVersion }));
+	/**
+	 * The same node run as an AI agent's tool: n8n runs it under the type `<package>.receiptsTool` (see
+	 * TestNodeTypes.toolVariant).
+	 * @returns {Promise<RunResult>}
+	 */
+	const runAsTool = (parameters, input, typeVersion = 1) =>
+		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts', typeVersion }));
+	// What the node sent, leaving out its reads of the tax-rate catalogs (once per execution, before issuing):
+	// `catalogReads()` lists those.
+	const isCatalogRead = (r) => r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);
+	const calls = () => server.received('receipts').filter((r) => !isCatalogRead(r));
+	const catalogReads = () => server.received('receipts').filter(isCatalogRead);
+	return { receipts, server, engine, run, runAsTool, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
 }
 
 /**
@@ -56,6 +71,14 @@ export function onlyCall(env) {
 
 /** A plain JSON copy (what n8n stores of an item), for comparing with `toEqual`. */
 export const plain = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringify(v)));
+
+/**
+ * The outcome fields the node puts on every receipt it outputs (README, "Reading the outcome"), for a receipt
+ * the tax authority has not decided yet (`id`) or has authorized (no `id`).
+ * @returns {IDataObject}
+ */
+export const outcomeFields = (id) =>
+	id ? { rejected: false, next_step: expect.stringContaining(`Read it again with Document → Get (ID ${id})`), sri_messages: [] } : { rejected: false, sri_messages: [] };
 
 export const ISSUER = {
 	ruc: '1792146739001',
@@ -292,6 +315,55 @@ export const debitNoteBody = () => ({
 		{ motivo: 'Gastos de cobranza', valor: 1.5 },
 	],
 	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+});
+
+/**
+ * The bookkeeper's invoice on the Fields form of node version 2: 3 × "Servicio contable" at 40.00 with IVA 15 %,
+ * 1 × "Libro" at 12.50 with IVA 0 %, a buyer with a cédula, paid in cash — only quantities, prices, tax codes, the
+ * buyer and the means of payment (the issuer comes from the credential: `savedIssuer`).
+ * @returns {IDataObject}
+ */
+export const bookkeeperForm = (secuencial = '150') => ({
+	secuencial,
+	comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } },
+	lineItems: {
+		item: [
+			{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, tax_codigo: '2', tax_codigo_porcentaje: '4' },
+			{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, tax_codigo: '2', tax_codigo_porcentaje: '0' },
+		],
+	},
+	pagos: { payment: [{ medio: 'efectivo' }] },
+});
+
+/** What the node computes for `bookkeeperForm`: the items, totals and payment it sends. */
+export const bookkeeperAmounts = () => ({
+	items: [
+		{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, descuento: 0, precio_total_sin_impuestos: 120, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 120, valor: 18 }] },
+		{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, descuento: 0, precio_total_sin_impuestos: 12.5, impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 12.5, valor: 0 }] },
+	],
+	totales: {
+		total_sin_impuestos: 132.5,
+		descuento: 0,
+		propina: 0,
+		importe_total: 150.5,
+		impuestos: [
+			{ codigo: '2', codigo_porcentaje: '4', base_imponible: 120, valor: 18 },
+			{ codigo: '2', codigo_porcentaje: '0', base_imponible: 12.5, valor: 0 },
+		],
+	},
+	pagos: [{ medio: 'efectivo', total: 150.5 }],
+});
+
+/** The issuer saved once in the Receipts credential (its issuer fields). */
+export const savedIssuer = () => ({
+	issuerRuc: ISSUER.ruc,
+	issuerLegalName: ISSUER.razon_social,
+	issuerTradeName: ISSUER.nombre_comercial,
+	issuerAddress: ISSUER.direccion,
+	issuerEstablishment: ISSUER.establecimiento.codigo,
+	issuerEmissionPoint: ISSUER.establecimiento.punto_emision,
+	issuerEstablishmentAddress: ISSUER.establecimiento.direccion,
+	issuerKeepsAccounting: 'yes',
 });
 
 /**

@@ -1,4 +1,6 @@
-/** @import { IDataObject } from 'n8n-workflow' */
+/** @import { IDataObject, INode } from 'n8n-workflow' */
+import { NodeHelpers } from 'n8n-workflow';
+import { built } from '../harness/engine';
 /** @import { Estado } from '../simulator/receipts' */
 import { jsonIssue, retentionBody, useReceipts, waybillBody } from './setup';
 
@@ -26,12 +28,25 @@ describe('Wait for Final State', () => {
 		}
 	});
 
-	test('the rejection reasons can be branched on: Simplify keeps autorizacion_mensajes', async () => {
-		env.receipts.planNext({ estado: 'NO AUTORIZADO', mensajes: [{ identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' }] });
+	test('the rejection reasons can be branched on: Simplify keeps the outcome, sri_messages and autorizacion_mensajes', async () => {
+		const cerrado = { identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' };
+		env.receipts.planNext({ estado: 'NO AUTORIZADO', mensajes: [cerrado] });
 		const result = await env.run(jsonIssue('retention', retentionBody(), { ...fast, simplify: true }));
 		const out = result.output('Receipts')[0].json;
-		expect(out).toMatchObject({ estado: 'NO AUTORIZADO', autorizacion_mensajes: [{ identificador: '56', mensaje: 'ESTABLECIMIENTO CERRADO', tipo: 'ERROR' }] });
-		expect(Object.keys(out).sort()).toEqual(['autorizacion_fecha', 'autorizacion_mensajes', 'clave_acceso', 'estado', 'id', 'url_documento_electronico', 'url_formato_impresion']);
+		expect(out).toMatchObject({ estado: 'NO AUTORIZADO', rejected: true, sri_messages: [{ ...cerrado, source: 'autorizacion' }], autorizacion_mensajes: [cerrado] });
+		expect(Object.keys(out).sort()).toEqual([
+			'autorizacion_fecha',
+			'autorizacion_mensajes',
+			'clave_acceso',
+			'estado',
+			'id',
+			'next_step',
+			'numero',
+			'reason',
+			'rejected',
+			'sri_messages',
+			'url_documento_electronico',
+		]);
 	});
 
 	test('the timeout outputs the last state with wait_timed_out, and polls back off', async () => {
@@ -93,8 +108,42 @@ describe('Wait for Final State', () => {
 		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'DEVUELTO', es_valida: true });
 	});
 
-	test('off by default: one request, no polling', async () => {
-		await env.run(jsonIssue('retention', retentionBody()));
+});
+
+describe('Wait for Final State: off in version 1, on by default from version 2', () => {
+	const properties = built('nodes/Receipts/Receipts.node', 'Receipts').description.properties;
+	/** What n8n makes of a node's parameters: every default filled in (`all`), or only what it saves (the rest). */
+	const parameters = (typeVersion, given, all) =>
+		NodeHelpers.getNodeParameters(properties, { resource: 'retention', operation: 'issue', ...given }, all, false, /** @type {INode} */ ({ typeVersion, parameters: given }), /** @type {never} */ ({ name: 'receipts' }));
+
+	test('version 1, as workflows saved before version 2 carry it: the field left alone does not wait (one request, no polling)', async () => {
+		await env.run(jsonIssue('retention', retentionBody()), undefined, false, 1);
 		expect(env.calls()).toHaveLength(1);
+	});
+
+	test('version 2, what a new node gets: the field left alone waits for the decision', async () => {
+		env.receipts.planNext('ENVIADO', 'AUTORIZADO');
+		const result = await env.run(jsonIssue('retention', retentionBody(), { options: { pollInterval: 0.01 } }), undefined, false, 2);
+		expect(result.output('Receipts')[0].json).toMatchObject({ estado: 'AUTORIZADO', rejected: false });
+		expect(polls()).toHaveLength(2);
+	});
+
+	test('version 2 with the field turned off: one request, no polling', async () => {
+		await env.run(jsonIssue('retention', retentionBody(), { waitForFinalState: false }), undefined, false, 2);
+		expect(env.calls()).toHaveLength(1);
+	});
+
+	test('the node offers both versions and gives new nodes version 2', () => {
+		const { description } = built('nodes/Receipts/Receipts.node', 'Receipts');
+		expect([description.version, description.defaultVersion]).toEqual([[1, 2], 2]);
+	});
+
+	test('each version keeps its own default, so a saved workflow does not change behaviour', () => {
+		expect(parameters(1, {}, true)).toMatchObject({ waitForFinalState: false });
+		expect(parameters(2, {}, true)).toMatchObject({ waitForFinalState: true, waitTimeout: 120 });
+		// n8n saves only what differs from the default of the node's own version.
+		expect(parameters(1, { waitForFinalState: false }, false)).not.toHaveProperty('waitForFinalState');
+		expect(parameters(2, { waitForFinalState: false }, false)).toMatchObject({ waitForFinalState: false });
+		expect(parameters(2, { waitForFinalState: true }, false)).not.toHaveProperty('waitForFinalState');
 	});
 });

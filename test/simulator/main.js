@@ -5,6 +5,8 @@ import { SimulatorServer } from './server';
 
 /** The signing secret the dev/e2e Extraction simulator and the Extraction Trigger credential share. */
 export const DEV_WEBHOOK_SECRET = 'whsec_dev_only_0123456789abcdef';
+/** The Access Key Secret of the dev/e2e/test Receipts credential (it keys reproducible access keys). */
+export const DEV_ACCESS_KEY_SECRET = 'dev-only-access-key-secret-0123456789';
 
 /**
  * All service simulators on one loopback port, with demo data, for `npm run dev`, the end-to-end tests and
@@ -21,7 +23,7 @@ export async function startSimulators(port = 0) {
 	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
 	const credentials = {
 		partnersApi: { baseUrl: server.url('partners'), clientId: partners.clientId, clientSecret: partners.clientSecret, sandbox: true },
-		receiptsApi: { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword },
+		receiptsApi: { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET },
 		extractionApi: {
 			environment: 'staging',
 			stagingBaseUrl: ExtractionSimulator.baseUrl(server.url('extraction'), 'staging'),

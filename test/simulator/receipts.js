@@ -15,8 +15,18 @@ import { randomBytes } from 'node:crypto';
  * - The real service also answers `PRE-AUTORIZADO` (not final) and messages of `tipo` `ADVERTENCIA`
  *   (warnings): plans may use them (`{ estado: 'PRE-AUTORIZADO' }`, `mensajes`).
  * - `GET /edocs/{id}` may not know a new receipt yet (`edocsVisibleAfterMs`: 404 until then).
- * - A `clave_acceso` the service already holds is refused by the tax authority as the SRI does
- *   (DEVUELTO, message 43 "CLAVE ACCESO REGISTRADA"): a receipt cannot be authorized twice under one key.
+ * - What the SRI keeps unique (SRI, Ficha técnica comprobantes electrónicos esquema offline v2.32, sección 11:
+ *   "validación unicidad" — clave acceso única, secuencial único): a receipt sent under an access key another
+ *   receipt holds at the SRI is returned (DEVUELTO, `envio_sri.mensajes` 43 CLAVE ACCESO REGISTRADA); one under
+ *   another key but a number another receipt holds — same type, issuer RUC, environment, establishment, emission
+ *   point and sequential — is returned with 45 ERROR SECUENCIAL REGISTRADO. The messages are written as the SRI's
+ *   reception service answers them (open-source SRI clients' recorded answers: no informacion_adicional).
+ *   A receipt holds its key and number once the service has submitted it (signed) — also while the SRI decides,
+ *   since the service sends receipts in the order they were issued — unless it was rejected: the same section's
+ *   note 1 lets a rejected receipt (returned or not authorized) be sent again, corrected, under the same key and
+ *   sequential, and the SRI does not store returned ones. A receipt never signed holds nothing either. The check
+ *   is made on every submission: issue, reissue and authorize (a returned duplicate reissued as it is is returned
+ *   again).
  * - Enforces X-Key on every route (401 otherwise) and X-Password on the signing routes (not on /webhooks): missing → 400;
  *   wrong → the receipt is stored but cannot be signed (estado CREADO with a `firma` failure, status 400),
  *   as the spec says. With `signing = 'sync'` (default) the issue answer already carries `firma`; with
@@ -36,10 +46,13 @@ import { randomBytes } from 'node:crypto';
  *   `{count, results[]}` with the documented entry fields.
  * - Parses the XML variants enough to return `id`, `clave_acceso`, `es_valida`.
  * - Records webhook subscriptions; `deliver(event, receiptId)` POSTs the event payload (with `api-key`)
- *   to each subscribed URL. With `autoDeliver`, reaching a final state delivers by itself.
+ *   to each subscribed URL. With `autoDeliver`, reaching a final state delivers by itself. Deliveries are not
+ *   signed (the spec shows no signature; the real service's documentation says so), so `forge(event, body)`
+ *   sends what anyone who once saw a delivery (its URL and the `api-key` it carries) can send: any body, to
+ *   the subscribed URLs, indistinguishable from the service's own deliveries.
  *
  * The HTTP status codes and error bodies are not in the spec; this simulator answers 401 `{error}` for a
- * bad key, 400 `{error, mensajes[]}` for refused data and 404 `{error}` for unknown ids.
+ * bad key, 400 `{error, mensajes[]}` (messages without `identificador`, see `invalid`) for refused data and 404 `{error}` for unknown ids.
  */
 
 /**
@@ -78,6 +91,7 @@ import { randomBytes } from 'node:crypto';
  * @property {number} stepsTaken Steps of the plan already taken in this issue process (clock mode).
  * @property {Step[]} [timedPlan] Clock mode: the plan of this issue process.
  * @property {number} [firmaVisibleAt] Signing failed; with async signing it shows from this time on (ms).
+ * @property {boolean} [submitted] The service has sent it to the SRI (signed): it holds its access key and number there unless rejected.
  */
 
 /**
@@ -178,7 +192,9 @@ const NOT_AUTHORIZED_MESSAGES = [
 	{ identificador: '39', mensaje: 'FIRMA INVALIDA', tipo: 'ERROR', informacion_adicional: 'La firma es invalida' },
 ];
 /** @type {Mensaje} */
-const DUPLICATE_KEY_MESSAGE = { identificador: '43', mensaje: 'CLAVE ACCESO REGISTRADA', tipo: 'ERROR', informacion_adicional: 'La clave de acceso ya se encuentra registrada' };
+const DUPLICATE_KEY_MESSAGE = { identificador: '43', mensaje: 'CLAVE ACCESO REGISTRADA', tipo: 'ERROR' };
+/** @type {Mensaje} */
+const DUPLICATE_SEQUENTIAL_MESSAGE = { identificador: '45', mensaje: 'ERROR SECUENCIAL REGISTRADO', tipo: 'ERROR' };
 /** @type {Mensaje[]} */
 const RETURNED_MESSAGES = [
 	{ identificador: '35', mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML', tipo: 'ERROR', informacion_adicional: 'Se encontró el siguiente error en la estructura del comprobante' },
@@ -224,7 +240,7 @@ export class ReceiptsSimulator {
 	receipts = /** @type {Map<string, SimReceipt>} */ (new Map());
 	/** @type {Subscription[]} */
 	subscriptions = [];
-	/** @type {Array<{ url: string; event: string; payload: Record<string, unknown>; status: number }>} */
+	/** @type {Array<{ url: string; event: string; payload: Record<string, unknown>; status: number; forged?: boolean }>} */
 	deliveries = [];
 	/** @type {Step[][]} */
 	plans = [];
@@ -293,6 +309,7 @@ export class ReceiptsSimulator {
 		if (!r) throw new Error(`no receipt ${id}`);
 		const now = new Date().toISOString();
 		r.estado = estado;
+		if (estado !== 'CREADO') r.submitted = true;
 		if (estado === 'ENVIADO' || estado === 'RECIBIDO') r.envio_sri = { estado: 'RECIBIDA', mensajes: mensajes ?? [], fecha: now };
 		if (estado === 'PRE-AUTORIZADO') {
 			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
@@ -350,15 +367,33 @@ export class ReceiptsSimulator {
 	 * @returns {Promise<Array<{ url: string; status: number; body: unknown }>>}
 	 */
 	async deliver(event, receiptId) {
-		const payload = this.payload(receiptId);
+		return await this.notify(event, this.payload(receiptId));
+	}
+
+	/**
+	 * A forged notification: `body` (e.g. a receipt's genuine payload with a state the service does not hold, or
+	 * a receipt it never issued) POSTed exactly like a delivery of `event`, to each of its subscriptions or to
+	 * `opts.url`. Recorded in `deliveries` with `forged: true`.
+	 * @returns {Promise<Array<{ url: string; status: number; body: unknown }>>}
+	 */
+	async forge(event, body, opts = {}) {
+		return await this.notify(event, body, { ...opts, forged: true });
+	}
+
+	/**
+	 * POSTs `payload` as JSON to each subscription of `event` (or to `opts.url`).
+	 * @returns {Promise<Array<{ url: string; status: number; body: unknown }>>}
+	 */
+	async notify(event, payload, opts = {}) {
+		const urls = opts.url ? [opts.url] : this.subscriptions.filter((s) => s.event_name === event).map((s) => s.webhook_url);
 		/** @type {Array<{ url: string; status: number; body: unknown }>} */
 		const results = [];
-		for (const sub of this.subscriptions.filter((s) => s.event_name === event)) {
+		for (const url of urls) {
 			let status = 0;
 			/** @type {unknown} */
 			let body;
 			try {
-				const response = await fetch(sub.webhook_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+				const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
 				status = response.status;
 				const text = await response.text();
 				try {
@@ -369,8 +404,8 @@ export class ReceiptsSimulator {
 			} catch (error) {
 				body = /** @type {Error} */ (error).message;
 			}
-			this.deliveries.push({ url: sub.webhook_url, event, payload, status });
-			results.push({ url: sub.webhook_url, status, body });
+			this.deliveries.push({ url, event, payload, status, ...(opts.forged ? { forged: true } : {}) });
+			results.push({ url, status, body });
 		}
 		return results;
 	}
@@ -405,11 +440,33 @@ export class ReceiptsSimulator {
 			createdBy,
 			stepsTaken: 0,
 		};
-		const duplicate = [...this.receipts.values()].some((r) => r.clave_acceso === clave);
 		this.receipts.set(receipt.id, receipt);
-		// The SRI refuses a second receipt under an access key it already holds (its error 43).
-		if (duplicate) receipt.plan = [{ estado: 'DEVUELTO', mensajes: [DUPLICATE_KEY_MESSAGE] }];
 		return receipt;
+	}
+
+	/**
+	 * What the SRI keeps unique besides the access key: the receipt's number for its type, issuer and environment
+	 * (undefined when the body does not give them).
+	 * @returns {string | undefined}
+	 */
+	sriNumber(r) {
+		const emisor = /** @type {Record<string, unknown>} */ ((r.body.emisor ?? {}));
+		const est = /** @type {Record<string, unknown>} */ ((emisor.establecimiento ?? {}));
+		const seq = Number(r.body.secuencial ?? r.body.secuencia);
+		if (!emisor.ruc || !Number.isInteger(seq) || seq < 1) return undefined;
+		return [KIND_CODE[r.kind], emisor.ruc, r.body.ambiente ?? 1, est.codigo ?? '001', est.punto_emision ?? '001', seq].map(String).join('|');
+	}
+
+	/**
+	 * The SRI's refusal of a receipt whose access key or number another receipt holds there, or undefined.
+	 * @returns {Mensaje | undefined}
+	 */
+	uniquenessRefusal(r) {
+		const holders = [...this.receipts.values()].filter((o) => o !== r && o.submitted && o.estado !== 'DEVUELTO' && o.estado !== 'NO AUTORIZADO');
+		if (holders.some((o) => o.clave_acceso === r.clave_acceso)) return DUPLICATE_KEY_MESSAGE;
+		const number = this.sriNumber(r);
+		if (number && holders.some((o) => this.sriNumber(o) === number)) return DUPLICATE_SEQUENTIAL_MESSAGE;
+		return undefined;
 	}
 
 	/** Clock mode: takes the steps whose time has come. */
@@ -542,8 +599,13 @@ export class ReceiptsSimulator {
 			r.firma = { result: 'error', error: 'Contraseña de la firma electrónica incorrecta', status: 400 };
 			if (this.signing === 'async') r.firmaVisibleAt = Date.now() + this.signingDelayMs;
 			r.plan = [];
+			r.submitted = false;
 			if (this.autoDeliver) void this.deliver('issue-error', r.id);
+			return;
 		}
+		const refusal = this.uniquenessRefusal(r);
+		if (refusal) r.plan = [{ estado: 'DEVUELTO', mensajes: [refusal] }];
+		r.submitted = true;
 	}
 
 	/**
@@ -758,9 +820,11 @@ const unauthorized = { status: 401, body: { error: 'Invalid API key' } };
 /** @returns {SimResponse} */
 const notFound = (id) => ({ status: 404, body: { error: `Comprobante ${id} no encontrado` } });
 /** @returns {SimResponse} */
+// The service's own field checks carry no `identificador`: the spec gives that field to tax-authority messages,
+// whose codes (SRI, Ficha técnica, sección 11) the node explains; a made-up number would read as one of them.
 const invalid = (lines) => ({
 	status: 400,
-	body: { error: 'Datos inválidos', mensajes: lines.map((mensaje, n) => ({ identificador: String(n + 1), mensaje, tipo: 'ERROR' })) },
+	body: { error: 'Datos inválidos', mensajes: lines.map((mensaje) => ({ mensaje, tipo: 'ERROR' })) },
 });
 
 /**

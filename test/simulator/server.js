@@ -74,6 +74,7 @@ export const PROCESSED_FAULTS = ['drop-after', 'error-after', 'slow'];
  * @property {number} [retryAfterSeconds] `throttle`: seconds in Retry-After (default 1).
  * @property {number} [delayMs] `slow`: how late the answer comes (default 2000 ms).
  * @property {number} times How many matching requests it affects.
+ * @property {number} [skip] How many matching requests pass untouched before it starts (default 0).
  */
 
 /** @typedef {FaultMatch & FaultFields} Fault */
@@ -281,7 +282,9 @@ export class SimulatorServer {
 	/** @returns {Fault | undefined} */
 	takeFault(req) {
 		const fault = this.faults.find((f) => f.times > 0 && matches(f, req));
-		if (fault) {
+		if (fault?.skip) {
+			fault.skip--;
+		} else if (fault) {
 			fault.times--;
 			return fault;
 		}

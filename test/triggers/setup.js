@@ -1,14 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
-/** @import { ICredentialType, IDataObject, INodeType } from 'n8n-workflow' */
+/** @import { IDataObject } from 'n8n-workflow' */
 import { built } from '../harness/engine';
 import { TriggerHarness } from '../harness/webhook';
-/** @import { RouteTable, ServiceSimulator, SimRequest } from '../simulator/server' */
 
-/** Shared pieces of the trigger tests: harnesses for both triggers, a signer, a receipts stand-in. */
+/** Shared pieces of the Extraction Trigger tests: a harness, a signer, event envelopes. */
 
 export const SECRET = 'whsec_test_0123456789abcdef0123456789abcdef';
-export const API_KEY = 'rk_live_abcdefghijklmnopqrstuvwxyz012345';
-export const CERT_PASSWORD = 'cert-pass-#123';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -105,86 +102,3 @@ export async function deliver(
 	if (!opts.omit?.includes('timestamp')) headers[`${prefix}-Timestamp`] = String(timestamp);
 	return { raw, headers, answer: await harness.send({ body: raw, headers: { ...headers, ...(opts.headers ?? {}) } }) };
 }
-
-/**
- * The receipts service's subscription endpoint as the spec gives it: `POST /webhooks {event_name,
- * webhook_url}` with `X-Key`. It records subscriptions and can notify them like the service does (the full
- * receipt with its authorization and the account key as `api-key`).
- */
-export class ReceiptsStandIn {
-	prefix = 'receipts';
-	/** @type {Array<{ event_name: string; webhook_url: string; headers: SimRequest['headers'] }>} */
-	subscriptions = [];
-
-	/** @type {string} */
-	apiKey;
-
-	constructor(apiKey = API_KEY) {
-		this.apiKey = apiKey;
-	}
-
-	register(router) {
-		router.add('POST', '/webhooks', (req) => {
-			if (req.headers['x-key'] !== this.apiKey) return { status: 401, body: { error: 'invalid key' } };
-			const body = /** @type {{ event_name?: string; webhook_url?: string }} */ ((req.body ?? {}));
-			if (!['receipt-issued', 'issue-error'].includes(String(body.event_name)) || !body.webhook_url) {
-				return { status: 400, body: { error: 'event_name and webhook_url are required' } };
-			}
-			this.subscriptions.push({ event_name: /** @type {NonNullable<typeof body.event_name>} */ (body.event_name), webhook_url: body.webhook_url, headers: req.headers });
-			return { status: 201, body: { id: `sub_${this.subscriptions.length}`, event_name: body.event_name, webhook_url: body.webhook_url } };
-		});
-	}
-
-	/** @returns {string} */
-	urlFor(event) {
-		const sub = [...this.subscriptions].reverse().find((s) => s.event_name === event);
-		if (!sub) throw new Error(`no subscription for ${event}`);
-		return sub.webhook_url;
-	}
-
-	/** POSTs a notification to the newest subscription of `event` (or to `url`). */
-	async notify(event, receipt, opts = {}) {
-		/** @type {IDataObject} */
-		const body = { ...receipt };
-		if (opts.apiKey !== null) body['api-key'] = opts.apiKey ?? this.apiKey;
-		const response = await fetch(opts.url ?? this.urlFor(event), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		const text = await response.text();
-		/** @type {unknown} */
-		let parsed = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// keep text
-		}
-		return { status: response.status, body: parsed };
-	}
-}
-
-/** @returns {IDataObject} */
-export const authorizedReceipt = (id = 'rcpt_1') => ({
-	id,
-	tipo: 'retencion',
-	secuencial: '000000123',
-	fecha_emision: '2026-11-20',
-	clave_acceso: '2011202607179000000000120010010000001231234567811',
-	ambiente: 1,
-	tipo_emision: 1,
-	version: '2.0.0',
-	emisor: { ruc: '1790000000001', razon_social: 'Emisor S.A.' },
-	estado: 'AUTORIZADO',
-	autorizacion: { numero: '2011202607179000000000120010010000001231234567811', fecha: '2026-11-20T10:00:00-05:00', estado: 'AUTORIZADO', mensajes: [] },
-});
-
-/** @returns {IDataObject} */
-export const signingFailure = (id = 'rcpt_2') => ({
-	id,
-	tipo: 'retencion',
-	clave_acceso: '2011202607179000000000120010010000001241234567811',
-	estado: 'CREADO',
-	firma: { result: 'error', error: 'Contraseña de firma incorrecta', status: 400 },
-	'certificate-password': null,
-});

@@ -12,6 +12,28 @@ export const extractionIdField: INodeProperties = {
 		'The publicId of the extraction job. Leave empty to take publicId, or the beta name extractionId, from the input item (also under data, as in webhook deliveries).',
 };
 
+/** Wait for Completion: how long at most. */
+export const waitTimeoutField: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 86400 },
+	default: 600,
+	description: 'How long to wait for the job to finish (up to a day) before stopping with an error. The job continues on the service.',
+	displayOptions: { show: { waitForCompletion: [true] } },
+};
+
+/** Wait for Completion: the time between two status checks. */
+export const pollIntervalField: INodeProperties = {
+	displayName: 'Check Every (Seconds)',
+	name: 'pollInterval',
+	type: 'number',
+	typeOptions: { minValue: 0.1, maxValue: 3600, numberPrecision: 1 },
+	default: 15,
+	description: 'Seconds between two status checks (0.1 to 3600); the service limit of 100 checks per minute paces them further',
+	displayOptions: { show: { waitForCompletion: [true] } },
+};
+
 export const waitFields = (operation: string): INodeProperties[] => [
 	{
 		displayName: 'Wait for Completion',
@@ -21,24 +43,8 @@ export const waitFields = (operation: string): INodeProperties[] => [
 		description:
 			'Whether to check the job until it is COMPLETED or FAILED (or the timeout passes) and output the final job. Status checks stay within the service limit of 100 per minute.',
 	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 600,
-		description: 'How long to wait for the job to finish before stopping with an error. The job continues on the service.',
-		displayOptions: { show: { waitForCompletion: [true] } },
-	},
-	{
-		displayName: 'Check Every (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 15,
-		description: 'Seconds between two status checks',
-		displayOptions: { show: { waitForCompletion: [true] } },
-	},
+	waitTimeoutField,
+	pollIntervalField,
 	{
 		displayName: 'Download All',
 		name: 'downloadAll',

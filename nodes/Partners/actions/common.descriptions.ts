@@ -1,4 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { numberOption } from '../../shared/options';
 
 /** Pickers and field groups shared by several Partners operations. */
 
@@ -49,6 +50,16 @@ export const subscriptionLocator: INodeProperties = {
 	],
 };
 
+export const limitField: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false] } },
+};
+
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -57,16 +68,13 @@ export const returnAllAndLimit: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	limitField,
 ];
+
+/** How many results item `i` asks for: everything with Return All, else its Limit (a whole number ≥ 1). */
+export function readLimit(this: IExecuteFunctions, i: number): number {
+	return this.getNodeParameter('returnAll', i) === true ? Infinity : numberOption.call(this, limitField, i);
+}
 
 /** Plan input (create and update): name, vigencies, services. */
 export const planInputFields: INodeProperties[] = [

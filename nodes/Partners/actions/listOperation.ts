@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { concurrencyOption, type OperationModule } from '../../shared/router';
 import type { PartnersContext } from '../transport';
 import { listIn } from '../transport';
-import { returnAllAndLimit } from './common.descriptions';
+import { readLimit, returnAllAndLimit } from './common.descriptions';
 
 /**
  * Get Many for the client and subscription lists: the spec shows no paging or filter parameters and no
@@ -18,9 +18,9 @@ export function listOperation(resource: string, path: string, listKey: string): 
 			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
 		]),
 		async execute(this: IExecuteFunctions, ctx: PartnersContext, i: number) {
-			const returnAll = this.getNodeParameter('returnAll', i) as boolean;
+			const limit = readLimit.call(this, i);
 			const list = listIn(await ctx.api.request({ method: 'GET', path }, i), [listKey]);
-			return returnAll ? list : list.slice(0, this.getNodeParameter('limit', i) as number);
+			return list.slice(0, limit);
 		},
 	};
 }

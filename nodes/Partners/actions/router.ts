@@ -9,5 +9,5 @@ import * as subscription from './subscription/Subscription.resource';
 export const resources: OperationTable<PartnersMap, PartnersContext> = { plan, client, subscription };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, (): PartnersContext => ({ api: partnersClient(this) }));
+	return await route.call(this, resources, (): PartnersContext => ({ api: partnersClient(this), fetchesToken: true }));
 }

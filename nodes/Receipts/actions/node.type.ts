@@ -4,13 +4,13 @@
  * The Operation selectors offer exactly these (checked by test/shared/router.test.js).
  */
 export type ReceiptsMap = {
-	atsRetention: 'get' | 'issue' | 'issueFromXml';
-	creditNote: 'get' | 'issue' | 'issueFromXml' | 'reissue';
-	debitNote: 'get' | 'issue' | 'issueFromXml' | 'reissue';
+	atsRetention: 'get' | 'issue' | 'issueFromXml' | 'preview';
+	creditNote: 'get' | 'issue' | 'issueFromXml' | 'preview' | 'reissue';
+	debitNote: 'get' | 'issue' | 'issueFromXml' | 'preview' | 'reissue';
 	document: 'authorize' | 'download' | 'get' | 'sendEmail';
-	invoice: 'get' | 'issue' | 'issueFromXml' | 'reissue';
-	purchaseSettlement: 'issue' | 'issueFromXml' | 'issueWithReimbursement' | 'reissue';
-	retention: 'issue' | 'issueFromXml' | 'reissue';
-	waybill: 'get' | 'issue' | 'issueFromXml' | 'reissue';
+	invoice: 'get' | 'issue' | 'issueFromXml' | 'preview' | 'reissue';
+	purchaseSettlement: 'issue' | 'issueFromXml' | 'issueWithReimbursement' | 'preview' | 'previewWithReimbursement' | 'reissue';
+	retention: 'issue' | 'issueFromXml' | 'preview' | 'reissue';
+	waybill: 'get' | 'issue' | 'issueFromXml' | 'preview' | 'reissue';
 	webhook: 'subscribe';
 };

@@ -4,7 +4,9 @@ import { Semaphore } from '../../shared/rateLimit';
 import { route, type OperationTable } from '../../shared/router';
 import type { ReceiptsMap } from './node.type';
 import { receiptsClient, type ReceiptsContext } from '../transport';
-import { DEFAULT_PARALLEL_CHECKS } from './common/wait';
+import { numberOption } from '../../shared/options';
+import { requestTimeoutOption } from './common/output';
+import { parallelChecksOption } from './common/wait';
 import * as atsRetention from './atsRetention/AtsRetention.resource';
 import * as creditNote from './creditNote/CreditNote.resource';
 import * as debitNote from './debitNote/DebitNote.resource';
@@ -19,11 +21,11 @@ export const resources: OperationTable<ReceiptsMap, ReceiptsContext> = { atsRete
 
 /** Options read once per execution (from the first item): they shape the execution's shared client. */
 function executionSettings(this: IExecuteFunctions): { timeoutMs: number; parallelChecks: number } {
-	const option = (name: string, fallback: number) => {
-		const value = Number(this.getNodeParameter(`options.${name}`, 0, fallback));
-		return Number.isFinite(value) && value > 0 ? value : fallback;
+	const once = { inOptions: true, once: true };
+	return {
+		timeoutMs: numberOption.call(this, requestTimeoutOption, 0, once) * 1000,
+		parallelChecks: numberOption.call(this, parallelChecksOption, 0, once),
 	};
-	return { timeoutMs: option('requestTimeout', 60) * 1000, parallelChecks: Math.min(20, Math.floor(option('parallelChecks', DEFAULT_PARALLEL_CHECKS))) };
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /**
  * SRI access key (clave de acceso): 49 digits. Layout (SRI "ficha técnica" of electronic receipts):
@@ -81,13 +81,22 @@ export interface AccessKeyInput {
 }
 
 /**
+ * The shortest secret accepted for the reproducible access key: the numeric code is only as secret as the
+ * secret that keys it, and a short one can be found by trying all of them against one published key.
+ */
+export const MIN_ACCESS_KEY_SECRET = 16;
+
+/**
  * A reproducible access key: the SRI layout above, where the 8-digit numeric code — which the SRI leaves to
- * the issuer — is derived from the other fields (SHA-256, first 48 bits, modulo 10^8) instead of drawn at
- * random. The same receipt data always gives the same key, so issuing the same receipt again carries the
- * same key and the tax authority refuses the duplicate instead of authorizing it twice.
+ * the issuer — is derived from the other fields instead of drawn at random: HMAC-SHA256 keyed with a secret
+ * of the account (the Receipts credential's Access Key Secret), first 48 bits, modulo 10^8. The same receipt
+ * data and secret always give the same key, so issuing the same receipt again carries the same key and the
+ * tax authority refuses the duplicate instead of authorizing it twice; and without the secret nobody can
+ * compute a receipt's key from its public fields (the key is what opens a receipt in the tax authority's
+ * public lookup).
  * Returns the key, or the problems that prevent building it (field → what is wrong).
  */
-export function reproducibleAccessKey(input: AccessKeyInput): { key: string } | { problems: Array<[string, string]> } {
+export function reproducibleAccessKey(input: AccessKeyInput, secret: string): { key: string } | { problems: Array<[string, string]> } {
 	const problems: Array<[string, string]> = [];
 	const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(input.fechaEmision ?? '').trim());
 	if (!date) problems.push(['fecha_emision', 'is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD']);
@@ -106,10 +115,16 @@ export function reproducibleAccessKey(input: AccessKeyInput): { key: string } | 
 	const puntoEmision = digits(input.puntoEmision, 3, 'emisor.establecimiento.punto_emision');
 	const secuencial = digits(input.secuencial, 9, 'secuencial');
 	const tipoEmision = digits(input.tipoEmision, 1, 'tipo_emision');
+	if (secret.length < MIN_ACCESS_KEY_SECRET) {
+		problems.push([
+			'Access Key Secret (Receipts credential)',
+			`${secret ? `has ${secret.length} characters, fewer than ${MIN_ACCESS_KEY_SECRET}` : 'is empty'}: a reproducible access key needs it. Fill it in once with a long random text (at least ${MIN_ACCESS_KEY_SECRET} characters) and keep it: changing it changes every key`,
+		]);
+	}
 	if (problems.length || !date) return { problems };
 	const ddmmyyyy = `${date[3]}${date[2]}${date[1]}`;
 	const fields = [ddmmyyyy, input.receiptType, ruc, ambiente, `${establecimiento}${puntoEmision}`, secuencial, tipoEmision];
-	const numericCode = String(parseInt(createHash('sha256').update(fields.join('|')).digest('hex').slice(0, 12), 16) % 100000000).padStart(8, '0');
+	const numericCode = String(parseInt(createHmac('sha256', secret).update(fields.join('|')).digest('hex').slice(0, 12), 16) % 100000000).padStart(8, '0');
 	const first48 = `${ddmmyyyy}${input.receiptType}${ruc}${ambiente}${establecimiento}${puntoEmision}${secuencial}${numericCode}${tipoEmision}`;
 	return { key: `${first48}${accessKeyCheckDigit(first48)}` };
 }

@@ -14,6 +14,26 @@ export interface CatalogEntry {
 	rate?: number;
 }
 
+/**
+ * One entry of a service catalog (`{count, results[]}`), whatever the catalog names its fields: the code is
+ * `codigo_porcentaje` or `codigo`, the name `nombre` or `descripcion`, and a rate catalog gives its percentage as
+ * `tarifa` (sales taxes) or `porcentaje` (withholdings), often as text (`"15.00"`). Undefined when it has no code.
+ */
+export function catalogEntry(raw: unknown): CatalogEntry | undefined {
+	if (!raw || typeof raw !== 'object') return undefined;
+	const r = raw as Record<string, unknown>;
+	const code = r.codigo_porcentaje ?? r.codigo;
+	if ((typeof code !== 'string' && typeof code !== 'number') || String(code).trim() === '') return undefined;
+	const name = r.nombre ?? r.descripcion;
+	const rawRate = r.tarifa ?? r.porcentaje;
+	const rate = typeof rawRate === 'number' || (typeof rawRate === 'string' && rawRate.trim() !== '') ? Number(rawRate) : undefined;
+	return {
+		code: String(code).trim(),
+		name: typeof name === 'string' && name.trim() ? name.trim() : String(code),
+		...(rate !== undefined && Number.isFinite(rate) ? { rate } : {}),
+	};
+}
+
 /** Identification types (receipts service's public documentation, Catálogo → Tipo de identificación). */
 export const ID_TYPE_CATALOG: CatalogEntry[] = [
 	{ code: '04', name: 'RUC' },
@@ -43,18 +63,30 @@ export const SALES_TAX_TYPES: CatalogEntry[] = [
 	{ code: '5', name: 'Plastic Bottle Tax (IRBPNR)' },
 ];
 
-/** Percentage codes per sales tax type (`codigo_porcentaje`). ICE has hundreds of product codes: none offline. */
+/** The sales tax types by code, as their Spanish abbreviations read in messages ("IVA 15 %"). */
+export const SALES_TAX_SHORT_NAMES: Record<string, string> = { '2': 'IVA', '3': 'ICE', '5': 'IRBPNR' };
+
+/** IVA's tax type code: the only sales tax whose value the node computes (a percentage of the item's subtotal). */
+export const IVA = '2';
+/** ICE's tax type code: part of the IVA base of the item that carries it (Ley de Régimen Tributario Interno, Art. 58). */
+export const ICE = '3';
+
+/**
+ * Percentage codes per sales tax type (`codigo_porcentaje`; SRI, Ficha técnica de comprobantes electrónicos,
+ * the "Tarifa del IVA" table). ICE has hundreds of product codes: none offline. The IRBPNR's 0.02 is dollars per
+ * bottle, not a percentage, so it carries no rate here.
+ */
 export const SALES_TAX_RATE_CATALOG: Record<string, CatalogEntry[]> = {
 	'2': [
-		{ code: '0', name: 'VAT 0%', rate: 0 },
-		{ code: '2', name: 'VAT 12%', rate: 12 },
-		{ code: '3', name: 'VAT 14%', rate: 14 },
-		{ code: '4', name: 'VAT 15%', rate: 15 },
-		{ code: '5', name: 'VAT 5%', rate: 5 },
-		{ code: '6', name: 'Not Subject to VAT', rate: 0 },
-		{ code: '7', name: 'Exempt From VAT', rate: 0 },
-		{ code: '8', name: 'Differentiated VAT', rate: 8 },
-		{ code: '10', name: 'VAT 13%', rate: 13 },
+		{ code: '0', name: 'IVA 0%', rate: 0 },
+		{ code: '2', name: 'IVA 12%', rate: 12 },
+		{ code: '3', name: 'IVA 14%', rate: 14 },
+		{ code: '4', name: 'IVA 15%', rate: 15 },
+		{ code: '5', name: 'IVA 5%', rate: 5 },
+		{ code: '6', name: 'No Objeto de IVA (Not Subject)', rate: 0 },
+		{ code: '7', name: 'Exento de IVA (Exempt)', rate: 0 },
+		{ code: '8', name: 'IVA Diferenciado 8%', rate: 8 },
+		{ code: '10', name: 'IVA 13%', rate: 13 },
 	],
 	'3': [],
 	'5': [{ code: '5001', name: 'IRBPNR (per bottle)' }],
@@ -97,17 +129,37 @@ export const WITHHOLDING_RATE_CATALOG: Record<string, CatalogEntry[]> = {
 	'6': [{ code: '4580', name: 'ISD 5%', rate: 5 }],
 };
 
-/** Payment means of invoices (`pagos[].medio`, Tipos de forma de pago). */
-export const PAYMENT_MEANS: CatalogEntry[] = [
-	{ code: 'efectivo', name: 'Cash' },
-	{ code: 'cheque', name: 'Cheque' },
-	{ code: 'debito_cuenta_bancaria', name: 'Bank Account Debit' },
-	{ code: 'transferencia', name: 'Bank Transfer' },
-	{ code: 'deposito_cuenta_bancaria', name: 'Bank Deposit' },
-	{ code: 'tarjeta_debito', name: 'Debit Card' },
-	{ code: 'dinero_electronico_ec', name: 'Electronic Money' },
-	{ code: 'tarjeta_prepago', name: 'Prepaid Card' },
-	{ code: 'tarjeta_credito', name: 'Credit Card' },
-	{ code: 'otros', name: 'Other' },
-	{ code: 'endoso_titulos', name: 'Endorsement of Securities' },
+/**
+ * The SRI's payment forms (`formaPago`; SRI, Ficha técnica de comprobantes electrónicos, Tabla 24 "Formas de
+ * pago", as the receipts service's public documentation lists it: Tipos de forma de pago del SRI). Purchase
+ * settlements send these codes (`pagos[].forma_pago`).
+ */
+export const SRI_PAYMENT_FORMS: CatalogEntry[] = [
+	{ code: '01', name: 'Sin utilización del sistema financiero (cash)' },
+	{ code: '15', name: 'Compensación de deudas (debt offset)' },
+	{ code: '16', name: 'Tarjeta de débito (debit card)' },
+	{ code: '17', name: 'Dinero electrónico (electronic money)' },
+	{ code: '18', name: 'Tarjeta prepago (prepaid card)' },
+	{ code: '19', name: 'Tarjeta de crédito (credit card)' },
+	{ code: '20', name: 'Otros con utilización del sistema financiero (transfer, cheque, deposit)' },
+	{ code: '21', name: 'Endoso de títulos (endorsement of securities)' },
+];
+
+/**
+ * Payment means of invoices (`pagos[].medio`: the receipts service's own codes, Tipos de forma de pago) and the
+ * SRI payment form the service sends for each (its documented "Equivalencia entre formas de pago Dátil y formas
+ * de pago del SRI"). An invoice on credit goes to the SRI as 20 whatever its means.
+ */
+export const PAYMENT_MEANS: Array<CatalogEntry & { sri: string }> = [
+	{ code: 'efectivo', name: 'Cash (Efectivo)', sri: '01' },
+	{ code: 'cheque', name: 'Cheque', sri: '20' },
+	{ code: 'debito_cuenta_bancaria', name: 'Bank Account Debit (Débito Bancario)', sri: '20' },
+	{ code: 'transferencia', name: 'Bank Transfer (Transferencia)', sri: '20' },
+	{ code: 'deposito_cuenta_bancaria', name: 'Bank Deposit (Depósito)', sri: '20' },
+	{ code: 'tarjeta_debito', name: 'Debit Card (Tarjeta de Débito)', sri: '16' },
+	{ code: 'dinero_electronico_ec', name: 'Electronic Money (Dinero Electrónico)', sri: '17' },
+	{ code: 'tarjeta_prepago', name: 'Prepaid Card (Tarjeta Prepago)', sri: '18' },
+	{ code: 'tarjeta_credito', name: 'Credit Card (Tarjeta de Crédito)', sri: '19' },
+	{ code: 'otros', name: 'Other (Otros)', sri: '20' },
+	{ code: 'endoso_titulos', name: 'Endorsement of Securities (Endoso de Títulos)', sri: '21' },
 ];

@@ -7,8 +7,11 @@
  *   modulo 11 over 8 digits with 3,2,7,6,5,4,3,2, check in position 9, then 4-digit establishment (not
  *   0000); a RUC that fails that rule is tried as a natural person's (a foreigner's cédula also starts
  *   with a third digit 6). 9: private company, modulo 11 over 9 digits with 4,3,2,7,6,5,4,3,2, check in
- *   position 10.
- * Source: the rules and doctests of python-stdnum's `ec/ci` and `ec/ruc` modules.
+ *   position 10; a RUC that passes the public-entity rule instead is valid too (public entities have been
+ *   given numbers in the company format, e.g. 1793221293001).
+ * Source: the rules and doctests of python-stdnum's `ec/ci` and `ec/ruc` modules; the public-entity rule
+ * for a third digit 9 follows `stdnum/ec/ruc.py` since its commit "Support Ecuador public RUC with juridical
+ * format" (2025-02-15, python-stdnum issue #457), whose doctest lists 1793221293001.
  */
 
 /** SRI identification type codes (table 6 of the ficha técnica). */
@@ -51,22 +54,42 @@ export function rucProblem(value: string): string | undefined {
 		return value.slice(10) === '000' ? 'RUC establishment number must not be 000' : undefined;
 	};
 	if (third <= 5) return natural();
-	if (third === 6) {
+	/** The public-entity rule: check digit in position 9, then a 4-digit establishment (not 0000). */
+	const publicEntity = (): string | undefined => {
 		const expected = modulo11(value, [3, 2, 7, 6, 5, 4, 3, 2]);
-		const publicProblem =
-			expected === 10 || expected !== Number(value[8])
-				? `RUC (public entity) check digit is ${value[8]} but ${expected === 10 ? 'no valid digit' : expected} was expected`
-				: value.slice(9) === '0000'
-					? 'RUC establishment number must not be 0000'
-					: undefined;
+		if (expected === 10 || expected !== Number(value[8])) {
+			return `RUC (public entity) check digit is ${value[8]} but ${expected === 10 ? 'no valid digit' : expected} was expected`;
+		}
+		return value.slice(9) === '0000' ? 'RUC establishment number must not be 0000' : undefined;
+	};
+	if (third === 6) {
+		const publicProblem = publicEntity();
 		return publicProblem && natural() ? publicProblem : undefined;
 	}
 	if (third === 9) {
+		if (!publicEntity()) return undefined;
 		const expected = modulo11(value, [4, 3, 2, 7, 6, 5, 4, 3, 2]);
 		if (expected === 10 || expected !== Number(value[9])) return `RUC (company) check digit is ${value[9]} but ${expected === 10 ? 'no valid digit' : expected} was expected`;
 		return value.slice(10) === '000' ? 'RUC establishment number must not be 000' : undefined;
 	}
 	return `is not a RUC: the third digit ${third} is not 0-6 or 9`;
+}
+
+/** The identification of the final consumer (consumidor final): thirteen nines (SRI, Ficha técnica). */
+export const FINAL_CONSUMER_ID = '9999999999999';
+
+/**
+ * The identification type an identification number shows by its shape, or undefined when it shows none:
+ * 9999999999999 → 07 (final consumer), 13 digits ending in 001 → 04 (RUC: a cédula or company number plus
+ * establishment 001, the main one), 10 digits → 05 (cédula). Passports and foreign ids (06, 08) cannot be told.
+ */
+export function idTypeOf(identificacion: unknown): { code: string; why: string } | undefined {
+	if (typeof identificacion !== 'string' && typeof identificacion !== 'number') return undefined;
+	const id = String(identificacion).trim();
+	if (id === FINAL_CONSUMER_ID) return { code: ID_TYPES.finalConsumer, why: 'final consumer, from 9999999999999' };
+	if (/^\d{10}001$/.test(id)) return { code: ID_TYPES.ruc, why: 'RUC, from 13 digits ending in 001' };
+	if (/^\d{10}$/.test(id)) return { code: ID_TYPES.cedula, why: 'cédula, from 10 digits' };
+	return undefined;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
-import { Checker, isMissing } from '../../shared/validate';
+import { deepCopy } from 'n8n-workflow';
+import { Checker, isMissing, numberValue } from '../../shared/validate';
 import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from './accessKey';
-import { ID_TYPES, identificationWarning, rucProblem } from './ruc';
+import { ID_TYPES, idTypeOf, identificationWarning, rucProblem } from './ruc';
 import { DOCUMENT_TYPE_CODES } from './catalogs';
-import { checkDebitNoteTotals, checkSalesTotals } from './totals';
+import { BUILT_IN_RATES, checkDebitNoteTotals, checkReimbursementAmounts, checkRetentionAmounts, checkSalesTotals, completeAmounts, type RateBook } from './totals';
 
 /**
  * Pre-flight validation of receipt bodies, one function per receipt kind, following the tables of the
@@ -11,8 +12,9 @@ import { checkDebitNoteTotals, checkSalesTotals } from './totals';
  * notes, which the spec names without showing, follow the service's public documentation (Facturas, Notas de
  * crédito, Notas de débito). Each checks everything the spec constrains (naming the field path, e.g.
  * `destinatarios[0].items[1].cantidad`), adds warnings for what is suspicious but may be right
- * (identification check digits), and returns the body with the few top-level coercions the service
- * needs (numeric strings from spreadsheets → integers where the spec says integer).
+ * (identification check digits), and returns the body as it is sent: a number given as plain decimal text
+ * (from a spreadsheet: "12.50") is sent as the number that was checked (Checker.numbersInto), and `ambiente`
+ * and `tipo_emision` as the integers the spec types them.
  * Fields the spec does not describe are passed through untouched.
  */
 
@@ -24,12 +26,16 @@ const MAX_SEQUENTIAL = 999999999;
 /** A full document number: establishment-emission point-sequential, e.g. 001-002-000058473. */
 const DOCUMENT_NUMBER = /^\d{3}-\d{3}-\d{9}$/;
 
+function isObjectValue(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
 function asObject(value: unknown): IDataObject {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+	return isObjectValue(value) ? value : {};
 }
 
 function toInteger(value: unknown): unknown {
-	return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+	return numberValue(value) ?? value;
 }
 
 function each(check: Checker, path: string, value: unknown, opts: { required?: boolean; min?: number }, fn: (entry: IDataObject, at: string) => void): void {
@@ -85,16 +91,22 @@ function crossCheckAccessKey(check: Checker, body: IDataObject, kind: ReceiptKin
 }
 
 function sequential(check: Checker, body: IDataObject, field: 'secuencial' | 'secuencia', as: 'integer' | 'string'): void {
-	check.integer(field, body[field], { required: true, min: 1, max: MAX_SEQUENTIAL });
-	if (isMissing(body[field])) return;
-	if (as === 'integer') body[field] = toInteger(body[field]) as IDataObject[string];
-	else if (typeof body[field] === 'number') body[field] = String(body[field]);
+	// An accepted text becomes the integer (Checker.numbersInto); kinds whose spec types it as text keep the
+	// text as given ("000123"), and a number becomes its text.
+	const given = body[field];
+	check.integer(field, given, { required: true, min: 1, max: MAX_SEQUENTIAL });
+	if (as === 'string' && !isMissing(given)) body[field] = typeof given === 'number' ? String(given) : given;
 }
 
 export function checkEmisor(check: Checker, value: unknown): void {
-	if (!check.object('emisor', value, { required: true })) return;
+	if (isMissing(value)) {
+		check.fail('emisor', 'is required: fill it in, or save your issuer once in the Receipts credential (every receipt then uses it)');
+		return;
+	}
+	if (!check.object('emisor', value)) return;
 	const emisor = value as IDataObject;
-	if (!isMissing(emisor.ruc)) {
+	check.string('emisor.ruc', emisor.ruc);
+	if (!isMissing(emisor.ruc) && (typeof emisor.ruc === 'string' || typeof emisor.ruc === 'number')) {
 		const problem = rucProblem(String(emisor.ruc).trim());
 		if (problem) check.warn('emisor.ruc', `${problem}; sent anyway, verify the RUC`);
 	}
@@ -139,17 +151,21 @@ function checkInfo(check: Checker, body: IDataObject, kind: ReceiptKind): void {
 	}
 }
 
-function taxLines(check: Checker, path: string, value: unknown, opts: { required?: boolean; tarifa?: boolean }): void {
+/**
+ * `computedAmounts`: the base and value are required but computed when left out (totals.ts reports when they
+ * cannot be). `codes`: a line that is there must say its tax and percentage code, even in an optional list.
+ */
+function taxLines(check: Checker, path: string, value: unknown, opts: { required?: boolean; tarifa?: boolean; computedAmounts?: boolean; codes?: boolean }): void {
 	each(check, path, value, { required: opts.required }, (tax, at) => {
-		check.string(`${at}.codigo`, tax.codigo, { required: opts.required });
-		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: opts.required });
-		check.number(`${at}.base_imponible`, tax.base_imponible, { required: opts.required });
-		check.number(`${at}.valor`, tax.valor, { required: opts.required });
+		check.string(`${at}.codigo`, tax.codigo, { required: opts.required || opts.codes });
+		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: opts.required || opts.codes });
+		check.number(`${at}.base_imponible`, tax.base_imponible, { required: opts.required && !opts.computedAmounts });
+		check.number(`${at}.valor`, tax.valor, { required: opts.required && !opts.computedAmounts });
 		check.number(`${at}.tarifa`, tax.tarifa);
 	});
 }
 
-export function checkRetention(check: Checker, body: IDataObject): IDataObject {
+export function checkRetention(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencial', 'integer');
 	check.matches('periodo_fiscal', body.periodo_fiscal, PERIODO_FISCAL, 'is not a fiscal period: use MM/YYYY, e.g. 03/2026', { required: true });
@@ -160,11 +176,13 @@ export function checkRetention(check: Checker, body: IDataObject): IDataObject {
 		check.string(`${at}.codigo`, item.codigo, { required: true });
 		check.string(`${at}.codigo_porcentaje`, item.codigo_porcentaje, { required: true });
 		check.number(`${at}.porcentaje`, item.porcentaje);
-		check.number(`${at}.valor_retenido`, item.valor_retenido, { required: true, maxDecimals: 2 });
+		// Required, but computed from the percentage when known: completeAmounts says when it cannot be.
+		check.number(`${at}.valor_retenido`, item.valor_retenido, { maxDecimals: 2 });
 		check.isoDate(`${at}.fecha_emision_documento_sustento`, item.fecha_emision_documento_sustento, { required: true });
 		check.string(`${at}.numero_documento_sustento`, item.numero_documento_sustento);
 		check.string(`${at}.tipo_documento_sustento`, item.tipo_documento_sustento, { required: true });
 	});
+	checkRetentionAmounts(check, body, rates);
 	crossCheckAccessKey(check, body, 'retention', 'secuencial');
 	checkInfo(check, body, 'retention');
 	return body;
@@ -176,9 +194,11 @@ export function checkAtsRetention(check: Checker, body: IDataObject): IDataObjec
 	check.matches('periodo_fiscal', body.periodo_fiscal, PERIODO_FISCAL, 'is not a fiscal period: use MM/YYYY, e.g. 03/2026', { required: true });
 	checkEmisor(check, body.emisor);
 	const sujeto = checkParty(check, 'sujeto', body.sujeto, { required: true });
+	// Receipts service, POST /ats-retentions/issue: required when the retained subject has a foreign identification.
 	if (sujeto && String(sujeto.tipo_identificacion ?? '') === ID_TYPES.foreign && isMissing(body.tipo_sujeto_retenido)) {
-		check.warn('tipo_sujeto_retenido', 'is required when the retained subject has a foreign identification (tipo_identificacion 08)');
+		check.fail('tipo_sujeto_retenido', 'is required when the retained subject has a foreign identification (sujeto.tipo_identificacion 08)');
 	}
+	check.string('tipo_sujeto_retenido', body.tipo_sujeto_retenido);
 	each(check, 'documentos_soporte', body.documentos_soporte, { required: true, min: 1 }, (doc, at) => {
 		check.isoDate(`${at}.fecha_emision`, doc.fecha_emision);
 		check.isoDate(`${at}.fecha_registro_contable`, doc.fecha_registro_contable);
@@ -249,17 +269,18 @@ function reimbursementDocuments(check: Checker, path: string, reembolso: IDataOb
 /** SRI: IVA (codigo 2) at percentage code 6 is "no objeto de impuesto". */
 export const NO_OBJECT_OF_TAX = { codigo: '2', codigo_porcentaje: '6' } as const;
 
-export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts: { reimbursement: boolean }): IDataObject {
+export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts: { reimbursement: boolean }, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencial', 'string');
 	checkEmisor(check, body.emisor);
 	check.matches('moneda', body.moneda, CURRENCY, 'is not an ISO currency code (3 capital letters, e.g. USD)', { required: true });
+	// The amounts are required, and computed from the items when left out (totals.ts says when they cannot be).
 	if (check.object('totales', body.totales, { required: true })) {
 		const t = body.totales as IDataObject;
-		check.number('totales.total_sin_impuestos', t.total_sin_impuestos, { required: true });
-		check.number('totales.descuento', t.descuento, { required: true });
-		check.number('totales.importe_total', t.importe_total, { required: true });
-		taxLines(check, 'totales.impuestos', t.impuestos, { required: true });
+		check.number('totales.total_sin_impuestos', t.total_sin_impuestos);
+		check.number('totales.descuento', t.descuento);
+		check.number('totales.importe_total', t.importe_total);
+		taxLines(check, 'totales.impuestos', t.impuestos, { required: true, computedAmounts: true });
 	}
 	if (check.object('maquina_fiscal', body.maquina_fiscal)) {
 		const m = body.maquina_fiscal as IDataObject;
@@ -274,18 +295,18 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 		check.number(`${at}.precio_total_sin_impuestos`, item.precio_total_sin_impuestos);
 		check.number(`${at}.descuento`, item.descuento);
 		check.object(`${at}.detalles_adicionales`, item.detalles_adicionales);
-		taxLines(check, `${at}.impuestos`, item.impuestos, {});
+		taxLines(check, `${at}.impuestos`, item.impuestos, { codes: true });
 		if (opts.reimbursement && Array.isArray(item.impuestos)) {
 			(item.impuestos as IDataObject[]).forEach((tax, n) => {
 				if (tax && (String(tax.codigo) !== NO_OBJECT_OF_TAX.codigo || String(tax.codigo_porcentaje) !== NO_OBJECT_OF_TAX.codigo_porcentaje)) {
-					check.warn(`${at}.impuestos[${n}]`, 'a reimbursement settlement item carries the no-object-of-tax kind (codigo 2, codigo_porcentaje 6)');
+					check.warn(`${at}.impuestos[${n}]`, 'is not of the no-object-of-tax kind (IVA, percentage code 6) that a reimbursement settlement item carries');
 				}
 			});
 		}
 	});
 	each(check, 'pagos', body.pagos, { required: true, min: 1 }, (p, at) => {
 		check.string(`${at}.forma_pago`, p.forma_pago, { required: true });
-		check.number(`${at}.total`, p.total, { required: true });
+		check.number(`${at}.total`, p.total);
 		check.string(`${at}.unidad_tiempo`, p.unidad_tiempo, { max: 10 });
 		check.string(`${at}.plazo`, p.plazo, { max: 14 });
 	});
@@ -294,19 +315,24 @@ export function checkPurchaseSettlement(check: Checker, body: IDataObject, opts:
 	} else if (!isMissing(body.reembolso) && check.object('reembolso', body.reembolso)) {
 		reimbursementDocuments(check, 'reembolso', body.reembolso as IDataObject);
 	}
+	checkSalesTotals(check, body, { propina: false, payments: 'settlement' }, rates);
+	if (isObjectValue(body.reembolso)) checkReimbursementAmounts(check, 'reembolso', body.reembolso, rates);
 	crossCheckAccessKey(check, body, opts.reimbursement ? 'purchaseSettlementReimbursement' : 'purchaseSettlement', 'secuencial');
 	checkInfo(check, body, opts.reimbursement ? 'purchaseSettlementReimbursement' : 'purchaseSettlement');
 	return body;
 }
 
-/** Tax lines of invoices and notes: codes and 2-decimal amounts (Impuesto Item, Total Impuesto). */
-function salesTaxLines(check: Checker, path: string, value: unknown, opts: { tarifa?: boolean } = {}): void {
+/**
+ * Tax lines of invoices and notes: codes and 2-decimal amounts (Impuesto Item, Total Impuesto). The amounts (and
+ * a debit note's `tarifa`) are required, and computed when left out: totals.ts reports those it cannot compute.
+ */
+function salesTaxLines(check: Checker, path: string, value: unknown): void {
 	each(check, path, value, { required: true, min: 1 }, (tax, at) => {
 		check.string(`${at}.codigo`, tax.codigo, { required: true });
 		check.string(`${at}.codigo_porcentaje`, tax.codigo_porcentaje, { required: true });
-		check.number(`${at}.base_imponible`, tax.base_imponible, { required: true, maxDecimals: 2 });
-		check.number(`${at}.valor`, tax.valor, { required: true, maxDecimals: 2 });
-		check.number(`${at}.tarifa`, tax.tarifa, { required: opts.tarifa, min: 0, maxDecimals: 2 });
+		check.number(`${at}.base_imponible`, tax.base_imponible, { maxDecimals: 2 });
+		check.number(`${at}.valor`, tax.valor, { maxDecimals: 2 });
+		check.number(`${at}.tarifa`, tax.tarifa, { min: 0, maxDecimals: 2 });
 		check.number(`${at}.descuento_adicional`, tax.descuento_adicional, { min: 0, maxDecimals: 2 });
 	});
 }
@@ -327,13 +353,16 @@ function salesItems(check: Checker, value: unknown): void {
 	});
 }
 
-/** `totales` with the amounts `required` and the others optional, all with at most 2 decimals. */
-function salesTotals(check: Checker, value: unknown, required: string[], optional: string[], opts: { tarifa?: boolean } = {}): void {
+/**
+ * `totales` with its amounts, all with at most 2 decimals: `computed` are required but computed from the items
+ * when left out (totals.ts reports those it cannot compute); `optional` may be left out.
+ */
+function salesTotals(check: Checker, value: unknown, computed: string[], optional: string[]): void {
 	if (!check.object('totales', value, { required: true })) return;
 	const totales = value as IDataObject;
-	for (const key of required) check.number(`totales.${key}`, totales[key], { required: true, maxDecimals: 2 });
+	for (const key of computed) check.number(`totales.${key}`, totales[key], { maxDecimals: 2 });
 	for (const key of optional) check.number(`totales.${key}`, totales[key], { min: 0, maxDecimals: 2 });
-	salesTaxLines(check, 'totales.impuestos', totales.impuestos, opts);
+	salesTaxLines(check, 'totales.impuestos', totales.impuestos);
 }
 
 /** The date part of a valid ISO 8601 date, for comparing dates; undefined when it is not one. */
@@ -369,14 +398,14 @@ function salesHeader(check: Checker, body: IDataObject, opts: { sequentialAs: 'i
 }
 
 /** Invoice (receipts service's public documentation, Facturas: "Emisión de una factura"). */
-export function checkInvoice(check: Checker, body: IDataObject): IDataObject {
+export function checkInvoice(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
 	check.matches('guia_remision', body.guia_remision, DOCUMENT_NUMBER, 'is not a waybill number: use ###-###-#########, e.g. 001-002-000000003');
 	salesItems(check, body.items);
 	salesTotals(check, body.totales, ['total_sin_impuestos', 'descuento', 'propina', 'importe_total'], ['descuento_adicional']);
 	each(check, 'pagos', body.pagos, { required: true, min: 1 }, (p, at) => {
 		check.string(`${at}.medio`, p.medio, { required: true });
-		check.number(`${at}.total`, p.total, { required: true, maxDecimals: 2 });
+		check.number(`${at}.total`, p.total, { maxDecimals: 2 });
 		check.isoDate(`${at}.fecha`, p.fecha);
 		check.string(`${at}.notas`, p.notas, { max: 300 });
 		check.object(`${at}.propiedades`, p.propiedades);
@@ -394,59 +423,88 @@ export function checkInvoice(check: Checker, body: IDataObject): IDataObject {
 		check.number(`${at}.tarifa`, r.tarifa, { required: true, maxDecimals: 2 });
 		check.number(`${at}.valor`, r.valor, { required: true, maxDecimals: 2 });
 	});
-	checkSalesTotals(check, body, { propina: true, payments: true });
+	checkSalesTotals(check, body, { propina: true, payments: 'invoice' }, rates);
 	crossCheckAccessKey(check, body, 'invoice', 'secuencial');
 	checkInfo(check, body, 'invoice');
 	return body;
 }
 
 /** Credit note (Notas de crédito): an invoice's shape without payments and tip, plus the modified document. */
-export function checkCreditNote(check: Checker, body: IDataObject): IDataObject {
+export function checkCreditNote(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	salesHeader(check, body, { sequentialAs: 'integer', currency: true });
 	modifiedDocument(check, body);
 	check.string('motivo', body.motivo, { required: true, max: 300 });
 	salesItems(check, body.items);
 	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], ['descuento', 'descuento_adicional']);
-	checkSalesTotals(check, body, { propina: false, payments: false });
+	checkSalesTotals(check, body, { propina: false, payments: false }, rates);
 	crossCheckAccessKey(check, body, 'creditNote', 'secuencial');
 	checkInfo(check, body, 'creditNote');
 	return body;
 }
 
 /** Debit note (Notas de débito): `secuencial` as text, no currency, items are `{motivo, valor}`, taxes with `tarifa`. */
-export function checkDebitNote(check: Checker, body: IDataObject): IDataObject {
+export function checkDebitNote(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
 	salesHeader(check, body, { sequentialAs: 'string', currency: false });
 	modifiedDocument(check, body);
 	each(check, 'items', body.items, { required: true, min: 1 }, (item, at) => {
 		check.string(`${at}.motivo`, item.motivo, { required: true, max: 300 });
 		check.number(`${at}.valor`, item.valor, { required: true, maxDecimals: 2 });
 	});
-	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], [], { tarifa: true });
-	checkDebitNoteTotals(check, body);
+	salesTotals(check, body.totales, ['total_sin_impuestos', 'importe_total'], []);
+	checkDebitNoteTotals(check, body, rates);
 	crossCheckAccessKey(check, body, 'debitNote', 'secuencial');
 	checkInfo(check, body, 'debitNote');
 	return body;
 }
 
-/** Validates `body` as a receipt of `kind`; the body is a copy the caller may send. */
-export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObject): IDataObject {
-	const body = { ...asObject(input) };
+/** Every party a receipt of `kind` names, by path. */
+function partiesOf(body: IDataObject): Array<[string, IDataObject]> {
+	const parties: Array<[string, IDataObject]> = [];
+	for (const key of ['comprador', 'proveedor', 'sujeto', 'transportista']) if (isObjectValue(body[key])) parties.push([key, body[key] as IDataObject]);
+	if (Array.isArray(body.destinatarios)) body.destinatarios.forEach((d, n) => isObjectValue(d) && parties.push([`destinatarios[${n}]`, d]));
+	return parties;
+}
+
+/**
+ * A party's identification type, when left empty, from the shape of its identification (ruc.ts: 13 digits
+ * ending in 001 → RUC, 10 → cédula, thirteen nines → final consumer), with a warning that says so.
+ */
+export function inferIdentificationTypes(check: Checker, body: IDataObject): void {
+	for (const [path, party] of partiesOf(body)) {
+		if (!isMissing(party.tipo_identificacion)) continue;
+		const inferred = idTypeOf(party.identificacion);
+		if (!inferred) continue;
+		party.tipo_identificacion = inferred.code;
+		check.warn(`${path}.tipo_identificacion`, `was empty: ${inferred.code} (${inferred.why}) was used; check it`);
+	}
+}
+
+/**
+ * Validates `body` as a receipt of `kind`, after filling what can be computed: a party's identification type
+ * (inferIdentificationTypes) and the amounts (totals.ts, with the rates of `rates`). Returns a copy the caller
+ * may send; `input` is not changed.
+ */
+export function checkReceipt(check: Checker, kind: ReceiptKind, input: IDataObject, rates: RateBook = BUILT_IN_RATES): IDataObject {
+	const body = deepCopy(asObject(input));
+	check.numbersInto(body);
+	inferIdentificationTypes(check, body);
+	completeAmounts(check, kind, body, rates);
 	switch (kind) {
 		case 'retention':
-			return checkRetention(check, body);
+			return checkRetention(check, body, rates);
 		case 'atsRetention':
 			return checkAtsRetention(check, body);
 		case 'waybill':
 			return checkWaybill(check, body);
 		case 'purchaseSettlement':
-			return checkPurchaseSettlement(check, body, { reimbursement: false });
+			return checkPurchaseSettlement(check, body, { reimbursement: false }, rates);
 		case 'purchaseSettlementReimbursement':
-			return checkPurchaseSettlement(check, body, { reimbursement: true });
+			return checkPurchaseSettlement(check, body, { reimbursement: true }, rates);
 		case 'invoice':
-			return checkInvoice(check, body);
+			return checkInvoice(check, body, rates);
 		case 'creditNote':
-			return checkCreditNote(check, body);
+			return checkCreditNote(check, body, rates);
 		case 'debitNote':
-			return checkDebitNote(check, body);
+			return checkDebitNote(check, body, rates);
 	}
 }

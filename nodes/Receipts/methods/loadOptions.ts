@@ -1,5 +1,5 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-import { DOCUMENT_TYPE_CATALOG, ID_TYPE_CATALOG, SALES_TAX_RATE_CATALOG, WITHHOLDING_RATE_CATALOG, type CatalogEntry } from '../domain/catalogs';
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { catalogEntry, DOCUMENT_TYPE_CATALOG, ID_TYPE_CATALOG, SALES_TAX_RATE_CATALOG, WITHHOLDING_RATE_CATALOG, type CatalogEntry } from '../domain/catalogs';
 import { receiptsClient } from '../transport';
 
 /**
@@ -11,21 +11,11 @@ import { receiptsClient } from '../transport';
 
 const OFFLINE = 'From the built-in list: the catalog of the receipts service could not be read';
 
-/** One catalog entry, whatever the catalog names its fields (`codigo` or `codigo_porcentaje`, `nombre` or `descripcion`). */
-function entryOf(raw: unknown): CatalogEntry | undefined {
-	if (!raw || typeof raw !== 'object') return undefined;
-	const r = raw as IDataObject;
-	const code = r.codigo_porcentaje ?? r.codigo;
-	if ((typeof code !== 'string' && typeof code !== 'number') || String(code).trim() === '') return undefined;
-	const name = r.nombre ?? r.descripcion;
-	return { code: String(code).trim(), name: typeof name === 'string' && name.trim() ? name.trim() : String(code) };
-}
-
 async function catalog(this: ILoadOptionsFunctions, path: string, fallback: CatalogEntry[]): Promise<INodePropertyOptions[]> {
 	let entries: CatalogEntry[] = [];
 	try {
 		const answer = await receiptsClient(this, { timeoutMs: 15000 }).read(path);
-		if (Array.isArray(answer.results)) entries = answer.results.map(entryOf).filter((e): e is CatalogEntry => e !== undefined);
+		if (Array.isArray(answer.results)) entries = answer.results.map(catalogEntry).filter((e): e is CatalogEntry => e !== undefined);
 	} catch {
 		// the built-in list below
 	}

@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -8,10 +9,12 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { safeEqual, sha256Hex } from '../signature';
 import { redact } from '../../shared/redact';
+import { RECEIPTS_DESCRIPTION } from '../../Receipts/description';
 import { isReceiptEvent } from '../../Receipts/webhooks';
-import { acknowledge, handleDelivery, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
-import { receiptEventId } from './receipt';
-import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashFor, unsubscribe } from './subscriptionStore';
+import { acknowledge, handleDelivery, memoryOf, parseJsonObject, postpone, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
+import { checkOptions, checkTimeoutField, checkWithService, trustPayloadField } from './check';
+import { checkedReceipt, notificationEventId } from './receipt';
+import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashesFor, unsubscribe } from './subscriptionStore';
 
 /** Names this node in n8n's log. */
 const TRIGGER = 'Receipts Trigger';
@@ -23,7 +26,9 @@ const RECEIPT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
  * Receives the Ecuadorian electronic-receipts service's notifications (`receipt-issued`, `issue-error`).
  * Activation subscribes this node's URL once per selected event, each with its own secret token in the URL;
  * a delivery must carry a known token for its event and the account's API key (`api-key` field). The key is
- * removed from the output. A notification already accepted is acknowledged and ignored.
+ * masked in the output. Before a run, the receipt is read from the service and the run carries the service's
+ * state and messages, not the notification's (see check.ts). A notification already accepted is acknowledged
+ * and ignored.
  */
 export class ReceiptsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,7 +38,8 @@ export class ReceiptsTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when an Ecuadorian electronic receipt is authorized, rejected or fails to issue',
+		// n8n's node panel shows this description for the Receipts entry (see Receipts/description.ts).
+		description: `${RECEIPTS_DESCRIPTION}; this trigger starts a workflow when a receipt is authorized, rejected or fails to issue`,
 		defaults: { name: 'Receipts (Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -74,12 +80,21 @@ export class ReceiptsTrigger implements INodeType {
 				default: ['receipt-issued', 'issue-error'],
 				description: 'Which notifications to subscribe to',
 			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [checkTimeoutField, trustPayloadField],
+			},
 		],
 	};
 
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				checkOptions(this); // a wrong option stops the activation, where the user sees it
 				return await subscriptionsExist.call(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -98,6 +113,12 @@ export class ReceiptsTrigger implements INodeType {
 
 const refuse = (ctx: IWebhookFunctions, reason: string) => refuseDelivery(ctx, TRIGGER, reason);
 
+/**
+ * One delivery, in this order: the URL's event and token, the body, the account key (each failure the same
+ * 401); the event selected; not already received; then the service's word on the receipt (unless the node
+ * trusts the notification), and only then is the delivery recorded as received and a run started. A
+ * delivery the service could not be asked about now is not recorded, so its redelivery is checked again.
+ */
 async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = receivedRequest(this);
 	const event = req.query.event;
@@ -107,8 +128,8 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (!testListening) {
 		// Production: the token of a subscription this node made (test listening subscribes nothing, see subscriptionStore.ts).
 		if (typeof token !== 'string' || token === '') return refuse(this, 'missing token');
-		const expected = tokenHashFor(this.getWorkflowStaticData('node'), event);
-		if (!expected || !safeEqual(sha256Hex(token), expected)) return refuse(this, 'unknown token');
+		const hashed = sha256Hex(token);
+		if (!tokenHashesFor(this.getWorkflowStaticData('node'), event).some((expected) => safeEqual(hashed, expected))) return refuse(this, 'unknown token');
 	}
 
 	const receipt = parseJsonObject(req.rawBody, req.body);
@@ -121,10 +142,23 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const selected = this.getNodeParameter('events', []) as string[];
 	if (!selected.includes(event)) return acknowledge(this, TRIGGER, `event ${event} not selected`);
 
-	const eventId = receiptEventId(receipt) ?? `body:${sha256Hex(req.rawBody?.toString('base64') ?? JSON.stringify(receipt))}`;
-	if (!memoryOf(this, 'receipts', RECEIPT_MEMORY).claim(eventId)) return acknowledge(this, TRIGGER, `event ${eventId} already received`);
+	const options = checkOptions(this);
+	const eventId = notificationEventId(event, receipt);
+	const memory = memoryOf(this, 'receipts', RECEIPT_MEMORY);
+	if (memory.has(eventId)) return acknowledge(this, TRIGGER, `event ${eventId} already received`);
+
+	let output: IDataObject;
+	if (options.trustPayload) {
+		output = { ...receipt, stateFrom: 'notification' };
+	} else {
+		const checked = await checkWithService(this, receipt, options.timeoutMs);
+		if ('unknown' in checked) return acknowledge(this, TRIGGER, `${event} notification not run: ${checked.unknown}`, 'warn');
+		if ('unavailable' in checked) return postpone(this, TRIGGER, `${event} notification not checked: ${checked.unavailable}`);
+		output = { ...checkedReceipt(receipt, checked.receipt), stateFrom: 'service' };
+	}
+	// Claimed only now: two copies checked at once start one run.
+	if (!memory.claim(eventId)) return acknowledge(this, TRIGGER, `event ${eventId} already received`);
 
 	const secrets = [credentials.apiKey, credentials.certificatePassword].filter((s): s is string => typeof s === 'string');
-	const output = redact(receipt, secrets);
-	return { workflowData: [this.helpers.returnJsonArray({ ...output, event, eventId })] };
+	return { workflowData: [this.helpers.returnJsonArray({ ...redact(output, secrets), event, eventId })] };
 }

@@ -1,29 +1,85 @@
 import type { IDataObject } from 'n8n-workflow';
+import { sha256Hex } from '../signature';
 
-/** Pure helpers for the receipts service's notifications (the complete receipt with its authorization, as JSON). */
+/**
+ * Pure helpers for the receipts service's notifications (the complete receipt with its authorization and the
+ * account key, as JSON) and for what the service answers about the receipt a notification names.
+ */
 
-function text(value: unknown): string {
-	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value).trim() : '';
+/** Where the notification carries the account key (receipts service, Events). */
+const ACCOUNT_KEY_FIELD = 'api-key';
+
+/**
+ * The fields that say how the issue process ended: the receipt's `estado` plus the spec's "one of"
+ * (authorized or not: `autorizacion`; returned: `envio_sri`; signing failure: `firma` and
+ * `certificate-password`) (receipts service, Events). They are the service's to say: in a checked run they come
+ * from its answer only, never from the notification.
+ */
+export const OUTCOME_FIELDS: readonly string[] = ['estado', 'autorizacion', 'envio_sri', 'firma', 'certificate-password'];
+
+/**
+ * A receipt id that goes into `GET /edocs/{id}` as one path segment, as it is: letters, digits, `_` and `-`.
+ * No `.` or `..`, `/`, `?`, `#`, `%`, whitespace or anything else a URL would read as more than a name.
+ */
+const RECEIPT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The receipt id a notification names, when it is one that can be read from the service; else undefined. */
+export function receiptIdOf(notification: IDataObject): string | undefined {
+	const id = notification.id;
+	return typeof id === 'string' && RECEIPT_ID.test(id) ? id : undefined;
 }
 
-function obj(value: unknown): IDataObject {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+/** JSON with every object's keys sorted: one text for one content, however it was serialized. */
+function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		const record = value as Record<string, unknown>;
+		return `{${Object.keys(record)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+			.join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
 }
 
 /**
- * The stable id of a notification: the receipt and the state it reports, `<receipt id>:<state>`, where the
- * state is the authorization's (`AUTORIZADO`, `NO AUTORIZADO`), else the submission's (`DEVUELTA`), else the
- * receipt's own (`CREADO` of a signing failure). When the notification dates that state (the authorization's
- * or the submission's `fecha`), the date is added, so a later outcome of the same receipt after a reissue is
- * another event, while a redelivery of the same notification has the same id. `undefined` when the
- * notification names no receipt.
+ * The id of one notification: `<receipt id>:<SHA-256>` (just the SHA-256 when the notification names no
+ * readable receipt id), the hash taken over the event name and the notification's content in canonical JSON
+ * (keys sorted), without the account key.
+ *
+ * Any difference in what was delivered — another state, another date, another message, a reissue's new
+ * authorization — gives another id, so a second notification about one receipt is never dropped as a
+ * redelivery of the first. A redelivery of the same notification keeps its id, byte for byte and also when
+ * the sender serializes it again in another key order or spacing (the service's retry policy is not
+ * documented). The account key stays out: a secret is not folded into a value the workflow shows.
  */
-export function receiptEventId(receipt: IDataObject): string | undefined {
-	const id = text(receipt.id) || text(receipt.clave_acceso);
-	if (!id) return undefined;
-	const auth = obj(receipt.autorizacion);
-	const sent = obj(receipt.envio_sri);
-	const state = text(auth.estado) || text(sent.estado) || text(receipt.estado) || 'UNKNOWN';
-	const date = text(auth.estado) ? text(auth.fecha) : text(sent.estado) ? text(sent.fecha) : '';
-	return [id, state, ...(date ? [date] : [])].join(':');
+export function notificationEventId(event: string, notification: IDataObject): string {
+	const content: IDataObject = { ...notification };
+	delete content[ACCOUNT_KEY_FIELD];
+	const digest = sha256Hex(`${event}\n${canonical(content)}`);
+	const id = receiptIdOf(notification);
+	return id ? `${id}:${digest}` : digest;
+}
+
+/**
+ * Why the service's answer to `GET /edocs/{id}` cannot stand for receipt `id` (undefined when it can): it
+ * must state the receipt's `estado` (receipts service, GET /edocs/<id-doc>) and, if it names a receipt, name
+ * this one.
+ */
+export function answerProblem(id: string, answer: IDataObject): string | undefined {
+	if (typeof answer.estado !== 'string' || answer.estado.trim() === '') return 'the answer has no estado';
+	if (answer.id !== undefined && answer.id !== null && String(answer.id) !== id) return 'the answer is about another receipt';
+	return undefined;
+}
+
+/**
+ * The receipt a checked run outputs: the notification's content without its outcome fields, then the
+ * service's answer over it. Every field the service returns is the service's; the outcome fields are the
+ * service's or absent; the rest (amounts, parties, items, which `GET /edocs/{id}` does not return) is as
+ * delivered.
+ */
+export function checkedReceipt(notification: IDataObject, answer: IDataObject): IDataObject {
+	const delivered: IDataObject = { ...notification };
+	for (const field of OUTCOME_FIELDS) delete delivered[field];
+	return { ...delivered, ...answer };
 }

@@ -5,6 +5,9 @@ import { LIMITS } from '../../domain/limits';
 import { jobIdIn } from '../../domain/names';
 import { redact } from '../../../shared/redact';
 import { failedCheck, lastCheckFailure } from '../../../shared/transport';
+import { attachRecovery } from '../../../shared/errors';
+import { numberOption } from '../../../shared/options';
+import { pollIntervalField, waitTimeoutField } from '../common.descriptions';
 import type { ExtractionContext } from '../../transport';
 
 /** Wait-for-completion and Download All, shared by Create and Get. */
@@ -30,7 +33,7 @@ export function readCompletionSettings(this: IExecuteFunctions, i: number, opera
 			fields.XML = String(this.getNodeParameter('xmlBinaryPropertyName', i, 'data')).trim() || 'data';
 			fields.PDF = String(this.getNodeParameter('pdfBinaryPropertyName', i, 'pdf')).trim() || 'pdf';
 			if (fields.XML === fields.PDF) {
-				throw new NodeOperationError(this.getNode(), `[item ${i}] pdfBinaryPropertyName: must differ from the XML field ("${fields.XML}")`, {
+				throw new NodeOperationError(this.getNode(), `pdfBinaryPropertyName: must differ from the XML field ("${fields.XML}")`, {
 					itemIndex: i,
 					description: 'Each format needs its own output field. Nothing was sent.',
 				});
@@ -39,9 +42,9 @@ export function readCompletionSettings(this: IExecuteFunctions, i: number, opera
 	}
 	return {
 		wait,
-		// The user's interval, never below 0.1 s; the 100-per-minute budget paces the checks further.
-		intervalMs: Math.max(100, Number(this.getNodeParameter('pollInterval', i, 15)) * 1000 || 15000),
-		timeoutMs: Math.max(1000, Number(this.getNodeParameter('timeout', i, 600)) * 1000 || 600000),
+		// Read only when waiting (the fields are hidden otherwise); the 100-per-minute budget paces the checks further.
+		intervalMs: wait ? numberOption.call(this, pollIntervalField, i) * 1000 : 0,
+		timeoutMs: wait ? numberOption.call(this, waitTimeoutField, i) * 1000 : 0,
 		downloadAll,
 		fields,
 	};
@@ -54,7 +57,7 @@ export function resolveJobId(this: IExecuteFunctions, i: number): string {
 		raw && typeof raw === 'object' ? jobIdIn(raw as IDataObject) : String(raw ?? '').trim() || undefined;
 	const id = fromParameter ?? jobIdIn(this.getInputData()[i]?.json);
 	if (!id) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] extractionId: is required`, {
+		throw new NodeOperationError(this.getNode(), `extractionId: is required`, {
 			itemIndex: i,
 			description: 'Enter the publicId of the extraction, or pass an item that has publicId or extractionId. Nothing was sent.',
 		});
@@ -113,10 +116,12 @@ export async function waitForJob(
 	}
 	if (lastError !== undefined) throw lastCheckFailure(lastError, `/v1/extractions/${publicId}`, 'job');
 	const seconds = Math.round(settings.timeoutMs / 1000);
-	throw new NodeOperationError(this.getNode(), `[item ${i}] Extraction ${publicId} did not finish within ${seconds} s`, {
+	const timedOut = new NodeOperationError(this.getNode(), `Extraction ${publicId} did not finish within ${seconds} s`, {
 		itemIndex: i,
 		description: `Last state: ${last && status(last) ? `${status(last)} (${progress(last)})` : 'not read'}. The job continues on the service: read it later with Extraction → Get (publicId ${publicId}), or start a workflow from the extraction.completed webhook. Raise Timeout to wait longer.`,
 	});
+	// The message names the job already (see create.operation.ts).
+	throw attachRecovery(timedOut, { publicId });
 }
 
 export function failedJobError(this: IExecuteFunctions, job: IDataObject, publicId: string, i: number): NodeOperationError {
@@ -128,10 +133,12 @@ export function failedJobError(this: IExecuteFunctions, job: IDataObject, public
 		code === 'INVALID_CREDENTIALS'
 			? ' The SAT rejected the taxpayer credentials: check the RFC and the SAT password (or FIEL files).'
 			: '';
-	return new NodeOperationError(this.getNode(), `[item ${i}] Extraction ${publicId} FAILED${code ? `: ${code}` : ''}${message ? ` - ${message}` : ''}`, {
+	const failed = new NodeOperationError(this.getNode(), `Extraction ${publicId} FAILED${code ? `: ${code}` : ''}${message ? ` - ${message}` : ''}`, {
 		itemIndex: i,
 		description: `${details ? `Details: ${details}.` : ''}${hint} (${progress(job)})`.trim(),
 	});
+	// The message names the job already (see create.operation.ts).
+	return attachRecovery(failed, { publicId });
 }
 
 /**
@@ -148,14 +155,14 @@ export async function downloadAllDocuments(
 	settings: CompletionSettings,
 ): Promise<INodeExecutionData[]> {
 	if (status(job) !== 'COMPLETED') {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] Download All: extraction ${publicId} is ${status(job) || 'in an unknown state'}, not COMPLETED`, {
+		throw new NodeOperationError(this.getNode(), `Download All: extraction ${publicId} is ${status(job) || 'in an unknown state'}, not COMPLETED`, {
 			itemIndex: i,
 			description: `Documents can be downloaded once the job is COMPLETED (${progress(job)}). Turn on Wait for Completion, or run again later.`,
 		});
 	}
 	const documents = documentsOf(job);
 	if (!documents) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] Download All: the record of extraction ${publicId} has no documents list`, {
+		throw new NodeOperationError(this.getNode(), `Download All: the record of extraction ${publicId} has no documents list`, {
 			itemIndex: i,
 			description:
 				'The service does not document how to list the documents of a job; this node expects a "documents" list in the job record. Download single documents with Download Document, using the document IDs of the document.ready webhook.',
@@ -166,7 +173,7 @@ export async function downloadAllDocuments(
 	const needed = plan.reduce((n, p) => n + p.formats.length, 0);
 	const free = ctx.api.downloads.available();
 	if (needed > free) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] Download All: extraction ${publicId} needs ${needed} downloads, more than this execution may still make`, {
+		throw new NodeOperationError(this.getNode(), `Download All: extraction ${publicId} needs ${needed} downloads, more than this execution may still make`, {
 			itemIndex: i,
 			description: `The service allows ${LIMITS.downloads.label}; ${free} remain in this execution. Nothing was downloaded. Download one format only, or use Download Document for part of the documents.`,
 		});

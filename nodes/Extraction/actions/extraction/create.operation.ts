@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { attachRecovery, reword } from '../../../shared/created';
 import type { OperationResult } from '../../../shared/router';
-import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { attachRecovery, mayHaveBeenProcessed, recoveryOf, reword } from '../../../shared/errors';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
 import { redact, scrubError } from '../../../shared/redact';
 import type { ExtractionContext } from '../../transport';
@@ -14,6 +13,12 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	...extractionInputFields,
 	...waitFields('create'),
 ]);
+
+/** Checks every item before the first job is created (see shared/router.ts): nothing is sent when one is wrong. */
+export function validate(this: IExecuteFunctions, _ctx: ExtractionContext, i: number): void {
+	readExtractionInput.call(this, i);
+	readCompletionSettings.call(this, i, 'create');
+}
 
 /**
  * POST /v1/extractions (not idempotent: never re-sent after it may have reached the service). Once the job
@@ -38,7 +43,7 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	if (!settings.wait) return withWarnings(job);
 
 	if (!publicId) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] The extraction was created but the answer has no publicId to wait for`, {
+		throw new NodeOperationError(this.getNode(), `The extraction was created but the answer has no publicId to wait for`, {
 			itemIndex: i,
 			description: `Answer: ${JSON.stringify(job).slice(0, 500)}. Do not run this item again (it would create a second extraction); find the job in the dashboard.`,
 		});
@@ -51,8 +56,8 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	} catch (error) {
 		// A FAILED job's error details may quote what the SAT was sent.
 		const e = scrubError(error, secrets);
-		// The wait's own messages ("Extraction <id> did not finish", "… FAILED") already name the job.
-		const namesJob = e instanceof Error && e.message.replace(/^\[item \d+\] /, '').startsWith(`Extraction ${publicId} `);
+		// The wait's own errors ("Extraction <id> did not finish", "… FAILED") already name the job.
+		const namesJob = recoveryOf(e)?.publicId === publicId;
 		if (!namesJob) reword(e, `Extraction ${publicId} exists, but following it failed: `);
 		throw attachRecovery(e, {
 			extraction_exists: true,

@@ -20,8 +20,13 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	},
 ]);
 
+/** Checks every item before the first request (see shared/router.ts): one bad list stops the batch with nothing sent. */
+export function validate(this: IExecuteFunctions, _ctx: PartnersContext, i: number): void {
+	readIdList.call(this, 'clientIds', i, { agentLimit: true });
+}
+
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
-	const uuids = readIdList.call(this, 'clientIds', i);
+	const uuids = readIdList.call(this, 'clientIds', i, { agentLimit: true });
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const body: IDataObject = { uuids };
 	if (typeof options.message === 'string' && options.message.trim()) body.message = options.message;

@@ -18,8 +18,13 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	},
 ]);
 
+/** Checks every item before the first request (see shared/router.ts): one bad list stops the batch with nothing sent. */
+export function validate(this: IExecuteFunctions, _ctx: PartnersContext, i: number): void {
+	readIdList.call(this, 'planIds', i, { agentLimit: true });
+}
+
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
-	const uuids = readIdList.call(this, 'planIds', i);
+	const uuids = readIdList.call(this, 'planIds', i, { agentLimit: true });
 	// Not re-sent after a 5xx or a broken connection: a plan deleted before the answer was lost would be
 	// "not found" the second time, and a successful delete reported as a failure.
 	const answer = await ctx.api.request({ method: 'DELETE', path: '/v1/products', body: { uuids }, idempotent: false }, i);

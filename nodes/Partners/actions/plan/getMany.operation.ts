@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import type { PartnersContext, ProductPage } from '../../transport';
-import { returnAllAndLimit } from '../common.descriptions';
+import { readLimit, returnAllAndLimit } from '../common.descriptions';
 
 export const kind = 'read';
 
@@ -21,8 +21,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 
 /** Walks the pages (`page` = 1, 2, … until `lastPage`) and stops as soon as the limit is reached. */
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
-	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
-	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', i) as number);
+	const limit = readLimit.call(this, i);
 	const search = (this.getNodeParameter('filters.search', i, '') as string).trim();
 	const plans: IDataObject[] = [];
 	for (let page = 1; plans.length < limit; page++) {

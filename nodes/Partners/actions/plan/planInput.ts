@@ -5,18 +5,19 @@ const PERIODS = ['Mensual', 'Trimestral', 'Semestral', 'Anual', 'SP'] as const;
 
 /** Reads and validates the plan input (create and update share it); throws before anything is sent. */
 export function readPlanInput(this: IExecuteFunctions, i: number): IDataObject {
-	const check = new Checker();
 	const name = this.getNodeParameter('name', i, '') as string;
 	const rawVigencies = (this.getNodeParameter('vigencies.vigency', i, []) as IDataObject[]) ?? [];
 	const services = { ...(this.getNodeParameter('services', i, {}) as IDataObject) };
+	const vigencies: IDataObject[] = rawVigencies.map((v) => ({ folios: v.folios, vigency: v.vigency, price: v.price }));
+	// Numbers given as text ("120") are sent as the numbers checked.
+	const check = new Checker().numbersInto({ vigencies, services });
 
 	check.string('name', name, { required: true, max: 255 });
-	if (rawVigencies.length === 0) check.fail('vigencies', 'add at least one vigency');
-	const vigencies = rawVigencies.map((v, n) => {
+	if (vigencies.length === 0) check.fail('vigencies', 'add at least one vigency');
+	vigencies.forEach((v, n) => {
 		check.integer(`vigencies[${n}].folios`, v.folios, { required: true, min: 0 });
 		check.oneOf(`vigencies[${n}].vigency`, v.vigency, PERIODS, { required: true });
 		check.number(`vigencies[${n}].price`, v.price, { required: true, min: 0, maxDecimals: 2 });
-		return { folios: Number(v.folios), vigency: v.vigency, price: Number(v.price) };
 	});
 	if (typeof services.pdf_templates === 'string') {
 		services.pdf_templates = services.pdf_templates.split(',').map((s) => s.trim()).filter(Boolean);

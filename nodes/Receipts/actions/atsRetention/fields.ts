@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ReceiptSpec } from '../common/operations';
-import { additionalFields, ambienteField, emisorField, infoAdicionalField, one, partyField, periodoFiscalField, readCommon, readInfo, sequentialField, tipoEmisionField } from '../common/fields';
+import { TOP } from '../../domain/labels';
+import { additionalFields, emisorField, headFields, infoAdicionalField, one, partyField, periodoFiscalField, readCommon, readInfo, type FormVersion } from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
 export const atsRetentionExample = {
@@ -25,13 +26,11 @@ export const atsRetentionExample = {
 	],
 };
 
-export const atsRetentionFields: INodeProperties[] = [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencia'),
+export const atsRetentionFields = (v: FormVersion): INodeProperties[] => [
+	...headFields(v, 'secuencia'),
 	periodoFiscalField,
-	emisorField,
-	partyField('sujeto', 'Retained Subject (Sujeto)', 'Who the retention is issued to'),
+	emisorField(v),
+	partyField(v, 'sujeto', TOP.sujeto, 'Who the retention is issued to'),
 	{
 		displayName: 'Supporting Documents (JSON)',
 		name: 'documentos_soporte',
@@ -43,7 +42,7 @@ export const atsRetentionFields: INodeProperties[] = [
 		description: 'The documentos_soporte list: each supporting document with its taxes, retentions, payments and optional reimbursement. Too deep for fields, so it is given as JSON here.',
 	},
 	infoAdicionalField('descripcion'),
-	additionalFields([
+	additionalFields(v, [
 		{
 			displayName: 'Retained Subject Type',
 			name: 'tipo_sujeto_retenido',

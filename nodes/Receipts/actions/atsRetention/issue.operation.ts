@@ -2,4 +2,4 @@ import { issueOperation } from '../common/operations';
 import { atsRetentionSpec } from './fields';
 
 /** POST /ats-retentions/issue (receipts service). */
-export const { description, validate, execute } = issueOperation(atsRetentionSpec);
+export const { kind, description, validate, execute } = issueOperation(atsRetentionSpec);

@@ -2,4 +2,4 @@ import { issueFromXmlOperation } from '../common/operations';
 import { atsRetentionSpec } from './fields';
 
 /** POST /ats-retentions/issue/xml (receipts service). */
-export const { description, validate, execute } = issueFromXmlOperation(atsRetentionSpec);
+export const { kind, description, validate, execute } = issueFromXmlOperation(atsRetentionSpec);

@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { Deferred, OperationResult } from '../../../shared/router';
-import { Checker } from '../../../shared/validate';
-import { reproducibleAccessKey } from '../../domain/accessKey';
+import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
+import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
-import { inputModeField, jsonBodyField, readReceipt, type ReceiptInput } from './receiptInput';
+import { byVersion, type FormVersion } from './fields';
+import { inputModeField, inspectReceipt, jsonBodyField, type FromFields, type InspectedReceipt, type ReceiptInput } from './receiptInput';
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
-import { afterIssue, parallelChecksOption, pollIntervalOption, waitFields } from './wait';
+import { allowProductionFromAgentField, environmentsOfXml, refuseProductionForAgent } from './agent';
+import { afterIssue, parallelChecksOption, pollIntervalOption, readWaitSettings, waitFields, type WaitSettings } from './wait';
 import { readXml, xmlFields } from './xml';
 
 /** Building blocks of the Issue, Issue From XML and Reissue operations of every receipt kind. */
@@ -23,11 +24,23 @@ export const accessKeyOption: INodeProperties = {
 			name: 'Reproducible (From the Receipt Data)',
 			value: 'reproducible',
 			description:
-				'The node builds it from the date, type, RUC, environment, series and sequential, with a numeric code derived from them: running the same input again carries the same key, so the tax authority refuses a duplicate instead of authorizing it twice. Needs fecha_emision.',
+				"The node builds it from the date, type, RUC, environment, series and sequential, with a numeric code derived from them and the credential's Access Key Secret: running the same input again carries the same key, so the tax authority refuses a duplicate instead of authorizing it twice. Needs fecha_emision and the Access Key Secret.",
 		},
 	],
 	default: 'service',
 	description: 'Used only when the receipt has no clave_acceso of its own',
+};
+
+/**
+ * Options → Parallel Requests of every operation that signs (issue, issue from XML, reissue, authorize): how
+ * many receipts are in flight at once. Default 5: the service publishes no rate limit, a 429 is waited out
+ * (Retry-After) and re-sent because it was not processed, and nothing that may have been processed is ever
+ * re-sent, so sending several at once changes how long a batch takes, not what it creates.
+ */
+export const parallelIssuingOption: INodeProperties = {
+	...parallelWritesOption,
+	description:
+		'How many receipts are sent to the service at the same time. Every item is checked before the first is sent; a receipt whose answer was lost is never sent again; the output keeps the input order. 1 sends one after another.',
 };
 
 export const receiptOptions = (extra: INodeProperties[] = []): INodeProperties => ({
@@ -36,55 +49,120 @@ export const receiptOptions = (extra: INodeProperties[] = []): INodeProperties =
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [...extra, pollIntervalOption, parallelChecksOption, requestTimeoutOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	options: [...extra, pollIntervalOption, parallelChecksOption, parallelIssuingOption, requestTimeoutOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 });
 
-export const issueProperties = (example: IDataObject, fields: INodeProperties[], opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
-	inputModeField,
-	jsonBodyField(example),
-	...fields,
+/** The receipt itself, as Issue and Preview read it: the input mode, the JSON body, the Fields form (both versions). */
+export const receiptProperties = (example: IDataObject, fields: (v: FormVersion) => INodeProperties[]): INodeProperties[] => [inputModeField, jsonBodyField(example), ...byVersion(fields)];
+
+/** What Issue and Reissue add to the receipt: the AI agent's production switch, the wait, Simplify and the options. */
+export const issueOutputProperties = (opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
+	allowProductionFromAgentField,
 	...waitFields,
 	simplifyField,
 	receiptOptions(opts.accessKey ? [accessKeyOption] : []),
 ];
 
-export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, ...waitFields, simplifyField, receiptOptions()];
+/** Preview's options: what changes the body (the access key) and how long a catalog read may take. */
+export const previewOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [accessKeyOption, requestTimeoutOption],
+};
+
+export const issueProperties = (example: IDataObject, fields: (v: FormVersion) => INodeProperties[], opts: { accessKey?: boolean } = { accessKey: true }): INodeProperties[] => [
+	...receiptProperties(example, fields),
+	...issueOutputProperties(opts),
+];
+
+export const issueFromXmlProperties: INodeProperties[] = [...xmlFields, allowProductionFromAgentField, ...waitFields, simplifyField, receiptOptions()];
+
+/** What an issuing operation knows of item `i` before it sends anything. */
+export interface PreparedReceipt extends ReceiptInput {
+	/** Wait for Final State, read before sending (undefined: off). */
+	wait: WaitSettings | undefined;
+}
 
 /**
- * Reads and validates the receipt of item `i`, and fills `clave_acceso` when Options → Access Key is
- * Reproducible and the body has none. Throws `[item i] field: what is wrong` before anything is sent.
+ * The body Issue would send for item `i`: the receipt read, completed and checked (inspectReceipt), with the
+ * `clave_acceso` built when Options → Access Key is Reproducible and the body has none (keyed with the
+ * credential's Access Key Secret). Throws nothing for a bad receipt: the problems are in `check`.
  */
-export function prepareReceipt(
+export async function inspectForIssue(
 	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
 	i: number,
 	kind: ReceiptKind,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
-	opts: { accessKey?: boolean } = { accessKey: true },
-): ReceiptInput {
-	const input = readReceipt.call(this, i, kind, fromFields);
-	const { body } = input;
-	if (opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
+	fromFields: FromFields,
+	opts: { accessKey: boolean } = { accessKey: true },
+): Promise<InspectedReceipt> {
+	const inspected = await inspectReceipt.call(this, ctx, i, kind, fromFields);
+	const { body, check } = inspected;
+	if (body && opts.accessKey && this.getNodeParameter('options.accessKey', i, 'service') === 'reproducible' && !body.clave_acceso) {
 		const emisor = (body.emisor ?? {}) as IDataObject;
 		const est = (emisor.establecimiento ?? {}) as IDataObject;
-		const built = reproducibleAccessKey({
-			fechaEmision: body.fecha_emision,
-			receiptType: RECEIPT_KINDS[kind].typeCode,
-			ruc: emisor.ruc,
-			ambiente: body.ambiente,
-			establecimiento: est.codigo,
-			puntoEmision: est.punto_emision,
-			secuencial: body.secuencial ?? body.secuencia,
-			tipoEmision: body.tipo_emision,
-		});
-		if ('problems' in built) {
-			const check = new Checker();
-			for (const [field, problem] of built.problems) check.fail(field, problem);
-			check.throwIfFailed(this.getNode(), i);
-		} else {
-			body.clave_acceso = built.key;
-		}
+		const credentials = await this.getCredentials<{ accessKeySecret?: string }>('receiptsApi');
+		const built = reproducibleAccessKey(
+			{
+				fechaEmision: body.fecha_emision,
+				receiptType: RECEIPT_KINDS[kind].typeCode,
+				ruc: emisor.ruc,
+				ambiente: body.ambiente,
+				establecimiento: est.codigo,
+				puntoEmision: est.punto_emision,
+				secuencial: body.secuencial ?? body.secuencia,
+				tipoEmision: body.tipo_emision,
+			},
+			typeof credentials.accessKeySecret === 'string' ? credentials.accessKeySecret : '',
+		);
+		if ('problems' in built) for (const [field, problem] of built.problems) check.fail(field, problem);
+		else body.clave_acceso = built.key;
 	}
-	return input;
+	return inspected;
+}
+
+/**
+ * Reads, completes and validates the receipt of item `i` as Issue sends it (inspectForIssue), refuses a
+ * production receipt when an AI agent runs the node without permission (agent.ts), and reads Wait for Final
+ * State. Throws `[item N] Field: what is wrong`, with every problem of the item, before anything is sent.
+ * `action`: what the operation does, for messages ("issue", "reissue").
+ */
+export async function prepareReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: FromFields,
+	opts: { accessKey: boolean; action: 'issue' | 'reissue' } = { accessKey: true, action: 'issue' },
+): Promise<PreparedReceipt> {
+	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields, opts);
+	check.throwIfFailed(this.getNode(), i);
+	const sent = body as IDataObject;
+	const key = typeof sent.clave_acceso === 'string' && !accessKeyProblem(sent.clave_acceso) ? splitAccessKey(sent.clave_acceso).environment : undefined;
+	refuseProductionForAgent.call(this, i, [sent.ambiente, key], `${opts.action} this ${RECEIPT_KINDS[kind].name}`);
+	return { body: sent, warnings: check.warnings, wait: readWaitSettings.call(this, i) };
+}
+
+/**
+ * Preview: the body Issue would send for item `i` and its warnings — or, for a receipt that is not valid, every
+ * problem Issue would stop on — as the item's output. Nothing is issued, signed or written; the only requests
+ * are reads of the tax-rate catalogs (once per execution). A bad row is an output item like the others, so a
+ * whole batch is checked in one run.
+ */
+export async function previewReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: FromFields,
+): Promise<IDataObject> {
+	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields);
+	const warnings = check.warnings.length ? { warnings: check.warnings } : {};
+	if (!check.ok || !body) return { valid: false, problems: check.problems, ...warnings };
+	return { valid: true, ...warnings, body };
 }
 
 /** POST the validated body to `path` (signed: X-Password), then output or follow the receipt. */
@@ -94,25 +172,35 @@ export async function issueReceipt(
 	i: number,
 	kind: ReceiptKind,
 	path: string,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
-	const { body, warnings } = prepareReceipt.call(this, i, kind, fromFields);
+	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body }, i);
 	} catch (error) {
 		throw lostAnswer(error, sentIds(RECEIPT_KINDS[kind].name, body));
 	}
-	return await afterIssue.call(this, ctx, i, answer, { warnings, record: true });
+	return await afterIssue.call(this, ctx, i, answer, wait, { warnings, record: true });
+}
+
+/**
+ * Issue From XML, before anything is sent: the XML of item `i`, checked; a production receipt refused when an
+ * AI agent runs the node without permission; Wait for Final State.
+ */
+export async function prepareXml(this: IExecuteFunctions, i: number, what: string): Promise<{ xml: string; wait: WaitSettings | undefined }> {
+	const xml = await readXml.call(this, i);
+	refuseProductionForAgent.call(this, i, environmentsOfXml(xml), `issue this ${what}`);
+	return { xml, wait: readWaitSettings.call(this, i) };
 }
 
 export async function issueXml(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, path: string, what: string): Promise<OperationResult | Deferred> {
-	const xml = await readXml.call(this, i);
+	const { xml, wait } = await prepareXml.call(this, i, what);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path, body: { xml } }, i);
 	} catch (error) {
 		throw lostAnswer(error, sentIdsOfXml(what, xml));
 	}
-	return await afterIssue.call(this, ctx, i, answer, { record: true });
+	return await afterIssue.call(this, ctx, i, answer, wait, { record: true });
 }

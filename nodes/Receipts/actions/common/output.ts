@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { documentNumber, explainOutcome } from '../../domain/outcome';
 
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
@@ -6,7 +7,7 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to return only the key fields (ID, access key, state, number, authorization number and date, authorization messages, URLs) instead of the whole receipt',
+		'Whether to return only the key fields (state, rejected, reason, next step, SRI messages, document number, ID, access key, authorization number and date, URLs) instead of the whole receipt. Both carry the same rejected, reason, next_step and sri_messages fields.',
 };
 
 /** Every Receipts request: how long to wait for an answer. Read once per execution (first item). */
@@ -14,24 +15,31 @@ export const requestTimeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
 	name: 'requestTimeout',
 	type: 'number',
-	typeOptions: { minValue: 1 },
+	typeOptions: { minValue: 1, maxValue: 3600 },
 	default: 60,
 	description:
-		'How long one request may go without an answer. A request that issues or signs is never re-sent after a timeout: the item then says the receipt may exist.',
+		'How long one request may go without an answer (read once per execution, from the first item). A request that issues or signs is never re-sent after a timeout: the item then says the receipt may exist.',
 };
 
-/** The key fields of a receipt. */
+/**
+ * The key fields of a receipt (`receipt` as `present` shaped it). A rejected receipt has no printable-form link:
+ * its RIDE is not a valid document. `autorizacion_mensajes` stays for workflows written before `sri_messages`.
+ */
 export function simplify(receipt: IDataObject): IDataObject {
 	const auth = (receipt.autorizacion ?? {}) as IDataObject;
 	const out: IDataObject = {
+		estado: receipt.estado ?? auth.estado,
+		rejected: receipt.rejected,
+		reason: receipt.reason,
+		next_step: receipt.next_step,
+		sri_messages: receipt.sri_messages,
+		numero: receipt.numero,
 		id: receipt.id,
 		clave_acceso: receipt.clave_acceso,
-		estado: receipt.estado ?? auth.estado,
-		numero: receipt.numero,
 		autorizacion_numero: auth.numero,
 		autorizacion_fecha: auth.fecha,
 		autorizacion_mensajes: Array.isArray(auth.mensajes) && auth.mensajes.length ? auth.mensajes : undefined,
-		url_formato_impresion: receipt.url_formato_impresion,
+		url_formato_impresion: receipt.rejected === true ? undefined : receipt.url_formato_impresion,
 		url_documento_electronico: receipt.url_documento_electronico,
 		es_valida: receipt.es_valida,
 		wait_timed_out: receipt.wait_timed_out,
@@ -41,9 +49,23 @@ export function simplify(receipt: IDataObject): IDataObject {
 	return out;
 }
 
-/** What a receipt-returning operation outputs for item `i`: warnings added, Simplify applied when asked. */
+/**
+ * What a receipt-returning operation outputs for item `i` (Issue, Issue From XML, Reissue, Authorize, Get, and
+ * what Wait for Final State follows): the outcome a bookkeeper reads first — `estado`, `rejected`, `reason`,
+ * `next_step`, `sri_messages` (domain/outcome.ts, explainOutcome) — then the receipt, with its document number
+ * (`numero`) when the service sent none, and warnings; Simplify applied when asked.
+ */
 export function present(this: IExecuteFunctions, i: number, receipt: IDataObject, warnings: string[] = []): IDataObject {
-	const out: IDataObject = { ...receipt };
+	const outcome = explainOutcome(receipt);
+	const numero = documentNumber(receipt);
+	const out: IDataObject = {
+		...(receipt.estado !== undefined ? { estado: receipt.estado } : {}),
+		...outcome,
+		...receipt,
+		...(numero ? { numero } : {}),
+		// Computed last: the service's own fields of these names, if it ever sends some, do not hide the outcome.
+		...outcome,
+	};
 	const all = [...new Set([...(Array.isArray(out.warnings) ? (out.warnings as string[]) : []), ...warnings])];
 	if (all.length) out.warnings = all;
 	else delete out.warnings;

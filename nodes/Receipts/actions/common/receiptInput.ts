@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { Checker, parseJsonParameter } from '../../../shared/validate';
+import { parseJsonParameter } from '../../../shared/validate';
+import { FormChecker, type InputMode } from '../../domain/labels';
 import type { ReceiptKind } from '../../domain/schemas';
 import { checkReceipt } from '../../domain/schemas';
+import { ratesNeeded } from '../../domain/totals';
+import type { ReceiptsContext } from '../../transport';
+import { ratesFor, savedIssuer, withIssuer } from './defaults';
 
 /**
  * Input of every Issue/Reissue operation: "Fields" (common data as n8n fields, lists as fixed
@@ -34,7 +38,7 @@ export function jsonBodyField(example: IDataObject): INodeProperties {
 		required: true,
 		displayOptions: { show: { inputMode: ['json'] } },
 		description:
-			'The whole request body as the service documents it: fill in every empty value. Expressions are allowed. It is validated before anything is sent.',
+			'The whole request body as the service documents it. Amounts you leave out (item subtotals, tax rates, bases and values, totals, tax totals, the total of a single payment, retained values) are computed from the quantities, prices, discounts and tax codes; the issuer fields you leave out come from the Receipts credential. Expressions are allowed. It is validated before anything is sent.',
 	};
 }
 
@@ -76,27 +80,45 @@ export function jsonPart(this: IExecuteFunctions, name: string, field: string, i
 	return parseJsonParameter(this.getNode(), i, field, this.getNodeParameter(name, i, ''));
 }
 
+/** Reads the receipt of item `i` from the Fields form of a kind. */
+export type FromFields = (this: IExecuteFunctions, i: number) => IDataObject;
+
 export interface ReceiptInput {
 	body: IDataObject;
 	warnings: string[];
 }
 
+/** A receipt read and checked: the body to send (when it could be read), and the problems and warnings found. */
+export interface InspectedReceipt {
+	body?: IDataObject;
+	check: FormChecker;
+}
+
 /**
- * Reads the receipt body of item `i` in the chosen input mode and validates it for `kind`; throws
- * `[item i] field.path: what is wrong` (nothing sent) when it is not valid.
+ * Reads the receipt body of item `i` in the chosen input mode, completes it (the issuer saved in the credential,
+ * identification types, the amounts computed from what was sold) and validates it for `kind`. Nothing is thrown
+ * for a bad receipt: every problem is in `check`, named by the form's labels.
  */
-export function readReceipt(this: IExecuteFunctions, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): ReceiptInput {
-	const mode = this.getNodeParameter('inputMode', i, 'fields') as string;
+export async function inspectReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: FromFields,
+): Promise<InspectedReceipt> {
+	const mode = this.getNodeParameter('inputMode', i, 'fields') as InputMode;
+	const check = new FormChecker(kind, mode);
 	let raw: unknown;
-	if (mode === 'json') {
-		raw = parseJsonParameter(this.getNode(), i, 'Receipt (JSON)', this.getNodeParameter('jsonBody', i, ''));
-		const check = new Checker();
-		if (!check.object('body', raw, { required: true })) check.throwIfFailed(this.getNode(), i);
-	} else {
-		raw = fromFields.call(this, i);
+	try {
+		raw = mode === 'json' ? parseJsonParameter(this.getNode(), i, 'Receipt (JSON)', this.getNodeParameter('jsonBody', i, '')) : fromFields.call(this, i);
+	} catch (error) {
+		// A JSON field that does not parse: its message says which field and why.
+		check.problems.push(error instanceof Error ? error.message : String(error));
+		return { check };
 	}
-	const check = new Checker();
-	const body = checkReceipt(check, kind, raw as IDataObject);
-	check.throwIfFailed(this.getNode(), i);
-	return { body, warnings: check.warnings };
+	if (!check.object('body', raw, { required: true })) return { check };
+	const input = raw as IDataObject;
+	withIssuer(input, await savedIssuer.call(this, ctx));
+	const rates = await ratesFor(ctx, ratesNeeded(kind, input), i);
+	return { body: checkReceipt(check, kind, input, rates), check };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { attachRecovery, reword } from '../../../shared/created';
-import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { attachRecovery, mayHaveBeenProcessed, reword } from '../../../shared/errors';
+import { xmlLeaves } from './xml';
 
 /**
  * The words and fields a user gets when something fails around a receipt that exists, or may exist.
@@ -81,7 +81,7 @@ export function lostAnswer(error: unknown, sent: SentIds): unknown {
 export function signingFailed(node: INode, i: number, ids: IssuedIds, failure: string): NodeOperationError {
 	const error = new NodeOperationError(
 		node,
-		`[item ${i}] Receipt ${describeIds(ids)} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (${failure})`,
+		`Receipt ${describeIds(ids)} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (${failure})`,
 		{
 			itemIndex: i,
 			description:
@@ -115,7 +115,7 @@ export function sentIds(what: string, body: IDataObject): SentIds {
 
 /** The identifying parts of a receipt XML (`<secuencial>`, `<claveAcceso>`, `<ruc>`, `<estab>`, `<ptoEmi>`). */
 export function sentIdsOfXml(what: string, xml: string): SentIds {
-	const leaf = (tag: string) => new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`).exec(xml)?.[1] || undefined;
+	const leaf = (tag: string) => xmlLeaves(xml, tag)[0] || undefined;
 	const estab = leaf('estab');
 	const ptoEmi = leaf('ptoEmi');
 	return {

@@ -1,11 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
-import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { factsOf, mayHaveBeenProcessed } from '../../../shared/errors';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
+import type { FormVersion } from './fields';
 import { issueProperties, prepareReceipt } from './issue';
+import type { FromFields } from './receiptInput';
 import { afterCreated } from './recovery';
 import { afterIssue } from './wait';
 
@@ -16,17 +18,19 @@ import { afterIssue } from './wait';
  * may have reached the service: the receipt exists either way, so a lost answer says so with its ID.
  */
 
-export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
+export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: (v: FormVersion) => INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
 	receiptIdField(`ID of the ${RECEIPT_KINDS[kind].name} to correct: it must be in NO AUTORIZADO or DEVUELTO`),
 	...extra,
 	...issueProperties(example, fields, { accessKey: false }),
 ];
 
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export function validateReissue(this: IExecuteFunctions, i: number, kind: ReceiptKind, fromFields: (this: IExecuteFunctions, i: number) => IDataObject): void {
+export async function validateReissue(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, kind: ReceiptKind, fromFields: FromFields): Promise<void> {
 	readReceiptId.call(this, i);
-	prepareReceipt.call(this, i, kind, fromFields, { accessKey: false });
+	await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 }
+
+const REISSUE = { accessKey: false, action: 'reissue' } as const;
 
 /** Sends the corrected receipt; an authorized one is refused by the service, and the error says why. */
 export async function reissueReceipt(
@@ -35,27 +39,26 @@ export async function reissueReceipt(
 	i: number,
 	kind: ReceiptKind,
 	base: string,
-	fromFields: (this: IExecuteFunctions, i: number) => IDataObject,
+	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
-	const { body, warnings } = prepareReceipt.call(this, i, kind, fromFields, { accessKey: false });
+	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 	let answer;
 	try {
 		answer = await ctx.api.sign({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/reissue`, body }, i);
 	} catch (error) {
-		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, kind, id, i);
+		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, kind, id);
 	}
-	return await afterIssue.call(this, ctx, i, { id, ...answer }, { warnings });
+	return await afterIssue.call(this, ctx, i, { id, ...answer }, wait, { warnings });
 }
 
 /** The service's refusal (e.g. an authorized receipt) said in words that name the rule. */
-function explain(error: unknown, kind: ReceiptKind, id: string, i: number): Error {
+function explain(error: unknown, kind: ReceiptKind, id: string): Error {
 	if (!(error instanceof NodeApiError)) return error as Error;
-	const status = Number(error.httpCode);
+	const { status = 0, said } = factsOf(error);
 	if (status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status)) {
 		const { name, plural } = RECEIPT_KINDS[kind];
-		const said = error.message.replace(/^\[item \d+\] /, '').replace(/^Receipts rejected the request: /, '');
-		error.message = `[item ${i}] ${name[0].toUpperCase()}${name.slice(1)} ${id} cannot be reissued: ${said}`;
+		error.message = `${name[0].toUpperCase()}${name.slice(1)} ${id} cannot be reissued: ${said ?? 'the service refused it'}`;
 		error.description =
 			`Only ${plural} in NO AUTORIZADO or DEVUELTO can be reissued: an authorized ${name} cannot be changed (issue a new one instead). Otherwise, correct what the service's messages name. ${error.description ?? ''}`.trim();
 	}

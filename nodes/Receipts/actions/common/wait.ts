@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { Deferred, type OperationResult } from '../../../shared/router';
+import { numberOption } from '../../../shared/options';
 import { failedCheck, lastCheckFailure } from '../../../shared/transport';
 import { advisories, outcomeOf, signingFailure, stateOf } from '../../domain/outcome';
 import type { ReceiptsContext } from '../../transport';
@@ -14,25 +15,40 @@ import { afterCreated, followUp, signingFailed, type IssuedIds } from './recover
  * (Options → Parallel Status Checks), so 100 receipts take about one authorization cycle, not 100.
  */
 
+/**
+ * Wait for Final State is on by default from version 2 of the node: an Issue that outputs CREADO reads as a
+ * failure to the person who issued it, while the authority's answer usually comes within seconds. n8n saves
+ * only the parameters that differ from their defaults, so a workflow saved with version 1 and the field left
+ * off has no value stored: it keeps version 1, whose default stays off, and runs as it always did. New nodes
+ * get version 2 (Receipts.node.ts). README, "Wait for Final State: on by default".
+ */
+export const WAIT_BY_DEFAULT_FROM_VERSION = 2;
+
+const waitForFinalState: INodeProperties = {
+	displayName: 'Wait for Final State',
+	name: 'waitForFinalState',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to follow the receipt until the tax authority decides (AUTORIZADO, NO AUTORIZADO, DEVUELTO or ERROR), signing fails, or the timeout passes, and output the final receipt with the reason and next step of a rejection. All items of a run are followed together.',
+};
+
 /** "Wait for Final State" and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
+const waitTimeoutField: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'waitTimeout',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 86400 },
+	default: 120,
+	displayOptions: { show: { waitForFinalState: [true] } },
+	description: 'How long to wait at most (up to a day). When it passes, the receipt is output in its last state with wait_timed_out set to true.',
+};
+
+/** "Wait for Final State" (off in version 1, on from version 2) and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
 export const waitFields: INodeProperties[] = [
-	{
-		displayName: 'Wait for Final State',
-		name: 'waitForFinalState',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to follow the receipt until the tax authority decides (AUTORIZADO, NO AUTORIZADO, DEVUELTO or ERROR), signing fails, or the timeout passes, and output the final receipt including autorizacion.mensajes. All items of a run are followed together.',
-	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 120,
-		displayOptions: { show: { waitForFinalState: [true] } },
-		description: 'How long to wait at most. When it passes, the receipt is output in its last state with wait_timed_out set to true.',
-	},
+	{ ...waitForFinalState, default: false, displayOptions: { show: { '@version': [{ _cnd: { lt: WAIT_BY_DEFAULT_FROM_VERSION } }] } } },
+	{ ...waitForFinalState, displayOptions: { show: { '@version': [{ _cnd: { gte: WAIT_BY_DEFAULT_FROM_VERSION } }] } } },
+	waitTimeoutField,
 ];
 
 /** Advanced option: first poll interval, growing by half after each poll (fractions allowed). */
@@ -40,7 +56,7 @@ export const pollIntervalOption: INodeProperties = {
 	displayName: 'Poll Interval (Seconds)',
 	name: 'pollInterval',
 	type: 'number',
-	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	typeOptions: { minValue: 0.01, maxValue: 3600, numberPrecision: 2 },
 	default: 5,
 	description: 'Wait for Final State: seconds before the first check; each later check waits 1.5 times longer, up to 30 seconds',
 };
@@ -50,38 +66,41 @@ export const parallelChecksOption: INodeProperties = {
 	displayName: 'Parallel Status Checks',
 	name: 'parallelChecks',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 20 },
+	typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
 	default: 10,
 	description:
-		'Wait for Final State: how many receipts of this run are checked at the same time. Issuing itself is always one receipt after another. Lower it if the service answers with rate-limit errors.',
+		'Wait for Final State: how many receipts of this run are checked at the same time (read once per execution, from the first item). Issuing itself is always one receipt after another. Lower it if the service answers with rate-limit errors.',
 };
 
-export const DEFAULT_PARALLEL_CHECKS = 10;
-
-interface WaitSettings {
+export interface WaitSettings {
 	timeoutMs: number;
 	firstMs: number;
 	capMs: number;
 }
 
-function readWaitSettings(this: IExecuteFunctions, i: number): WaitSettings | undefined {
-	if (!this.getNodeParameter('waitForFinalState', i, false)) return undefined;
-	const timeoutMs = Math.max(0, Number(this.getNodeParameter('waitTimeout', i, 120)) * 1000);
-	const firstMs = Math.max(10, Number(this.getNodeParameter('options.pollInterval', i, 5)) * 1000);
+/**
+ * Wait for Final State of item `i`, or undefined when it is off. Read before the item is sent, so that a
+ * Timeout or Poll Interval that is not a number in range stops the item with nothing sent.
+ */
+export function readWaitSettings(this: IExecuteFunctions, i: number): WaitSettings | undefined {
+	if (!this.getNodeParameter('waitForFinalState', i, this.getNode().typeVersion >= WAIT_BY_DEFAULT_FROM_VERSION)) return undefined;
+	const timeoutMs = numberOption.call(this, waitTimeoutField, i) * 1000;
+	const firstMs = numberOption.call(this, pollIntervalOption, i, { inOptions: true }) * 1000;
 	return { timeoutMs, firstMs, capMs: Math.max(firstMs, 30000) };
 }
 
 /**
  * What a Receipts operation that issues or signs does with the service's answer for item `i`: records what
  * was issued (`record`: Issue and Issue From XML), stops at once on a signing failure, and either outputs
- * the receipt or — with Wait for Final State, when the answer is not final yet — follows it as part of the
- * batch.
+ * the receipt or — with Wait for Final State (`wait`, read before sending), when the answer is not final
+ * yet — follows it as part of the batch.
  */
 export async function afterIssue(
 	this: IExecuteFunctions,
 	ctx: ReceiptsContext,
 	i: number,
 	answer: IDataObject,
+	wait: WaitSettings | undefined,
 	opts: { warnings?: string[]; record?: boolean } = {},
 ): Promise<OperationResult | Deferred> {
 	const ids: IssuedIds = {
@@ -93,12 +112,11 @@ export async function afterIssue(
 	const failure = signingFailure(answer);
 	if (failure) throw signingFailed(this.getNode(), i, ids, failure);
 
-	const wait = readWaitSettings.call(this, i);
 	if (!wait || outcomeOf(answer) === 'final') return present.call(this, i, answer, [...warnings, ...advisories(answer)]);
 	const id = ids.id;
 	if (!id) {
 		throw afterCreated(
-			new NodeOperationError(this.getNode(), `[item ${i}] the service's answer carries no receipt id, so its final state cannot be awaited`, { itemIndex: i }),
+			new NodeOperationError(this.getNode(), `the service's answer carries no receipt id, so its final state cannot be awaited`, { itemIndex: i }),
 			ids,
 		);
 	}

@@ -43,6 +43,17 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<strin
 	if (source === 'binary') {
 		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data')).trim();
 		field = `binary.${property}`;
+		// As n8n's own nodes do (assertBinaryData), say which binary property is missing, before reading it.
+		const binary = this.getInputData()[i]?.binary ?? {};
+		if (!Object.hasOwn(binary, property)) {
+			const present = Object.keys(binary);
+			const check = new Checker().fail(
+				field,
+				`the input item has no binary property "${property}" (Input Binary Field)` +
+					(present.length ? `; it has ${present.map((p) => `"${p}"`).join(', ')}` : ': it carries no file at all, so the previous node did not output one'),
+			);
+			check.throwIfFailed(this.getNode(), i);
+		}
 		const buffer = await this.helpers.getBinaryDataBuffer(i, property);
 		xml = buffer.toString('utf8');
 	} else {
@@ -55,4 +66,9 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<strin
 	}
 	check.throwIfFailed(this.getNode(), i);
 	return xml;
+}
+
+/** The text of every `<tag>…</tag>` element of `xml` without children, trimmed, in document order. */
+export function xmlLeaves(xml: string, tag: string): string[] {
+	return [...xml.matchAll(new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`, 'g'))].map((m) => m[1]);
 }

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { displayName, TOP } from '../../domain/labels';
 import {
 	fieldsMode,
 	lineItemsField,
 	modifiedDocumentFields,
 	modifiedDocumentExample,
-	money,
 	noteTrailingFields,
 	readInfoDictionary,
 	readLineItems,
@@ -13,10 +13,12 @@ import {
 	readTotals,
 	salesExampleHeader,
 	salesHeaderFields,
+	salesTotals,
 	text,
 	textParam,
 	totalsField,
 	totalTaxesField,
+	type FormVersion,
 } from '../common/fields';
 import type { ReceiptSpec } from '../common/operations';
 import { compact } from '../common/receiptInput';
@@ -30,28 +32,17 @@ export const creditNoteExample: IDataObject = {
 	...salesExampleHeader(1, true),
 	...modifiedDocumentExample,
 	motivo: 'Devolución',
-	items: [
-		{
-			descripcion: '',
-			codigo_principal: '',
-			cantidad: 1,
-			precio_unitario: 10,
-			descuento: 0,
-			precio_total_sin_impuestos: 10,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }],
-		},
-	],
-	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }] },
+	items: [{ descripcion: '', codigo_principal: '', cantidad: 1, precio_unitario: 10, descuento: 0, impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] }],
 };
 
-export const creditNoteFields: INodeProperties[] = [
-	...salesHeaderFields('The buyer of the modified document', { currency: true }),
+export const creditNoteFields = (v: FormVersion): INodeProperties[] => [
+	...salesHeaderFields(v, 'The buyer of the modified document', { currency: true }),
 	...modifiedDocumentFields,
-	{ ...text('Reason', 'motivo', { placeholder: 'e.g. Devolución de productos', description: 'Why the document is modified; at most 300 characters' }), required: true, displayOptions: fieldsMode },
-	lineItemsField('lineItems', 'Goods or services credited'),
-	totalsField([money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the items' totals without taxes" }), money('Total Amount', 'importe_total', { description: 'Total without taxes + taxes' })]),
-	totalTaxesField(),
-	...noteTrailingFields('credit notes'),
+	{ ...text(displayName(TOP.motivo), 'motivo', { placeholder: 'e.g. Devolución de productos', description: 'Why the document is modified; at most 300 characters' }), required: true, displayOptions: fieldsMode },
+	lineItemsField(v, 'lineItems', 'Goods or services credited'),
+	totalsField(v, salesTotals(v)),
+	totalTaxesField(v),
+	...noteTrailingFields(v, 'credit notes'),
 ];
 
 export function readCreditNoteFields(this: IExecuteFunctions, i: number): IDataObject {

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { displayName, TAX_LINE, TOP } from '../../domain/labels';
 import {
 	fieldsMode,
 	many,
@@ -12,9 +13,11 @@ import {
 	readTotals,
 	salesExampleHeader,
 	salesHeaderFields,
+	salesTotals,
 	text,
 	totalsField,
 	totalTaxesField,
+	type FormVersion,
 } from '../common/fields';
 import type { ReceiptSpec } from '../common/operations';
 import { compact } from '../common/receiptInput';
@@ -29,14 +32,14 @@ export const debitNoteExample: IDataObject = {
 	...salesExampleHeader('1', false),
 	...modifiedDocumentExample,
 	items: [{ motivo: 'Interés por mora', valor: 10 }],
-	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+	totales: { impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] },
 };
 
-export const debitNoteFields: INodeProperties[] = [
-	...salesHeaderFields('The buyer of the modified document', { currency: false }),
+export const debitNoteFields = (v: FormVersion): INodeProperties[] => [
+	...salesHeaderFields(v, 'The buyer of the modified document', { currency: false }),
 	...modifiedDocumentFields,
 	{
-		displayName: 'Charges',
+		displayName: displayName(TOP.charges),
 		name: 'debitItems',
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
@@ -45,11 +48,17 @@ export const debitNoteFields: INodeProperties[] = [
 		placeholder: 'Add Charge',
 		displayOptions: fieldsMode,
 		description: 'What is charged (items): a reason and its value without taxes',
-		options: [{ displayName: 'Charge', name: 'item', values: [text('Reason', 'motivo', { placeholder: 'e.g. Interés por mora' }), money('Value', 'valor', { description: 'Without taxes' })] }],
+		options: [
+			{
+				displayName: 'Charge',
+				name: 'item',
+				values: [text(displayName(TOP.motivo), 'motivo', { placeholder: 'e.g. Interés por mora' }), money(displayName(TAX_LINE.valor), 'valor', { description: 'Without taxes' })],
+			},
+		],
 	},
-	totalsField([money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the charges' values" }), money('Total Amount', 'importe_total', { description: 'Total without taxes + taxes' })]),
-	totalTaxesField({ tarifa: true }),
-	...noteTrailingFields('debit notes'),
+	totalsField(v, salesTotals(v, { charges: true })),
+	totalTaxesField(v, { tarifa: true }),
+	...noteTrailingFields(v, 'debit notes'),
 ];
 
 export function readDebitNoteFields(this: IExecuteFunctions, i: number): IDataObject {

@@ -2,4 +2,4 @@ import { issueOperation } from '../common/operations';
 import { debitNoteSpec } from './fields';
 
 /** POST /debit-notes/issue (the service's public documentation, Notas de débito). */
-export const { description, validate, execute } = issueOperation(debitNoteSpec);
+export const { kind, description, validate, execute } = issueOperation(debitNoteSpec);

@@ -2,4 +2,4 @@ import { reissueOperation } from '../common/operations';
 import { debitNoteSpec } from './fields';
 
 /** POST /debit-notes/{id}/reissue (the service's public documentation, Notas de débito). */
-export const { description, validate, execute } = reissueOperation(debitNoteSpec);
+export const { kind, description, validate, execute } = reissueOperation(debitNoteSpec);

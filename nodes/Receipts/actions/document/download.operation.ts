@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { reword } from '../../../shared/created';
+import { reword } from '../../../shared/errors';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import { stateOf } from '../../domain/outcome';
 import { originOf, type ReceiptsContext } from '../../transport';
@@ -68,7 +68,7 @@ export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: 
 	const state = stateOf(doc);
 	const url = typeof doc[field] === 'string' ? String(doc[field]).trim() : '';
 	if (!originOf(url)) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] Receipt ${id} has no ${what} to download: its ${field} is ${url ? `"${url}", not an http(s) address` : 'empty'}`, {
+		throw new NodeOperationError(this.getNode(), `Receipt ${id} has no ${what} to download: its ${field} is ${url ? `"${url}", not an http(s) address` : 'empty'}`, {
 			itemIndex: i,
 			description: `The receipt is ${state || 'in an unknown state'}. The service gives the address once the receipt is created; follow it with Document → Get, or wait for its final state when issuing.`,
 		});
@@ -82,7 +82,7 @@ export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: 
 	}
 	const problem = contentProblem(file, answer.body, answer.headers['content-type'] ?? '');
 	if (problem) {
-		throw new NodeOperationError(this.getNode(), `[item ${i}] The ${what} of receipt ${id} could not be downloaded: ${problem}`, {
+		throw new NodeOperationError(this.getNode(), `The ${what} of receipt ${id} could not be downloaded: ${problem}`, {
 			itemIndex: i,
 			description: `GET ${url} answered something else than the file (for example a login or error page). The receipt is ${state || 'in an unknown state'}; try again once it is AUTORIZADO.`,
 		});

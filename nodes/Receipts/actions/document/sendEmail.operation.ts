@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { attachRecovery, reword } from '../../../shared/created';
 import type { OperationResult } from '../../../shared/router';
-import { mayHaveBeenProcessed } from '../../../shared/transport';
+import { attachRecovery, mayHaveBeenProcessed, reword } from '../../../shared/errors';
 import { Checker } from '../../../shared/validate';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';

@@ -1,21 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { PAYMENT_MEANS } from '../../domain/catalogs';
+import { displayName, PAYMENT, TOP } from '../../domain/labels';
 import {
 	additionalFields,
 	infoAdicionalField,
 	lineItemsField,
-	many,
 	money,
+	paymentMeansField,
 	paymentsField,
+	paymentTotal,
 	readInfo,
 	readLineItems,
+	readPayments,
 	readSalesHeader,
 	readTotals,
 	salesExampleHeader,
 	salesHeaderFields,
+	salesTotals,
 	text,
 	totalsField,
 	totalTaxesField,
+	type FormVersion,
 } from '../common/fields';
 import type { ReceiptSpec } from '../common/operations';
 import { compact } from '../common/receiptInput';
@@ -25,57 +29,36 @@ import { compact } from '../common/receiptInput';
  * without showing their operations. Amounts must add up (domain/totals.ts).
  */
 
+/** What the user gives: quantities, prices, tax codes and the means of payment; the node computes the amounts. */
 export const invoiceExample: IDataObject = {
 	...salesExampleHeader(1, true),
-	items: [
-		{
-			descripcion: '',
-			codigo_principal: '',
-			cantidad: 2,
-			precio_unitario: 5,
-			descuento: 0,
-			precio_total_sin_impuestos: 10,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }],
-		},
-	],
-	totales: { total_sin_impuestos: 10, descuento: 0, propina: 0, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }] },
-	pagos: [{ medio: 'efectivo', total: 11.5 }],
+	items: [{ descripcion: '', codigo_principal: '', cantidad: 2, precio_unitario: 5, descuento: 0, impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] }],
+	pagos: [{ medio: 'efectivo' }],
 };
 
-export const invoiceFields: INodeProperties[] = [
-	...salesHeaderFields('Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail', { currency: true }),
-	lineItemsField('lineItems', 'Goods or services sold'),
-	totalsField([
-		money('Total Without Taxes', 'total_sin_impuestos', { description: "Sum of the items' totals without taxes" }),
-		money('Discount', 'descuento', { description: 'Sum of the item discounts and the additional discount' }),
-		money('Additional Discount', 'descuento_adicional', { description: 'Discount on the subtotal, taken off before the tax' }),
-		money('Tip', 'propina'),
-		money('Total Amount', 'importe_total', { description: 'Total without taxes − additional discount + taxes + tip' }),
-	]),
-	totalTaxesField(),
+export const invoiceFields = (v: FormVersion): INodeProperties[] => [
+	...salesHeaderFields(v, 'Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail', { currency: true }),
+	lineItemsField(v, 'lineItems', 'Goods or services sold'),
+	totalsField(v, salesTotals(v, { discount: 'itemsAndAdditional', tip: true })),
+	totalTaxesField(v),
 	paymentsField(
 		[
-			{
-				displayName: 'Means',
-				name: 'medio',
-				type: 'options',
-				options: PAYMENT_MEANS.map((m) => ({ name: m.name, value: m.code })).sort((a, b) => a.name.localeCompare(b.name)),
-				default: 'efectivo',
-				description: 'Payment means (medio), e.g. efectivo; the service maps it to the SRI payment form',
-			},
-			money('Total', 'total'),
-			text('Date', 'fecha', { placeholder: 'e.g. 2026-03-31', description: 'ISO 8601; the time of the issue when empty' }),
-			text('Notes', 'notas', { description: 'At most 300 characters' }),
+			paymentMeansField,
+			paymentTotal(v),
+			text(displayName(PAYMENT.fecha), 'fecha', { placeholder: 'e.g. 2026-03-31', description: 'ISO 8601; the time of the issue when empty' }),
+			text(displayName(PAYMENT.notas), 'notas', { description: 'At most 300 characters' }),
 		],
-		'How the invoice is paid; with the credit and retained values they add up to the total amount',
+		v === 2
+			? 'How the invoice is paid: with one payment, only its means is needed (its total is the Total Amount, less any credit and retained values)'
+			: 'How the invoice is paid; with the credit and retained values they add up to the total amount',
 	),
 	infoAdicionalField('valor'),
-	additionalFields([
-		money('Credit Amount', 'credito_monto', { description: 'Direct credit granted to the buyer (credito.monto)' }),
-		text('Credit Due Date', 'credito_fecha_vencimiento', { placeholder: 'e.g. 2026-04-30', description: 'ISO 8601 (credito.fecha_vencimiento)' }),
-		money('Retained Income Tax', 'valor_retenido_renta'),
-		money('Retained VAT', 'valor_retenido_iva'),
-		text('Waybill Number', 'guia_remision', { placeholder: 'e.g. 001-002-000000003', description: 'The waybill that goes with this invoice' }),
+	additionalFields(v, [
+		money(displayName(TOP.credito_monto), 'credito_monto', { description: 'Direct credit granted to the buyer (credito.monto)' }),
+		text(displayName(TOP.credito_fecha_vencimiento), 'credito_fecha_vencimiento', { placeholder: 'e.g. 2026-04-30', description: 'ISO 8601 (credito.fecha_vencimiento)' }),
+		money(displayName(TOP.valor_retenido_renta), 'valor_retenido_renta'),
+		money(displayName(TOP.valor_retenido_iva), 'valor_retenido_iva'),
+		text(displayName(TOP.guia_remision), 'guia_remision', { placeholder: 'e.g. 001-002-000000003', description: 'The waybill that goes with this invoice' }),
 	]),
 ];
 
@@ -87,7 +70,7 @@ export function readInvoiceFields(this: IExecuteFunctions, i: number): IDataObje
 		...header,
 		items: readLineItems.call(this, 'lineItems.item', i),
 		totales,
-		pagos: many.call(this, 'pagos.payment', i).map(compact),
+		pagos: readPayments.call(this, i),
 		credito: credito_monto !== undefined || credito_fecha_vencimiento !== undefined ? { monto: credito_monto, fecha_vencimiento: credito_fecha_vencimiento } : undefined,
 		info_adicional: readInfo.call(this, i),
 	});

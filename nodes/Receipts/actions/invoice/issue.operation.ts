@@ -2,4 +2,4 @@ import { issueOperation } from '../common/operations';
 import { invoiceSpec } from './fields';
 
 /** POST /invoices/issue (the service's public documentation, Facturas). */
-export const { description, validate, execute } = issueOperation(invoiceSpec);
+export const { kind, description, validate, execute } = issueOperation(invoiceSpec);

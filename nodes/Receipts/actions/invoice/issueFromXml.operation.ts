@@ -2,4 +2,4 @@ import { issueFromXmlOperation } from '../common/operations';
 import { invoiceSpec } from './fields';
 
 /** POST /invoices/issue/xml with {xml} (the service's public documentation, Facturas). */
-export const { description, validate, execute } = issueFromXmlOperation(invoiceSpec);
+export const { kind, description, validate, execute } = issueFromXmlOperation(invoiceSpec);

@@ -1,28 +1,30 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ReceiptSpec } from '../common/operations';
 import { NO_OBJECT_OF_TAX } from '../../domain/schemas';
+import { displayName, PAYMENT, TOP } from '../../domain/labels';
 import {
 	additionalFields,
-	ambienteField,
 	currencyField,
 	emisorField,
 	fieldsMode,
+	headFields,
 	infoAdicionalField,
 	lineItemsField,
-	many,
-	money,
 	one,
 	partyField,
+	paymentFormField,
 	paymentsField,
+	paymentTotal,
 	readCommon,
 	readInfo,
 	readLineItems,
+	readPayments,
 	readTotals,
-	sequentialField,
+	salesTotals,
 	text,
-	tipoEmisionField,
 	totalsField,
 	totalTaxesField,
+	type FormVersion,
 } from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
@@ -34,34 +36,11 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 	moneda: 'USD',
 	emisor: { ruc: '', razon_social: '', establecimiento: { codigo: '001', punto_emision: '001' } },
 	proveedor: { identificacion: '', tipo_identificacion: '05', razon_social: '' },
-	items: [
-		{
-			descripcion: '',
-			codigo_principal: '',
-			cantidad: 1,
-			precio_unitario: 10,
-			descuento: 0,
-			precio_total_sin_impuestos: 10,
-			impuestos: [
-				reimbursement
-					? { ...NO_OBJECT_OF_TAX, tarifa: 0, base_imponible: 10, valor: 0 }
-					: { codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 },
-			],
-		},
-	],
-	totales: {
-		total_sin_impuestos: 10,
-		descuento: 0,
-		importe_total: reimbursement ? 10 : 11.5,
-		impuestos: [reimbursement ? { ...NO_OBJECT_OF_TAX, base_imponible: 10, valor: 0 } : { codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }],
-	},
-	pagos: [{ forma_pago: '01', total: reimbursement ? 10 : 11.5 }],
+	items: [{ descripcion: '', codigo_principal: '', cantidad: 1, precio_unitario: 10, descuento: 0, impuestos: [reimbursement ? { ...NO_OBJECT_OF_TAX } : { codigo: '2', codigo_porcentaje: '4' }] }],
+	pagos: [{ forma_pago: '01' }],
 	...(reimbursement
 		? {
 				reembolso: {
-					subtotal: 10,
-					total_impuestos: 0,
-					total: 10,
 					documentos: [
 						{
 							tipo_identificacion_proveedor: '04',
@@ -74,7 +53,7 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 							secuencia: 1,
 							fecha_emision: '2026-03-01',
 							numero_autorizacion: '',
-							impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 10, valor: 0 }],
+							impuestos: [{ codigo: '2', codigo_porcentaje: '0', base_imponible: 10 }],
 						},
 					],
 				},
@@ -83,21 +62,19 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 });
 
 /** `optionalReimbursement`: Reissue, where the corrected settlement may or may not reimburse expenses. */
-export const settlementFields = (reimbursement: boolean, opts: { optionalReimbursement?: boolean } = {}): INodeProperties[] => [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencial'),
+export const settlementFields = (reimbursement: boolean, opts: { optionalReimbursement?: boolean } = {}) => (v: FormVersion): INodeProperties[] => [
+	...headFields(v, 'secuencial'),
 	currencyField,
-	emisorField,
-	partyField('proveedor', 'Supplier (Proveedor)', 'Who sold the goods or services'),
-	lineItemsField('settlementItems', 'Purchased goods or services', { reimbursement }),
-	totalsField([money('Total Without Taxes', 'total_sin_impuestos'), money('Discount', 'descuento', { description: 'Sum of the item discounts' }), money('Total Amount', 'importe_total')]),
-	totalTaxesField({ noObjectOfTax: reimbursement }),
+	emisorField(v),
+	partyField(v, 'proveedor', TOP.proveedor, 'Who sold the goods or services'),
+	lineItemsField(v, 'settlementItems', 'Purchased goods or services', { reimbursement }),
+	totalsField(v, salesTotals(v, { discount: 'items' })),
+	totalTaxesField(v, { noObjectOfTax: reimbursement }),
 	paymentsField([
-		text('Payment Form Code', 'forma_pago', { default: '01', description: 'e.g. 01 cash, 20 other with use of the financial system' }),
-		money('Total', 'total'),
-		text('Time Unit', 'unidad_tiempo', { placeholder: 'e.g. dias', description: 'At most 10 characters' }),
-		text('Term', 'plazo', { description: 'At most 14 characters' }),
+		paymentFormField,
+		paymentTotal(v),
+		text(displayName(PAYMENT.unidad_tiempo), 'unidad_tiempo', { placeholder: 'e.g. dias', description: 'At most 10 characters' }),
+		text(displayName(PAYMENT.plazo), 'plazo', { description: 'At most 14 characters' }),
 	]),
 	...(reimbursement || opts.optionalReimbursement
 		? [
@@ -110,13 +87,13 @@ export const settlementFields = (reimbursement: boolean, opts: { optionalReimbur
 					required: reimbursement,
 					displayOptions: fieldsMode,
 					description: reimbursement
-						? 'The reembolso object: subtotal, total, total_impuestos and the reimbursed documents with their taxes'
-						: 'Only for a settlement that reimburses expenses: its reembolso object (subtotal, total, total_impuestos and the reimbursed documents)',
+						? 'The reembolso object: the reimbursed documents with their taxes (each IVA value, and the subtotal, total taxes and total, are computed when left out)'
+						: 'Only for a settlement that reimburses expenses: its reembolso object (the reimbursed documents with their taxes; values and totals computed when left out)',
 				} as INodeProperties,
 			]
 		: []),
 	infoAdicionalField('descripcion'),
-	additionalFields([text('Fiscal Machine Brand', 'maquina_marca'), text('Fiscal Machine Model', 'maquina_modelo'), text('Fiscal Machine Serial', 'maquina_serie')]),
+	additionalFields(v, [text('Fiscal Machine Brand', 'maquina_marca'), text('Fiscal Machine Model', 'maquina_modelo'), text('Fiscal Machine Serial', 'maquina_serie')]),
 ];
 
 export function readSettlementFields(reimbursement: boolean) {
@@ -129,7 +106,7 @@ export function readSettlementFields(reimbursement: boolean) {
 			proveedor: compact(one.call(this, 'proveedor', i)),
 			items: readLineItems.call(this, 'settlementItems.item', i),
 			totales: readTotals.call(this, i),
-			pagos: many.call(this, 'pagos.payment', i).map(compact),
+			pagos: readPayments.call(this, i),
 			maquina_fiscal: { marca: maquina_marca, modelo: maquina_modelo, serie: maquina_serie },
 			reembolso: reimbursement ? (jsonPart.call(this, 'reembolso', 'reembolso', i) as IDataObject) : undefined,
 			info_adicional: readInfo.call(this, i),

@@ -2,4 +2,4 @@ import { issueOperation } from '../common/operations';
 import { settlementSpec } from './fields';
 
 /** POST /purchase-settlements/issue (receipts service). */
-export const { description, validate, execute } = issueOperation(settlementSpec('plain'));
+export const { kind, description, validate, execute } = issueOperation(settlementSpec('plain'));

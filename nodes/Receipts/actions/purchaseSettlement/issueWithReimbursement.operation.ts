@@ -2,4 +2,4 @@ import { issueOperation } from '../common/operations';
 import { settlementSpec } from './fields';
 
 /** POST /purchase-settlements/issue with `reembolso` required; item taxes of the no-object-of-tax kind (receipts service). */
-export const { description, validate, execute } = issueOperation(settlementSpec('reimbursement'), 'issueWithReimbursement');
+export const { kind, description, validate, execute } = issueOperation(settlementSpec('reimbursement'), 'issueWithReimbursement', 'previewWithReimbursement');

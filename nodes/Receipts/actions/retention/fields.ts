@@ -1,11 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ReceiptSpec } from '../common/operations';
+import { displayName, RETAINED, TOP } from '../../domain/labels';
 import {
 	additionalFields,
-	ambienteField,
 	documentTypeField,
 	emisorField,
 	fieldsMode,
+	formVersion,
+	headFields,
 	infoDictionaryField,
 	many,
 	one,
@@ -13,9 +15,9 @@ import {
 	periodoFiscalField,
 	readCommon,
 	readInfoDictionary,
-	sequentialField,
-	tipoEmisionField,
 	withholdingTaxFields,
+	withoutZeros,
+	type FormVersion,
 } from '../common/fields';
 import { compact } from '../common/receiptInput';
 
@@ -39,15 +41,13 @@ export const retentionExample = {
 	],
 };
 
-export const retentionFields: INodeProperties[] = [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencial'),
+export const retentionFields = (v: FormVersion): INodeProperties[] => [
+	...headFields(v, 'secuencial'),
 	periodoFiscalField,
-	emisorField,
-	partyField('sujeto', 'Retained Subject (Sujeto)', 'Who the retention is issued to'),
+	emisorField(v),
+	partyField(v, 'sujeto', TOP.sujeto, 'Who the retention is issued to'),
 	{
-		displayName: 'Retained Taxes',
+		displayName: displayName(TOP.retainedTaxes),
 		name: 'items',
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
@@ -61,21 +61,21 @@ export const retentionFields: INodeProperties[] = [
 				name: 'item',
 				values: [
 					{
-						displayName: 'Percentage',
+						displayName: displayName(RETAINED.porcentaje),
 						name: 'porcentaje',
 						type: 'number',
 						default: 0,
-						description: 'Optional;	0 leaves it out',
+						description: v === 2 ? "0: the rate of the percentage code (the service's catalog, or the built-in table for VAT and ISD)" : 'Optional;	0 leaves it out',
 					},
 					{
-						displayName: 'Retained Value',
+						displayName: displayName(RETAINED.valor_retenido),
 						name: 'valor_retenido',
 						type: 'number',
 						default: 0,
-						description: 'Base times percentage, at most 2 decimals',
+						description: v === 2 ? 'Computed when 0: taxable base × percentage' : 'Base times percentage, at most 2 decimals',
 					},
 					{
-						displayName: 'Supporting Document Date',
+						displayName: displayName(RETAINED.fecha_emision_documento_sustento),
 						name: 'fecha_emision_documento_sustento',
 						type: 'string',
 						default: '',
@@ -83,16 +83,16 @@ export const retentionFields: INodeProperties[] = [
 						description: 'ISO 8601',
 					},
 					{
-						displayName: 'Supporting Document Number',
+						displayName: displayName(RETAINED.numero_documento_sustento),
 						name: 'numero_documento_sustento',
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 001-001-000000123',
 					},
-					documentTypeField('Supporting Document Type', 'tipo_documento_sustento'),
+					documentTypeField(displayName(RETAINED.tipo_documento_sustento), 'tipo_documento_sustento'),
 					...withholdingTaxFields,
 					{
-						displayName: 'Taxable Base',
+						displayName: displayName(RETAINED.base_imponible),
 						name: 'base_imponible',
 						type: 'number',
 						default: 0,
@@ -103,16 +103,17 @@ export const retentionFields: INodeProperties[] = [
 		],
 	},
 	infoDictionaryField('Name/value pairs printed on the retention (sent as informacion_adicional, the field this endpoint documents)'),
-	additionalFields(),
+	additionalFields(v),
 ];
 
 export function readRetentionFields(this: IExecuteFunctions, i: number): IDataObject {
+	const v = formVersion.call(this);
 	return compact({
 		...readCommon.call(this, i, 'secuencial'),
 		periodo_fiscal: String(this.getNodeParameter('periodo_fiscal', i, '')).trim(),
 		sujeto: compact(one.call(this, 'sujeto', i)),
 		items: many.call(this, 'items.item', i).map((item) => {
-			const out = compact(item);
+			const out = compact(withoutZeros(v, item, ['valor_retenido']));
 			if (out.porcentaje === 0) delete out.porcentaje;
 			return out;
 		}),

@@ -2,4 +2,4 @@ import { issueOperation } from '../common/operations';
 import { retentionSpec } from './fields';
 
 /** POST /retentions/issue (receipts service). */
-export const { description, validate, execute } = issueOperation(retentionSpec);
+export const { kind, description, validate, execute } = issueOperation(retentionSpec);

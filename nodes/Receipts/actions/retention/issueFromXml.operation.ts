@@ -2,4 +2,4 @@ import { issueFromXmlOperation } from '../common/operations';
 import { retentionSpec } from './fields';
 
 /** POST /retentions/issue/xml (receipts service). */
-export const { description, validate, execute } = issueFromXmlOperation(retentionSpec);
+export const { kind, description, validate, execute } = issueFromXmlOperation(retentionSpec);

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ReceiptSpec } from '../common/operations';
-import { additionalFields, ambienteField, documentTypeField, emisorField, fieldsMode, idTypeField, infoAdicionalField, many, one, partyField, readCommon, readInfo, sequentialField, text, tipoEmisionField } from '../common/fields';
+import { TOP } from '../../domain/labels';
+import { additionalFields, documentTypeField, emisorField, fieldsMode, headFields, idTypeField, infoAdicionalField, many, one, partyField, readCommon, readInfo, text, type FormVersion } from '../common/fields';
+import { Checker, numberValue } from '../../../shared/validate';
 import { compact } from '../common/receiptInput';
 
 export const waybillExample = {
@@ -24,15 +26,13 @@ export const waybillExample = {
 	],
 };
 
-export const waybillFields: INodeProperties[] = [
-	ambienteField,
-	tipoEmisionField,
-	sequentialField('secuencial'),
-	emisorField,
+export const waybillFields = (v: FormVersion): INodeProperties[] => [
+	...headFields(v, 'secuencial'),
+	emisorField(v),
 	{ ...text('Transport Start Date', 'fecha_inicio_transporte', { placeholder: 'e.g. 2026-03-01', description: 'ISO 8601' }), required: true, displayOptions: fieldsMode },
 	{ ...text('Transport End Date', 'fecha_fin_transporte', { placeholder: 'e.g. 2026-03-02', description: 'ISO 8601' }), required: true, displayOptions: fieldsMode },
 	{ ...text('Departure Address', 'direccion_partida'), required: true, displayOptions: fieldsMode },
-	partyField('transportista', 'Carrier (Transportista)', 'Who transports the goods; the vehicle plate is required', true),
+	partyField(v, 'transportista', TOP.transportista, 'Who transports the goods; the vehicle plate is required', true),
 	{
 		displayName: 'Recipients',
 		name: 'destinatarios',
@@ -49,7 +49,7 @@ export const waybillFields: INodeProperties[] = [
 				name: 'recipient',
 				values: [
 					text('Identification', 'identificacion', { description: '5 to 20 characters' }),
-					idTypeField,
+					idTypeField(v),
 					text('Legal Name (Razón Social)', 'razon_social', { description: 'At most 300 characters' }),
 					text('Address', 'direccion'),
 					text('Reason for Transfer', 'motivo_traslado', { placeholder: 'e.g. Venta' }),
@@ -81,7 +81,7 @@ export const waybillFields: INodeProperties[] = [
 				displayName: 'Item',
 				name: 'item',
 				values: [
-					{ displayName: 'Recipient Number', name: 'recipient', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Position of the recipient in Recipients (1 = first)' },
+					{ displayName: 'Recipient Number', name: 'recipient', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'Position of the recipient in Recipients (1 = first)' },
 					text('Description', 'descripcion'),
 					text('Main Code', 'codigo_principal', { description: 'At most 25 characters' }),
 					text('Auxiliary Code', 'codigo_auxiliar', { description: 'At most 25 characters' }),
@@ -91,13 +91,18 @@ export const waybillFields: INodeProperties[] = [
 		],
 	},
 	infoAdicionalField('valor'),
-	additionalFields(),
+	additionalFields(v),
 ];
 
 export function readWaybillFields(this: IExecuteFunctions, i: number): IDataObject {
 	const destinatarios = many.call(this, 'destinatarios.recipient', i).map((r) => ({ ...compact(r), items: [] as IDataObject[] }));
-	for (const item of many.call(this, 'waybillItems.item', i)) {
-		const n = Math.max(1, Number(item.recipient ?? 1) || 1);
+	const items = many.call(this, 'waybillItems.item', i);
+	// Which recipient each item belongs to: a whole number from 1, never guessed (an expression may give "2nd").
+	const check = new Checker();
+	items.forEach((item, k) => check.integer(`waybillItems[${k}].recipient`, item.recipient ?? 1, { min: 1 }));
+	check.throwIfFailed(this.getNode(), i);
+	for (const item of items) {
+		const n = numberValue(item.recipient ?? 1) as number;
 		const rest = { ...item };
 		delete rest.recipient;
 		// An item pointing past the last recipient gets a recipient of its own, so validation names it.

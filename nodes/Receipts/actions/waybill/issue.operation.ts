@@ -2,4 +2,4 @@ import { issueOperation } from '../common/operations';
 import { waybillSpec } from './fields';
 
 /** POST /waybills/issue (receipts service). */
-export const { description, validate, execute } = issueOperation(waybillSpec);
+export const { kind, description, validate, execute } = issueOperation(waybillSpec);

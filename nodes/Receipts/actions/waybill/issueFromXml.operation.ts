@@ -2,4 +2,4 @@ import { issueFromXmlOperation } from '../common/operations';
 import { waybillSpec } from './fields';
 
 /** POST /waybills/issue/xml (receipts service). */
-export const { description, validate, execute } = issueFromXmlOperation(waybillSpec);
+export const { kind, description, validate, execute } = issueFromXmlOperation(waybillSpec);

@@ -2,4 +2,4 @@ import { reissueOperation } from '../common/operations';
 import { waybillSpec } from './fields';
 
 /** POST /waybills/{id}/reissue (receipts service): the corrected waybill for one in NO AUTORIZADO or DEVUELTO. */
-export const { description, validate, execute } = reissueOperation(waybillSpec);
+export const { kind, description, validate, execute } = reissueOperation(waybillSpec);

@@ -1,0 +1,80 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * What the package's code knows about a failure, carried by the error itself as typed fields, so that no code
+ * reads meaning back out of message text. The transport fills the request facts; the operations add what
+ * exists despite the failure (`recovery`); the router names the item (`[item N]`, counted from 1) in one place.
+ */
+export interface FailureFacts {
+	/** HTTP status of the service's answer, when there was one. */
+	status?: number;
+	/** The service's own words (the message of its error body), for an operation that says it in other words. */
+	said?: string;
+	/**
+	 * The request may have been processed although no answer says so: the service answered 5xx, the connection
+	 * broke after the request was sent, or no answer came in time. Whoever created something must say it may exist.
+	 */
+	mayHaveBeenProcessed?: boolean;
+	/** The request ran out of its caller's time (a wait's deadline) before any attempt was answered. */
+	cutByDeadline?: boolean;
+	/**
+	 * What exists, or may exist, despite this failure (e.g. `{ document_exists: true, id, clave_acceso }`): the
+	 * fields of the error item with Continue On Fail, so a workflow can route them.
+	 */
+	recovery?: IDataObject;
+	/** The n8n input item (0-based) whose message already names it; set by the router. */
+	item?: number;
+}
+
+type WithFacts = { facts?: FailureFacts };
+
+/** The facts an error carries (an empty object for any other value). */
+export function factsOf(error: unknown): FailureFacts {
+	if (typeof error !== 'object' || error === null) return {};
+	const facts = (error as WithFacts).facts;
+	return facts && typeof facts === 'object' ? facts : {};
+}
+
+/** Adds `facts` to `error` (merging `recovery`), and returns the same error. */
+export function addFacts<E>(error: E, facts: FailureFacts): E {
+	if (typeof error !== 'object' || error === null) return error;
+	const before = factsOf(error);
+	const recovery = facts.recovery ? { ...(before.recovery ?? {}), ...withoutEmpty(facts.recovery) } : before.recovery;
+	(error as WithFacts).facts = { ...before, ...facts, ...(recovery ? { recovery } : {}) };
+	return error;
+}
+
+/** True when `error` comes from a request that may have been processed by the service (see FailureFacts). */
+export function mayHaveBeenProcessed(error: unknown): boolean {
+	return factsOf(error).mayHaveBeenProcessed === true;
+}
+
+/** Attaches the fields that identify what exists despite `error` (e.g. `{ id, clave_acceso }`). */
+export function attachRecovery<E>(error: E, fields: IDataObject): E {
+	return addFacts(error, { recovery: fields });
+}
+
+/** The fields attached by `attachRecovery`, if any. */
+export function recoveryOf(error: unknown): IDataObject | undefined {
+	return factsOf(error).recovery;
+}
+
+/** Puts `lead` at the start of an error's message and `instruction` first in its description, keeping what it said. */
+export function reword<E>(error: E, lead: string, instruction?: string): E {
+	if (!(error instanceof Error)) return error;
+	const e = error as Error & { description?: string | null };
+	e.message = `${lead}${e.message}`;
+	if (instruction) e.description = `${instruction}${e.description ? `\n${e.description}` : ''}`;
+	return error;
+}
+
+/** How n8n input item `itemIndex` (0-based) is named in every message: `[item 1]` is the first. */
+export function itemLabel(itemIndex: number): string {
+	return `[item ${itemIndex + 1}]`;
+}
+
+function withoutEmpty(fields: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null && value !== '') out[key] = value;
+	return out;
+}

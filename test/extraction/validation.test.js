@@ -1,0 +1,66 @@
+import { createParams, NODE, startExtraction } from './setup';
+/** @import { ExtractionEnv } from './setup' */
+
+/**
+ * Input that cannot slip through, for Extraction: the numeric options of Wait for Completion and Parallel
+ * Requests must be numbers in the form's range, or the run stops naming the option, with nothing sent (a
+ * "5s" from an expression used to become a 100 ms interval; a Timeout of "abc" the default).
+ */
+
+/** @type {ExtractionEnv} */
+let env;
+beforeAll(async () => (env = await startExtraction()));
+afterAll(async () => env.stop());
+beforeEach(() => env.reset());
+
+/** @type {Array<[label: string, parameters: Record<string, unknown>, message: RegExp]>} */
+const refused = [
+	['Check Every "5s"', { waitForCompletion: true, pollInterval: '={{ "5s" }}' }, /^\[item 1\] Check Every \(Seconds\): must be a number from 0\.1 to 3600, got "5s"$/],
+	['Check Every 0', { waitForCompletion: true, pollInterval: 0 }, /^\[item 1\] Check Every \(Seconds\): must be a number from 0\.1 to 3600, got 0$/],
+	['Check Every in hexadecimal', { waitForCompletion: true, pollInterval: '={{ "0xF" }}' }, /^\[item 1\] Check Every \(Seconds\): must be a number from 0\.1 to 3600, got "0xF"$/],
+	['Timeout "abc"', { waitForCompletion: true, timeout: '={{ "abc" }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got "abc"$/],
+	['Timeout 0', { waitForCompletion: true, timeout: 0 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got 0$/],
+	['Timeout of a week', { waitForCompletion: true, timeout: 604800 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got 604800$/],
+	['Timeout not finite', { waitForCompletion: true, timeout: '={{ 1/0 }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 1 to 86400, got Infinity$/],
+];
+
+describe('Extraction: numeric options are refused before anything is sent', () => {
+	test.each(refused)('Create with %s', async (_label, extra, message) => {
+		const result = await env.run(createParams(extra));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(message);
+		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+	});
+
+	test.each(refused)('Get with %s', async (_label, extra, message) => {
+		const job = env.sim.seedJob();
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, ...extra });
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(message);
+	});
+
+	test('the second item’s wrong Check Every stops the batch before the first job is created', async () => {
+		const result = await env.run(createParams({ waitForCompletion: true, pollInterval: '={{ $json.every }}' }), [{ every: 1 }, { every: '1m' }]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe('[item 2] Check Every (Seconds): must be a number from 0.1 to 3600, got "1m"');
+	});
+
+	test.each([
+		['0.5', 0.5, /got 0\.5 \(read once per execution, from the first item\)$/],
+		['0', 0, /got 0 /],
+		['"5s"', '={{ "5s" }}', /got "5s" /],
+	])('Get with Parallel Requests %s: refused before any read', async (_label, parallelRequests, says) => {
+		const job = env.sim.seedJob();
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, options: { parallelRequests } }, [{}, {}]);
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toMatch(/^Options → Parallel Requests: must be a whole number from 1 to 20, /);
+		expect(result.error?.message).toMatch(says);
+	});
+
+	test('options given as plain decimal text are read as those numbers', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED' });
+		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, waitForCompletion: true, pollInterval: '={{ "0.1" }}', timeout: '={{ "5" }}', options: { parallelRequests: '={{ "2" }}' } });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json.status).toBe('COMPLETED');
+	});
+});
