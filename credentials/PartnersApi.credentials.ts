@@ -1,3 +1,4 @@
+import { fetchToken } from '../nodes/Partners/token';
 import type {
 	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
@@ -65,19 +66,12 @@ export class PartnersApi implements ICredentialType {
 		},
 	];
 
+	/**
+	 * POST /v1/auth/token through the package's request primitive: no redirect followed (the client secret never
+	 * leaves for another address), a deadline, a size cap, and no empty token stored (nodes/Partners/token.ts).
+	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const answer = (await this.helpers.httpRequest({
-			method: 'POST',
-			url: `${String(credentials.baseUrl).replace(/\/+$/, '')}/v1/auth/token`,
-			headers: { 'F-Sandbox-Mode': credentials.sandbox ? 'true' : 'false', Accept: 'application/json' },
-			body: {
-				grant_type: 'client_credentials',
-				client_id: credentials.clientId,
-				client_secret: credentials.clientSecret,
-			},
-			json: true,
-		})) as { access_token?: string };
-		return { accessToken: answer.access_token ?? '' };
+		return { accessToken: await fetchToken(this.helpers, credentials) };
 	}
 
 	authenticate: IAuthenticateGeneric = {

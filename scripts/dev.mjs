@@ -7,8 +7,12 @@
 //   npm run dev -- --no-n8n          # only the simulators, for your own n8n (prints the credential values)
 //   npm run dev -- --port 5679 --sim-port 7402
 //   npm run dev -- --faults 0.2          # 20 % of the simulators' answers fail the way networks and services do
-//                                        # (see test/simulator/server.ts, FaultMode); switch them at run time with
+//                                        # (see test/simulator/server.js, FaultMode); switch them at run time with
 //                                        # PUT/DELETE http://127.0.0.1:7401/_control/chaos, list them with GET /_control/faults
+//   npm run dev -- --faults 0.2 --modes redirect,drip,oversize,echo-secrets,ignore-page
+//                                        # the hostile ones instead (a redirect to another port, one byte every
+//                                        # 400 ms, a 300 MB answer, refusals that repeat the secrets they got,
+//                                        # pages that never advance); one at a time: POST /_control/fail {mode, times, …}
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +26,7 @@ const { values: args } = parseArgs({
 		port: { type: 'string', default: '5678' },
 		'sim-port': { type: 'string', default: '7401' },
 		faults: { type: 'string' },
+		modes: { type: 'string', default: 'reset,throttle,drop-after,error-after,slow' },
 		'slow-ms': { type: 'string', default: '61000' },
 	},
 });
@@ -46,8 +51,9 @@ function startFaults(server) {
 	const rate = Number(args.faults);
 	if (!(rate > 0 && rate <= 1)) throw new Error(`--faults takes a rate between 0 and 1, got ${args.faults}`);
 	const delayMs = Number(args['slow-ms']);
-	server.chaos({ rate, modes: ['reset', 'throttle', 'drop-after', 'error-after', 'slow'], retryAfterSeconds: 2, delayMs, seed: Date.now() });
-	return `\n  faults: ${Math.round(rate * 100)} % of simulator answers fail (slow answers come after ${delayMs} ms: lower a node's Request Timeout to see them sooner); GET ${server.url('_control')}/faults lists them`;
+	const modes = args.modes.split(',').map((m) => m.trim()).filter(Boolean);
+	server.chaos({ rate, modes, retryAfterSeconds: 2, delayMs, seed: Date.now() });
+	return `\n  faults (${modes.join(', ')}): ${Math.round(rate * 100)} % of simulator answers fail (slow answers come after ${delayMs} ms: lower a node's Request Timeout to see them sooner); GET ${server.url('_control')}/faults lists them`;
 }
 
 async function main() {

@@ -1,14 +1,15 @@
 import type { RouterContext } from '../shared/router';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { FILE_TYPES, fileProblem } from '../shared/files';
+import { path } from '../shared/path';
 import { SlidingWindowLimiter } from '../shared/rateLimit';
-import type { ApiRequest, BinaryAnswer, RequestContext, ServiceDefinition } from '../shared/transport';
+import type { FailedRequest, RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
-import { downloadPath, downloadQuery, type DocumentFormat } from './domain/documents';
+import { downloadPath, downloadQuery, fileFormatOf, type DocumentFormat } from './domain/documents';
 import { baseUrlFor, credentialProblem } from './domain/environment';
 import { LIMITS, permissionFor } from './domain/limits';
 import { normalizeRecord } from './domain/names';
-import { scrubError } from '../shared/redact';
 import { factsOf } from '../shared/errors';
 
 function errorCode(body: unknown): string {
@@ -18,12 +19,18 @@ function errorCode(body: unknown): string {
 	return typeof code === 'string' && code ? ` [${code}]` : '';
 }
 
-/** Extraction service: base URL per environment, staging/production key check, errors in the spec's terms. */
+/**
+ * Extraction service: base URL per environment, staging/production key check, errors in the spec's terms, and a
+ * 403 explained with the permission it lacks. No write is safe to repeat (a create starts a job).
+ */
 export const extractionService: ServiceDefinition = {
 	name: 'Document Extraction',
 	credentialType: 'extractionApi',
+	credentialLabel: 'API key',
+	secretFields: ['apiKey'],
 	baseUrl: (credentials) => baseUrlFor(credentials),
 	preflight: (credentials) => credentialProblem(credentials),
+	explain: explainForbidden,
 	// A static key (no tokenField): a 401 is final, nothing is re-sent.
 	describeError(status, body) {
 		const said = bodyMessage(body);
@@ -62,74 +69,15 @@ interface KeyInfo {
 	organization?: string;
 }
 
-type AnyError = Error & { description?: string | null };
+/** What `GET /v1/auth/verify` says about the key, asked once per client (one execution) when a 403 needs it. */
+const keyInfos = new WeakMap<ServiceClient, Promise<KeyInfo | undefined>>();
 
-export interface CallOptions {
-	/** Values that must not appear in errors (SAT password, FIEL key material). */
-	secrets?: string[];
-}
-
-/**
- * One per node execution: the shared request core plus what is particular to this service: the limits
- * the node paces itself by (shared by all items of the execution), the 403 explanation that names the
- * missing permission, and secrets kept out of errors.
- */
-export class ExtractionApi {
-	readonly client: ServiceClient;
-	readonly statusChecks = new SlidingWindowLimiter(LIMITS.statusChecks.max, LIMITS.statusChecks.windowMs);
-	readonly downloads = new SlidingWindowLimiter(LIMITS.downloads.max, LIMITS.downloads.windowMs);
-	private keyInfo?: Promise<KeyInfo | undefined>;
-
-	constructor(private readonly ctx: RequestContext) {
-		this.client = new ServiceClient(ctx, extractionService);
-	}
-
-	async request<T = IDataObject>(req: ApiRequest & { binary?: false }, i?: number, opts?: CallOptions): Promise<T>;
-	async request(req: ApiRequest & { binary: true }, i?: number, opts?: CallOptions): Promise<BinaryAnswer>;
-	async request(req: ApiRequest, i?: number, opts: CallOptions = {}): Promise<unknown> {
-		try {
-			return await this.client.request(req as ApiRequest & { binary?: false }, i);
-		} catch (error) {
-			if (factsOf(error).status === 403) await this.explainForbidden(error as AnyError, req);
-			throw scrubError(error, opts.secrets ?? []);
-		}
-	}
-
-	/** GET /v1/auth/verify, normalized. */
-	async verify(i?: number): Promise<IDataObject> {
-		return normalizeRecord(await this.request({ method: 'GET', path: '/v1/auth/verify' }, i));
-	}
-
-	/** One status check of a job, paced by the 100-per-minute budget; returns the normalized record. */
-	async job(publicId: string, i: number, deadline = Infinity): Promise<IDataObject | 'deadline'> {
-		const slot = await this.statusChecks.acquire(deadline - Date.now());
-		if (!slot.ok) return 'deadline';
-		return normalizeRecord(await this.request({ method: 'GET', path: `/v1/extractions/${encodeURIComponent(publicId)}`, deadline }, i));
-	}
-
-	/** Downloads one document, paced by the 1,000-per-hour budget (waits at most a minute for a slot). */
-	async download(publicId: string, documentId: string, format: DocumentFormat, i: number): Promise<BinaryAnswer> {
-		const slot = await this.downloads.acquire(60_000);
-		if (!slot.ok) {
-			throw new NodeOperationError(this.ctx.getNode(), `Download of document ${documentId} not sent: the service allows ${LIMITS.downloads.label}`, {
-				itemIndex: i,
-				description: `This execution already used the download budget; the next slot frees in about ${Math.ceil(slot.waitMs / 60000)} minute(s). Run again later, or download fewer formats.`,
-			});
-		}
-		return await this.request(
-			{ method: 'GET', path: downloadPath(publicId, documentId), qs: downloadQuery(format), binary: true, headers: { Accept: '*/*' } },
-			i,
-		);
-	}
-
-	/** Adds to a 403 which permission the request needs and which ones the key has (from the verify result). */
-	private async explainForbidden(error: AnyError, req: ApiRequest): Promise<void> {
-		const needed = permissionFor(req.method, req.path);
-		if (req.path === '/v1/auth/verify') return;
-		this.keyInfo ??= this.client
-			.request({ method: 'GET', path: '/v1/auth/verify' })
-			.then((answer) => {
-				const a = (answer ?? {}) as IDataObject;
+function keyInfoOf(client: ServiceClient): Promise<KeyInfo | undefined> {
+	let info = keyInfos.get(client);
+	if (!info) {
+		info = client
+			.read(path`/v1/auth/verify`)
+			.then((a) => {
 				const org = (a.organization ?? {}) as IDataObject;
 				return {
 					permissions: Array.isArray(a.permissions) ? a.permissions.map(String) : undefined,
@@ -137,20 +85,84 @@ export class ExtractionApi {
 				};
 			})
 			.catch(() => undefined);
-		const info = await this.keyInfo;
-		const has = info?.permissions;
-		if (needed && has && !has.includes(needed)) {
-			error.message = `Document Extraction: the API key lacks the permission "${needed}"`;
-			error.description = `The key${info?.organization ? ` of ${info.organization}` : ''} has: ${has.length ? has.join(', ') : 'no permissions'}. Add "${needed}" to the key in the dashboard, or use a key that has it. Not retried. (${req.method} ${req.path}, HTTP 403)`;
-		} else if (needed) {
-			error.description = `This request needs the permission "${needed}"${has ? ` (the key's permissions: ${has.join(', ') || 'none'}; it may be restricted to other IP addresses)` : ''}. ${error.description ?? ''}`;
-		} else if (has) {
-			error.description = `The key's permissions: ${has.join(', ') || 'none'}. ${error.description ?? ''}`;
-		}
+		keyInfos.set(client, info);
+	}
+	return info;
+}
+
+/** Adds to a 403 which permission the request needs and which ones the key has (from the verify result). */
+async function explainForbidden(error: NodeApiError, req: FailedRequest, client: ServiceClient): Promise<void> {
+	if (factsOf(error).status !== 403 || req.path === '/v1/auth/verify') return;
+	const needed = permissionFor(req.method, req.path);
+	const info = await keyInfoOf(client);
+	const has = info?.permissions;
+	if (needed && has && !has.includes(needed)) {
+		error.message = `Document Extraction: the API key lacks the permission "${needed}"`;
+		error.description = `The key${info?.organization ? ` of ${info.organization}` : ''} has: ${has.length ? has.join(', ') : 'no permissions'}. Add "${needed}" to the key in the dashboard, or use a key that has it. Not retried. (${req.method} ${req.path}, HTTP 403)`;
+	} else if (needed) {
+		error.description = `This request needs the permission "${needed}"${has ? ` (the key's permissions: ${has.join(', ') || 'none'}; it may be restricted to other IP addresses)` : ''}. ${error.description ?? ''}`;
+	} else if (has) {
+		error.description = `The key's permissions: ${has.join(', ') || 'none'}. ${error.description ?? ''}`;
 	}
 }
 
+/**
+ * What one execution shares: the client, and the limits the node paces itself by (shared by all items):
+ * 100 status checks per minute, 1,000 downloads per hour.
+ */
 export interface ExtractionContext extends RouterContext {
-	api: ExtractionApi;
+	api: ServiceClient;
+	statusChecks: SlidingWindowLimiter;
+	downloads: SlidingWindowLimiter;
 }
 
+export function extractionContext(ctx: RequestContext): Omit<ExtractionContext, 'created'> {
+	return {
+		api: new ServiceClient(ctx, extractionService),
+		statusChecks: new SlidingWindowLimiter(LIMITS.statusChecks.max, LIMITS.statusChecks.windowMs),
+		downloads: new SlidingWindowLimiter(LIMITS.downloads.max, LIMITS.downloads.windowMs),
+	};
+}
+
+/** GET /v1/auth/verify, normalized. */
+export async function verifyKey(ctx: ExtractionContext, i?: number): Promise<IDataObject> {
+	return normalizeRecord(await ctx.api.read(path`/v1/auth/verify`, i));
+}
+
+/** One status check of a job, paced by the 100-per-minute budget; returns the normalized record. */
+export async function readJob(ctx: ExtractionContext, publicId: string, i: number, deadline?: number): Promise<IDataObject | 'deadline'> {
+	const slot = await ctx.statusChecks.acquire(deadline === undefined ? Infinity : deadline - Date.now());
+	if (!slot.ok) return 'deadline';
+	return normalizeRecord(await ctx.api.read(path`/v1/extractions/${publicId}`, i, { deadline }));
+}
+
+/** A downloaded document: its bytes and the type they turned out to be. */
+export interface DocumentFile {
+	body: Buffer;
+	mimeType: string;
+}
+
+/**
+ * Downloads one document, paced by the 1,000-per-hour budget (waits at most a minute for a slot), at most
+ * `maxBytes`, and checks that the bytes are the format asked for (an HTML login page is not a PDF:
+ * shared/files.ts); the MIME type is that of what arrived.
+ */
+export async function downloadDocument(ctx: ExtractionContext, publicId: string, documentId: string, format: DocumentFormat, i: number, maxBytes: number): Promise<DocumentFile> {
+	const slot = await ctx.downloads.acquire(60_000);
+	if (!slot.ok) {
+		throw new NodeOperationError(ctx.api.node, `Download of document ${documentId} not sent: the service allows ${LIMITS.downloads.label}`, {
+			itemIndex: i,
+			description: `This execution already used the download budget; the next slot frees in about ${Math.ceil(slot.waitMs / 60000)} minute(s). Run again later, or download fewer formats.`,
+		});
+	}
+	const answer = await ctx.api.download(downloadPath(publicId, documentId), i, { maxBytes, query: downloadQuery(format) });
+	const expected = fileFormatOf(format);
+	const problem = fileProblem(expected, answer.body, answer.headers['content-type'] ?? '');
+	if (problem) {
+		throw new NodeOperationError(ctx.api.node, `Document ${documentId} of extraction ${publicId} could not be downloaded as ${format}: ${problem}`, {
+			itemIndex: i,
+			description: `GET ${downloadPath(publicId, documentId).text}?type=${format} answered something else than the file (for example a login or error page). Nothing was saved; try again later.`,
+		});
+	}
+	return { body: answer.body, mimeType: FILE_TYPES[expected].mimeType };
+}

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { ReceiptsApi } from './transport';
+import { path } from '../shared/path';
+import type { ServiceClient } from '../shared/transport';
 
 /**
  * The receipts service's notifications and the one client of `POST /webhooks`, used by the Receipts node
@@ -24,6 +25,6 @@ export interface Subscription {
 }
 
 /** Subscribes `webhookUrl` to one event. Returns the service's answer (its shape is not documented). */
-export async function subscribeWebhook(api: ReceiptsApi, subscription: Subscription, itemIndex?: number): Promise<IDataObject> {
-	return await api.write({ method: 'POST', path: '/webhooks', body: { ...subscription } }, itemIndex);
+export async function subscribeWebhook(api: ServiceClient, subscription: Subscription, itemIndex?: number): Promise<IDataObject> {
+	return await api.write(path`/webhooks`, itemIndex, { body: { ...subscription } });
 }

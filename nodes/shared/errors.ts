@@ -18,6 +18,19 @@ export interface FailureFacts {
 	/** The request ran out of its caller's time (a wait's deadline) before any attempt was answered. */
 	cutByDeadline?: boolean;
 	/**
+	 * Sending the same request again cannot do anything twice: it is a read, or nothing reached the service, or
+	 * the service refused it without acting on it. False when it may have created, signed or sent something.
+	 */
+	repeatable?: boolean;
+	/** The answer was a redirect, which was not followed: where it pointed (origin and path, no query). */
+	redirectedTo?: string;
+	/** Redirects followed before this failure (file downloads, at most 5). */
+	hops?: number;
+	/** The answer was larger than allowed: its size (received so far, or announced by Content-Length) and the cap, in bytes. */
+	size?: { bytes: number; limit: number; announced: boolean };
+	/** Paging stopped because the service did not advance (the page answered was not the page asked, or came twice) or the page cap was reached. */
+	paging?: { asked: number; answered?: number; reason: 'not-advancing' | 'repeated' | 'cap' };
+	/**
 	 * What exists, or may exist, despite this failure (e.g. `{ document_exists: true, id, clave_acceso }`): the
 	 * fields of the error item with Continue On Fail, so a workflow can route them.
 	 */

@@ -46,6 +46,11 @@ export interface RouterContext {
 	 * item then runs alone before the others start, so that one token serves them all.
 	 */
 	fetchesToken?: boolean;
+	/**
+	 * The execution's service client: its scrubber, which knows every secret of the run (the credential's, the
+	 * tokens obtained, secrets given as data), is applied to every item and error the node emits.
+	 */
+	api?: { scrub<T>(value: T): T };
 }
 
 /**
@@ -88,11 +93,12 @@ function isItemList(value: OperationResult): value is INodeExecutionData[] {
 	return Array.isArray(value) && value.length > 0 && value.every((v) => v && typeof v === 'object' && 'json' in v && typeof v.json === 'object');
 }
 
-function toItems(result: OperationResult, itemIndex: number): INodeExecutionData[] {
+/** The items of one result, each paired with its input item and with its JSON passed through `scrub`. */
+function toItems(result: OperationResult, itemIndex: number, scrub: <T>(value: T) => T): INodeExecutionData[] {
 	if (result === undefined) return [];
-	if (isItemList(result)) return result.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+	if (isItemList(result)) return result.map((item) => ({ ...item, json: scrub(item.json), pairedItem: { item: itemIndex } }));
 	const list = Array.isArray(result) ? result : [result];
-	return list.map((json) => ({ json: json as IDataObject, pairedItem: { item: itemIndex } }));
+	return list.map((json) => ({ json: scrub(json as IDataObject), pairedItem: { item: itemIndex } }));
 }
 
 /**
@@ -161,6 +167,9 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		});
 	}
 	const ctx = makeContext();
+	// Every item and every error leaves through the client's scrubber (redact.ts), whatever built it.
+	const scrub = <T>(value: T): T => (ctx.api ? ctx.api.scrub(value) : value);
+	const named = (error: unknown, i: number, created?: CreatedLedger, notRun?: number[]) => scrub(forItem.call(this, error, i, created, notRun));
 	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const deferred: Array<{ i: number; result: Deferred }> = [];
@@ -171,14 +180,14 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 			try {
 				await op.validate.call(this, ctx, i);
 			} catch (error) {
-				throw forItem.call(this, error, i);
+				throw named(error, i);
 			}
 		}
 	}
 
 	const failItem = (error: unknown, i: number): void => {
-		const named = forItem.call(this, error, i);
-		results[i] = [{ json: { error: named.message, ...(recoveryOf(named) ?? {}) }, pairedItem: { item: i } }];
+		const failure = named(error, i);
+		results[i] = [{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } }];
 	};
 
 	// A failure (without Continue On Fail) stops new items from starting; the items already running finish,
@@ -188,7 +197,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		try {
 			const result = await op.execute.call(this, ctx, i);
 			if (result instanceof Deferred) deferred.push({ i, result });
-			else results[i] = toItems(result, i);
+			else results[i] = toItems(result, i, scrub);
 		} catch (error) {
 			if (continueOnFail) failItem(error, i);
 			else failures.set(i, error);
@@ -207,7 +216,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
 		const notRun = Array.from({ length: items.length - next }, (_, k) => next + k);
-		throw forItem.call(this, failures.get(first), first, ctx.created, notRun);
+		throw named(failures.get(first), first, ctx.created, notRun);
 	}
 
 	// Every deferred result settles (each one's failure is its own), then the first failure, in item order,
@@ -215,7 +224,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	await Promise.all(
 		deferred.map(async ({ i, result }) => {
 			try {
-				results[i] = toItems(await result.settle(), i);
+				results[i] = toItems(await result.settle(), i, scrub);
 			} catch (error) {
 				if (continueOnFail) failItem(error, i);
 				else failures.set(i, error);
@@ -224,7 +233,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
-		throw forItem.call(this, failures.get(first), first, ctx.created);
+		throw named(failures.get(first), first, ctx.created);
 	}
 	return [results.flat()];
 }

@@ -11,27 +11,54 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
-import { addFacts, factsOf } from './errors';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { addFacts, factsOf, type FailureFacts } from './errors';
+import { exchange, failureIn, HttpFailure, isRedirect, megabytes, originOf, parseBody, type Answer, type Sender } from './http';
+import type { ApiPath } from './path';
+import { redact, scrubError } from './redact';
 
 /**
- * Any n8n context that can make authenticated requests (a node run, a dropdown, a trigger's activation, a
- * trigger checking a delivery with the service).
+ * The one client of the three services. Each service configures it (`ServiceDefinition`: base address, how
+ * the credential is attached, its error bodies, which writes are safe to repeat, its secrets, a signing
+ * secret), and every operation of every node uses the same four calls:
+ * - `read(path)`: GET, JSON answer; safe to repeat;
+ * - `write(path, { method, body })`: POST/PATCH/PUT/DELETE, JSON answer; repeated only when the service says
+ *   that write is safe to repeat;
+ * - `sign(path, { body })`: a write that also carries the signing secret (Receipts: `X-Password`), never
+ *   repeated once it may have reached the service;
+ * - `download(path or address)`: GET, the bytes of a file, redirects followed hop by hop.
+ * The rules hold for all of them because they are written once, here and in http.ts:
+ * 1. the credential goes only to its own origin (scheme, host, port); no redirect is followed by n8n's helper:
+ *    `read`/`write`/`sign` refuse one with a clear error, `download` follows at most 5, each hop checked, and
+ *    once a hop leaves the credential's origin the rest of the chain carries no credential;
+ * 2. every request has a wall-clock deadline (Request Timeout, retries included, cut further by a wait's
+ *    deadline), however slowly the service sends its answer;
+ * 3. every answer has a size cap (JSON: MAX_JSON_BYTES; files: the caller's, see files.ts);
+ * 4. every answer returned and every error thrown passes the one scrubber (redact.ts) with every secret the
+ *    run knows: the credential's secret fields, tokens obtained, secrets given as data (`keepSecret`);
+ * 5. errors are NodeApiErrors whose facts (errors.ts) say what happened: status, the service's words, whether
+ *    it may have been processed, whether it may be repeated, where a redirect pointed, sizes;
+ * 6. a path is built from segments (path.ts): a path with an unsafe ID is never sent.
  */
+
+/** Any n8n context that can make requests: a node run, a dropdown, a trigger's activation, a webhook delivery. */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
-/** What one service tells the shared core about itself. */
+/** What one service tells the client about itself. */
 export interface ServiceDefinition {
 	/** Shown in messages, e.g. "Partners". */
 	name: string;
 	credentialType: string;
+	/** What the credential is called in messages about where it was (not) sent, e.g. "API key". */
+	credentialLabel: string;
 	baseUrl(credentials: ICredentialDataDecryptedObject): string;
 	/**
-	 * Turns an error answer into words a user can act on. `body` is the parsed JSON body when there is one.
-	 * Returns the message (what happened), a description (details and how to fix it) and, when the service's
-	 * own words are not the body's `message`, those words (`said`, kept in the error's facts).
+	 * Turns an error answer into words a user can act on. `body` is the parsed JSON body when there is one, its
+	 * text otherwise, already scrubbed; `token` is true for the answer of the credential's token request. Returns
+	 * the message (what happened), a description (details and how to fix it) and, when the service's own words
+	 * are not the body's `message`, those words (`said`, kept in the error's facts).
 	 */
-	describeError(status: number, body: unknown): { message: string; description?: string; said?: string };
+	describeError(status: number, body: unknown, answer?: { token: boolean }): { message: string; description?: string; said?: string };
 	/** Refuses a request before it is sent (e.g. a staging key against production). Returns a message or undefined. */
 	preflight?(credentials: ICredentialDataDecryptedObject): string | undefined;
 	/**
@@ -40,50 +67,59 @@ export interface ServiceDefinition {
 	 * once. Without it (a static API key) a 401 is final and nothing is re-sent.
 	 */
 	tokenField?: string;
-	/** Milliseconds before a request without an answer is abandoned (default 60 s). */
-	timeoutMs?: number;
+	/** The credential's fields whose values are secrets: cut out of every answer and error (the token field too). */
+	secretFields: readonly string[];
+	/** The secret `sign` adds: its header, the credential field it comes from and its name in messages. */
+	signing?: { header: string; field: string; label: string; purpose: string };
+	/** Whether a write (`write`) is safe to repeat: sending it twice cannot do anything twice. Default: no write is. */
+	repeatable?(method: IHttpRequestMethods, path: string): boolean;
+	/** Adds what the service can tell about a refusal (Extraction: the permission a 403 lacked). */
+	explain?(error: NodeApiError, request: FailedRequest, client: ServiceClient): Promise<void>;
 }
 
-export interface ApiRequest {
+/** What the client tells `explain` about the request that failed. */
+export interface FailedRequest {
 	method: IHttpRequestMethods;
-	/** Path relative to the credential's base URL, starting with `/`. */
+	/** The path below the base address (no query), e.g. `/v1/extractions/ext_1`. */
 	path: string;
-	/**
-	 * An absolute address used instead of base URL + `path` (e.g. a link the service returned). `path` then
-	 * only names the request in messages.
-	 */
-	url?: string;
-	/**
-	 * Send without the credential (no `authenticate`, no token): for addresses outside the service, which must
-	 * never see its keys.
-	 */
-	anonymous?: boolean;
-	body?: IDataObject | IDataObject[];
-	qs?: IDataObject;
-	headers?: IDataObject;
-	/**
-	 * True when sending the request twice cannot create, issue, send or change anything twice, nor turn a
-	 * success into a reported failure. Defaults to true for GET. Only such requests are re-sent after a 5xx
-	 * answer or a network failure that may have happened after the service processed them. Any request is
-	 * re-sent after a 429 (the service says it did not process it) or a refused connection (nothing reached
-	 * the service). See `shouldRetry`.
-	 */
-	idempotent?: boolean;
-	/** Overrides the service's request timeout (milliseconds). */
-	timeoutMs?: number;
-	/**
-	 * A moment (epoch milliseconds) this request must not outlive, retries included: each attempt's timeout
-	 * is cut to the time left, and no retry starts that would end after it (a wait's status check must not
-	 * keep the item beyond its Timeout).
-	 */
-	deadline?: number;
-	/** Answer as raw bytes with headers (downloads). */
-	binary?: boolean;
 }
 
-export interface BinaryAnswer {
+export interface ClientSettings {
+	/** Milliseconds one request may take, from sending it to the last byte of its answer, retries included. */
+	timeoutMs?: number;
+	/** Where the user sets that time, for messages (e.g. "Options → Request Timeout"). */
+	timeoutOption?: string;
+}
+
+export interface ReadOptions {
+	query?: IDataObject;
+	/** A moment (epoch milliseconds) the request must not outlive, retries included (a wait's deadline). */
+	deadline?: number;
+}
+
+export interface WriteOptions extends ReadOptions {
+	/** Default POST. */
+	method?: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+	body?: IDataObject | IDataObject[];
+}
+
+export interface DownloadOptions extends ReadOptions {
+	/** The largest file accepted, in bytes. */
+	maxBytes: number;
+	/** The Accept header (default any type). */
+	accept?: string;
+}
+
+/** A downloaded file: its bytes, the headers of the last answer and where it came from. */
+export interface FileAnswer {
 	body: Buffer;
 	headers: Record<string, string>;
+	/** The address the file finally came from (after redirects). */
+	url: string;
+	/** Redirects followed. */
+	hops: number;
+	/** Whether the request that got the file carried the credential. */
+	withCredential: boolean;
 }
 
 export interface RetryPolicy {
@@ -97,8 +133,14 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 };
 
-/** A request without an answer after this long is abandoned (and, if it is not safe to repeat, reported). */
+/** How long a request may take by default, retries included (Receipts lets the user change it: Request Timeout). */
 export const DEFAULT_TIMEOUT_MS = 60000;
+
+/** The largest JSON answer read (16 MB): the services' answers are kilobytes; a list of thousands of records fits. */
+export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+
+/** Redirects a download follows at most. */
+export const MAX_REDIRECTS = 5;
 
 /** Network failures where the request never reached the service: safe to re-send anything. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -125,47 +167,6 @@ export function lastCheckFailure<E>(error: E, path: string, what: string): E {
 	return error;
 }
 
-interface FailureInfo {
-	status?: number;
-	headers: Record<string, string>;
-	body: unknown;
-	networkCode?: string;
-	rawMessage: string;
-}
-
-function inspectFailure(error: unknown): FailureInfo {
-	// httpRequestWithAuthentication wraps the HTTP client's error in a NodeApiError whose `cause` is the
-	// original error carrying `response` (status, headers, data) or a socket `code`.
-	const outer = error as { cause?: unknown; message?: string };
-	const inner = (outer.cause ?? error) as {
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
-		code?: string;
-		message?: string;
-	};
-	const response = inner.response;
-	const headers: Record<string, string> = {};
-	for (const [key, value] of Object.entries(response?.headers ?? {})) headers[key.toLowerCase()] = String(value);
-	let body = response?.data;
-	if (Buffer.isBuffer(body)) body = body.toString('utf8');
-	if (typeof body === 'string') {
-		try {
-			body = JSON.parse(body);
-		} catch {
-			// not JSON: keep the text as it came, it is still worth showing
-		}
-	}
-	const rawMessage = inner.message ?? outer.message ?? 'unknown error';
-	let networkCode = response ? undefined : inner.code;
-	// A timeout shows up as ECONNABORTED or ETIMEDOUT depending on the HTTP client; name it one way.
-	if (!response && (networkCode === 'ECONNABORTED' || /timeout/i.test(rawMessage))) networkCode = 'ETIMEDOUT';
-	return { status: response?.status, headers, body, networkCode, rawMessage };
-}
-
-function maybeProcessed(failure: FailureInfo): boolean {
-	if (failure.status !== undefined) return failure.status >= 500;
-	return !NOT_SENT_CODES.has(failure.networkCode ?? '');
-}
-
 /** Milliseconds to wait before attempt `attempt + 1`, or undefined to give up. */
 export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy, random = Math.random): number | undefined {
 	if (retryAfter !== undefined && retryAfter.trim() !== '') {
@@ -178,12 +179,59 @@ export function retryDelay(attempt: number, retryAfter: string | undefined, poli
 	return exp / 2 + random() * (exp / 2);
 }
 
+/** One request as the client sends it. */
+interface Call {
+	kind: 'read' | 'write' | 'sign' | 'download';
+	method: IHttpRequestMethods;
+	url: string;
+	/** The path below the base address, or the address without its query (another host), for messages. */
+	path: string;
+	query?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	headers: IDataObject;
+	/** Whether the credential (and the signing secret) go with it: only to the credential's own origin. */
+	withCredential: boolean;
+	/** Safe to send twice (see FailureFacts.repeatable). */
+	repeatable: boolean;
+	maxBytes: number;
+	/** Epoch milliseconds the request must be over by, retries included. */
+	endAt: number;
+	/** The caller's deadline (a wait's), not the request's own time, is what `endAt` is. */
+	callerDeadline: boolean;
+	/** Redirects followed before this request (downloads). */
+	hops: number;
+}
+
+/** A failure of one attempt: an error status the service answered, or an HttpFailure (no usable answer). */
+type Failure = { kind: 'answer'; status: number; headers: Record<string, string>; body: unknown } | HttpFailure;
+
+const where = (call: Call) => `${call.method} ${call.path}`;
+
+function statusOf(failure: Failure): number | undefined {
+	return failure.kind === 'answer' ? failure.status : failure.details.status;
+}
+
+/** Whether the service may have done what was asked although no usable answer says so. */
+function mayHaveBeenProcessed(failure: Failure, method: IHttpRequestMethods): boolean {
+	if (failure.kind === 'answer') return failure.status >= 500;
+	// The token request failed: the request itself was never sent.
+	if (failure.details.token) return false;
+	// 307 and 308 ask for the same request elsewhere: not done. A write answered 301, 302 or 303 may have been
+	// done already ("created, now look there").
+	if (failure.kind === 'redirect') return method !== 'GET' && [301, 302, 303].includes(failure.details.status ?? 0);
+	if (failure.kind === 'status') return (failure.details.status ?? 0) >= 500;
+	if (failure.kind === 'network') return failure.details.status !== undefined ? failure.details.status < 400 || failure.details.status >= 500 : !NOT_SENT_CODES.has(failure.details.code ?? '');
+	if (failure.kind === 'too-large') return (failure.details.status ?? 200) < 400 || (failure.details.status ?? 0) >= 500;
+	// deadline, cancelled (no complete answer), malformed (a success whose body cannot be read)
+	return true;
+}
+
 /**
- * One client per node execution: it reads the credential once and hands the decrypted data to
- * httpRequestWithAuthentication on every request, so n8n does not look the credential up again per item
- * (about 4 ms each inside n8n). n8n still applies the credential's `authenticate` and `preAuthentication`
- * (a token is fetched when the token field is empty) and writes the token into this same object, so one
- * token serves the whole run.
+ * One client per node execution (or dropdown, activation, delivery): it reads the credential once and hands
+ * the decrypted data to httpRequestWithAuthentication on every request, so n8n does not look the credential up
+ * again per item. n8n still applies the credential's `authenticate` and `preAuthentication` (a token is
+ * fetched when the token field is empty) and writes the token into this same object, so one token serves the
+ * whole run.
  *
  * Token refresh: n8n's own re-send after a 401 is switched off (`preAuthenticationRetryStatusCode: []`),
  * because with parallel requests every request in flight would fetch its own token. Instead the first
@@ -198,11 +246,14 @@ export class ServiceClient {
 	/** Settles when the request fetching a new token has its answer. */
 	private refreshing?: Promise<void>;
 	/** Set when fetching a token failed: the other requests report it instead of each fetching again. */
-	private tokenFailure?: FailureInfo;
+	private tokenFailure?: Failure;
+	/** Secrets the run knows besides the credential's fields: tokens obtained, secrets given as data. */
+	private readonly known = new Set<string>();
 
 	constructor(
 		private readonly ctx: RequestContext,
 		readonly service: ServiceDefinition,
+		private readonly settings: ClientSettings = {},
 		private readonly retry: RetryPolicy = DEFAULT_RETRY,
 	) {}
 
@@ -212,6 +263,113 @@ export class ServiceClient {
 
 	async credentialData(): Promise<ICredentialDataDecryptedObject> {
 		return (await this.loadCredentials()).data ?? {};
+	}
+
+	/** GET `path`: the JSON answer, scrubbed. Safe to repeat: retried after 429, 5xx and network failures. */
+	async read<T = IDataObject>(path: ApiPath, itemIndex?: number, options: ReadOptions = {}): Promise<T> {
+		const call = await this.call('read', 'GET', path, itemIndex, options);
+		return await this.json<T>(call, itemIndex);
+	}
+
+	/** POST (or PATCH, PUT, DELETE) `path` with `body`: the JSON answer, scrubbed. */
+	async write<T = IDataObject>(path: ApiPath, itemIndex?: number, options: WriteOptions = {}): Promise<T> {
+		const method = options.method ?? 'POST';
+		const call = await this.call('write', method, path, itemIndex, options);
+		call.repeatable = this.service.repeatable?.(method, path.text) ?? false;
+		call.body = options.body;
+		return await this.json<T>(call, itemIndex);
+	}
+
+	/** A write that carries the signing secret (Receipts: X-Password). Never repeated once it may have reached the service. */
+	async sign<T = IDataObject>(path: ApiPath, itemIndex?: number, options: WriteOptions = {}): Promise<T> {
+		const method = options.method ?? 'POST';
+		const call = await this.call('sign', method, path, itemIndex, options);
+		const signing = this.service.signing;
+		const secret = signing ? (await this.credentialData())[signing.field] : undefined;
+		if (!signing || typeof secret !== 'string' || secret === '') {
+			const label = signing?.label ?? 'signing secret';
+			throw new NodeOperationError(this.node, `The ${this.service.name} credential has no ${label}`, {
+				itemIndex,
+				description: `${where(call)} ${signing?.purpose ?? 'signs'}, which needs the ${label}${signing ? ` (sent as ${signing.header})` : ''}. Add it to the credential. Nothing was sent.`,
+			});
+		}
+		call.headers[signing.header] = secret;
+		call.body = options.body;
+		return await this.json<T>(call, itemIndex);
+	}
+
+	/**
+	 * GET a file: `target` is a path below the base address or an address the service gave (a receipt's file
+	 * link). The credential goes only to the credential's own origin. Redirects are followed by this client, at
+	 * most MAX_REDIRECTS, each hop checked; once a hop leaves the credential's origin, the rest of the chain
+	 * carries no credential. The body is refused beyond `maxBytes`.
+	 */
+	async download(target: ApiPath | string, itemIndex: number | undefined, options: DownloadOptions): Promise<FileAnswer> {
+		const base = await this.baseUrl(itemIndex);
+		const baseOrigin = originOf(base);
+		let url: string;
+		if (typeof target === 'string') {
+			if (!originOf(target)) {
+				throw new NodeOperationError(this.node, `"${target}" is not an http(s) address`, { itemIndex, description: 'Only http and https addresses are downloaded. Nothing was sent.' });
+			}
+			url = target;
+		} else {
+			this.refuseUnsafe(target, itemIndex);
+			url = `${base}${target.text}`;
+		}
+		const { endAt, callerDeadline } = this.timeLimit(options.deadline);
+		let left = false;
+		for (let hops = 0; ; hops++) {
+			const withCredential: boolean = !left && originOf(url) === baseOrigin;
+			left = !withCredential;
+			const call: Call = {
+				kind: 'download',
+				method: 'GET',
+				url,
+				path: withCredential && url.startsWith(base) ? url.slice(base.length).replace(/[?#].*$/, '') || '/' : url.replace(/[?#].*$/, ''),
+				query: hops === 0 ? options.query : undefined,
+				headers: { Accept: options.accept ?? '*/*' },
+				withCredential,
+				repeatable: true,
+				maxBytes: options.maxBytes,
+				endAt,
+				callerDeadline,
+				hops,
+			};
+			const answer = await this.send(call, itemIndex);
+			if (!isRedirect(answer.status)) return { body: answer.body, headers: answer.headers, url, hops, withCredential };
+			const location = answer.headers.location ?? '';
+			let next: string | undefined;
+			try {
+				next = location ? new URL(location, url).href : undefined;
+			} catch {
+				next = undefined;
+			}
+			const redirect = new HttpFailure('redirect', 'redirect', { status: answer.status, location: next ?? location });
+			if (!next || !originOf(next) || hops >= MAX_REDIRECTS) throw await this.failure(redirect, call, itemIndex);
+			url = next;
+		}
+	}
+
+	/**
+	 * Adds values given as data (a SAT password, FIEL key material, Secret Fields) to the secrets cut out of
+	 * everything this client returns or throws, and everything the node outputs (router.ts).
+	 */
+	keepSecret(...values: unknown[]): void {
+		for (const value of values) if (typeof value === 'string' && value !== '') this.known.add(value);
+	}
+
+	/** `value` (an answer, an output item, an error) without any secret this run knows (see redact.ts). */
+	scrub<T>(value: T): T {
+		const secrets = this.secrets();
+		return value instanceof Error ? scrubError(value, secrets) : redact(value, secrets);
+	}
+
+	private secrets(): string[] {
+		const data = this.credentials?.data ?? {};
+		const fields = [...this.service.secretFields, ...(this.service.tokenField ? [this.service.tokenField] : [])];
+		const values = fields.map((field) => data[field]).filter((v): v is string => typeof v === 'string' && v !== '');
+		return [...values, ...this.known];
 	}
 
 	private async loadCredentials(): Promise<ICredentialsDecrypted> {
@@ -228,38 +386,125 @@ export class ServiceClient {
 		return await this.loading;
 	}
 
-	async request<T = IDataObject>(req: ApiRequest & { binary?: false }, itemIndex?: number): Promise<T>;
-	async request(req: ApiRequest & { binary: true }, itemIndex?: number): Promise<BinaryAnswer>;
-	async request(req: ApiRequest, itemIndex?: number): Promise<unknown> {
+	/** The credential's base address without a trailing slash; refuses one that is not http(s). */
+	private async baseUrl(itemIndex: number | undefined): Promise<string> {
+		const data = await this.credentialData();
+		const base = this.service.baseUrl(data).trim().replace(/\/+$/, '');
+		if (!originOf(base)) {
+			throw new NodeOperationError(this.node, `The Base URL of the ${this.service.name} credential is not an http(s) address`, {
+				itemIndex,
+				description: `Enter the address of the ${this.service.name} service, starting with https:// (or http://). Nothing was sent.`,
+			});
+		}
+		return base;
+	}
+
+	private refuseUnsafe(path: ApiPath, itemIndex: number | undefined): void {
+		if (!path.problem) return;
+		throw new NodeOperationError(this.node, `Not sent to ${this.service.name}: ${path.problem}`, {
+			itemIndex,
+			description: `An ID that goes into an address may hold letters, digits and signs such as - . _ ~, but no "/", "?", "#", "%" or spaces, and may not be "." or "..", so that it cannot change which address is called. Check the ID. Nothing was sent.`,
+		});
+	}
+
+	private timeLimit(deadline: number | undefined): { endAt: number; callerDeadline: boolean } {
+		const own = Date.now() + (this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+		return deadline !== undefined && deadline < own ? { endAt: deadline, callerDeadline: true } : { endAt: own, callerDeadline: false };
+	}
+
+	private async call(kind: Call['kind'], method: IHttpRequestMethods, path: ApiPath, itemIndex: number | undefined, options: ReadOptions): Promise<Call> {
+		this.refuseUnsafe(path, itemIndex);
+		const base = await this.baseUrl(itemIndex);
+		return {
+			kind,
+			method,
+			url: `${base}${path.text}`,
+			path: path.text,
+			query: options.query,
+			headers: { Accept: 'application/json' },
+			withCredential: true,
+			repeatable: kind === 'read',
+			maxBytes: MAX_JSON_BYTES,
+			...this.timeLimit(options.deadline),
+			hops: 0,
+		};
+	}
+
+	/** Sends `call` and reads its answer as JSON (an empty answer is `{}`); a redirect is refused. */
+	private async json<T>(call: Call, itemIndex: number | undefined): Promise<T> {
+		const answer = await this.send(call, itemIndex);
+		if (isRedirect(answer.status)) {
+			const location = answer.headers.location;
+			let to = location;
+			try {
+				to = location ? new URL(location, call.url).href : location;
+			} catch {
+				// keep it as it came
+			}
+			throw await this.failure(new HttpFailure('redirect', 'redirect', { status: answer.status, location: to }), call, itemIndex);
+		}
+		const text = answer.body.toString('utf8').replace(/^\uFEFF/, '');
+		if (!text.trim()) return {} as T;
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			const type = answer.headers['content-type'];
+			const start = JSON.stringify(text.trimStart().slice(0, 20));
+			throw await this.failure(
+				new HttpFailure('malformed', `the answer is not JSON (${type ? `content-type ${type}, ` : ''}starting with ${start})`, { status: answer.status, problem: 'not-json' }),
+				call,
+				itemIndex,
+			);
+		}
+		return this.scrub((parsed ?? {}) as T);
+	}
+
+	private cancelSignal(): AbortSignal | undefined {
+		const ctx = this.ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+		return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+	}
+
+	private sender(call: Call, credentials: ICredentialsDecrypted): Sender {
+		const ctx = this.ctx;
+		if (!call.withCredential) return async (options) => await ctx.helpers.httpRequest(options);
+		return async (options, signal) => {
+			// n8n's httpRequestWithAuthentication replaces a request's abortSignal with the execution's cancel
+			// signal (n8n-core, request-helpers/authentication): it is handed a context whose cancel signal is this
+			// request's, which fires at the deadline and when the execution is cancelled (see http.ts).
+			const scoped = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
+			return await ctx.helpers.httpRequestWithAuthentication.call(scoped, this.service.credentialType, options, {
+				credentialsDecrypted: credentials,
+				// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
+				preAuthenticationRetryStatusCode: [],
+			});
+		};
+	}
+
+	private options(call: Call): IHttpRequestOptions {
+		const options: IHttpRequestOptions = { method: call.method, url: call.url, headers: { ...call.headers }, json: call.kind !== 'download' };
+		if (call.query) options.qs = call.query;
+		if (call.body !== undefined) options.body = call.body;
+		return options;
+	}
+
+	/**
+	 * Sends `call` until it has an answer that is not an error status (a 2xx or a 3xx: the caller decides about
+	 * redirects), re-sending what is safe to re-send, never past `call.endAt`; throws the failure otherwise.
+	 */
+	private async send(call: Call, itemIndex: number | undefined): Promise<Answer> {
 		const credentials = await this.loadCredentials();
 		const data = credentials.data ?? {};
-		const base = this.service.baseUrl(data).replace(/\/+$/, '');
-		const options: IHttpRequestOptions = {
-			method: req.method,
-			url: req.url ?? `${base}${req.path}`,
-			headers: { Accept: 'application/json', ...(req.headers ?? {}) },
-			qs: req.qs,
-			json: !req.binary,
-		};
-		const timeoutMs = req.timeoutMs ?? this.service.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-		const deadline = req.deadline ?? Infinity;
-		if (req.body !== undefined) options.body = req.body;
-		if (req.binary) {
-			options.encoding = 'arraybuffer';
-			options.returnFullResponse = true;
-			options.json = false;
-		}
-		const idempotent = req.idempotent ?? req.method === 'GET';
 		// A request sent without the credential has no token to refresh.
-		const tokenField = req.anonymous ? undefined : this.service.tokenField;
+		const tokenField = call.withCredential ? this.service.tokenField : undefined;
 		let refreshed = false;
 		// The last failure the service (or the network) gave this request, reported instead of a later
 		// attempt that only ran out of the caller's time.
-		let answered: FailureInfo | undefined;
+		let answered: Failure | undefined;
 
 		for (let attempt = 1; ; ) {
 			if (this.refreshing) await this.refreshing;
-			if (tokenField && data[tokenField] === '' && this.tokenFailure) throw this.toNodeError(this.tokenFailure, req, itemIndex);
+			if (tokenField && data[tokenField] === '' && this.tokenFailure) throw await this.failure(this.tokenFailure, call, itemIndex);
 			const generation = this.tokenGeneration;
 			// The first request to find the token refused fetches the new one: n8n runs preAuthentication
 			// because the field is empty. Everyone else waits for it (above).
@@ -267,53 +512,49 @@ export class ServiceClient {
 			if (tokenField && data[tokenField] === '' && !this.refreshing) {
 				this.refreshing = new Promise<void>((resolve) => (endRefresh = resolve));
 			}
-			const timeLeft = deadline - Date.now();
-			const cutByDeadline = timeLeft < timeoutMs;
+			let failure: Failure;
 			try {
-				const attempt = { ...options, headers: { ...options.headers }, timeout: Math.max(1, Math.min(timeoutMs, timeLeft)) };
-				const answer = req.anonymous
-					? await this.ctx.helpers.httpRequest(attempt)
-					: await this.ctx.helpers.httpRequestWithAuthentication.call(
-							this.ctx,
-							this.service.credentialType,
-							attempt,
-							// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
-							{ credentialsDecrypted: credentials, preAuthenticationRetryStatusCode: [] },
-						);
-				if (!req.binary) return answer;
-				const full = answer as { body: ArrayBuffer | Buffer; headers: Record<string, unknown> };
-				const headers: Record<string, string> = {};
-				for (const [k, v] of Object.entries(full.headers ?? {})) headers[k.toLowerCase()] = String(v);
-				return { body: Buffer.from(full.body as ArrayBuffer), headers } satisfies BinaryAnswer;
+				const answer = await exchange(this.sender(call, credentials), this.options(call), {
+					deadline: call.endAt,
+					maxBytes: call.maxBytes,
+					cancel: this.cancelSignal(),
+					request: where(call),
+				});
+				if (answer.status < 400) return answer;
+				failure = { kind: 'answer', status: answer.status, headers: answer.headers, body: parseBody(answer.body) };
 			} catch (error) {
-				const failure = inspectFailure(error);
-				if (cutByDeadline && failure.networkCode === 'ETIMEDOUT') {
-					// This attempt's timeout was the time the caller had left, and it ran out.
-					if (answered) throw this.toNodeError(answered, req, itemIndex);
-					throw addFacts(this.toNodeError(failure, req, itemIndex), { cutByDeadline: true });
-				}
-				if (endRefresh && tokenField && data[tokenField] === '') this.tokenFailure = failure;
-				if (failure.status === 401 && tokenField && !refreshed && !endRefresh) {
-					// Refused token: fetch a new one once (unless a refresh happened since this request was sent).
-					refreshed = true;
-					if (this.tokenGeneration === generation && !this.refreshing) data[tokenField] = '';
-					continue;
-				}
-				// An expired token, re-sent above with a new one, is not what went wrong with this request.
-				answered = failure;
-				const wait = this.shouldRetry(failure, idempotent, attempt)
-					? retryDelay(attempt, failure.headers['retry-after'], this.retry)
-					: undefined;
-				if (wait === undefined || Date.now() + wait >= deadline) throw this.toNodeError(failure, req, itemIndex);
-				attempt++;
-				await sleep(wait);
+				const known = failureIn(error);
+				// exchange() rejects with HttpFailures only: anything else is a fault of this code, reported as it is.
+				if (!known) throw this.scrub(new NodeOperationError(this.node, error instanceof Error ? error.message : String(error), { itemIndex }));
+				failure = known;
 			} finally {
+				if (tokenField && typeof data[tokenField] === 'string' && data[tokenField] !== '') this.known.add(data[tokenField] as string);
 				if (endRefresh) {
 					this.tokenGeneration++;
 					this.refreshing = undefined;
 					endRefresh();
 				}
 			}
+			if (endRefresh && tokenField && data[tokenField] === '') this.tokenFailure = failure;
+			// What the token request answered is final: the credential is refused, or the service is not answering it.
+			if (failure.kind !== 'answer' && failure.details.token) throw await this.failure(failure, call, itemIndex);
+			if (failure.kind === 'deadline') {
+				// The time ran out: the last real answer says more than "no answer in time", when there was one.
+				throw await this.failure(answered ?? failure, call, itemIndex, !answered && call.callerDeadline);
+			}
+			if (failure.kind === 'answer' && failure.status === 401 && tokenField && !refreshed && !endRefresh) {
+				// Refused token: fetch a new one once (unless a refresh happened since this request was sent).
+				refreshed = true;
+				if (this.tokenGeneration === generation && !this.refreshing) data[tokenField] = '';
+				continue;
+			}
+			// An expired token, re-sent above with a new one, is not what went wrong with this request.
+			answered = failure;
+			const retryAfter = failure.kind === 'answer' ? failure.headers['retry-after'] : undefined;
+			const wait = this.shouldRetry(failure, call.repeatable, attempt) ? retryDelay(attempt, retryAfter, this.retry) : undefined;
+			if (wait === undefined || Date.now() + wait >= call.endAt) throw await this.failure(failure, call, itemIndex);
+			attempt++;
+			await sleep(wait);
 		}
 	}
 
@@ -321,62 +562,135 @@ export class ServiceClient {
 	 * Whether attempt `attempt` may be followed by another. Never after 401/403 (the credential is wrong). Any
 	 * request after a 429 (not processed: the service asks to come back later) or a refused connection
 	 * (nothing reached the service). After a 5xx or a connection that broke once the request was sent, only
-	 * requests that are safe to repeat (`idempotent`): an issue, a delete or a message could otherwise
-	 * happen twice, or a success be reported as a failure.
+	 * requests that are safe to repeat: an issue, a delete or a message could otherwise happen twice, or a
+	 * success be reported as a failure. Never after a redirect, an oversized or unreadable answer.
 	 */
-	private shouldRetry(failure: FailureInfo, idempotent: boolean, attempt: number): boolean {
+	private shouldRetry(failure: Failure, repeatable: boolean, attempt: number): boolean {
 		if (attempt >= this.retry.maxAttempts) return false;
-		if (failure.status === 401 || failure.status === 403) return false;
-		if (failure.status === 429) return true;
-		if (failure.status === undefined && NOT_SENT_CODES.has(failure.networkCode ?? '')) return true;
-		if (!idempotent) return false;
-		return failure.status === undefined || failure.status >= 500;
-	}
-
-	private toNodeError(failure: FailureInfo, req: ApiRequest, itemIndex: number | undefined): NodeApiError {
-		const where = `${req.method} ${req.path}`;
-		const maybe = maybeProcessed(failure);
-		let failureSaid: string | undefined;
-		const caution = maybe && !idempotent(req) ? ' The request may have been processed before the answer was lost: check in the service before sending it again.' : '';
-		let error: NodeApiError;
-		if (failure.status === undefined) {
-			const what = failure.networkCode === 'ETIMEDOUT' ? 'did not answer in time' : 'could not be reached';
-			const message = `${this.service.name} ${what} (${failure.networkCode ?? failure.rawMessage})`;
-			error = new NodeApiError(this.node, { message: failure.rawMessage } as JsonObject, {
-				message,
-				description: `${where} failed before an answer arrived. Check the Base URL in the ${this.service.name} credential and that the service is up.${caution}`,
-				itemIndex,
-			});
-			// NodeApiError swaps a message that names a socket code (or contains one) for a generic one;
-			// keep ours, it names the service and the item.
-			error.message = message;
-		} else {
-			const { message, description, said } = this.service.describeError(failure.status, failure.body);
-			failureSaid = said ?? bodyMessage(failure.body);
-			const errorBody: JsonObject =
-				failure.body && typeof failure.body === 'object' && !Array.isArray(failure.body)
-					? (failure.body as JsonObject)
-					: { message: String(failure.body ?? '') };
-			const details = `${description ? `${description} ` : ''}(${where}, HTTP ${failure.status})${caution}`;
-			error = new NodeApiError(this.node, errorBody, {
-				message,
-				description: details,
-				httpCode: String(failure.status),
-				itemIndex,
-			});
-			error.message = message;
+		if (failure.kind === 'answer') {
+			if (failure.status === 429) return true;
+			return repeatable && failure.status >= 500;
 		}
-		return addFacts(error, { status: failure.status, said: failureSaid, mayHaveBeenProcessed: maybe });
+		if (failure.kind !== 'network') return false;
+		if (failure.details.status === undefined && NOT_SENT_CODES.has(failure.details.code ?? '')) return true;
+		return repeatable;
+	}
+
+	/** `failure` as the NodeApiError to throw: with its facts, explained by the service, scrubbed. */
+	private async failure(failure: Failure, call: Call, itemIndex: number | undefined, cutByDeadline = false): Promise<NodeApiError> {
+		const error = this.toError(failure, call, itemIndex);
+		if (cutByDeadline) addFacts(error, { cutByDeadline });
+		if (this.service.explain && failure.kind === 'answer' && call.withCredential) {
+			await this.service.explain(error, { method: call.method, path: call.path }, this);
+		}
+		return this.scrub(error);
+	}
+
+	private toError(failure: Failure, call: Call, itemIndex: number | undefined): NodeApiError {
+		const name = this.service.name;
+		const request = failure.kind !== 'answer' && failure.details.request ? failure.details.request : where(call);
+		const processed = mayHaveBeenProcessed(failure, call.method);
+		const caution = processed && !call.repeatable ? ' The request may have been processed before the answer was lost: check in the service before sending it again.' : '';
+		const status = statusOf(failure);
+		const facts: FailureFacts = { status, mayHaveBeenProcessed: processed, repeatable: call.repeatable || !processed };
+		if (call.hops) facts.hops = call.hops;
+		let message: string;
+		let description: string | undefined;
+		let body: JsonObject = { message: failure.kind === 'answer' ? `HTTP ${failure.status}` : failure.message };
+		if (failure.kind === 'answer') {
+			const scrubbed = this.scrub(failure.body);
+			if (scrubbed && typeof scrubbed === 'object' && !Array.isArray(scrubbed)) body = scrubbed as JsonObject;
+			else if (scrubbed !== undefined) body = { message: String(scrubbed).slice(0, 2000) };
+			if (!call.withCredential && (failure.status === 401 || failure.status === 403)) {
+				// Not "the key was refused": none was sent.
+				const label = this.service.credentialLabel;
+				message = `HTTP ${failure.status} to a request without the ${label}`;
+				description = `${originOf(call.url)} is not the address of the ${name} credential's Base URL, so the ${label} was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
+			} else {
+				const described = this.service.describeError(failure.status, scrubbed, { token: false });
+				facts.said = described.said ?? bodyMessage(scrubbed);
+				message = described.message;
+				description = `${described.description ? `${described.description} ` : ''}(${request}, HTTP ${failure.status})${caution}`;
+			}
+		} else if (failure.kind === 'status') {
+			// An error status that ended a request of its own (the token request): the service's words, as for any answer.
+			const scrubbed = this.scrub(failure.details.body);
+			if (scrubbed && typeof scrubbed === 'object' && !Array.isArray(scrubbed)) body = scrubbed as JsonObject;
+			const described = this.service.describeError(failure.details.status ?? 0, scrubbed, { token: failure.details.token === true });
+			facts.said = described.said ?? bodyMessage(scrubbed);
+			message = described.message;
+			description = `${described.description ? `${described.description} ` : ''}(${request}, HTTP ${failure.details.status ?? '?'})`;
+		} else if (failure.kind === 'network') {
+			const code = failure.details.code ?? 'network error';
+			if (failure.details.status === undefined) {
+				message = `${name} could not be reached (${code})`;
+				description = `${request} failed before an answer arrived. Check the Base URL in the ${name} credential and that the service is up.${caution}`;
+			} else {
+				message = `${name}: ${failure.message} (${code})`;
+				description = `${request} was answered (HTTP ${failure.details.status}), but ${failure.message}.${caution}`;
+			}
+		} else if (failure.kind === 'deadline') {
+			const seconds = Math.max(1, Math.round((failure.details.allowedMs ?? this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000));
+			message = `${name} did not answer in time (no complete answer within ${seconds} s)`;
+			const limit = call.callerDeadline ? 'the time left before the wait’s Timeout' : `the most one request may take${this.settings.timeoutOption ? ` (${this.settings.timeoutOption})` : ''}, retries included`;
+			description = `${request} had no complete answer within ${seconds} s, ${limit}. An answer that arrives slowly is cut at that time too.${caution}`;
+		} else if (failure.kind === 'cancelled') {
+			message = `${name}: the execution was cancelled while ${request} waited for its answer`;
+			description = caution.trim() || undefined;
+		} else if (failure.kind === 'too-large') {
+			const { bytes = 0, limit = call.maxBytes, announced = false } = failure.details;
+			facts.size = { bytes, limit, announced };
+			const size = announced ? `it announced ${megabytes(bytes)}` : `more than ${megabytes(limit)} arrived`;
+			if (call.kind === 'download') {
+				message = `${name}: the file is larger than ${megabytes(limit)} (${size})`;
+				description = `${request}: the download was stopped at the Max File Size of ${megabytes(limit)} and nothing was kept. If the file is expected to be this large, raise Max File Size.`;
+			} else {
+				message = `${name}: the answer is larger than ${megabytes(limit)} (${size})`;
+				description = `${request}: a ${name} answer is read up to ${megabytes(limit)}; this one was stopped there and nothing was kept.${caution}`;
+			}
+		} else if (failure.kind === 'redirect') {
+			const to = failure.details.location ?? '';
+			const shown = to.replace(/[?#].*$/, '');
+			facts.redirectedTo = shown || undefined;
+			if (call.kind === 'download' && call.hops >= MAX_REDIRECTS && originOf(to)) {
+				message = `${name}: more than ${MAX_REDIRECTS} redirects (${request})`;
+				description = `The address redirected again and again (last to ${shown}); a download follows at most ${MAX_REDIRECTS}.`;
+			} else if (call.kind === 'download') {
+				message = `${name}: a redirect (HTTP ${failure.details.status ?? '?'}) to ${shown ? `"${shown}", which is not an http(s) address` : 'no address'}`;
+				description = `${request} was redirected somewhere a download cannot follow. Nothing was downloaded.`;
+			} else {
+				message = `${name} answered ${request} with a redirect (HTTP ${failure.details.status ?? '?'}), which was not followed`;
+				description =
+					`It pointed to ${shown || 'no address'}. Requests that carry the ${name} credential never follow a redirect, so nothing was sent there. ` +
+					`Check the Base URL of the ${name} credential: it must be the service's own address (for example https:// instead of http://, and no extra path).${caution}`;
+			}
+		} else {
+			// malformed: a success status whose body is not what it should be
+			message = `${name}: ${failure.message}`;
+			description = `${request} answered HTTP ${failure.details.status ?? '?'}, but ${failure.message}. Check the Base URL of the ${name} credential: it must be the service's own address.${caution}`;
+		}
+		const error = new NodeApiError(this.node, body, {
+			message,
+			description,
+			httpCode: status !== undefined ? String(status) : undefined,
+			itemIndex,
+		});
+		// NodeApiError swaps a message that names a socket code or a status for a generic one: keep ours.
+		error.message = message;
+		error.description = description ?? null;
+		return addFacts(error, facts);
 	}
 }
 
-function idempotent(req: ApiRequest): boolean {
-	return req.idempotent ?? req.method === 'GET';
-}
-
-/** Reads the service's `message`/`error` fields from an error body, whatever its exact shape. */
+/**
+ * Reads the service's `message`/`error` fields from an error body, whatever its exact shape; a text body (an
+ * HTML error page, say) gives its text without markup, at most 300 characters.
+ */
 export function bodyMessage(body: unknown): string | undefined {
-	if (typeof body === 'string') return body.trim() || undefined;
+	if (typeof body === 'string') {
+		const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		return text ? (text.length > 300 ? `${text.slice(0, 300)}…` : text) : undefined;
+	}
 	if (!body || typeof body !== 'object') return undefined;
 	const b = body as Record<string, unknown>;
 	for (const key of ['message', 'error_description', 'error', 'detail']) {

@@ -122,12 +122,6 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 		}
 	});
 
-	test("every example's name fits n8n's limit of 128 characters (the editor refuses longer ones, and so does PostgreSQL)", () => {
-		// n8n's WorkflowEntity: name varchar(128), validated as 1 to 128 characters on save. SQLite, which this
-		// suite runs on, stores a longer name from `import:workflow` without complaint.
-		for (const { file, workflow } of examples) assert.ok(workflow.name.length <= 128, `${file}: name of ${workflow.name.length} characters`);
-	});
-
 	test('every example imported unmodified, each credential reference resolved to the simulator credential of its type', () => {
 		assert.equal(stored.length, examples.length);
 		for (const { file, workflow } of examples) {

@@ -11,6 +11,8 @@ export const NODE = 'Document Extraction';
 export async function startExtraction() {
 	const sim = new ExtractionSimulator();
 	const server = await new SimulatorServer([sim]).start();
+	// "Another host" for the hostile-network tests: the same simulators on a second port.
+	const otherOrigin = await server.addOrigin();
 	const engine = new Engine(
 		[built('nodes/Extraction/Extraction.node', 'Extraction')],
 		[built('credentials/ExtractionApi.credentials', 'ExtractionApi')],
@@ -36,7 +38,7 @@ export async function startExtraction() {
 		server.clear();
 		useCredential();
 	};
-	return { sim, server, engine, run, calls, baseUrl, useCredential, reset, stop: () => server.stop() };
+	return { sim, server, engine, run, calls, baseUrl, useCredential, reset, otherOrigin, stop: () => server.stop() };
 }
 
 /**

@@ -1,4 +1,5 @@
 /** @import { IHttpRequestHelper } from 'n8n-workflow' */
+import { workflowWith } from '../harness/engine';
 import { byId, usePartners } from './setup';
 
 const env = usePartners((env) => {
@@ -113,17 +114,15 @@ describe('token flow', () => {
 	});
 
 	test('the credential test button really calls the service and tells a wrong secret apart', async () => {
-		const helpers = /** @type {IHttpRequestHelper} */ (/** @type {unknown} */ ({ helpers: { httpRequest: async (o) => {
-			const r = await fetch(o.url, { method: o.method ?? 'GET', headers: { 'content-type': 'application/json', ...(o.headers ?? {}) }, body: o.body ? JSON.stringify(o.body) : undefined });
-			if (!r.ok) throw new Error(`HTTP ${r.status}`);
-			return await r.json();
-		} } }));
+		// n8n-core's own HTTP helper, as n8n hands it to a credential's preAuthentication.
+		const context = env.engine.loadOptionsContext(workflowWith({ nodeType: 'partners', credentialType: 'partnersApi', parameters: {}, name: 'Partners' }), 'Partners');
+		const helpers = /** @type {IHttpRequestHelper} */ ({ helpers: { httpRequest: context.helpers.httpRequest } });
 		const good = await env.engine.credentials.testCredential('partnersApi', { baseUrl: `${env.server.url('partners')}/`, clientId: 'partner-id', clientSecret: 'partner-secret', sandbox: true }, helpers);
 		expect(good.status).toBe(200);
 		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual(['GET /v1/products']);
 		await expect(
 			env.engine.credentials.testCredential('partnersApi', { baseUrl: env.server.url('partners'), clientId: 'partner-id', clientSecret: 'nope', sandbox: true }, helpers),
-		).rejects.toThrow('HTTP 401');
+		).rejects.toMatchObject({ kind: 'status', details: { status: 401, token: true } });
 	});
 });
 

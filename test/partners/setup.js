@@ -8,6 +8,8 @@ import { SimulatorServer } from '../simulator/server';
 export async function startPartners(opts = {}) {
 	const partners = new PartnersSimulator();
 	const server = await new SimulatorServer([partners]).start();
+	// "Another host" for the hostile-network tests: the same simulators on a second port.
+	const otherOrigin = await server.addOrigin();
 	const engine = new Engine(
 		[built('nodes/Partners/Partners.node', 'Partners')],
 		[built('credentials/PartnersApi.credentials', 'PartnersApi')],
@@ -29,7 +31,7 @@ export async function startPartners(opts = {}) {
 	/** Requests to the service other than the token request. */
 	const calls = () => server.received('partners').filter((r) => r.path !== '/v1/auth/token');
 	const tokenCalls = () => server.received('partners').filter((r) => r.path === '/v1/auth/token');
-	return { partners, server, engine, run, runAsTool, calls, tokenCalls, stop: () => server.stop() };
+	return { partners, server, engine, run, runAsTool, calls, tokenCalls, otherOrigin, stop: () => server.stop() };
 }
 
 /**

@@ -366,7 +366,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 
 	test.each([
 		['empty', '={{ $json.id ?? "" }}', /^\[item 1\] receiptId: is required$/],
-		['with a slash', 'abc/../def', /^\[item 1\] receiptId: "abc\/..\/def" is not a receipt ID/],
+		['with a slash', 'abc/../def', /^\[item 1\] receiptId: "abc\/..\/def" is not an ID: it contains "\/"/],
 	])('a receipt ID that is %s', async (_what, receiptId, says) => {
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
 		expect(env.calls()).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { REDACTED, redact, scrubError, scrubText } from '../../nodes/shared/redact';
+import { REDACTED, redact, scrubError, scrubText, secretForms } from '../../nodes/shared/redact';
 
 /** The one redaction rule of the package: what each service echoes, masked by name; what was sent, cut out by value. */
 describe('redact', () => {
@@ -56,5 +56,38 @@ describe('redact', () => {
 		expect(out).toBe(error);
 		expect(JSON.stringify({ m: out.message, s: out.stack, d: out.description, ms: out.messages, r: out.errorResponse, c: out.context })).not.toContain('hunter22');
 		expect(out.errorResponse).toEqual({ password: REDACTED, text: REDACTED });
+	});
+
+	test('cuts a secret out in every form a service echoes it: raw, JSON-escaped (also as PHP writes it), URL- and form-encoded', () => {
+		const secret = 'p@ss "wörd"/+ &x=1';
+		expect(secretForms(secret)).toEqual([
+			secret,
+			'p@ss \\"wörd\\"/+ &x=1',
+			'p@ss \\"w\\u00f6rd\\"\\/+ &x=1',
+			'p%40ss%20%22w%C3%B6rd%22%2F%2B%20%26x%3D1',
+			'p%40ss+%22w%C3%B6rd%22%2F%2B+%26x%3D1',
+		]);
+		const echoed = `raw ${secret} | json {"s":${JSON.stringify(secret)}} | php ${secretForms(secret)[2]} | query ?s=${encodeURIComponent(secret)} | form s=${secretForms(secret)[4]}`;
+		expect(scrubText(echoed, [secret])).toBe(`raw ${REDACTED} | json {"s":"${REDACTED}"} | php ${REDACTED} | query ?s=${REDACTED} | form s=${REDACTED}`);
+	});
+
+	test('scrubError also cleans the causes and a copy of the node n8n attaches (its parameters), leaving the node itself as it is', () => {
+		const node = { name: 'N', parameters: { satPassword: 'hunter22' } };
+		const cause = new Error('cause hunter22');
+		const error = Object.assign(new Error('top', { cause }), { node });
+		scrubError(error, ['hunter22']);
+		expect(cause.message).toBe(`cause ${REDACTED}`);
+		expect(error.node).toEqual({ name: 'N', parameters: { satPassword: REDACTED } });
+		expect(node.parameters.satPassword).toBe('hunter22');
+	});
+
+	test('masks the OAuth and webhook secrets by name as well', () => {
+		expect(redact({ client_secret: 'a', access_token: 'b', Authorization: 'Bearer c', webhookSecret: 'd', token_type: 'Bearer' })).toEqual({
+			client_secret: REDACTED,
+			access_token: REDACTED,
+			Authorization: REDACTED,
+			webhookSecret: REDACTED,
+			token_type: 'Bearer',
+		});
 	});
 });

@@ -7,7 +7,10 @@ import { createServer } from 'node:http';
  * own prefix (`/partners`, `/receipts`, `/extraction`): the base URL a credential uses is
  * `http://127.0.0.1:<port>/<service>`. It records every request so tests can assert what reached the
  * "service", and it injects the faults a network and a real service produce (see `FaultMode`), one by one
- * (`fail`) or at random (`chaos`), so tests, the bench and `npm run dev` can see how the nodes hold.
+ * (`fail`) or at random (`chaos`), so tests, the bench and `npm run dev` can see how the nodes hold. Besides
+ * those faults it plays a hostile network and service: a redirect to another origin (a second port of this
+ * server, `addOrigin`), an answer dripped one byte at a time, an oversized answer, a refusal that echoes the
+ * request's secrets, pages that never advance.
  * @typedef {object} SimRequest
  * @property {number} seq Sequence number of the request at this server (1, 2, …).
  * @property {string} service
@@ -20,6 +23,7 @@ import { createServer } from 'node:http';
  * @property {unknown} body Parsed JSON body, or undefined when the body is empty or not JSON.
  * @property {boolean} badJson True when a body was sent but could not be parsed as JSON.
  * @property {number} at
+ * @property {string} origin The origin (`http://127.0.0.1:<port>`) of the listener that received it.
  */
 
 /**
@@ -29,6 +33,22 @@ import { createServer } from 'node:http';
  * @property {Record<string, string>} [headers]
  * @property {Buffer} [raw] Raw bytes instead of JSON (downloads).
  * @property {number} [lateMs] Answer this many milliseconds late (fault `slow`).
+ * @property {number} [dripMs] Send the answer one byte every this many milliseconds (fault `drip`).
+ * @property {{ bytes: number; head: Buffer; declareLength: boolean }} [stream] Stream an answer of this many bytes (fault `oversize`).
+ * @property {number} [seq] The request it answers (for the accounting of drips and streams).
+ */
+
+/**
+ * How far a dripped or streamed answer got before it ended: the client closing the connection early is what
+ * a deadline or a size cap looks like from the service's side.
+ * @typedef {object} Delivery
+ * @property {number} seq
+ * @property {'drip' | 'oversize'} mode
+ * @property {number} total Bytes the answer would have had.
+ * @property {number} sent Bytes written before it ended.
+ * @property {boolean} closedEarly The client closed the connection before the answer was complete.
+ * @property {number} at When it started.
+ * @property {number} [endedAt]
  */
 
 /**
@@ -45,10 +65,22 @@ import { createServer } from 'node:http';
  * - `drop-after`: the service processes the request, then the connection drops before the answer;
  * - `error-after`: the service processes the request, then a 5xx replaces its answer;
  * - `slow`: the service processes the request and answers after `delayMs` (later than the client waits).
+ * The hostile ones:
+ * - `redirect`: answers `status` (default 307) with a Location on another origin (`to`, default the first
+ *   `addOrigin`), same path and query; the service does nothing;
+ * - `drip`: the service processes the request, then its answer is sent one byte every `intervalMs` (default
+ *   400 ms): a client whose timeout is an idle timer never stops waiting;
+ * - `oversize`: the service processes the request, then an answer of `bytes` bytes (default 300 MB) is streamed
+ *   instead of its own (`as`: `json`, the default, or `pdf`), with a Content-Length unless `declareLength` is
+ *   false; never held in memory;
+ * - `echo-secrets`: a refusal (`status`, default 401) whose body repeats every credential header and every
+ *   text of the request body, raw, JSON-escaped and URL-encoded (`as: 'text'`: an HTML page instead of JSON);
+ * - `ignore-page`: the service answers as if no `page` were asked (always the first page);
+ * - `repeat-page`: the service answers the first page's items but claims the page asked (`currentPage`).
  */
 
 /**
- * @typedef {'reset' | 'throttle' | 'status' | 'drop-after' | 'error-after' | 'slow'} FaultMode
+ * @typedef {'reset' | 'throttle' | 'status' | 'drop-after' | 'error-after' | 'slow' | 'redirect' | 'drip' | 'oversize' | 'echo-secrets' | 'ignore-page' | 'repeat-page'} FaultMode
  */
 
 /**
@@ -69,10 +101,17 @@ export const PROCESSED_FAULTS = ['drop-after', 'error-after', 'slow'];
  * @property {FaultMode} [mode] Default: `status` when a status is given, else `reset` when `reset` is true.
  * @property {number} [status]
  * @property {unknown} [body]
+ * @property {string} [raw] `status`: this text as the body instead of JSON (an HTML page, say).
  * @property {Record<string, string>} [headers]
  * @property {boolean} [reset] Same as `mode: 'reset'`.
  * @property {number} [retryAfterSeconds] `throttle`: seconds in Retry-After (default 1).
  * @property {number} [delayMs] `slow`: how late the answer comes (default 2000 ms).
+ * @property {string} [to] `redirect`: the origin redirected to (default: the first `addOrigin`).
+ * @property {string} [location] `redirect`: the exact Location instead.
+ * @property {number} [intervalMs] `drip`: milliseconds between two bytes (default 400).
+ * @property {number} [bytes] `oversize`: size of the answer (default 300 MB).
+ * @property {boolean} [declareLength] `oversize`: send a Content-Length (default true).
+ * @property {'json' | 'pdf' | 'text'} [as] `oversize`: what the answer looks like; `echo-secrets`: `text` for an HTML page.
  * @property {number} times How many matching requests it affects.
  * @property {number} [skip] How many matching requests pass untouched before it starts (default 0).
  */
@@ -86,6 +125,9 @@ export const PROCESSED_FAULTS = ['drop-after', 'error-after', 'slow'];
  * @property {number} [seed] Deterministic runs: a seed for the fault choice (default: a fixed seed).
  * @property {number} [retryAfterSeconds]
  * @property {number} [delayMs]
+ * @property {number} [intervalMs]
+ * @property {number} [bytes]
+ * @property {string} [to]
  */
 
 /** @typedef {FaultMatch & ChaosOptionsFields} ChaosOptions */
@@ -165,6 +207,21 @@ export class SimulatorServer {
 	/** Added to every answer, in milliseconds. */
 	delayMs = 0;
 	port = 0;
+	/**
+	 * Origins of the other ports (`addOrigin`), in order.
+	 * @type {string[]}
+	 */
+	origins = [];
+	/**
+	 * Every dripped or oversized answer, and how far it got.
+	 * @type {Delivery[]}
+	 */
+	deliveries = [];
+	/**
+	 * Settles when each of `deliveries` has ended (the connection closed or the answer was complete).
+	 * @type {Promise<void>[]}
+	 */
+	deliveryEnds = [];
 
 	constructor(services) {
 		for (const service of services) {
@@ -193,7 +250,17 @@ export class SimulatorServer {
 		const extra = this.createListener();
 		await /** @type {Promise<void>} */ (new Promise((resolve) => extra.listen(port, '127.0.0.1', resolve)));
 		this.extraServers.push(extra);
-		return `http://127.0.0.1:${/** @type {AddressInfo} */ (extra.address()).port}`;
+		const origin = `http://127.0.0.1:${/** @type {AddressInfo} */ (extra.address()).port}`;
+		this.origins.push(origin);
+		return origin;
+	}
+
+	/**
+	 * Requests that arrived at `origin` (one of `addOrigin`'s), optionally of one service.
+	 * @returns {SimRequest[]}
+	 */
+	receivedAt(origin, service) {
+		return this.received(service).filter((r) => r.origin === origin);
 	}
 
 	/** @returns {Server} */
@@ -205,7 +272,8 @@ export class SimulatorServer {
 			req.on('end', () => {
 				this.inFlight++;
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
-				const answered = this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks)).finally(() => this.inFlight--);
+				const origin = `http://127.0.0.1:${req.socket.localPort}`;
+				const answered = this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), origin).finally(() => this.inFlight--);
 				void answered.then(
 					async (answer) => {
 						if (answer === 'reset') {
@@ -222,6 +290,8 @@ export class SimulatorServer {
 							payload = Buffer.from(JSON.stringify(answer.body));
 							headers['content-type'] ??= 'application/json';
 						}
+						if (answer.dripMs) return this.drip(res, answer, headers, payload ?? Buffer.alloc(0));
+						if (answer.stream) return this.stream(res, answer, headers);
 						res.writeHead(answer.status, headers);
 						res.end(payload);
 					},
@@ -232,6 +302,88 @@ export class SimulatorServer {
 				).catch(() => req.socket.destroy());
 			});
 		});
+	}
+
+	/**
+	 * Records `delivery` and how it ends: `closedEarly` when the connection closes before every byte was written.
+	 * @param {import('node:http').ServerResponse} res
+	 * @param {Delivery} delivery
+	 */
+	track(res, delivery) {
+		this.deliveries.push(delivery);
+		this.deliveryEnds.push(
+			new Promise((resolve) =>
+				res.on('close', () => {
+					delivery.closedEarly = delivery.sent < delivery.total;
+					delivery.endedAt ??= Date.now();
+					resolve();
+				}),
+			),
+		);
+	}
+
+	/**
+	 * Resolves once every dripped or oversized answer so far has ended; their `closedEarly` is then final.
+	 * @returns {Promise<Delivery[]>}
+	 */
+	async delivered() {
+		await Promise.all(this.deliveryEnds);
+		return this.deliveries;
+	}
+
+	/**
+	 * Sends `payload` one byte every `answer.dripMs` milliseconds, stopping when the client closes.
+	 * @param {import('node:http').ServerResponse} res
+	 * @param {SimResponse} answer
+	 * @param {Record<string, string>} headers
+	 * @param {Buffer} payload
+	 */
+	drip(res, answer, headers, payload) {
+		/** @type {Delivery} */
+		const delivery = { seq: answer.seq ?? 0, mode: 'drip', total: payload.length, sent: 0, closedEarly: false, at: Date.now() };
+		this.track(res, delivery);
+		res.writeHead(answer.status, headers); // no Content-Length: chunked, as a streaming service sends it
+		const next = () => {
+			if (res.destroyed) return;
+			if (delivery.sent >= payload.length) {
+				delivery.endedAt = Date.now();
+				res.end();
+				return;
+			}
+			res.write(payload.subarray(delivery.sent, delivery.sent + 1));
+			delivery.sent++;
+			setTimeout(next, answer.dripMs).unref();
+		};
+		next();
+	}
+
+	/**
+	 * Streams an answer of `answer.stream.bytes` bytes (its head, then filler), honouring back-pressure and
+	 * stopping when the client closes: never held in memory.
+	 * @param {import('node:http').ServerResponse} res
+	 * @param {SimResponse} answer
+	 * @param {Record<string, string>} headers
+	 */
+	stream(res, answer, headers) {
+		const spec = /** @type {NonNullable<SimResponse['stream']>} */ (answer.stream);
+		/** @type {Delivery} */
+		const delivery = { seq: answer.seq ?? 0, mode: 'oversize', total: spec.bytes, sent: 0, closedEarly: false, at: Date.now() };
+		this.track(res, delivery);
+		res.writeHead(answer.status, { ...headers, ...(spec.declareLength ? { 'content-length': String(spec.bytes) } : {}) });
+		const filler = Buffer.alloc(64 * 1024, 0x20);
+		const pump = () => {
+			while (!res.destroyed && delivery.sent < spec.bytes) {
+				const chunk = delivery.sent === 0 ? spec.head : filler;
+				const part = chunk.subarray(0, Math.min(chunk.length, spec.bytes - delivery.sent));
+				delivery.sent += part.length;
+				if (!res.write(part)) return void res.once('drain', pump);
+			}
+			if (!res.destroyed) {
+				delivery.endedAt = Date.now();
+				res.end();
+			}
+		};
+		pump();
 	}
 
 	async stop() {
@@ -262,6 +414,8 @@ export class SimulatorServer {
 		this.faults.length = 0;
 		this.chaosOptions = undefined;
 		this.delayMs = 0;
+		this.deliveries.length = 0;
+		this.deliveryEnds.length = 0;
 	}
 
 	/** Makes the next `times` matching requests meet `fault` (see FaultMode). */
@@ -291,17 +445,24 @@ export class SimulatorServer {
 		const chaos = this.chaosOptions;
 		if (chaos && matches(chaos, req) && chaos.modes.length && chaos.next() < chaos.rate) {
 			const mode = chaos.modes[Math.floor(chaos.next() * chaos.modes.length)];
-			return { mode, times: 1, retryAfterSeconds: chaos.retryAfterSeconds, delayMs: chaos.delayMs };
+			return { mode, times: 1, retryAfterSeconds: chaos.retryAfterSeconds, delayMs: chaos.delayMs, intervalMs: chaos.intervalMs, bytes: chaos.bytes, to: chaos.to };
 		}
 		return undefined;
 	}
 
 	/**
 	 * `/_control/chaos`: turns random faults on (PUT, body: ChaosOptions) or off (DELETE) while the server
-	 * runs, e.g. in `npm run dev`; `GET /_control/faults` lists what was injected. Never used by the nodes.
+	 * runs, e.g. in `npm run dev`; `POST /_control/fail` (body: Fault) queues one fault, hostile ones included;
+	 * `GET /_control/faults` lists what was injected. Never used by the nodes.
 	 * @returns {SimResponse}
 	 */
 	control(method, path, body) {
+		if (path === '/fail' && method === 'POST') {
+			const fault = /** @type {Fault} */ (body);
+			if (!fault || typeof fault.mode !== 'string' || typeof fault.times !== 'number') return { status: 400, body: { message: 'POST a JSON body { mode, times, service?, method?, path?, status?, to?, intervalMs?, bytes?, declareLength?, as? }' } };
+			this.fail(fault);
+			return { status: 200, body: { queued: fault } };
+		}
 		if (path === '/chaos' && method === 'PUT') {
 			const options = /** @type {ChaosOptions} */ (body);
 			if (!options || typeof options.rate !== 'number' || !Array.isArray(options.modes)) return { status: 400, body: { message: 'PUT a JSON body { rate, modes, retryAfterSeconds?, delayMs?, service?, method?, path? }' } };
@@ -326,7 +487,7 @@ export class SimulatorServer {
 	}
 
 	/** @returns {Promise<SimResponse | 'reset'>} */
-	async handle(method, url, headers, raw) {
+	async handle(method, url, headers, raw, origin = `http://127.0.0.1:${this.port}`) {
 		const parsed = new URL(url, 'http://sim');
 		const [, prefix, ...rest] = parsed.pathname.split('/');
 		const path = `/${rest.join('/')}`;
@@ -363,6 +524,7 @@ export class SimulatorServer {
 			body,
 			badJson,
 			at: Date.now(),
+			origin,
 		};
 		this.requests.push(req);
 		if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
@@ -376,12 +538,35 @@ export class SimulatorServer {
 			return { status: 429, headers: { 'retry-after': String(seconds) }, body: { status: 'error', message: 'Too many requests', code: 'rate_limited' } };
 		}
 		if (mode === 'status') {
+			if (fault?.raw !== undefined) return { status: fault.status ?? 500, raw: Buffer.from(fault.raw), headers: fault.headers };
 			return { status: fault?.status ?? 500, body: fault?.body ?? { status: 'error', message: 'Injected failure', code: 'injected' }, headers: fault?.headers };
+		}
+		if (mode === 'redirect') {
+			const to = fault?.to ?? this.origins[0];
+			if (!fault?.location && !to) throw new Error('redirect: no other origin (call addOrigin first, or give `to`)');
+			return { status: fault?.status ?? 307, headers: { location: fault?.location ?? `${to}${url}` }, body: { status: 'error', message: 'Moved', code: 'redirect' } };
+		}
+		if (mode === 'echo-secrets') return echoSecrets(req, fault?.status ?? 401, fault?.as === 'text');
+		if (mode === 'ignore-page' || mode === 'repeat-page') {
+			// The service ignores the page asked and answers its first; `repeat-page` also claims the page asked.
+			const asked = req.query.page;
+			req.query = { ...req.query };
+			delete req.query.page;
+			const answer = await this.route(req, prefix, method, path);
+			if (mode === 'repeat-page' && asked !== undefined) claimPage(answer.body, Number(asked));
+			return answer;
 		}
 		const answer = await this.route(req, prefix, method, path);
 		if (mode === 'drop-after') return 'reset';
 		if (mode === 'error-after') return { status: fault?.status ?? 502, body: { status: 'error', message: 'Bad gateway', code: 'injected' } };
 		if (mode === 'slow') return { ...answer, lateMs: fault?.delayMs ?? 2000 };
+		if (mode === 'drip') return { ...answer, seq: req.seq, dripMs: fault?.intervalMs ?? 400 };
+		if (mode === 'oversize') {
+			const as = fault?.as ?? 'json';
+			const head = Buffer.from(as === 'pdf' ? '%PDF-1.4\n' : as === 'text' ? '<!DOCTYPE html><html><body>' : '{"data":"');
+			const type = as === 'pdf' ? 'application/pdf' : as === 'text' ? 'text/html' : 'application/json';
+			return { status: answer.status, seq: req.seq, headers: { 'content-type': type }, stream: { bytes: fault?.bytes ?? 300 * 1024 * 1024, head, declareLength: fault?.declareLength ?? true } };
+		}
 		return answer;
 	}
 
@@ -393,6 +578,58 @@ export class SimulatorServer {
 		if (found === 'method') return { status: 405, body: { status: 'error', message: `Method ${method} not allowed on ${path}`, code: 'method_not_allowed' } };
 		req.params = found.params;
 		return await found.handler(req);
+	}
+}
+
+/** Request headers that carry credentials, in the spellings of the three services. */
+const CREDENTIAL_HEADERS = ['x-key', 'x-password', 'authorization', 'x-api-key'];
+
+/**
+ * Every secret-looking value a request carried: its credential headers (a bearer token without its scheme
+ * too) and every text in its body.
+ * @returns {string[]}
+ */
+export function carriedValues(req) {
+	/** @type {string[]} */
+	const values = [];
+	for (const name of CREDENTIAL_HEADERS) {
+		const value = req.headers[name];
+		if (typeof value === 'string' && value) values.push(value, value.replace(/^Bearer\s+/i, ''));
+	}
+	const walk = (v) => {
+		if (typeof v === 'string' && v) values.push(v);
+		else if (Array.isArray(v)) v.forEach(walk);
+		else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+	};
+	walk(req.body);
+	return [...new Set(values)];
+}
+
+/**
+ * A refusal that repeats what the request carried, in the three forms a careless service uses: as it is,
+ * JSON-escaped (quoted inside a JSON text) and URL-encoded (an address with the value in its query).
+ * @returns {SimResponse}
+ */
+function echoSecrets(req, status, asText) {
+	const values = carriedValues(req);
+	const raw = values.join(' ');
+	const escaped = values.map((v) => JSON.stringify(v).slice(1, -1)).join(' ');
+	const encoded = values.map((v) => encodeURIComponent(v)).join('&');
+	if (asText) {
+		return { status, headers: { 'content-type': 'text/html' }, raw: Buffer.from(`<html><body>Refused: ${raw}<br>{"sent":"${escaped}"}<br>retry at /login?next=${encoded}</body></html>`) };
+	}
+	return {
+		status,
+		body: { status: 'error', message: `Refused: ${raw}`, error: 'invalid_client', error_description: `Client credentials {"sent":"${escaped}"} not accepted`, detail: `see /login?next=${encoded}`, code: 'echo' },
+	};
+}
+
+/** Makes a page answer claim to be page `page` (`currentPage`, wherever the answer keeps its pagination). */
+function claimPage(body, page) {
+	if (!body || typeof body !== 'object') return;
+	const b = /** @type {Record<string, any>} */ (body);
+	for (const pagination of [b.data?.pagination, b.pagination]) {
+		if (pagination && typeof pagination === 'object') pagination.currentPage = page;
 	}
 }
 

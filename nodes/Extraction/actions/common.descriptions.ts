@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { maxFileSizeOption } from '../../shared/files';
 
 /** Fields shared by several Extraction operations. */
 
@@ -75,6 +76,7 @@ export const waitFields = (operation: string): INodeProperties[] => [
 		hint: 'The name of the output binary field to put the file in',
 		displayOptions: { show: { downloadAll: [true], formats: ['XML', 'PDF'] } },
 	},
+	{ ...maxFileSizeOption, displayOptions: { show: { downloadAll: [true] } } },
 	{
 		displayName: 'Put XML File in Field',
 		name: 'xmlBinaryPropertyName',

@@ -1,3 +1,6 @@
+import type { FileFormat } from '../../shared/files';
+import { path, type ApiPath } from '../../shared/path';
+
 /**
  * Documents of an extraction job: how they are listed and how one is downloaded. The spec shows neither
  * how to list a job's documents nor the parameter that picks the download format, so both assumptions
@@ -18,8 +21,14 @@ export const DOCUMENT_FORMATS = Object.keys(FORMATS) as DocumentFormat[];
  */
 export const FORMAT_QUERY_PARAMETER = 'type';
 
-export function downloadPath(publicId: string, documentId: string): string {
-	return `/v1/extractions/${encodeURIComponent(publicId)}/documents/${encodeURIComponent(documentId)}/download`;
+/** The download address of a document; an ID that cannot be a path segment makes a path the client refuses to send. */
+export function downloadPath(publicId: string, documentId: string): ApiPath {
+	return path`/v1/extractions/${publicId}/documents/${documentId}/download`;
+}
+
+/** The file check's name of a format (shared/files.ts). */
+export function fileFormatOf(format: DocumentFormat): FileFormat {
+	return format === 'PDF' ? 'pdf' : 'xml';
 }
 
 export function downloadQuery(format: DocumentFormat): Record<string, string> {

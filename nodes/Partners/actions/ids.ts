@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { runsAsAiTool } from '../../shared/agent';
+import { segmentProblem } from '../../shared/path';
 
 /**
  * The most IDs one call may change when an AI agent runs the node as its tool (Client → Suspend / Reactivate,
@@ -11,13 +12,23 @@ import { runsAsAiTool } from '../../shared/agent';
  */
 export const AGENT_MAX_IDS = 5;
 
-/** Reads a resource locator's value; an empty one stops the item before any request. */
+/**
+ * Reads a resource locator's value; an empty one, or one that cannot be part of an address (the rule of
+ * shared/path.ts: `..`, `/`, `?`, `#`, `%`, spaces), stops the item before any request.
+ */
 export function requireId(this: IExecuteFunctions, parameter: string, i: number): string {
 	const value = String(this.getNodeParameter(parameter, i, '', { extractValue: true }) ?? '').trim();
 	if (!value) {
 		throw new NodeOperationError(this.getNode(), `${parameter}: is required`, {
 			itemIndex: i,
 			description: `Choose the ${parameter} from the list or enter its ID. Nothing was sent.`,
+		});
+	}
+	const problem = segmentProblem(value);
+	if (problem) {
+		throw new NodeOperationError(this.getNode(), `${parameter}: ${problem}`, {
+			itemIndex: i,
+			description: `Choose the ${parameter} from the list or enter its ID as the service gave it. Nothing was sent.`,
 		});
 	}
 	return value;

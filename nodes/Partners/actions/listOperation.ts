@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import type { ApiPath } from '../../shared/path';
 import { concurrencyOption, type OperationModule } from '../../shared/router';
 import type { PartnersContext } from '../transport';
 import { listIn } from '../transport';
@@ -10,7 +11,7 @@ import { readLimit, returnAllAndLimit } from './common.descriptions';
  * answer shape, so one GET is made, the first list found in the answer becomes the output items, and
  * Limit is applied here.
  */
-export function listOperation(resource: string, path: string, listKey: string): OperationModule<PartnersContext> {
+export function listOperation(resource: string, path: ApiPath, listKey: string): OperationModule<PartnersContext> {
 	return {
 		kind: 'read',
 		description: updateDisplayOptions({ show: { resource: [resource], operation: ['getMany'] } }, [
@@ -19,7 +20,7 @@ export function listOperation(resource: string, path: string, listKey: string): 
 		]),
 		async execute(this: IExecuteFunctions, ctx: PartnersContext, i: number) {
 			const limit = readLimit.call(this, i);
-			const list = listIn(await ctx.api.request({ method: 'GET', path }, i), [listKey]);
+			const list = listIn(await ctx.api.read<unknown>(path, i), [listKey]);
 			return list.slice(0, limit);
 		},
 	};

@@ -1,16 +1,18 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { listIn, partnersClient, type ProductPage } from '../transport';
+import { path } from '../../shared/path';
+import { listIn, MAX_PAGES, partnersClient, planOption, readPlanPage } from '../transport';
 
-/** Plans, searched by the service (`search`), one page at a time. */
+/**
+ * Plans, searched by the service (`search`), one page at a time. A page that is not the one asked is an error
+ * (readPlanPage), and no page after MAX_PAGES is offered, so scrolling cannot ask the same page forever.
+ */
 export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken ?? 1) || 1;
-	const qs: IDataObject = { page };
-	if (filter) qs.search = filter;
-	const answer = await partnersClient(this).request<ProductPage>({ method: 'GET', path: '/v1/products', qs });
-	const { currentPage = page, lastPage = page } = answer.data?.pagination ?? {};
+	const asked = Math.floor(Number(paginationToken ?? 1));
+	const page = Number.isFinite(asked) && asked >= 1 && asked <= MAX_PAGES ? asked : 1;
+	const read = await readPlanPage(partnersClient(this), page, filter?.trim() ?? '');
 	return {
-		results: (answer.data?.products ?? []).map((p) => ({ name: `${String(p.name)}${p.status ? ` (${String(p.status)})` : ''}`, value: String(p.uuid) })),
-		paginationToken: currentPage < lastPage ? String(currentPage + 1) : undefined,
+		results: read.products.map(planOption),
+		paginationToken: read.next !== undefined && read.next <= MAX_PAGES ? String(read.next) : undefined,
 	};
 }
 
@@ -22,7 +24,7 @@ function matches(filter: string | undefined, ...texts: unknown[]): boolean {
 
 /** Clients: the list endpoint has no documented search, so the filter is applied here. */
 export async function searchClients(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const clients = listIn(await partnersClient(this).request({ method: 'GET', path: '/v1/clients' }), ['clients']);
+	const clients = listIn(await partnersClient(this).read<unknown>(path`/v1/clients`), ['clients']);
 	return {
 		results: clients
 			.filter((c) => c.uuid !== undefined && matches(filter, c.name, c.email, c.uuid))
@@ -31,7 +33,7 @@ export async function searchClients(this: ILoadOptionsFunctions, filter?: string
 }
 
 export async function searchSubscriptions(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const subs = listIn(await partnersClient(this).request({ method: 'GET', path: '/v1/subscriptions' }), ['subscriptions']);
+	const subs = listIn(await partnersClient(this).read<unknown>(path`/v1/subscriptions`), ['subscriptions']);
 	return {
 		results: subs
 			.filter((s) => s.uuid !== undefined && matches(filter, s.name, (s.client as IDataObject | undefined)?.name, s.uuid))

@@ -32,7 +32,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return await route.call(this, resources, (): ReceiptsContext => {
 		const settings = executionSettings.call(this);
 		return {
-			api: receiptsClient(this, { timeoutMs: settings.timeoutMs }),
+			api: receiptsClient(this, { timeoutMs: settings.timeoutMs, timeoutOption: 'Options → Request Timeout' }),
 			created: new CreatedLedger('receipt', 'Document → Get'),
 			checks: new Semaphore(settings.parallelChecks),
 		};

@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { catalogEntry, DOCUMENT_TYPE_CATALOG, ID_TYPE_CATALOG, SALES_TAX_RATE_CATALOG, WITHHOLDING_RATE_CATALOG, type CatalogEntry } from '../domain/catalogs';
+import { path, type ApiPath } from '../../shared/path';
 import { receiptsClient } from '../transport';
 
 /**
@@ -11,10 +12,10 @@ import { receiptsClient } from '../transport';
 
 const OFFLINE = 'From the built-in list: the catalog of the receipts service could not be read';
 
-async function catalog(this: ILoadOptionsFunctions, path: string, fallback: CatalogEntry[]): Promise<INodePropertyOptions[]> {
+async function catalog(this: ILoadOptionsFunctions, address: ApiPath, fallback: CatalogEntry[]): Promise<INodePropertyOptions[]> {
 	let entries: CatalogEntry[] = [];
 	try {
-		const answer = await receiptsClient(this, { timeoutMs: 15000 }).read(path);
+		const answer = await receiptsClient(this, { timeoutMs: 15000 }).read(address);
 		if (Array.isArray(answer.results)) entries = answer.results.map(catalogEntry).filter((e): e is CatalogEntry => e !== undefined);
 	} catch {
 		// the built-in list below
@@ -31,19 +32,19 @@ function siblingTaxType(this: ILoadOptionsFunctions, fallback: string): string {
 }
 
 export async function getIdTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await catalog.call(this, '/catalog/id-types', ID_TYPE_CATALOG);
+	return await catalog.call(this, path`/catalog/id-types`, ID_TYPE_CATALOG);
 }
 
 export async function getDocumentTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await catalog.call(this, '/catalog/document-types', DOCUMENT_TYPE_CATALOG);
+	return await catalog.call(this, path`/catalog/document-types`, DOCUMENT_TYPE_CATALOG);
 }
 
 export async function getSalesTaxRates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const tipo = siblingTaxType.call(this, '2');
-	return await catalog.call(this, `/catalog/sales-tax-rates/${tipo}`, SALES_TAX_RATE_CATALOG[tipo] ?? []);
+	return await catalog.call(this, path`/catalog/sales-tax-rates/${tipo}`, SALES_TAX_RATE_CATALOG[tipo] ?? []);
 }
 
 export async function getWithholdingRates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const tipo = siblingTaxType.call(this, '1');
-	return await catalog.call(this, `/catalog/withholdings-tax-rates/${tipo}`, WITHHOLDING_RATE_CATALOG[tipo] ?? []);
+	return await catalog.call(this, path`/catalog/withholdings-tax-rates/${tipo}`, WITHHOLDING_RATE_CATALOG[tipo] ?? []);
 }

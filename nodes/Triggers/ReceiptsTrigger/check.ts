@@ -1,6 +1,7 @@
 import type { IDataObject, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 import { receiptsClient } from '../../Receipts/transport';
 import { factsOf } from '../../shared/errors';
+import { path } from '../../shared/path';
 import { triggerNumberOption } from '../../shared/options';
 import { answerProblem, receiptIdOf } from './receipt';
 
@@ -66,14 +67,14 @@ export type ServiceCheck = { receipt: IDataObject } | { unknown: string } | { un
 export async function checkWithService(ctx: IWebhookFunctions, notification: IDataObject, timeoutMs: number): Promise<ServiceCheck> {
 	const id = receiptIdOf(notification);
 	if (!id) return { unknown: 'the notification names no receipt id that can be read from the service (letters, digits, "_" and "-" only)' };
-	const path = `/edocs/${id}`;
+	const address = path`/edocs/${id}`;
 	let answer: IDataObject;
 	try {
-		answer = await receiptsClient(ctx).read(path, undefined, Date.now() + timeoutMs);
+		answer = await receiptsClient(ctx).read(address, undefined, { deadline: Date.now() + timeoutMs });
 	} catch (error) {
-		if (factsOf(error).status === 404) return { unknown: `the receipts service does not know receipt ${id} (GET ${path} answered 404)` };
-		return { unavailable: `reading receipt ${id} from the receipts service failed (GET ${path}): ${(error as Error).message}` };
+		if (factsOf(error).status === 404) return { unknown: `the receipts service does not know receipt ${id} (GET ${address.text} answered 404)` };
+		return { unavailable: `reading receipt ${id} from the receipts service failed (GET ${address.text}): ${(error as Error).message}` };
 	}
 	const problem = answerProblem(id, answer);
-	return problem ? { unavailable: `GET ${path} did not answer with receipt ${id}: ${problem}` } : { receipt: answer };
+	return problem ? { unavailable: `GET ${address.text} did not answer with receipt ${id}: ${problem}` } : { receipt: answer };
 }

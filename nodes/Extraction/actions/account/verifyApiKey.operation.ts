@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
-import type { ExtractionContext } from '../../transport';
+import { verifyKey, type ExtractionContext } from '../../transport';
 
 export const kind = 'read';
 
@@ -16,5 +16,5 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 
 /** GET /v1/auth/verify: `valid`, `organization`, `permissions`, `rateLimit` (plan, requestsPerHour, remaining). */
 export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
-	return await ctx.api.verify(i);
+	return await verifyKey(ctx, i);
 }

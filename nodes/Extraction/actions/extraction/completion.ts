@@ -1,14 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
-import { DOCUMENT_FORMATS, documentsOf, fileNameFor, FORMATS, formatOf, type DocumentFormat } from '../../domain/documents';
+import { DOCUMENT_FORMATS, documentsOf, fileNameFor, formatOf, type DocumentFormat } from '../../domain/documents';
 import { LIMITS } from '../../domain/limits';
 import { jobIdIn } from '../../domain/names';
+import { readMaxFileBytes } from '../../../shared/files';
+import { segmentProblem } from '../../../shared/path';
 import { redact } from '../../../shared/redact';
 import { failedCheck, lastCheckFailure } from '../../../shared/transport';
 import { attachRecovery } from '../../../shared/errors';
 import { numberOption } from '../../../shared/options';
 import { pollIntervalField, waitTimeoutField } from '../common.descriptions';
-import type { ExtractionContext } from '../../transport';
+import { downloadDocument, readJob, type ExtractionContext } from '../../transport';
 
 /** Wait-for-completion and Download All, shared by Create and Get. */
 
@@ -19,6 +21,8 @@ export interface CompletionSettings {
 	downloadAll: boolean;
 	/** Format → binary field. */
 	fields: Partial<Record<DocumentFormat, string>>;
+	/** Max File Size of Download All, in bytes. */
+	maxBytes: number;
 }
 
 export function readCompletionSettings(this: IExecuteFunctions, i: number, operation: 'create' | 'get'): CompletionSettings {
@@ -47,10 +51,14 @@ export function readCompletionSettings(this: IExecuteFunctions, i: number, opera
 		timeoutMs: wait ? numberOption.call(this, waitTimeoutField, i) * 1000 : 0,
 		downloadAll,
 		fields,
+		maxBytes: downloadAll ? readMaxFileBytes.call(this, i, { inOptions: false }) : 0,
 	};
 }
 
-/** The job ID from the parameter, or from the input item (publicId or the beta extractionId). */
+/**
+ * The job ID from the parameter, or from the input item (publicId or the beta extractionId); an ID that cannot
+ * be part of an address (shared/path.ts: `..`, `/`, `?`, `#`, `%`, spaces) stops the item, naming where it came from.
+ */
 export function resolveJobId(this: IExecuteFunctions, i: number): string {
 	const raw = this.getNodeParameter('extractionId', i, '') as unknown;
 	const fromParameter =
@@ -60,6 +68,13 @@ export function resolveJobId(this: IExecuteFunctions, i: number): string {
 		throw new NodeOperationError(this.getNode(), `extractionId: is required`, {
 			itemIndex: i,
 			description: 'Enter the publicId of the extraction, or pass an item that has publicId or extractionId. Nothing was sent.',
+		});
+	}
+	const problem = segmentProblem(id);
+	if (problem) {
+		throw new NodeOperationError(this.getNode(), `${fromParameter ? 'extractionId' : 'publicId (from the input item)'}: ${problem}`, {
+			itemIndex: i,
+			description: 'Enter the publicId of the extraction as the service gave it. Nothing was sent.',
 		});
 	}
 	return id;
@@ -95,7 +110,7 @@ export async function waitForJob(
 		if (!job) {
 			let next: IDataObject | 'deadline';
 			try {
-				next = await ctx.api.job(publicId, i, deadline);
+				next = await readJob(ctx, publicId, i, deadline);
 				lastError = undefined;
 			} catch (error) {
 				const failed = failedCheck(error);
@@ -171,7 +186,7 @@ export async function downloadAllDocuments(
 	const wanted = DOCUMENT_FORMATS.filter((f) => settings.fields[f] !== undefined);
 	const plan = documents.map((doc) => ({ doc, formats: wanted.filter((f) => !doc.formats || doc.formats.includes(f)) }));
 	const needed = plan.reduce((n, p) => n + p.formats.length, 0);
-	const free = ctx.api.downloads.available();
+	const free = ctx.downloads.available();
 	if (needed > free) {
 		throw new NodeOperationError(this.getNode(), `Download All: extraction ${publicId} needs ${needed} downloads, more than this execution may still make`, {
 			itemIndex: i,
@@ -183,11 +198,11 @@ export async function downloadAllDocuments(
 		const binary: INodeExecutionData['binary'] = {};
 		const files: IDataObject[] = [];
 		for (const format of formats) {
-			const answer = await ctx.api.download(publicId, doc.id, format, i);
+			const file = await downloadDocument(ctx, publicId, doc.id, format, i, settings.maxBytes);
 			const field = settings.fields[format] as string;
 			const fileName = fileNameFor(doc.id, format);
-			binary[field] = await this.helpers.prepareBinaryData(answer.body, fileName, FORMATS[format].mimeType);
-			files.push({ format, field, fileName, mimeType: FORMATS[format].mimeType, fileSize: answer.body.length });
+			binary[field] = await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType);
+			files.push({ format, field, fileName, mimeType: file.mimeType, fileSize: file.body.length });
 		}
 		const skipped = wanted.filter((f) => !formats.includes(f));
 		const json: IDataObject = { publicId, documentId: doc.id, document: redact(doc.record), files };

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import { attachRecovery, mayHaveBeenProcessed, recoveryOf, reword } from '../../../shared/errors';
 import { jobIdIn, normalizeRecord } from '../../domain/names';
-import { redact, scrubError } from '../../../shared/redact';
+import { path } from '../../../shared/path';
 import type { ExtractionContext } from '../../transport';
 import { waitFields } from '../common.descriptions';
 import { downloadAllDocuments, readCompletionSettings, waitForJob } from './completion';
@@ -28,14 +28,16 @@ export function validate(this: IExecuteFunctions, _ctx: ExtractionContext, i: nu
 export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
 	const { body, secrets, warnings } = readExtractionInput.call(this, i);
 	const settings = readCompletionSettings.call(this, i, 'create');
+	// The SAT password and FIEL key material never come back in an output or an error (the client cuts them out).
+	ctx.api.keepSecret(...secrets);
 	let answer: IDataObject;
 	try {
-		answer = await ctx.api.request({ method: 'POST', path: '/v1/extractions', body, idempotent: false }, i, { secrets });
+		answer = await ctx.api.write(path`/v1/extractions`, i, { body });
 	} catch (error) {
 		throw lostCreateAnswer(error);
 	}
 	// The answer's shape is not shown beyond `publicId`: tolerate a `data` wrapper and the beta name.
-	const created = redact(normalizeRecord(answer ?? {}), secrets) as IDataObject;
+	const created = normalizeRecord(answer);
 	const job = created.data && typeof created.data === 'object' && !Array.isArray(created.data) && !created.publicId ? (created.data as IDataObject) : created;
 	const publicId = jobIdIn(job);
 	if (publicId) ctx.created?.record(i, { publicId }, typeof job.status === 'string' ? job.status : undefined);
@@ -51,15 +53,14 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	try {
 		const final = await waitForJob.call(this, ctx, publicId, i, settings);
 		ctx.created?.setState(i, typeof final.status === 'string' ? final.status : undefined);
-		if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, redact(final, secrets), publicId, i, settings);
-		return withWarnings(redact(final, secrets));
+		if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, final, publicId, i, settings);
+		return withWarnings(final);
 	} catch (error) {
-		// A FAILED job's error details may quote what the SAT was sent.
-		const e = scrubError(error, secrets);
-		// The wait's own errors ("Extraction <id> did not finish", "… FAILED") already name the job.
-		const namesJob = recoveryOf(e)?.publicId === publicId;
-		if (!namesJob) reword(e, `Extraction ${publicId} exists, but following it failed: `);
-		throw attachRecovery(e, {
+		// A FAILED job's error details may quote what the SAT was sent: the router scrubs every error with the
+		// client's secrets. The wait's own errors ("Extraction <id> did not finish", "… FAILED") already name the job.
+		const namesJob = recoveryOf(error)?.publicId === publicId;
+		if (!namesJob) reword(error, `Extraction ${publicId} exists, but following it failed: `);
+		throw attachRecovery(error, {
 			extraction_exists: true,
 			publicId,
 			instruction: `This extraction exists: do not create it again; follow it with Extraction → Get (publicId ${publicId}).`,

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { maxFileSizeOption, readMaxFileBytes } from '../../../shared/files';
+import { segmentProblem } from '../../../shared/path';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
-import { DOCUMENT_FORMATS, fileNameFor, FORMATS, formatOf } from '../../domain/documents';
-import type { ExtractionContext } from '../../transport';
+import { DOCUMENT_FORMATS, fileNameFor, formatOf } from '../../domain/documents';
+import { downloadDocument, type ExtractionContext } from '../../transport';
 import { extractionIdField } from '../common.descriptions';
 import { resolveJobId } from './completion';
 
@@ -37,7 +39,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 		default: 'data',
 		hint: 'The name of the output binary field to put the file in',
 	},
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption, maxFileSizeOption] },
 ]);
 
 /** GET /v1/extractions/{publicId}/documents/{documentId}/download → one binary item, file named after the document ID. */
@@ -47,18 +49,21 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	const rawFormat = this.getNodeParameter('format', i, 'XML');
 	const field = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim() || 'data';
 	const check = new Checker();
-	check.required('documentId', documentId);
+	if (check.required('documentId', documentId)) {
+		const problem = segmentProblem(documentId);
+		if (problem) check.fail('documentId', problem);
+	}
 	check.oneOf('format', formatOf(rawFormat) ?? rawFormat, DOCUMENT_FORMATS, { required: true });
 	check.throwIfFailed(this.getNode(), i);
 	const format = formatOf(rawFormat)!;
+	const maxBytes = readMaxFileBytes.call(this, i);
 
-	const answer = await ctx.api.download(publicId, documentId, format, i);
+	const file = await downloadDocument(ctx, publicId, documentId, format, i, maxBytes);
 	const fileName = fileNameFor(documentId, format);
-	const { mimeType } = FORMATS[format];
 	return [
 		{
-			json: { publicId, documentId, format, fileName, mimeType, fileSize: answer.body.length },
-			binary: { [field]: await this.helpers.prepareBinaryData(answer.body, fileName, mimeType) },
+			json: { publicId, documentId, format, fileName, mimeType: file.mimeType, fileSize: file.body.length },
+			binary: { [field]: await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType) },
 		},
 	];
 }

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
-import { redact } from '../../../shared/redact';
-import type { ExtractionContext } from '../../transport';
+import { readJob, type ExtractionContext } from '../../transport';
 import { extractionIdField, waitFields } from '../common.descriptions';
 import { downloadAllDocuments, readCompletionSettings, resolveJobId, waitForJob } from './completion';
 
@@ -18,10 +17,10 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
 	const publicId = resolveJobId.call(this, i);
 	const settings = readCompletionSettings.call(this, i, 'get');
-	const first = await ctx.api.job(publicId, i);
+	const first = await readJob(ctx, publicId, i);
 	// Without a deadline a status check always happens: 'deadline' cannot come back here.
 	let job = first === 'deadline' ? {} : first;
 	if (settings.wait) job = await waitForJob.call(this, ctx, publicId, i, settings, job);
 	if (settings.downloadAll) return await downloadAllDocuments.call(this, ctx, job, publicId, i, settings);
-	return redact(job);
+	return job;
 }

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import { Checker, isMissing, parseJsonParameter } from '../../../shared/validate';
+import { path } from '../../../shared/path';
 import { normalizeRecord } from '../../domain/names';
-import { redact } from '../../../shared/redact';
 import type { ExtractionContext } from '../../transport';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['taxpayer'], operation: ['register'] } }, [
@@ -118,6 +118,7 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	if (Object.keys(body).length === 0) check.fail('taxpayer', 'give at least one field');
 	check.throwIfFailed(node, i);
 
-	const answer = await ctx.api.request({ method: 'POST', path: '/taxpayers', body, idempotent: false }, i, { secrets });
-	return redact(normalizeRecord(answer ?? {}), secrets) as IDataObject;
+	// Secret Fields never come back in an output or an error (the client cuts them out).
+	ctx.api.keepSecret(...secrets);
+	return normalizeRecord(await ctx.api.write(path`/taxpayers`, i, { body }));
 }

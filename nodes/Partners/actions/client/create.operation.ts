@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
 import type { PartnersContext } from '../../transport';
@@ -49,6 +50,6 @@ export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: 
 	check.string('product.vigency_uuid', product.vigency_uuid, { required: true });
 	check.throwIfFailed(this.getNode(), i);
 
-	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients', body: { client, tax_information: tax, product } }, i);
+	const answer = await ctx.api.write(path`/v1/clients`, i, { body: { client, tax_information: tax, product } });
 	return withWarnings(unwrap(answer), check.warnings);
 }

@@ -1,4 +1,5 @@
+import { path } from '../../../shared/path';
 import { listOperation } from '../listOperation';
 
-const op = listOperation('client', '/v1/clients', 'clients');
+const op = listOperation('client', path`/v1/clients`, 'clients');
 export const { description, execute, kind } = op;

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
 import type { PartnersContext } from '../../transport';
 import { readIdList } from '../ids';
@@ -16,6 +17,6 @@ export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: 
 	const uuids = readIdList.call(this, 'clientIds', i, { agentLimit: true });
 	// Not re-sent after a 5xx or a broken connection: reactivation needs a suspended client, so a repeat of
 	// a request that already worked would report the success as a failure.
-	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients/reactivate', body: { uuids }, idempotent: false }, i);
+	const answer = await ctx.api.write(path`/v1/clients/reactivate`, i, { body: { uuids } });
 	return { reactivated: uuids, ...answer };
 }

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
 import type { PartnersContext } from '../../transport';
 import { clientLocator } from '../common.descriptions';
@@ -10,6 +11,6 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 // Sends an e-mail each time: not retried automatically.
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
 	const uuid = requireId.call(this, 'client', i);
-	const answer = await ctx.api.request({ method: 'POST', path: `/v1/clients/${encodeURIComponent(uuid)}/resend-credentials` }, i);
+	const answer = await ctx.api.write(path`/v1/clients/${uuid}/resend-credentials`, i);
 	return { uuid, ...answer };
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
 import type { PartnersContext } from '../../transport';
 import { readIdList } from '../ids';
@@ -33,6 +34,6 @@ export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: 
 	if (options.keep_folios !== undefined) body.keep_folios = options.keep_folios === true;
 	// Not re-sent after a 5xx or a broken connection: the service delivers `message` to the clients, and a
 	// second request could deliver it twice.
-	const answer = await ctx.api.request({ method: 'POST', path: '/v1/clients/suspend', body, idempotent: false }, i);
+	const answer = await ctx.api.write(path`/v1/clients/suspend`, i, { body });
 	return { suspended: uuids, ...answer };
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
 import type { PartnersContext } from '../../transport';
@@ -51,6 +52,6 @@ export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: 
 	const body: IDataObject = {};
 	if (Object.keys(client).length) body.client = client;
 	if (Object.keys(tax).length) body.tax_information = tax;
-	const answer = await ctx.api.request({ method: 'PATCH', path: `/v1/clients/${encodeURIComponent(uuid)}`, body, idempotent: true }, i);
+	const answer = await ctx.api.write(path`/v1/clients/${uuid}`, i, { method: 'PATCH', body });
 	return withWarnings(unwrap(answer), check.warnings);
 }

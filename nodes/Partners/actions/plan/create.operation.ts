@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
 import type { PartnersContext } from '../../transport';
 import { unwrap } from '../../transport';
@@ -10,5 +11,5 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
 	const body = readPlanInput.call(this, i);
-	return unwrap(await ctx.api.request({ method: 'POST', path: '/v1/products', body }, i));
+	return unwrap(await ctx.api.write(path`/v1/products`, i, { body }));
 }

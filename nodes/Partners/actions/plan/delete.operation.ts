@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
 import type { PartnersContext } from '../../transport';
 import { readIdList } from '../ids';
@@ -27,6 +28,6 @@ export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: 
 	const uuids = readIdList.call(this, 'planIds', i, { agentLimit: true });
 	// Not re-sent after a 5xx or a broken connection: a plan deleted before the answer was lost would be
 	// "not found" the second time, and a successful delete reported as a failure.
-	const answer = await ctx.api.request({ method: 'DELETE', path: '/v1/products', body: { uuids }, idempotent: false }, i);
+	const answer = await ctx.api.write(path`/v1/products`, i, { method: 'DELETE', body: { uuids } });
 	return { deleted: uuids, ...answer };
 }

@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
-import type { PartnersContext, ProductPage } from '../../transport';
+import { readPlans, type PartnersContext } from '../../transport';
 import { readLimit, returnAllAndLimit } from '../common.descriptions';
 
 export const kind = 'read';
@@ -19,19 +19,13 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
 ]);
 
-/** Walks the pages (`page` = 1, 2, … until `lastPage`) and stops as soon as the limit is reached. */
+/**
+ * Walks the pages (`page` = 1, 2, … until `lastPage`) and stops as soon as the limit is reached; a service that
+ * does not advance, or more than MAX_PAGES pages, stop it with an error (transport.ts, readPlans).
+ */
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
 	const limit = readLimit.call(this, i);
-	const search = (this.getNodeParameter('filters.search', i, '') as string).trim();
-	const plans: IDataObject[] = [];
-	for (let page = 1; plans.length < limit; page++) {
-		const qs: IDataObject = { page };
-		if (search) qs.search = search;
-		const answer = await ctx.api.request<ProductPage>({ method: 'GET', path: '/v1/products', qs }, i);
-		const products = answer.data?.products ?? [];
-		plans.push(...products);
-		const { currentPage = page, lastPage = page } = answer.data?.pagination ?? {};
-		if (products.length === 0 || currentPage >= lastPage) break;
-	}
+	const search = String(this.getNodeParameter('filters.search', i, '') ?? '').trim();
+	const plans = await readPlans(ctx.api, search, i, (count) => count >= limit);
 	return plans.slice(0, limit);
 }

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import type { PartnersContext } from '../../transport';
 import { unwrap } from '../../transport';
@@ -15,5 +16,5 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 
 export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
 	const uuid = requireId.call(this, 'subscription', i);
-	return unwrap(await ctx.api.request({ method: 'GET', path: `/v1/subscriptions/${encodeURIComponent(uuid)}` }, i));
+	return unwrap(await ctx.api.read(path`/v1/subscriptions/${uuid}`, i));
 }

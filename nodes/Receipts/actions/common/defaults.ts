@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { fixedPath, path, type ApiPath } from '../../../shared/path';
 import { catalogEntry } from '../../domain/catalogs';
 import { rateBook, type CatalogRates, type RateBook } from '../../domain/totals';
 import type { ReceiptsContext } from '../../transport';
@@ -34,10 +35,10 @@ function shared(ctx: ReceiptsContext): Shared {
 	return s;
 }
 
-async function readRates(ctx: ReceiptsContext, path: string, itemIndex: number): Promise<Map<string, number>> {
+async function readRates(ctx: ReceiptsContext, address: ApiPath, itemIndex: number): Promise<Map<string, number>> {
 	const rates = new Map<string, number>();
 	try {
-		const answer = await ctx.api.read(path, itemIndex, Date.now() + CATALOG_WAIT_MS);
+		const answer = await ctx.api.read(address, itemIndex, { deadline: Date.now() + CATALOG_WAIT_MS });
 		for (const raw of Array.isArray(answer.results) ? answer.results : []) {
 			const entry = catalogEntry(raw);
 			if (entry?.rate !== undefined) rates.set(entry.code, entry.rate);
@@ -55,7 +56,7 @@ export async function ratesFor(ctx: ReceiptsContext, needed: { sales: string[]; 
 		const out: CatalogRates = new Map();
 		for (const tipo of tipos) {
 			if (!/^\d{1,4}$/.test(tipo)) continue;
-			if (!cache.has(tipo)) cache.set(tipo, readRates(ctx, `${base}/${tipo}`, itemIndex));
+			if (!cache.has(tipo)) cache.set(tipo, readRates(ctx, path`${fixedPath(base)}/${tipo}`, itemIndex));
 			out.set(tipo, await (cache.get(tipo) as Promise<Map<string, number>>));
 		}
 		return out;

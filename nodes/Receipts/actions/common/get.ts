@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { fixedPath, path } from '../../../shared/path';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
@@ -14,6 +15,6 @@ export const getProperties = (what: string): INodeProperties[] => [
 
 export async function getReceipt(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, base: string): Promise<OperationResult> {
 	const id = readReceiptId.call(this, i);
-	const receipt = await ctx.api.read(`${base}/${encodeURIComponent(id)}`, i);
+	const receipt = await ctx.api.read(path`${fixedPath(base)}/${id}`, i);
 	return present.call(this, i, receipt, advisories(receipt));
 }

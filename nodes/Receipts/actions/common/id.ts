@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { segmentProblem } from '../../../shared/path';
 import { Checker } from '../../../shared/validate';
 
 export const receiptIdField = (description: string): INodeProperties => ({
@@ -11,12 +12,16 @@ export const receiptIdField = (description: string): INodeProperties => ({
 	description,
 });
 
-/** The receipt ID of item `i` (the `id` the service returned at creation); throws when empty. */
+/**
+ * The receipt ID of item `i` (the `id` the service returned at creation); throws when empty or when it
+ * cannot be part of an address (the one rule of shared/path.ts: `..`, `/`, `?`, `#`, `%`, spaces…).
+ */
 export function readReceiptId(this: IExecuteFunctions, i: number): string {
 	const id = String(this.getNodeParameter('receiptId', i, '') ?? '').trim();
 	const check = new Checker();
 	check.string('receiptId', id, { required: true });
-	if (/[/?#\s]/.test(id)) check.fail('receiptId', `"${id}" is not a receipt ID (it contains "/", "?", "#" or spaces)`);
+	const problem = id ? segmentProblem(id) : undefined;
+	if (problem) check.fail('receiptId', problem);
 	check.throwIfFailed(this.getNode(), i);
 	return id;
 }

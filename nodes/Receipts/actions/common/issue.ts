@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
+import { fixedPath } from '../../../shared/path';
 import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
@@ -177,7 +178,7 @@ export async function issueReceipt(
 	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields);
 	let answer: IDataObject;
 	try {
-		answer = await ctx.api.sign({ method: 'POST', path, body }, i);
+		answer = await ctx.api.sign(fixedPath(path), i, { body });
 	} catch (error) {
 		throw lostAnswer(error, sentIds(RECEIPT_KINDS[kind].name, body));
 	}
@@ -198,7 +199,7 @@ export async function issueXml(this: IExecuteFunctions, ctx: ReceiptsContext, i:
 	const { xml, wait } = await prepareXml.call(this, i, what);
 	let answer: IDataObject;
 	try {
-		answer = await ctx.api.sign({ method: 'POST', path, body: { xml } }, i);
+		answer = await ctx.api.sign(fixedPath(path), i, { body: { xml } });
 	} catch (error) {
 		throw lostAnswer(error, sentIdsOfXml(what, xml));
 	}

@@ -10,7 +10,7 @@ export const simplifyField: INodeProperties = {
 		'Whether to return only the key fields (state, rejected, reason, next step, SRI messages, document number, ID, access key, authorization number and date, URLs) instead of the whole receipt. Both carry the same rejected, reason, next_step and sri_messages fields.',
 };
 
-/** Every Receipts request: how long to wait for an answer. Read once per execution (first item). */
+/** Every Receipts request: how long it may take at most (a deadline, not an idle timer). Read once per execution (first item). */
 export const requestTimeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
 	name: 'requestTimeout',
@@ -18,7 +18,7 @@ export const requestTimeoutOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 3600 },
 	default: 60,
 	description:
-		'How long one request may go without an answer (read once per execution, from the first item). A request that issues or signs is never re-sent after a timeout: the item then says the receipt may exist.',
+		'How long one request may take at most, from sending it to the last byte of the answer, retries included (read once per execution, from the first item); an answer that arrives slowly is cut at that time too. A request that issues or signs is never re-sent after a timeout: the item then says the receipt may exist.',
 };
 
 /**

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
 import { factsOf, mayHaveBeenProcessed } from '../../../shared/errors';
+import { fixedPath, path } from '../../../shared/path';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from './id';
@@ -45,7 +46,7 @@ export async function reissueReceipt(
 	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 	let answer;
 	try {
-		answer = await ctx.api.sign({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/reissue`, body }, i);
+		answer = await ctx.api.sign(path`${fixedPath(base)}/${id}/reissue`, i, { body });
 	} catch (error) {
 		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : explain(error, kind, id);
 	}

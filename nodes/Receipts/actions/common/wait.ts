@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
+import { path } from '../../../shared/path';
 import { Deferred, type OperationResult } from '../../../shared/router';
 import { numberOption } from '../../../shared/options';
 import { failedCheck, lastCheckFailure } from '../../../shared/transport';
@@ -162,7 +163,7 @@ async function follow(
 		let polled: IDataObject | undefined;
 		try {
 			// A slot may come free only after the deadline: then there is no check to make.
-			polled = await ctx.checks.run(async () => (Date.now() < deadline ? await ctx.api.read(`/edocs/${encodeURIComponent(ids.id)}`, i, deadline) : undefined));
+			polled = await ctx.checks.run(async () => (Date.now() < deadline ? await ctx.api.read(path`/edocs/${ids.id}`, i, { deadline }) : undefined));
 		} catch (error) {
 			const failed = failedCheck(error);
 			if (failed.ends) throw afterCreated(error, ids, stateOf(doc) || undefined);

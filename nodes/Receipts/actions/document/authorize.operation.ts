@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { Deferred, OperationResult } from '../../../shared/router';
 import { mayHaveBeenProcessed } from '../../../shared/errors';
+import { path } from '../../../shared/path';
 import type { ReceiptsContext } from '../../transport';
 import { allowProductionFromAgentField, productionAllowed, refuseProductionForAgent } from '../common/agent';
 import { readReceiptId, receiptIdField } from '../common/id';
@@ -36,12 +37,12 @@ export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: 
 	const id = readReceiptId.call(this, i);
 	const wait = readWaitSettings.call(this, i);
 	if (!productionAllowed.call(this, i)) {
-		const receipt = await ctx.api.read(`/edocs/${encodeURIComponent(id)}`, i);
+		const receipt = await ctx.api.read(path`/edocs/${id}`, i);
 		refuseProductionForAgent.call(this, i, [receipt.ambiente], `authorize receipt ${id}`);
 	}
 	let answer;
 	try {
-		answer = await ctx.api.sign({ method: 'POST', path: `/edocs/${encodeURIComponent(id)}/issue` }, i);
+		answer = await ctx.api.sign(path`/edocs/${id}/issue`, i);
 	} catch (error) {
 		throw mayHaveBeenProcessed(error) ? afterCreated(error, { id }) : error;
 	}

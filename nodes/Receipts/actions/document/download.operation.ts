@@ -1,9 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { reword } from '../../../shared/errors';
+import { FILE_TYPES, fileProblem, maxFileSizeOption, readMaxFileBytes } from '../../../shared/files';
+import { originOf } from '../../../shared/http';
+import { path } from '../../../shared/path';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import { stateOf } from '../../domain/outcome';
-import { originOf, type ReceiptsContext } from '../../transport';
+import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { requestTimeoutOption } from '../common/output';
 import { Checker } from '../../../shared/validate';
@@ -12,15 +15,16 @@ import { Checker } from '../../../shared/validate';
  * Document → Download: the printable form (RIDE, PDF) or the authorized XML of any receipt, as a binary
  * property. The addresses are the receipt's `url_formato_impresion` / `url_documento_electronico` (receipts
  * service, Status objects), read with `GET /edocs/{id}`; the real service serves them from another host
- * (the service's public documentation, Descargas), which never gets the API key (transport.ts, `file`). A
- * read: retried, several items at once.
+ * (the service's public documentation, Descargas), which never gets the API key: the client sends it only to
+ * the credential's own origin, on every redirect hop too (shared/transport.ts, `download`). The bytes are
+ * checked (shared/files.ts) and capped at Max File Size. A read: retried, several items at once.
  */
 
 export const kind = 'read';
 
 const FILES = {
-	ride: { field: 'url_formato_impresion', what: 'printable form (RIDE)', mimeType: 'application/pdf', extension: 'pdf' },
-	xml: { field: 'url_documento_electronico', what: 'XML document', mimeType: 'application/xml', extension: 'xml' },
+	ride: { field: 'url_formato_impresion', what: 'printable form (RIDE)', format: 'pdf' },
+	xml: { field: 'url_documento_electronico', what: 'XML document', format: 'xml' },
 } as const;
 type FileKind = keyof typeof FILES;
 
@@ -43,17 +47,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 		default: 'data',
 		hint: 'The name of the output binary field to put the file in',
 	},
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption, requestTimeoutOption] },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption, maxFileSizeOption, requestTimeoutOption] },
 ]);
-
-/** Why the bytes received are not the file asked for (an HTML login or error page, say), or undefined. */
-function contentProblem(file: FileKind, body: Buffer, contentType: string): string | undefined {
-	const head = body.subarray(0, 64).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-	const got = `${contentType ? `content-type ${contentType}, ` : ''}${body.length ? `starting with ${JSON.stringify(head.slice(0, 20))}` : 'empty'}`;
-	if (file === 'ride' && !head.startsWith('%PDF-')) return `the answer is not a PDF (${got})`;
-	if (file === 'xml' && (!head.startsWith('<') || /^<(!doctype html|html)/i.test(head) || /html/i.test(contentType))) return `the answer is not XML (${got})`;
-	return undefined;
-}
 
 export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
 	const id = readReceiptId.call(this, i);
@@ -61,10 +56,12 @@ export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: 
 	const check = new Checker();
 	check.oneOf('file', file, Object.keys(FILES), { required: true });
 	check.throwIfFailed(this.getNode(), i);
+	const maxBytes = readMaxFileBytes.call(this, i);
 	const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim() || 'data';
-	const { field, what, mimeType, extension } = FILES[file];
+	const { field, what, format } = FILES[file];
+	const { mimeType, extension } = FILE_TYPES[format];
 
-	const doc = await ctx.api.read(`/edocs/${encodeURIComponent(id)}`, i);
+	const doc = await ctx.api.read(path`/edocs/${id}`, i);
 	const state = stateOf(doc);
 	const url = typeof doc[field] === 'string' ? String(doc[field]).trim() : '';
 	if (!originOf(url)) {
@@ -76,11 +73,11 @@ export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: 
 
 	let answer;
 	try {
-		answer = await ctx.api.file(url, i);
+		answer = await ctx.api.download(url, i, { maxBytes });
 	} catch (error) {
 		throw reword(error, `Could not download the ${what} of receipt ${id} from ${originOf(url)}: `);
 	}
-	const problem = contentProblem(file, answer.body, answer.headers['content-type'] ?? '');
+	const problem = fileProblem(format, answer.body, answer.headers['content-type'] ?? '');
 	if (problem) {
 		throw new NodeOperationError(this.getNode(), `The ${what} of receipt ${id} could not be downloaded: ${problem}`, {
 			itemIndex: i,

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import { attachRecovery, mayHaveBeenProcessed, reword } from '../../../shared/errors';
+import { path } from '../../../shared/path';
 import { Checker } from '../../../shared/validate';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
@@ -47,7 +48,7 @@ export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: 
 	const id = readReceiptId.call(this, i);
 	const destinatarios = readRecipients.call(this, i);
 	try {
-		const answer = await ctx.api.write({ method: 'POST', path: `/edocs/send-email/${encodeURIComponent(id)}`, body: destinatarios ? { destinatarios } : undefined }, i);
+		const answer = await ctx.api.write(path`/edocs/send-email/${id}`, i, { body: destinatarios ? { destinatarios } : undefined });
 		return { id, ...answer, ...(destinatarios ? { destinatarios } : {}) };
 	} catch (error) {
 		throw mayHaveBeenProcessed(error) ? mayHaveBeenSent(error, id, destinatarios) : error;

@@ -1,0 +1,196 @@
+// Drives the real n8n editor in headless Chromium, the way a person uses it: sign in, open a new workflow,
+// find a node in the nodes panel by what a user types, pick an action, fill the form, run the step and read
+// the output panel. Debian's `chromium` package is the browser (no browser download: playwright-core only
+// drives it). Selectors are n8n's own `data-test-id` attributes, the ones n8n's Playwright suite uses.
+import { chromium, selectors } from 'playwright-core';
+
+/** Where Debian's chromium package puts the browser; CHROMIUM_PATH overrides it. */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+// Without the background-networking flags Chromium keeps trying to reach Google's servers, which a closed
+// network refuses; --no-sandbox because CI runs as root.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+selectors.setTestIdAttribute('data-test-id');
+
+export async function launchBrowser() {
+	return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * One signed-in editor tab.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url the n8n base URL
+ * @param {{ email: string, password: string }} owner
+ */
+export async function openEditor(browser, url, owner) {
+	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+	// The output panel's "Copy to Clipboard" is how a person takes the JSON out; the test reads it the same way.
+	await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+	const page = await context.newPage();
+	page.setDefaultTimeout(20_000);
+	await page.goto(`${url}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(owner.email);
+	await page.getByTestId('password').locator('input').fill(owner.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL(/\/(home|workflows)/);
+	return new Editor(page, url);
+}
+
+export class Editor {
+	/** @param {import('playwright-core').Page} page */
+	constructor(page, url) {
+		this.page = page;
+		this.url = url;
+	}
+
+	async newWorkflow() {
+		await this.page.goto(`${this.url}/workflow/new`);
+		await this.page.getByTestId('canvas-add-button').waitFor();
+	}
+
+	/**
+	 * The entries the nodes panel lists for `search`, as shown (name and description): read once the list has
+	 * followed the search box (it filters as one types) and stayed the same for a moment.
+	 */
+	async searchNodes(search) {
+		const items = this.page.getByTestId('node-creator').getByTestId('item-iterator-item');
+		const before = (await items.allInnerTexts()).join('\n');
+		await this.page.getByTestId('node-creator-search-bar').fill(search);
+		let last = before;
+		let stableSince = Date.now();
+		for (const until = Date.now() + 10_000; Date.now() < until; ) {
+			await this.page.waitForTimeout(100);
+			const now = (await items.allInnerTexts()).join('\n');
+			if (now !== last) [last, stableSince] = [now, Date.now()];
+			else if (now !== before && Date.now() - stableSince >= 400) break;
+		}
+		return await items.allInnerTexts();
+	}
+
+	/** Adds the first node of an empty workflow: opens the nodes panel, searches, picks the entry. */
+	async addTrigger(search, entry) {
+		await this.page.getByTestId('canvas-add-button').click();
+		await this.pick(search, entry);
+		await this.closeNodeView();
+	}
+
+	/**
+	 * Adds a node after the last one: searches the nodes panel for `search` (what a user types), opens `entry`
+	 * and picks `action` (e.g. "Issue an invoice"). The node's form opens.
+	 */
+	async addAction(search, entry, action) {
+		await this.page.getByTestId('node-creator-plus-button').click();
+		await this.pick(search, entry);
+		await this.page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: action }).first().click();
+		await this.page.getByTestId('ndv').waitFor();
+	}
+
+	async pick(search, entry) {
+		await this.searchNodes(search);
+		await this.page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: entry }).first().click();
+	}
+
+	async closeNodeView() {
+		await this.page.keyboard.press('Escape');
+		await this.page.getByTestId('ndv').waitFor({ state: 'hidden' }).catch(() => undefined);
+	}
+
+	/** The form of the open node (its parameters). */
+	get node() {
+		return new Form(this.page, this.page.getByTestId('ndv'));
+	}
+
+	/**
+	 * Opens the node's credential (the pencil next to it), lets `fill` fill its form, saves and closes it, as a
+	 * person entering their company's data once does.
+	 * @param {(form: Form) => Promise<void>} fill
+	 */
+	async editCredential(fill) {
+		await this.page.getByTestId('ndv').getByTestId('credential-edit-button').click();
+		const modal = this.page.getByTestId('editCredential-modal');
+		await modal.getByTestId('credential-edit-dialog').waitFor();
+		await fill(new Form(this.page, modal));
+		const save = modal.getByTestId('credential-save-button');
+		const saved = this.page.waitForResponse((r) => /\/rest\/credentials\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH');
+		await save.click();
+		const answer = await saved;
+		if (!answer.ok()) throw new Error(`saving the credential answered ${answer.status()}`);
+		// The dialog's own close button (Escape would close the node's form behind it too).
+		await modal.locator('.el-dialog__headerbtn').click();
+		await modal.waitFor({ state: 'hidden' });
+	}
+
+	/** Runs the open node (Execute step) and returns what the output panel then shows, as text. */
+	async executeStep() {
+		await this.page.getByTestId('ndv').getByTestId('node-execute-button').first().click();
+		const panel = this.page.getByTestId('output-panel');
+		await panel.getByText(/\d+ items?|error/i).first().waitFor({ timeout: 60_000 });
+		return await panel.innerText();
+	}
+
+	/**
+	 * Switches the output panel to its JSON view and returns the items it shows, parsed, taken with the panel's
+	 * own "Copy to Clipboard" button (the view itself only renders the lines on screen).
+	 */
+	async outputJson() {
+		const panel = this.page.getByTestId('output-panel');
+		await panel.getByTestId('radio-button-json').click();
+		await panel.getByTestId('ndv-json-actions').getByTitle('Copy to Clipboard').click();
+		return JSON.parse(await this.page.evaluate(() => navigator.clipboard.readText()));
+	}
+
+	async screenshot(path) {
+		await this.page.screenshot({ path, fullPage: true });
+	}
+}
+
+/** The parameters of a node or a credential, filled as a person fills them. */
+export class Form {
+	/**
+	 * @param {import('playwright-core').Page} page
+	 * @param {import('playwright-core').Locator} root
+	 */
+	constructor(page, root) {
+		this.page = page;
+		this.root = root;
+	}
+
+	/**
+	 * A parameter's input, by the parameter's name; `within` narrows it to a fixed collection
+	 * (`{ collection: 'lineItems', entry: 1 }`: the second entry).
+	 * @param {string} name
+	 * @param {{ collection: string, entry?: number }} [within]
+	 */
+	param(name, within) {
+		const scope = within ? this.root.getByTestId(`fixed-collection-${within.collection}`) : this.root;
+		const inputs = scope.getByTestId(`parameter-input-${name}`);
+		return within?.entry === undefined ? inputs.first() : inputs.nth(within.entry);
+	}
+
+	/** Types `value` into a text or number parameter, as a person would (click, type, leave the field). */
+	async fill(name, value, within) {
+		const input = this.param(name, within).locator('input, textarea').first();
+		await input.click();
+		await input.fill(String(value));
+		await input.press('Tab');
+	}
+
+	/** Picks the option shown as `optionText` in a dropdown parameter. */
+	async choose(name, optionText, within) {
+		await this.param(name, within).click();
+		await this.page.getByRole('option', { name: optionText, exact: true }).click();
+	}
+
+	/** What a dropdown parameter shows as chosen. */
+	async shown(name, within) {
+		return await this.param(name, within).locator('input').first().inputValue();
+	}
+
+	/** Adds one entry to a fixed collection (e.g. "Add Item") and returns how many it has now. */
+	async addEntry(collection) {
+		const box = this.root.getByTestId(`fixed-collection-${collection}`);
+		await box.getByTestId('fixed-collection-add').click();
+		return await box.getByTestId('fixed-collection-delete').count();
+	}
+}

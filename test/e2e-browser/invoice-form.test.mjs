@@ -1,0 +1,119 @@
+// End-to-end in the real n8n editor, in headless Chromium: a bookkeeper who does not write code finds the node by
+// what they type, enters their company once in the credential, fills the two-item invoice of the issue that started
+// this (3 × "Servicio contable" at 40.00 with IVA 15 %, 1 × "Libro" at 12.50 with IVA 0 %, a buyer with a cédula,
+// paid in cash) with only quantities, prices, tax codes, the buyer and the means of payment, runs it once, and reads
+// the outcome in the output panel; then runs it again and reads why the SRI returned the second one.
+// Run with `npm run test:e2e:browser` (CI runs it after the other e2e suites; it needs Debian's chromium package).
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
+import { ownerApiKey, prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { launchBrowser, openEditor } from './editor.mjs';
+
+const userFolder = userFolderFor('e2e-browser');
+const SECUENCIAL = '148';
+
+let sb;
+let n8n;
+let browser;
+/** @type {import('./editor.mjs').Editor} */
+let editor;
+let bodies;
+
+before(async () => {
+	rmSync(userFolder, { recursive: true, force: true });
+	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	bodies = requireTestModule('receipts/setup');
+	n8n = await sb.start();
+	await ownerApiKey(n8n.url);
+	browser = await launchBrowser();
+	editor = await openEditor(browser, n8n.url, DEV_OWNER);
+});
+
+after(async () => {
+	await browser?.close();
+	await n8n?.stop();
+	await sb?.stop();
+});
+
+const issued = () => sb.sim.server.received('receipts').filter((r) => r.method === 'POST');
+
+describe('the bookkeeper’s invoice, through the n8n editor', () => {
+	test('the nodes panel finds the Receipts node by what a bookkeeper types, with or without accents, and shows what it does', async () => {
+		await editor.newWorkflow();
+		await editor.addTrigger('manual', 'Manual Trigger');
+		await editor.page.getByTestId('node-creator-plus-button').click();
+		for (const search of ['factura', 'facturacion', 'facturación', 'retencion', 'guia de remision', 'nota de credito', 'liquidacion de compra', 'comprobante', 'invoice', 'SRI']) {
+			const entries = await editor.searchNodes(search);
+			const receipts = entries.find((e) => e.startsWith('Receipts (Ecuador)'));
+			assert.ok(receipts, `"${search}" finds Receipts (Ecuador); found: ${entries.join(' | ')}`);
+			// The action node's own description, not the trigger's ("Starts a workflow when…").
+			assert.match(receipts, /Issue Ecuadorian electronic receipts/, `"${search}": ${receipts}`);
+		}
+		await editor.page.keyboard.press('Escape');
+	});
+
+	test('the issuer is entered once in the credential, the invoice with quantities, prices, tax codes, buyer and means only, issued and authorized in one run', async () => {
+		await editor.addAction('facturacion', 'Receipts (Ecuador)', 'Issue an invoice');
+		const issuer = bodies.ISSUER;
+		await editor.editCredential(async (credential) => {
+			await credential.fill('issuerRuc', issuer.ruc);
+			await credential.fill('issuerLegalName', issuer.razon_social);
+			await credential.fill('issuerEstablishment', issuer.establecimiento.codigo);
+			await credential.fill('issuerEmissionPoint', issuer.establecimiento.punto_emision);
+			await credential.choose('issuerKeepsAccounting', 'Yes');
+		});
+
+		const form = editor.node;
+		await form.fill('secuencial', SECUENCIAL);
+		await form.addEntry('comprador');
+		await form.fill('identificacion', '1710034065', { collection: 'comprador' });
+		await form.fill('razon_social', 'Juan Pérez', { collection: 'comprador' });
+		assert.equal(await form.addEntry('lineItems'), 1);
+		assert.equal(await form.addEntry('lineItems'), 2);
+		const first = { collection: 'lineItems', entry: 0 };
+		const second = { collection: 'lineItems', entry: 1 };
+		await form.fill('descripcion', 'Servicio contable', first);
+		await form.fill('cantidad', 3, first);
+		await form.fill('precio_unitario', 40, first);
+		await form.fill('descripcion', 'Libro', second);
+		await form.fill('cantidad', 1, second);
+		await form.fill('precio_unitario', 12.5, second);
+		// IVA 15 % is what a new item starts with; the book is sold at 0 %.
+		assert.equal(await form.shown('tax_codigo_porcentaje', first), 'IVA 15% (4)');
+		await form.choose('tax_codigo_porcentaje', 'IVA 0% (0)', second);
+		await form.addEntry('pagos');
+		assert.match(await form.shown('medio', { collection: 'pagos' }), /^Cash \(Efectivo\)/);
+
+		sb.sim.server.clear();
+		const panel = await editor.executeStep();
+		assert.match(panel, /1 item/);
+		const [out] = await editor.outputJson();
+		assert.equal(out.estado, 'AUTORIZADO', JSON.stringify(out).slice(0, 800));
+		assert.equal(out.rejected, false);
+		assert.equal(out.numero, `${issuer.establecimiento.codigo}-${issuer.establecimiento.punto_emision}-${SECUENCIAL.padStart(9, '0')}`);
+
+		// Sent once, with every amount computed by the node and the issuer from the credential.
+		const posts = issued();
+		assert.deepEqual(posts.map((p) => p.path), ['/invoices/issue']);
+		const body = posts[0].body;
+		const expected = bodies.bookkeeperAmounts();
+		assert.deepEqual(body.items.map((i) => [i.precio_total_sin_impuestos, i.impuestos]), expected.items.map((i) => [i.precio_total_sin_impuestos, i.impuestos]));
+		assert.deepEqual(body.totales, expected.totales);
+		assert.deepEqual(body.pagos.map((p) => p.total), [150.5]);
+		assert.equal(body.comprador.tipo_identificacion, '05'); // a 10-digit cédula, inferred
+		assert.deepEqual([body.emisor.ruc, body.emisor.establecimiento.codigo, body.emisor.establecimiento.punto_emision], [issuer.ruc, '001', '002']);
+	});
+
+	test('run again, the same invoice is returned by the SRI, and the output panel says why and what to do', async () => {
+		sb.sim.server.clear();
+		const panel = await editor.executeStep();
+		assert.match(panel, /DEVUELTO/);
+		const [out] = await editor.outputJson();
+		assert.equal(out.rejected, true);
+		assert.match(out.reason, /^45 /);
+		assert.match(out.next_step, /look it up/);
+		assert.equal(issued().length, 1);
+	});
+});
