@@ -3,7 +3,7 @@
 // Run with `npm run test:e2e` (node's test runner). The first run installs n8n into .cache/ (5–7 minutes).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -258,9 +258,34 @@ describe('workflows executed by n8n', () => {
 		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
 	});
 
+	test('a receipts service that refuses the connection: an issue says nothing reached it on 2.x; on 1.x, that the receipt may exist', async () => {
+		// n8n 1.x's NodeApiError drops the HTTP client's error it wraps (its `cause`), and with it the socket's
+		// code: the node cannot tell a refused connection (nothing sent) from an answer lost after sending, so it
+		// takes the safe reading and says the receipt may exist.
+		const credential = { id: 'latamClosedPort', name: 'Receipts (nothing listening)' };
+		const dir = join(userFolder, 'closed-port');
+		rmSync(dir, { recursive: true, force: true });
+		const write = (file, data) => writeFileSync(join(dir, file), JSON.stringify(data));
+		mkdirSync(dir, { recursive: true });
+		write('credentials.json', [{ ...credential, type: 'receiptsApi', data: { ...sb.sim.credentials.receiptsApi, baseUrl: `http://127.0.0.1:${await freePort()}` } }]);
+		const bodies = requireTestModule('receipts/setup');
+		const issue = { ...node('Issue', sb.nodeType('receipts'), bodies.jsonIssue('retention', bodies.retentionBody())), credentials: { receiptsApi: credential } };
+		write('workflow.json', { id: 'e2eClosedPort', name: 'e2e receipts: nothing listening', settings: { executionOrder: 'v1' }, nodes: [manual, issue], connections: chain('Start', 'Issue') });
+		await sb.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`], { check: true });
+		await sb.cli(['import:workflow', `--input=${join(dir, 'workflow.json')}`], { check: true });
+		const error = (await execute('e2eClosedPort')).data.resultData.error;
+		if (sb.line === 1) {
+			assert.match(error.message, /^\[item 1\] The retention may exist: Receipts could not be reached/);
+			assert.match(error.description, /may have been issued/);
+		} else {
+			assert.match(error.message, /^\[item 1\] Receipts could not be reached \(ECONNREFUSED\)$/);
+			assert.match(error.description, /^POST \/retentions\/issue failed before an answer arrived/);
+		}
+	});
+
 	test("an error answer is read as the service's answer on every line: an unknown receipt is HTTP 404 in the service's words, after one request", async () => {
-		// n8n 1.x's NodeApiError drops the HTTP client's error it wraps (its `cause`): a node that reads the status,
-		// body and headers from there sees no answer at all, and would call a 404 a network failure and retry it.
+		// n8n 1.x's NodeApiError drops the HTTP client's error it wraps (its `cause`): a node that looked for the
+		// status, body and headers there would see no answer at all, call a 404 a network failure and retry it.
 		sb.sim.server.clear();
 		const run = await execute('e2eNotFound');
 		const error = run.data.resultData.error;

@@ -38,6 +38,13 @@ async function execute(id) {
 	return run;
 }
 const errorOf = (run) => run.data.resultData.error;
+/**
+ * What the node says about an answer to the Partners token request. n8n runs that request inside its credential
+ * helper (preAuthentication) and wraps what it throws in a NodeApiError; on 1.x that error drops what it wraps
+ * (its `cause`), so the node sees no answer at all and says so. A known gap on 1.x (README, Compatibility): the
+ * secret still stays home and out of every log.
+ */
+const tokenAnswer = (onTwo) => (sb.line === 1 ? /^\[item 1\] Partners could not be reached \(network error\)$/ : onTwo);
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
@@ -74,7 +81,7 @@ describe('a redirect to another origin: no credential arrives there, in real n8n
 		sb.sim.server.clear();
 		sb.sim.server.fail({ service: 'partners', path: '/v1/auth/token', mode: 'redirect', times: 1 });
 		const run = await execute('e2eHostPartners');
-		assert.match(String(errorOf(run)?.message), /Partners answered POST \/v1\/auth\/token with a redirect \(HTTP 307\), which was not followed/);
+		assert.match(String(errorOf(run)?.message), tokenAnswer(/Partners answered POST \/v1\/auth\/token with a redirect \(HTTP 307\), which was not followed/));
 		assert.deepEqual(sb.sim.server.receivedAt(other), []);
 	});
 
@@ -146,7 +153,7 @@ describe('echoed secrets: absent from the execution n8n stores and from its log'
 		sb.sim.partners.expireTokens();
 		sb.sim.server.fail({ service: 'partners', path: '/v1/auth/token', mode: 'echo-secrets', times: 1 });
 		const partners = await execute('e2eHostPartners');
-		assert.match(String(errorOf(partners)?.message), /Partners refused the credential/);
+		assert.match(String(errorOf(partners)?.message), tokenAnswer(/Partners refused the credential/));
 		const token = sb.sim.server.received('partners').find((r) => r.path === '/v1/auth/token');
 		assert.equal(token?.body.client_secret, SECRETS.clientSecret, 'the secret was sent, and echoed');
 		sb.sim.server.fail({ service: 'receipts', method: 'POST', mode: 'echo-secrets', status: 400, as: 'text', times: 1 });
