@@ -13,11 +13,12 @@
 //                                        # the hostile ones instead (a redirect to another port, one byte every
 //                                        # 400 ms, a 300 MB answer, refusals that repeat the secrets they got,
 //                                        # pages that never advance); one at a time: POST /_control/fail {mode, times, …}
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV_OWNER } from './n8n/boot.mjs';
-import { build, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from './n8n/sandbox.mjs';
+import { build, fillPlaceholders, MAX_WORKFLOW_ID, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
 	options: {
@@ -30,7 +31,7 @@ const { values: args } = parseArgs({
 	},
 });
 
-/** Example workflows, with stable IDs derived from their file names; trigger examples are published. */
+/** Example workflows, with stable IDs derived from their file names; trigger examples are activated. */
 export function loadExamples() {
 	const dir = join(repoRoot, 'examples');
 	return readdirSync(dir)
@@ -38,7 +39,8 @@ export function loadExamples() {
 		.sort()
 		.map((file) => {
 			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-			workflow.id = `ex${file.replace(/\.json$/, '').replace(/(^|-)(\w)/g, (_, _d, c) => c.toUpperCase())}`.slice(0, 36);
+			// A stable ID short enough for n8n to save the workflow's static data (sandbox.mjs, MAX_WORKFLOW_ID).
+			workflow.id = `ex${createHash('sha256').update(file).digest('hex').slice(0, MAX_WORKFLOW_ID - 2)}`;
 			return { file, workflow, trigger: workflow.nodes.some((n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger')) };
 		});
 }
@@ -66,13 +68,13 @@ async function main() {
 		return;
 	}
 
-	console.log('Building the package and preparing n8n (the first run installs n8n into .cache/, ~10 minutes)…');
+	console.log('Building the package and preparing n8n (the first run installs Node 24 and n8n, about 3 GB: 5–7 minutes)…');
 	const sandbox = await prepareSandbox({ userFolder: userFolderFor('dev'), simulatorPort: Number(args['sim-port']) });
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
 	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();
 	await sandbox.importWorkflows(examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)));
-	for (const e of examples.filter((x) => x.trigger)) await sandbox.cli(['publish:workflow', `--id=${e.workflow.id}`], { check: true });
+	await sandbox.activate(examples.filter((x) => x.trigger).map((e) => e.workflow.id));
 
 	const port = Number(args.port);
 	const n8n = await sandbox.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });

@@ -1,4 +1,5 @@
-// Boots and drives a real n8n 2.41.1 (installed by ./install.mjs) for `npm run dev`, e2e tests and benchmarks.
+// Boots and drives a real n8n (installed by ./install.mjs: 2.41.1, or 1.123.81 with N8N_LINE=1) for `npm run dev`,
+// e2e tests and benchmarks.
 //
 //   import { startN8n, runCli, parseCliJson, createApiKey } from './scripts/n8n/boot.mjs';
 //   const o = { userFolder: '/tmp/x/user', extensionsDir: '/tmp/x/ext' };   // throw-away folders
@@ -17,6 +18,8 @@
 //   execute            --id=<workflowId> --rawOutput                (run data as JSON among log lines: parseCliJson)
 //   publish:workflow   --id=<workflowId>                            (makes it active; run while this user folder's
 //                                                                    n8n is stopped, `start` then serves its webhooks)
+//   1.x has the same commands except publish:workflow: `update:workflow --id=<id> --active=true` instead
+//   (sandbox.mjs `activate` picks the right one).
 //   user-management:reset                                           (back to "no owner": /rest/owner/setup works again)
 //   Every CLI call starts a full n8n (DB, node loading): ~3 s each, plus ~5 s of migrations on a new user folder.
 //
@@ -55,12 +58,13 @@ export function freePort() {
 /** Environment for every n8n process on one user folder: same folder, same extensions, same key. */
 export function n8nEnv({ userFolder, extensionsDir, port, brokerPort, env = {} } = {}) {
 	if (!userFolder) throw new Error('userFolder is required (use a throw-away folder)');
+	const { node, line } = runtimePaths();
 	const base = { ...process.env };
 	for (const k of Object.keys(base)) if (/^(npm_|N8N_)/i.test(k)) delete base[k]; // no leaks from `npm run` or the shell
 	return {
 		...base,
 		// n8n spawns its JS task runner as plain `node` from PATH: without this it would run on Node 20.
-		PATH: `${dirname(runtimePaths().node)}:${process.env.PATH}`,
+		PATH: `${dirname(node)}:${process.env.PATH}`,
 		N8N_USER_FOLDER: resolve(userFolder),
 		...(extensionsDir ? { N8N_CUSTOM_EXTENSIONS: resolve(extensionsDir) } : {}),
 		...(port ? { N8N_PORT: String(port) } : {}),
@@ -70,8 +74,9 @@ export function n8nEnv({ userFolder, extensionsDir, port, brokerPort, env = {} }
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
-		// The MCP registry module fetches api.n8n.io at start-up and logs a stack trace when offline.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// The MCP registry module (2.x) fetches api.n8n.io at start-up and logs a stack trace when offline; 1.x has
+		// no such module and refuses to start when told to disable an unknown one.
+		...(line === 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		// n8n 2.x always starts a task broker + JS runner child (N8N_RUNNERS_ENABLED is deprecated and ignored),
 		// and the broker listens on 5679 by default: each process gets its own port so instances and CLI calls
 		// can run side by side. No Python runner (it only logs an error when its venv is missing).

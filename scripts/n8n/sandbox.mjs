@@ -4,18 +4,28 @@
 //   const sb = await prepareSandbox({ userFolder: userFolderFor('dev'), simulatorPort: 7401 });
 //   // sb.sim: { server, partners, receipts, extraction, credentials } (test/simulator/main.ts, compiled)
 //   await sb.importWorkflows([...workflow objects using n8n-nodes-latam-fiscal.<node> types...]);
+//   await sb.activate(['wf1']);    // trigger workflows: active once n8n starts (publish on 2.x, activate on 1.x)
 //   const n8n = await sb.start();  // boot.mjs startN8n
 //
+// Which n8n: N8N_LINE=1|2 (see install.mjs); `sb.line` tells a test which one it runs on.
 // Queue mode (./queue.mjs): pass `env: queueEnv({ pg, redis })` so every CLI call and process uses the shared
 // database and queue, then `sb.start()` (main), `sb.start({ command: 'worker' })`, `sb.start({ command: 'webhook' })`.
 //
-// The package is loaded as a custom extension (N8N_CUSTOM_EXTENSIONS=<repo>/dist), so its node types are named
-// `CUSTOM.<node>` inside n8n; workflows written for a community install (`n8n-nodes-latam-fiscal.<node>`) are
-// rewritten on import. Credentials get fixed IDs (CREDENTIAL_IDS) that workflows reference.
+// Two ways to load the package:
+// - `as: 'extension'` (default): N8N_CUSTOM_EXTENSIONS points at a copy of dist/ outside the repository, so its node
+//   types are named `CUSTOM.<node>` inside n8n; workflows written for a community install
+//   (`n8n-nodes-latam-fiscal.<node>`) are rewritten on import and their credentials get fixed IDs (CREDENTIAL_IDS).
+// - `as: 'installed'`: the packed package is installed into the user folder's .n8n/nodes the way users install it
+//   (see installPackage), n8n starts without N8N_CUSTOM_EXTENSIONS, and workflows are imported unmodified.
+// Either way the package's `require('n8n-workflow')` reaches n8n's own copy, as in a user's n8n: nothing of this
+// repository's node_modules is on its resolution path (hence the copy, and user folders outside the repository
+// for installs).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiKey, runCli, startN8n } from './boot.mjs';
 import { install } from './install.mjs';
@@ -46,6 +56,14 @@ export const testBuildDir = join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-
  */
 export const userFolderFor = (name) => join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-latam-fiscal', 'n8n-users', name);
 
+/**
+ * A throw-away folder outside this repository, for what n8n must load as a user's n8n would: a module there
+ * resolves `n8n-workflow` through n8n's own paths, not through this repository's node_modules (n8n-workflow is
+ * a devDependency here, of the 2.x line). One folder per checkout, so worktrees side by side do not collide.
+ */
+export const outsideRepoFor = (name) =>
+	join(tmpdir(), 'n8n-nodes-latam-fiscal', createHash('sha256').update(repoRoot).digest('hex').slice(0, 10), name);
+
 /** The compiled form of a module of test/ (e.g. 'simulator/main'), as `require` loads it. */
 export const requireTestModule = (path) => require(join(testBuildDir, 'test', `${path}.js`));
 
@@ -69,22 +87,74 @@ export function forCustomExtension(workflow) {
 	return copy;
 }
 
-export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild = false, quiet = false, env: sharedEnv = {} } = {}) {
+/**
+ * Packs the built package (`npm pack`, what npm publishes) and installs the tarball into `<userFolder>/.n8n/nodes`
+ * the way the README tells users to: a bare package.json there, then `npm install --legacy-peer-deps <tarball>`,
+ * which installs the package alone (a plain install would also pull the n8n-workflow peer and compile native
+ * modules). Returns the tarball's file name and the installed package's folder.
+ */
+export function installPackage(userFolder, { quiet = false } = {}) {
+	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))); // nothing from `npm run`
+	const stdio = ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'];
+	const packDir = mkdtempSync(join(tmpdir(), 'latam-fiscal-pack-'));
+	try {
+		const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: repoRoot, env, stdio, encoding: 'utf8' }).trim().split('\n').pop();
+		const nodesDir = join(userFolder, '.n8n', 'nodes');
+		mkdirSync(nodesDir, { recursive: true });
+		writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }, null, 2) + '\n');
+		execFileSync('npm', ['install', '--legacy-peer-deps', '--no-audit', '--no-fund', join(packDir, tarball)], { cwd: nodesDir, env, stdio });
+		return { tarball, packageDir: join(nodesDir, 'node_modules', PACKAGE_PREFIX.slice(0, -1)) };
+	} finally {
+		rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * n8n saves a workflow's static data (where a trigger keeps what its activation set up, e.g. the Receipts
+ * Trigger's token hashes) only when the workflow's ID is short enough: at most 16 characters on 1.x, 21 on 2.x
+ * (`isWorkflowIdValid`), silently otherwise. IDs chosen by hand keep to 16 so they work on both lines.
+ */
+export const MAX_WORKFLOW_ID = 16;
+export const isPortableWorkflowId = (id) => typeof id === 'string' && id.length > 0 && id.length <= MAX_WORKFLOW_ID;
+
+/** Activating a workflow through the public API: `POST /api/v1/workflows/{id}/<on|off>` on each line. */
+export const apiActivation = (line) => (line === 1 ? { on: 'activate', off: 'deactivate' } : { on: 'publish', off: 'unpublish' });
+
+export async function prepareSandbox({
+	userFolder,
+	simulatorPort = 0,
+	skipBuild = false,
+	quiet = false,
+	env: sharedEnv = {},
+	as = 'extension',
+	credentials: credentialRefs = CREDENTIAL_IDS,
+} = {}) {
+	if (!['extension', 'installed'].includes(as)) throw new Error(`prepareSandbox: as must be 'extension' or 'installed', got ${as}`);
 	if (!skipBuild) build({ quiet });
-	await install();
+	const { line, version } = await install();
 	userFolder = resolve(repoRoot, userFolder);
+	if (as === 'installed' && !relative(repoRoot, userFolder).startsWith('..')) {
+		throw new Error(`an installed package needs a user folder outside the repository (outsideRepoFor), not ${userFolder}`);
+	}
 	mkdirSync(userFolder, { recursive: true });
+	let extensionsDir;
+	if (as === 'installed') installPackage(userFolder, { quiet });
+	else {
+		extensionsDir = outsideRepoFor(`extension-${basename(userFolder)}`);
+		rmSync(extensionsDir, { recursive: true, force: true });
+		cpSync(join(repoRoot, 'dist'), extensionsDir, { recursive: true });
+	}
 	const { startSimulators } = requireTestModule('simulator/main');
 	const sim = await startSimulators(simulatorPort);
 	// File nodes in the examples write below the user folder, which n8n must be told it may touch.
 	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files'), ...sharedEnv };
-	const opts = { userFolder, extensionsDir: join(repoRoot, 'dist'), env };
+	const opts = { userFolder, extensionsDir, env };
 
 	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
 	writeFileSync(
 		credentialsFile,
 		JSON.stringify(
-			Object.entries(sim.credentials).map(([type, data]) => ({ ...CREDENTIAL_IDS[type], type, data })),
+			Object.entries(sim.credentials).map(([type, data]) => ({ ...credentialRefs[type], type, data })),
 			null,
 			2,
 		),
@@ -93,18 +163,36 @@ export async function prepareSandbox({ userFolder, simulatorPort = 0, skipBuild 
 
 	const importWorkflows = async (workflows) => {
 		if (!workflows.length) return;
+		const tooLong = workflows.filter((wf) => wf.id !== undefined && !isPortableWorkflowId(wf.id)).map((wf) => wf.id);
+		if (tooLong.length) throw new Error(`workflow IDs of more than ${MAX_WORKFLOW_ID} characters: ${tooLong.join(', ')} (n8n 1.x then never saves their static data)`);
 		const dir = join(userFolder, 'sandbox-workflows');
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
-		workflows.forEach((wf, n) => writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(forCustomExtension(wf))));
+		const prepare = as === 'extension' ? forCustomExtension : (wf) => wf;
+		workflows.forEach((wf, n) => writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(prepare(wf))));
 		await runCli(['import:workflow', '--separate', `--input=${dir}`], { ...opts, check: true });
 	};
+	const cli = (args, extra = {}) => runCli(args, { ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });
 
 	return {
 		sim,
 		opts,
+		line,
+		version,
+		/** The name n8n gives a node of this package ('partners' → 'CUSTOM.partners' or 'n8n-nodes-latam-fiscal.partners'). */
+		nodeType: (name) => (as === 'extension' ? 'CUSTOM.' : PACKAGE_PREFIX) + name,
 		importWorkflows,
-		cli: (args, extra = {}) => runCli(args, { ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } }),
+		cli,
+		/**
+		 * Makes imported workflows active from the next start, while this user folder's n8n is stopped: 2.x publishes
+		 * them (`publish:workflow`); 1.x has no publishing and sets them active (`update:workflow --active=true`).
+		 */
+		activate: async (ids) => {
+			for (const id of ids) {
+				const args = line === 1 ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`];
+				await cli(args, { check: true });
+			}
+		},
 		/** `n8n start` (default), or `{ command: 'worker' | 'webhook' }` in queue mode; see boot.mjs startN8n. */
 		start: async (extra = {}) => {
 			const n8n = await startN8n({ ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });

@@ -121,9 +121,15 @@ export class Editor {
 		await modal.waitFor({ state: 'hidden' });
 	}
 
-	/** Runs the open node (Execute step) and returns what the output panel then shows, as text. */
+	/**
+	 * Runs the open node (Execute step) and returns what the output panel then shows, as text. Until the editor
+	 * shows the new run, the panel still shows the previous run's items: the editor fetches a run
+	 * (GET /rest/executions/<id>) once it has ended, so the panel is read after that answer.
+	 */
 	async executeStep() {
+		const ended = this.page.waitForResponse((r) => r.request().method() === 'GET' && /\/rest\/executions\/\d+$/.test(new URL(r.url()).pathname), { timeout: 60_000 });
 		await this.page.getByTestId('ndv').getByTestId('node-execute-button').first().click();
+		await ended;
 		const panel = this.page.getByTestId('output-panel');
 		await panel.getByText(/\d+ items?|error/i).first().waitFor({ timeout: 60_000 });
 		return await panel.innerText();

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
 import { queueEnv, startPostgres, startRedis } from '../../scripts/n8n/queue.mjs';
-import { fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { apiActivation, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
 // Whatever happens, nothing outlives the suite: boot.mjs kills every child when this process exits.
 setTimeout(() => {
@@ -30,7 +30,7 @@ const BROWSER_ID = 'latam-fiscal-dev-scripts'; // the one boot.mjs createApiKey 
 
 const userFolder = userFolderFor('e2e-queue');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
-const extractionTrigger = example('extraction-trigger-download-completed.json', 'qExtractionTrigger');
+const extractionTrigger = example('extraction-trigger-download-completed.json', 'qExtTrigger');
 const receiptsTrigger = example('receipts-trigger-branch-on-authorization.json', 'qReceiptsTrigger');
 
 let pg;
@@ -141,7 +141,7 @@ before(async () => {
 		extractionTrigger,
 		receiptsTrigger,
 	]);
-	for (const wf of [extractionTrigger, receiptsTrigger]) await sb.cli(['publish:workflow', `--id=${wf.id}`], { check: true });
+	await sb.activate([extractionTrigger.id, receiptsTrigger.id]);
 
 	const [mainPort, ...webhookPorts] = await Promise.all([freePort(), freePort(), freePort()]);
 	publicUrl = `http://127.0.0.1:${webhookPorts[0]}/`;
@@ -171,7 +171,7 @@ describe('every process loads the package', () => {
 		const headers = { cookie: api.cookie, 'browser-id': BROWSER_ID };
 		const nodes = await (await fetch(`${procs.main.url}/types/nodes.json`, { headers })).json();
 		const nodeNames = (Array.isArray(nodes) ? nodes : Object.values(nodes)).map((n) => n.name);
-		for (const name of PACKAGE_NODES) assert.ok(nodeNames.includes(`CUSTOM.${name}`), `CUSTOM.${name} not loaded by main`);
+		for (const name of PACKAGE_NODES) assert.ok(nodeNames.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded by main`);
 		const creds = await (await fetch(`${procs.main.url}/types/credentials.json`, { headers })).json();
 		const credNames = (Array.isArray(creds) ? creds : Object.values(creds)).map((c) => c.name);
 		for (const name of PACKAGE_CREDENTIALS) assert.ok(credNames.includes(name), `${name} not loaded by main`);
@@ -342,10 +342,11 @@ describe('Receipts Trigger in queue mode', () => {
 
 		// Deactivation and re-activation do run the trigger's webhook methods (on main): the saved subscriptions are reused.
 		const url = `${procs['webhook-1'].url}${receiptsPath}?event=receipt-issued`;
-		for (const action of ['unpublish', 'publish']) {
+		const { on, off } = apiActivation(sb.line);
+		for (const action of [off, on]) {
 			const res = await fetch(`${procs.main.url}/api/v1/workflows/${receiptsTrigger.id}/${action}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
 			assert.equal(res.status, 200, `${action}: ${await res.text()}`);
-			await (action === 'unpublish' ? untilGone(url) : untilServed(url));
+			await (action === off ? untilGone(url) : untilServed(url));
 		}
 		await sleep(2000); // n8n stores the webhook, then runs checkExists/create: give a new subscription time to show
 		expectSame('after unpublish + publish', urls);
@@ -386,7 +387,7 @@ describe('Receipts Trigger in queue mode', () => {
 describe('where the work ran', () => {
 	test('the worker ran every node type of the package; main and the webhook processes ran no execution', async () => {
 		const ranNodeTypes = new Set(events('worker').filter((e) => e.eventName === 'n8n.node.started').map((e) => e.payload.nodeType));
-		for (const name of PACKAGE_NODES) assert.ok(ranNodeTypes.has(`CUSTOM.${name}`), `the worker never ran CUSTOM.${name}`);
+		for (const name of PACKAGE_NODES) assert.ok(ranNodeTypes.has(sb.nodeType(name)), `the worker never ran ${sb.nodeType(name)}`);
 		for (const name of ['main', ...webhookProcs]) {
 			assert.equal(events(name).filter((e) => e.eventName === 'n8n.queue.job.dequeued' || e.eventName === 'n8n.node.started').length, 0, `${name} ran something`);
 		}

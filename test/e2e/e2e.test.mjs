@@ -1,9 +1,9 @@
 // End-to-end: a real n8n (the pinned version users run) loads the built package, executes workflows against
 // the service simulators, and receives real webhook deliveries on its production URLs.
-// Run with `npm run test:e2e` (node's test runner). The first run installs n8n into .cache/ (~10 minutes).
+// Run with `npm run test:e2e` (node's test runner). The first run installs n8n into .cache/ (5–7 minutes).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -28,10 +28,10 @@ const chain = (...names) =>
  * (a node runs once per item it receives, so each chain sends one request per node).
  */
 const PLACEHOLDER_EXAMPLES = {
-	e2eExExtractionDownloadAll: ['extraction-get-and-download-all.json', 'Download all documents'],
-	e2eExExtractionToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
-	e2eExReceiptsAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
-	e2eExReceiptsInvoiceEmail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
+	e2eExDownloadAll: ['extraction-get-and-download-all.json', 'Download all documents'],
+	e2eExToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
+	e2eExAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
+	e2eExInvoiceMail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
 };
 
 function workflows() {
@@ -52,17 +52,17 @@ function workflows() {
 	};
 	return [
 		...Object.entries(PLACEHOLDER_EXAMPLES).map(([id, [file]]) => fillPlaceholders(example(file, id), sb.sim, userFolder)),
-		example('partners-onboard-clients.json', 'e2ePartnersOnboard'),
-		example('receipts-retention-wait-branch.json', 'e2eReceiptsRetention'),
+		example('partners-onboard-clients.json', 'e2eOnboard'),
+		example('receipts-retention-wait-branch.json', 'e2eRetention'),
 		{
-			id: 'e2ePartnersSubscriptions',
+			id: 'e2eSubscriptions',
 			name: 'e2e partners subscriptions',
 			settings: { executionOrder: 'v1' },
 			nodes: [manual, node('Subscriptions', 'n8n-nodes-latam-fiscal.partners', { resource: 'subscription', operation: 'getMany', returnAll: true }, { credentials: cred('partnersApi') })],
 			connections: chain('Start', 'Subscriptions'),
 		},
 		{
-			id: 'e2eReceiptsResources',
+			id: 'e2eRcptResources',
 			name: 'e2e receipts: every resource',
 			settings: { executionOrder: 'v1' },
 			nodes: [
@@ -75,6 +75,13 @@ function workflows() {
 				receipts('Subscribe', { resource: 'webhook', operation: 'subscribe', event_name: 'issue-error', webhook_url: 'https://erp.example.com/hooks/sri' }),
 			],
 			connections: chain('Start', 'ATS retention', 'Waybill', 'Get waybill', 'Purchase settlement', 'Get document', 'Subscribe'),
+		},
+		{
+			id: 'e2eNotFound',
+			name: 'e2e receipts: a receipt the service does not know',
+			settings: { executionOrder: 'v1' },
+			nodes: [manual, receipts('Get unknown', { resource: 'document', operation: 'get', receiptId: '0123456789abcdef0123456789abcdef' })],
+			connections: chain('Start', 'Get unknown'),
 		},
 		{
 			id: 'e2eExtraction',
@@ -97,7 +104,7 @@ function workflows() {
 		},
 		{
 			// Saved before the one wait rule: Timeout as `timeout`, Check Every as `pollInterval` outside Options.
-			id: 'e2eExtractionSavedOld',
+			id: 'e2eExtSavedOld',
 			name: 'e2e extraction: a workflow saved with the old wait fields',
 			settings: { executionOrder: 'v1' },
 			nodes: [
@@ -161,7 +168,7 @@ describe('n8n loads the package', () => {
 		const file = join(userFolder, 'nodes.json');
 		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
 		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);
-		for (const name of PACKAGE_NODES) assert.ok(names.includes(`CUSTOM.${name}`), `CUSTOM.${name} not loaded`);
+		for (const name of PACKAGE_NODES) assert.ok(names.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded`);
 	});
 });
 
@@ -176,7 +183,7 @@ describe('workflows executed by n8n', () => {
 
 	test('Partners: one token, a plan search and one client per row (Sandbox header on every call)', async () => {
 		sb.sim.server.clear();
-		const run = (runs.partners = await execute('e2ePartnersOnboard'));
+		const run = (runs.partners = await execute('e2eOnboard'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const created = output(run, 'Create client');
 		assert.deepEqual(created.map((i) => i.json.email), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
@@ -189,7 +196,7 @@ describe('workflows executed by n8n', () => {
 
 	test('Receipts: retentions issued from JSON, X-Password only on the issuing POSTs, branch on the result; the repeated row is returned with 43 and explained', async () => {
 		sb.sim.server.clear();
-		const run = (runs.receipts = await execute('e2eReceiptsRetention'));
+		const run = (runs.receipts = await execute('e2eRetention'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const issued = output(run, 'Issue retention');
 		assert.ok(issued.length >= 1);
@@ -229,7 +236,7 @@ describe('workflows executed by n8n', () => {
 	});
 
 	test('Receipts: the invoice example returns the repeated row with 43 and e-mails only the authorized ones; run again, it authorizes nothing twice', async () => {
-		const run = runs.e2eExReceiptsInvoiceEmail;
+		const run = runs.e2eExInvoiceMail;
 		const rejected = output(run, 'Not authorized').map((i) => i.json);
 		assert.equal(rejected.length, 1);
 		assert.equal(rejected[0].estado, 'DEVUELTO');
@@ -238,7 +245,7 @@ describe('workflows executed by n8n', () => {
 		assert.deepEqual(rejected[0].sri_messages.map((m) => [m.identificador, m.source]), [['43', 'envio_sri']]);
 		assert.deepEqual(output(run, 'Download the RIDE').map((i) => i.json.estado), ['AUTORIZADO', 'AUTORIZADO']);
 		const authorizedBefore = [...sb.sim.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO' && r.kind === 'invoice').length;
-		const again = await execute('e2eExReceiptsInvoiceEmail');
+		const again = await execute('e2eExInvoiceMail');
 		assert.equal(again.data.resultData.error, undefined, again.data.resultData.error?.message);
 		assert.deepEqual(output(again, 'Not authorized').map((i) => [i.json.numero, i.json.sri_messages[0].identificador]), [
 			['001-002-000002001', '43'],
@@ -250,14 +257,14 @@ describe('workflows executed by n8n', () => {
 	});
 
 	test('Partners: subscriptions listed', async () => {
-		const run = await execute('e2ePartnersSubscriptions');
+		const run = await execute('e2eSubscriptions');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		assert.deepEqual(output(run, 'Subscriptions').map((i) => i.json.client.email).sort(), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
 	});
 
 	test('Receipts: ATS retention, waybill, purchase settlement, document read and webhook subscription', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eReceiptsResources');
+		const run = await execute('e2eRcptResources');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		for (const name of ['ATS retention', 'Waybill', 'Purchase settlement']) assert.match(String(output(run, name)[0]?.json.clave_acceso), /^\d{49}$/, name);
 		assert.equal(output(run, 'Get waybill')[0].json.id, output(run, 'Waybill')[0].json.id);
@@ -269,6 +276,43 @@ describe('workflows executed by n8n', () => {
 		assert.ok(posts.slice(0, 3).every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword), 'X-Password on every issue');
 		assert.equal(posts[3].headers['x-password'], undefined, 'no X-Password on the subscription');
 		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
+	});
+
+	test('a receipts service that refuses the connection: an issue says nothing reached it on 2.x; on 1.x, that the receipt may exist', async () => {
+		// n8n 1.x's NodeApiError drops the HTTP client's error it wraps (its `cause`), and with it the socket's
+		// code: the node cannot tell a refused connection (nothing sent) from an answer lost after sending, so it
+		// takes the safe reading and says the receipt may exist.
+		const credential = { id: 'latamClosedPort', name: 'Receipts (nothing listening)' };
+		const dir = join(userFolder, 'closed-port');
+		rmSync(dir, { recursive: true, force: true });
+		const write = (file, data) => writeFileSync(join(dir, file), JSON.stringify(data));
+		mkdirSync(dir, { recursive: true });
+		write('credentials.json', [{ ...credential, type: 'receiptsApi', data: { ...sb.sim.credentials.receiptsApi, baseUrl: `http://127.0.0.1:${await freePort()}` } }]);
+		const bodies = requireTestModule('receipts/setup');
+		const issue = { ...node('Issue', sb.nodeType('receipts'), bodies.jsonIssue('retention', bodies.retentionBody())), credentials: { receiptsApi: credential } };
+		write('workflow.json', { id: 'e2eClosedPort', name: 'e2e receipts: nothing listening', settings: { executionOrder: 'v1' }, nodes: [manual, issue], connections: chain('Start', 'Issue') });
+		await sb.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`], { check: true });
+		await sb.cli(['import:workflow', `--input=${join(dir, 'workflow.json')}`], { check: true });
+		const error = (await execute('e2eClosedPort')).data.resultData.error;
+		if (sb.line === 1) {
+			assert.match(error.message, /^\[item 1\] The retention may exist: Receipts could not be reached/);
+			assert.match(error.description, /may have been issued/);
+		} else {
+			assert.match(error.message, /^\[item 1\] Receipts could not be reached \(ECONNREFUSED\)$/);
+			assert.match(error.description, /^POST \/retentions\/issue failed before an answer arrived/);
+		}
+	});
+
+	test("an error answer is read as the service's answer on every line: an unknown receipt is HTTP 404 in the service's words, after one request", async () => {
+		// n8n 1.x's NodeApiError drops the HTTP client's error it wraps (its `cause`): a node that looked for the
+		// status, body and headers there would see no answer at all, call a 404 a network failure and retry it.
+		sb.sim.server.clear();
+		const run = await execute('e2eNotFound');
+		const error = run.data.resultData.error;
+		assert.equal(error?.httpCode, '404', `${error?.message} / ${error?.description}`);
+		assert.match(error.message, /no encontrado/, "the service's own message");
+		assert.match(error.description, /\(GET \/edocs\/0123456789abcdef0123456789abcdef, HTTP 404\)/);
+		assert.equal(sb.sim.server.received('receipts').length, 1, 'a 404 is an answer: not retried');
 	});
 
 	test('Extraction: key verified, a job followed to COMPLETED with its XML files as binary items, a taxpayer registered at the Ecuador API', async () => {
@@ -305,7 +349,7 @@ describe('workflows executed by n8n', () => {
 	test('Extraction: a workflow saved with the old wait fields keeps their values (n8n passes the hidden parameters on); a job not finished in time is output, marked', async () => {
 		sb.sim.server.clear();
 		sb.sim.extraction.nextJobs.push({ checks: 100_000, outcome: 'COMPLETED', documents: 1 });
-		const run = await execute('e2eExtractionSavedOld');
+		const run = await execute('e2eExtSavedOld');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const [item] = output(run, 'Create and wait');
 		assert.equal(item.json.wait_timed_out, true);
@@ -318,14 +362,14 @@ describe('workflows executed by n8n', () => {
 describe('trigger nodes receive real deliveries', () => {
 	// The trigger examples a user imports, activated as they are.
 	const triggerWorkflows = {
-		receipts: example('receipts-trigger-branch-on-authorization.json', 'e2eReceiptsTrigger'),
-		extraction: example('extraction-trigger-download-completed.json', 'e2eExtractionTrigger'),
+		receipts: example('receipts-trigger-branch-on-authorization.json', 'e2eRcptTrigger'),
+		extraction: example('extraction-trigger-download-completed.json', 'e2eExtTrigger'),
 	};
 	let extractionUrl;
 
 	before(async () => {
 		await sb.importWorkflows(Object.values(triggerWorkflows));
-		for (const wf of Object.values(triggerWorkflows)) await sb.cli(['publish:workflow', `--id=${wf.id}`], { check: true });
+		await sb.activate(Object.values(triggerWorkflows).map((wf) => wf.id));
 		const port = await freePort();
 		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 		api = await ownerApiKey(n8n.url);
@@ -369,7 +413,10 @@ describe('trigger nodes receive real deliveries', () => {
 		assert.equal(calls(), before + 1, 'the test really asked the service');
 		const refused = await testWith({ apiKey: 'not-the-key' });
 		assert.equal(refused.status, 'Error');
-		assert.match(refused.message, /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/);
+		// n8n 1.x never applies a credential's responseCode rules: its credential tester reads the HTTP answer from
+		// the error's `cause`, which its own NodeApiError drops. It says its generic sentence instead.
+		const refusedMessage = sb.line === 1 ? /^Authorization failed - please check your credentials$/ : /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/;
+		assert.match(refused.message, refusedMessage);
 		const unreachable = await testWith({ baseUrl: `http://127.0.0.1:${await freePort()}` });
 		assert.equal(unreachable.status, 'Error');
 		assert.match(unreachable.message, /ECONNREFUSED|connect/i);

@@ -73,10 +73,10 @@ function workflows() {
 			receipts('Download RIDE', { resource: 'document', operation: 'download', receiptId: '={{ $json.id }}', file: 'ride' }),
 			receipts('Download XML', { resource: 'document', operation: 'download', receiptId: "={{ $('Invoice').item.json.id }}", file: 'xml', binaryPropertyName: 'xml' }),
 		]),
-		wf('e2eInvalidInvoice', [receipts('Invoice', jsonIssue('invoice', { ...invoiceBody(), totales: { ...invoiceBody().totales, importe_total: 65 } }))]),
+		wf('e2eBadInvoice', [receipts('Invoice', jsonIssue('invoice', { ...invoiceBody(), totales: { ...invoiceBody().totales, importe_total: 65 } }))]),
 		// The bookkeeper's invoice, on the form of node version 2: only quantities, prices, tax codes, the buyer and
 		// the means of payment; the issuer comes from the credential. Preview first, then Issue.
-		wf('e2eBookkeeperInvoice', [
+		wf('e2eBookkeeper', [
 			receipts('Preview', { resource: 'invoice', operation: 'preview', ...bodies.bookkeeperForm('777') }, { typeVersion: 2 }),
 			receipts('Issue', { resource: 'invoice', operation: 'issue', ...bodies.bookkeeperForm('777'), ...fast }, { typeVersion: 2 }),
 		]),
@@ -182,7 +182,7 @@ describe('Receipts: invoices and notes in real n8n', () => {
 
 	test('an invoice whose amounts do not add up is stopped before any request that issues, naming the field', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eInvalidInvoice');
+		const run = await execute('e2eBadInvoice');
 		assert.match(String(run.data.resultData.error?.message), /^\[item 1\] Totals › Total Amount \(totales\.importe_total\) is 65\.00, but 56\.00 \+ 5\.40 taxes \+ 0\.00 tip is 61\.40/);
 		assert.deepEqual(received().map((r) => `${r.method} ${r.path}`), ['GET /catalog/sales-tax-rates/2']);
 	});
@@ -190,7 +190,7 @@ describe('Receipts: invoices and notes in real n8n', () => {
 	test('the bookkeeper’s two-item invoice from the Fields form (version 2): previewed, then issued and authorized with every amount computed', async () => {
 		await saveIssuerInCredential();
 		sb.sim.server.clear();
-		const run = await execute('e2eBookkeeperInvoice');
+		const run = await execute('e2eBookkeeper');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const [preview] = output(run, 'Preview');
 		assert.equal(preview.json.valid, true);
@@ -230,7 +230,7 @@ describe('catalog dropdowns in real n8n', () => {
 			body: JSON.stringify({
 				path,
 				methodName,
-				nodeTypeAndVersion: { name: 'CUSTOM.receipts', version: 1 },
+				nodeTypeAndVersion: { name: sb.nodeType('receipts'), version: 1 },
 				currentNodeParameters,
 				credentials: { receiptsApi: { ...CREDENTIAL_IDS.receiptsApi } },
 			}),

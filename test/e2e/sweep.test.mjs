@@ -32,10 +32,10 @@ before(async () => {
 	const receipts = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.receipts', parameters, cred('receiptsApi'));
 	const foreign = { ...atsRetentionBody(), sujeto: { identificacion: 'X1234567', tipo_identificacion: '08', razon_social: 'Acme GmbH' } };
 	await sb.importWorkflows([
-		one('e2eSweepAtsForeign', receipts(jsonIssue('atsRetention', foreign))),
-		one('e2eSweepDownloadPdf', node('Target', 'n8n-nodes-latam-fiscal.extraction', { resource: 'extraction', operation: 'downloadDocument', extractionId: job.publicId, documentId: job.documents[0].id, format: 'PDF' }, cred('extractionApi'))),
-		one('e2eSweepXmlBinary', receipts({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'binary', binaryPropertyName: 'factura' })),
-		one('e2eSweepToken', node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'getMany', returnAll: true }, cred('partnersApi'))),
+		one('e2eSwAtsForeign', receipts(jsonIssue('atsRetention', foreign))),
+		one('e2eSwDownloadPdf', node('Target', 'n8n-nodes-latam-fiscal.extraction', { resource: 'extraction', operation: 'downloadDocument', extractionId: job.publicId, documentId: job.documents[0].id, format: 'PDF' }, cred('extractionApi'))),
+		one('e2eSwXmlBinary', receipts({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'binary', binaryPropertyName: 'factura' })),
+		one('e2eSwToken', node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'getMany', returnAll: true }, cred('partnersApi'))),
 	]);
 });
 
@@ -46,7 +46,7 @@ after(async () => {
 describe('issue 17, points 1 to 5, in real n8n', () => {
 	test('1: an ATS retention to a foreign subject without tipo_sujeto_retenido is an error, and nothing is sent', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eSweepAtsForeign');
+		const run = await execute('e2eSwAtsForeign');
 		assert.match(errorOf(run)?.message ?? '', /^\[item 1\] .*tipo_sujeto_retenido\)?:? is required when the retained subject has a foreign identification/);
 		assert.deepEqual(sb.sim.server.received('receipts').filter((r) => r.method === 'POST'), []);
 	});
@@ -54,14 +54,14 @@ describe('issue 17, points 1 to 5, in real n8n', () => {
 	test('3: a download answered with an HTML login page is an error, not a file saved as .pdf', async () => {
 		sb.sim.server.clear();
 		sb.sim.server.fail({ service: 'extraction', method: 'GET', path: `/staging/v1/extractions/${job.publicId}/documents/`, status: 200, raw: LOGIN_PAGE, headers: { 'content-type': 'text/html' }, times: 1 });
-		const run = await execute('e2eSweepDownloadPdf');
+		const run = await execute('e2eSwDownloadPdf');
 		assert.match(errorOf(run)?.message ?? '', /could not be downloaded as PDF: the answer is not a PDF \(content-type text\/html/);
 		assert.deepEqual(output(run), []);
 	});
 
 	test('4: Issue From XML from a binary property that is not there names the property and the item; nothing is sent', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eSweepXmlBinary');
+		const run = await execute('e2eSwXmlBinary');
 		const error = errorOf(run);
 		assert.match(`${error?.message} ${error?.description ?? ''}`, /\[item 1\].*"factura"/);
 		assert.doesNotMatch(String(error?.message), /Cannot read properties/);
@@ -72,7 +72,7 @@ describe('issue 17, points 1 to 5, in real n8n', () => {
 		sb.sim.server.clear();
 		sb.sim.partners.expireTokens();
 		sb.sim.server.fail({ service: 'partners', path: '/v1/auth/token', status: 200, body: { token_type: 'Bearer', expires_in: 3600 }, times: 1 });
-		const run = await execute('e2eSweepToken');
+		const run = await execute('e2eSwToken');
 		assert.match(errorOf(run)?.message ?? '', /the token answer has no access token \(access_token\)/);
 		const calls = sb.sim.server.received('partners');
 		assert.deepEqual(calls.map((r) => r.path), ['/v1/auth/token']);

@@ -10,12 +10,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../scripts/n8n/boot.mjs';
+import { selectedVersion } from '../../scripts/n8n/install.mjs';
 import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
-import { ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { apiActivation, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
 
 const userFolder = userFolderFor('e2e-triggers');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
-const extractionWf = example('extraction-trigger-download-completed.json', 'e2eTrigExtraction');
+const extractionWf = example('extraction-trigger-download-completed.json', 'e2eTrigExtract');
 const receiptsWf = example('receipts-trigger-branch-on-authorization.json', 'e2eTrigReceipts');
 // The recipe's limit as measured: the same example with a History Size of 2, on its own URL.
 const historyWf = structuredClone(example('extraction-trigger-download-completed.json', 'e2eTrigHistory'));
@@ -23,7 +24,7 @@ historyWf.name = 'e2e: Remove Duplicates with a History Size of 2';
 historyWf.nodes[0].webhookId = 'a4f1e7c2-0b5d-4e8a-9c3f-6d2b1e0a7f94';
 historyWf.nodes.find((n) => n.type === 'n8n-nodes-base.removeDuplicates').parameters.options = { historySize: 2 };
 // The Receipts example again, on its own URL, published only by the test of a lost subscription answer.
-const receiptsLateWf = structuredClone(example('receipts-trigger-branch-on-authorization.json', 'e2eTrigReceiptsLate'));
+const receiptsLateWf = structuredClone(example('receipts-trigger-branch-on-authorization.json', 'e2eTrigRcptLate'));
 receiptsLateWf.name = 'e2e: Receipts Trigger published while the service loses an answer';
 receiptsLateWf.nodes[0].webhookId = '7d0e5b2a-3c4f-4a1e-8b9d-2f6c0a1e5d37';
 
@@ -66,7 +67,7 @@ before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
 	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
 	await sb.importWorkflows([extractionWf, receiptsWf, historyWf, receiptsLateWf]);
-	for (const wf of [extractionWf, receiptsWf, historyWf]) await sb.cli(['publish:workflow', `--id=${wf.id}`], { check: true });
+	await sb.activate([extractionWf, receiptsWf, historyWf].map((wf) => wf.id));
 	port = await freePort();
 	extractionUrl = webhookUrl(extractionWf, 'extraction');
 	historyUrl = webhookUrl(historyWf, 'extraction');
@@ -156,7 +157,7 @@ describe('Extraction Trigger in one n8n process', () => {
 		assert.equal(downloads(job.publicId), 2, 'the documents were downloaded once in all');
 	});
 
-	test("the recipe's limit in n8n 2.41.1: once History Size keys are stored, every later run fails (n8n issue 38475)", async () => {
+	test(`the recipe's limit in n8n ${selectedVersion()}: once History Size keys are stored, every later run fails (n8n issue 38475)`, async () => {
 		for (let i = 0; i < 3; i++) {
 			const d = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(newJob()), { secret: secret(), url: historyUrl });
 			assertStarted(d);
@@ -192,16 +193,17 @@ describe('Receipts Trigger in one n8n process', () => {
 		assert.equal((await ex.settled(receiptsWf.id)).length, before, 'no execution');
 	});
 
-	test('3 unpublish/publish cycles through the public API leave one subscription per event, and deliveries still start runs', async () => {
+	test('3 deactivate/activate cycles through the public API (unpublish/publish on 2.x) leave one subscription per event, and deliveries still start runs', async () => {
 		const tokensBefore = ourSubscriptions().map((s) => s.webhook_url).sort();
+		const { on, off } = apiActivation(sb.line);
 		const call = async (action) => {
 			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsWf.id}/${action}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
 			assert.equal(res.status, 200, `${action}: ${res.status} ${await res.text()}`);
 		};
 		for (let cycle = 1; cycle <= 3; cycle++) {
-			await call('unpublish');
+			await call(off);
 			await untilGone(`${receiptsBase}?event=receipt-issued`);
-			await call('publish');
+			await call(on);
 			await untilServed(`${receiptsBase}?event=receipt-issued`);
 		}
 		assert.deepEqual(ourSubscriptions().map((s) => s.webhook_url).sort(), tokensBefore, 'the same two subscriptions, no new ones');
@@ -274,18 +276,24 @@ describe('Receipts Trigger in one n8n process', () => {
 		const mine = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(lateBase));
 		const workflow = async () => await (await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}`, { headers: api.headers })).json();
 		const publish = async () => {
-			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}/publish`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
-			assert.equal(res.status, 200, await res.text());
+			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}/${apiActivation(sb.line).on}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
+			return { status: res.status, text: await res.text() };
 		};
 		// The service makes the first subscription (issue-error), then the connection drops before its answer:
 		// that activation fails. n8n 2.41.1 answers the publish at once and activates in the background, and
 		// its publication service tries again by itself (measured: about a second later); were the workflow left
-		// unpublished instead, publishing again is what a user would do.
+		// unpublished instead, publishing again is what a user would do. n8n 1.x activates before it answers: the
+		// failed activation is an error answer, the workflow stays inactive, and the user activates it again.
 		sb.sim.server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', mode: 'drop-after', times: 1 });
-		await publish();
+		const first = await publish();
+		if (sb.line === 1) assert.notEqual(first.status, 200, `1.x reports the failed activation: ${first.text}`);
+		else assert.equal(first.status, 200, first.text);
 		for (const deadline = Date.now() + 60_000; mine().length < 3; ) {
 			assert.ok(Date.now() < deadline, `still ${mine().length} subscriptions`);
-			if (mine().length === 1 && !(await workflow()).active) await publish();
+			if (mine().length === 1 && !(await workflow()).active) {
+				const again = await publish();
+				assert.equal(again.status, 200, again.text);
+			}
 			await new Promise((r) => setTimeout(r, 250));
 		}
 		await untilServed(`${lateBase}?event=receipt-issued`);
