@@ -2,7 +2,7 @@
 // `npm install --legacy-peer-deps` into a fresh n8n user folder's .n8n/nodes (README, "Install in n8n"), n8n of the
 // line N8N_LINE selects (1 or 2, default 2) started WITHOUT N8N_CUSTOM_EXTENSIONS, and the files of examples/
 // imported as they are, straight from the folder, with credentials named the way the examples name them and
-// pointing at the simulators. This is also the check that `files`, `main` and the `n8n` field of package.json
+// pointing at the simulators. This is also the check that `files` and the `n8n` field of package.json
 // ship what n8n needs. Run with `npm run test:e2e:installed` (`N8N_LINE=1 npm run test:e2e:installed` for 1.x).
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';

@@ -23,6 +23,14 @@ describe("n8n's verification rules that a tool can check", () => {
 		expect(manifest.n8n.credentials.length).toBeGreaterThan(0);
 	});
 
+	test('what ships is what n8n loads: every file the n8n field names is under files; no main that would not ship', () => {
+		// n8n loads a community package through its n8n field, not through main; a main naming a file the package does
+		// not contain would only mislead (n8n's own template has none).
+		const shipped = (file) => manifest.files.some((f) => file === f || file.startsWith(`${f}/`));
+		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect([file, shipped(file)]).toEqual([file, true]);
+		if (manifest.main !== undefined) expect([manifest.main, shipped(manifest.main)]).toEqual([manifest.main, true]);
+	});
+
 	test('licence: MIT, in package.json and in the LICENSE file that ships', () => {
 		expect(manifest.license).toBe('MIT');
 		expect(read('LICENSE')).toMatch(/^MIT License\n/);
