@@ -40,7 +40,7 @@ after(async () => {
 });
 
 describe('Receipts: trusted issuing in real n8n', () => {
-	test('a batch is issued one by one, then followed together: every receipt authorized, in input order', async () => {
+	test('a batch is issued (5 at a time, the default), then followed together: every receipt authorized, in input order', async () => {
 		sb.sim.server.clear();
 		sb.sim.receipts.decideAfterMs = 1500;
 		const items = await execute('e2eTrustBatch');
