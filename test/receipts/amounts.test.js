@@ -106,6 +106,12 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 	const subject = { periodo_fiscal: '03/2026', sujeto: { details: { identificacion: '1790016919001', razon_social: 'Corporación Ejemplo' } } };
 	const supporting = { fecha_emision_documento_sustento: '2026-03-15', numero_documento_sustento: '001-001-000000045', tipo_documento_sustento: '01' };
 	const ivaLine = (codigo_porcentaje, tarifa, base_imponible, valor) => ({ codigo: '2', codigo_porcentaje, tarifa, base_imponible, valor });
+	/** An item as sent: what was sold, its computed subtotal and its one tax line. */
+	const sent = (descripcion, cantidad, precio_unitario, descuento, precio_total_sin_impuestos, tax) => ({ descripcion, cantidad, precio_unitario, descuento, precio_total_sin_impuestos, impuestos: [tax] });
+	/** An IVA line of the totals (no rate: only debit notes carry it there). */
+	const ivaTotal = (codigo_porcentaje, base_imponible, valor) => ({ codigo: '2', codigo_porcentaje, base_imponible, valor });
+	/** The invoice an ATS retention is supported by (`atsRetentionBody`): its totals and payment as printed on it. */
+	const [supportingInvoice] = /** @type {IDataObject[]} */ (atsRetentionBody().documentos_soporte);
 	/** The reimbursed document of `settlementBody(true)` without its taxes (each row gives its own). */
 	const reimbursed = { .../** @type {IDataObject[]} */ (/** @type {IDataObject} */ (settlementBody(true).reembolso).documentos)[0], impuestos: undefined };
 
@@ -126,16 +132,13 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 			},
 			{
 				items: [
-					{ descripcion: 'Servicio contable', cantidad: 2, precio_unitario: 40, descuento: 5, precio_total_sin_impuestos: 75, impuestos: [ivaLine('4', 15, 75, 11.25)] },
-					{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, descuento: 0, precio_total_sin_impuestos: 12.5, impuestos: [ivaLine('0', 0, 12.5, 0)] },
+					sent('Servicio contable', 2, 40, 5, 75, ivaLine('4', 15, 75, 11.25)),
+					sent('Libro', 1, 12.5, 0, 12.5, ivaLine('0', 0, 12.5, 0)),
 				],
 				totales: {
 					total_sin_impuestos: 87.5,
 					importe_total: 98.75,
-					impuestos: [
-						{ codigo: '2', codigo_porcentaje: '4', base_imponible: 75, valor: 11.25 },
-						{ codigo: '2', codigo_porcentaje: '0', base_imponible: 12.5, valor: 0 },
-					],
+					impuestos: [ivaTotal('4', 75, 11.25), ivaTotal('0', 12.5, 0)],
 				},
 			},
 		],
@@ -171,17 +174,14 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 			},
 			{
 				items: [
-					{ descripcion: 'Tejidos artesanales', cantidad: 3, precio_unitario: 16.335, descuento: 0, precio_total_sin_impuestos: 49.01, impuestos: [ivaLine('4', 15, 49.01, 7.35)] },
-					{ descripcion: 'Transporte', cantidad: 1, precio_unitario: 10, descuento: 0, precio_total_sin_impuestos: 10, impuestos: [ivaLine('0', 0, 10, 0)] },
+					sent('Tejidos artesanales', 3, 16.335, 0, 49.01, ivaLine('4', 15, 49.01, 7.35)),
+					sent('Transporte', 1, 10, 0, 10, ivaLine('0', 0, 10, 0)),
 				],
 				totales: {
 					total_sin_impuestos: 59.01,
 					descuento: 0,
 					importe_total: 66.36,
-					impuestos: [
-						{ codigo: '2', codigo_porcentaje: '4', base_imponible: 49.01, valor: 7.35 },
-						{ codigo: '2', codigo_porcentaje: '0', base_imponible: 10, valor: 0 },
-					],
+					impuestos: [ivaTotal('4', 49.01, 7.35), ivaTotal('0', 10, 0)],
 				},
 				pagos: [{ forma_pago: '20', total: 66.36 }],
 			},
@@ -197,8 +197,8 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 				reembolso: JSON.stringify({ documentos: [{ ...reimbursed, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 80 }] }] }),
 			},
 			{
-				items: [{ descripcion: 'Gastos de viaje', cantidad: 1, precio_unitario: 80, descuento: 0, precio_total_sin_impuestos: 80, impuestos: [ivaLine('6', 0, 80, 0)] }],
-				totales: { total_sin_impuestos: 80, descuento: 0, importe_total: 80, impuestos: [{ codigo: '2', codigo_porcentaje: '6', base_imponible: 80, valor: 0 }] },
+				items: [sent('Gastos de viaje', 1, 80, 0, 80, ivaLine('6', 0, 80, 0))],
+				totales: { total_sin_impuestos: 80, descuento: 0, importe_total: 80, impuestos: [ivaTotal('6', 80, 0)] },
 				pagos: [{ forma_pago: '01', total: 80 }],
 				reembolso: { documentos: [{ ...reimbursed, impuestos: [ivaLine('4', 15, 80, 12)] }], subtotal: 80, total_impuestos: 12, total: 92 },
 			},
@@ -231,36 +231,24 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 				...subject,
 				documentos_soporte: JSON.stringify([
 					{
-						codigo_sustento: '01',
-						tipo_documento: '01',
-						numero: '001-001-000000045',
-						fecha_emision: '2026-03-15',
-						total_sin_impuestos: 100,
-						total: 115,
+						...supportingInvoice,
 						impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100 }],
 						retenciones: [
 							{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100 },
 							{ codigo: '2', codigo_porcentaje: '2', base_imponible: 15 },
 						],
-						pagos: [{ tipo_pago: '01', total: 115 }],
 					},
 				]),
 			},
 			{
 				documentos_soporte: [
 					{
-						codigo_sustento: '01',
-						tipo_documento: '01',
-						numero: '001-001-000000045',
-						fecha_emision: '2026-03-15',
-						total_sin_impuestos: 100,
-						total: 115,
+						...supportingInvoice,
 						impuestos: [ivaLine('4', 15, 100, 15)],
 						retenciones: [
 							{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, tarifa: 1.75, valor_retenido: 1.75 },
 							{ codigo: '2', codigo_porcentaje: '2', base_imponible: 15, tarifa: 70, valor_retenido: 10.5 },
 						],
-						pagos: [{ tipo_pago: '01', total: 115 }],
 					},
 				],
 			},
