@@ -21,7 +21,7 @@ export class ExtractionApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:icons/extraction.svg', dark: 'file:icons/extraction.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#tax-document-extraction';
+	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador';
 
 	properties: INodeProperties[] = [
 		{

@@ -13,7 +13,7 @@ export class ExtractionWebhookApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:icons/extractionWebhook.svg', dark: 'file:icons/extractionWebhook.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-trigger';
+	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador-trigger';
 
 	properties: INodeProperties[] = [
 		{

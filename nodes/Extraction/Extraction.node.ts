@@ -4,6 +4,7 @@ import * as account from './actions/account/Account.resource';
 import * as extraction from './actions/extraction/Extraction.resource';
 import { router } from './actions/router';
 import * as taxpayer from './actions/taxpayer/Taxpayer.resource';
+import { EXTRACTION_DESCRIPTION } from './description';
 
 /** Tax document extraction (Mexico's SAT; Ecuador's taxpayer registration). Operations live in actions/<resource>/. */
 export class Extraction implements INodeType {
@@ -14,7 +15,7 @@ export class Extraction implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Extract CFDI invoices, tax status and retention certificates from the SAT, and download them as XML or PDF',
+		description: EXTRACTION_DESCRIPTION,
 		defaults: { name: 'Document Extraction (Mexico, Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -42,7 +42,7 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 	test('is issued in one run with every amount computed, the issuer from the credential and the cédula recognised', async () => {
 		env.setCredential(savedIssuer());
 		const before = todayInEcuador();
-		const result = await env.run(form, undefined, false, 2);
+		const result = await env.runTimed(form, undefined, false, 2);
 		expect(result.error).toBeUndefined();
 		const body = posted();
 		expect([before, todayInEcuador()]).toContain(body.fecha_emision);
@@ -70,7 +70,7 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 	test('a batch reads the tax-rate catalog once per execution, not once per item', async () => {
 		env.setCredential(savedIssuer());
 		const batch = { ...form, secuencial: '={{ $json.seq }}' };
-		const result = await env.run(batch, [{ seq: 151 }, { seq: 152 }, { seq: 153 }], false, 2);
+		const result = await env.runTimed(batch, [{ seq: 151 }, { seq: 152 }, { seq: 153 }], false, 2);
 		expect(result.error).toBeUndefined();
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(3);
 		expect(env.catalogReads()).toHaveLength(1);
@@ -95,6 +95,172 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 		expect(also).toContain('- Item 1 › Tax Rate is 0 %, but IVA percentage code 4 is 15 %');
 		expect(also).toContain('- Item 1 › Tax Value is 0.00, but IVA 15 % of 120.00 is 18.00');
 		expect(also).toMatch(/Nothing was sent to the service/);
+	});
+});
+
+describe('every kind’s Fields form (version 2) with its amounts left at 0: the node computes them', () => {
+	// Only what a bookkeeper knows: quantities, unit prices, discounts, tax and percentage codes, the buyer or
+	// supplier, the means of payment, the supporting document. Every amount field keeps its default (0).
+	const buyer = { comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } } };
+	const modified = { tipo_documento_modificado: '01', numero_documento_modificado: '001-002-000000148', fecha_emision_documento_modificado: '2026-03-31' };
+	const subject = { periodo_fiscal: '03/2026', sujeto: { details: { identificacion: '1790016919001', razon_social: 'Corporación Ejemplo' } } };
+	const supporting = { fecha_emision_documento_sustento: '2026-03-15', numero_documento_sustento: '001-001-000000045', tipo_documento_sustento: '01' };
+	const ivaLine = (codigo_porcentaje, tarifa, base_imponible, valor) => ({ codigo: '2', codigo_porcentaje, tarifa, base_imponible, valor });
+	/** An item as sent: what was sold, its computed subtotal and its one tax line. */
+	const sent = (descripcion, cantidad, precio_unitario, descuento, precio_total_sin_impuestos, tax) => ({ descripcion, cantidad, precio_unitario, descuento, precio_total_sin_impuestos, impuestos: [tax] });
+	/** An IVA line of the totals (no rate: only debit notes carry it there). */
+	const ivaTotal = (codigo_porcentaje, base_imponible, valor) => ({ codigo: '2', codigo_porcentaje, base_imponible, valor });
+	/** The invoice an ATS retention is supported by (`atsRetentionBody`): its totals and payment as printed on it. */
+	const [supportingInvoice] = /** @type {IDataObject[]} */ (atsRetentionBody().documentos_soporte);
+	/** The reimbursed document of `settlementBody(true)` without its taxes (each row gives its own). */
+	const reimbursed = { .../** @type {IDataObject[]} */ (/** @type {IDataObject} */ (settlementBody(true).reembolso).documentos)[0], impuestos: undefined };
+
+	test.each([
+		[
+			'credit note: 2 × 40.00 less 5.00 at IVA 15 %, 1 × 12.50 at IVA 0 %',
+			'creditNote',
+			{
+				...buyer,
+				...modified,
+				motivo: 'Devolución',
+				lineItems: {
+					item: [
+						{ descripcion: 'Servicio contable', cantidad: 2, precio_unitario: 40, descuento: 5, tax_codigo: '2', tax_codigo_porcentaje: '4' },
+						{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, tax_codigo: '2', tax_codigo_porcentaje: '0' },
+					],
+				},
+			},
+			{
+				items: [
+					sent('Servicio contable', 2, 40, 5, 75, ivaLine('4', 15, 75, 11.25)),
+					sent('Libro', 1, 12.5, 0, 12.5, ivaLine('0', 0, 12.5, 0)),
+				],
+				totales: {
+					total_sin_impuestos: 87.5,
+					importe_total: 98.75,
+					impuestos: [ivaTotal('4', 75, 11.25), ivaTotal('0', 12.5, 0)],
+				},
+			},
+		],
+		[
+			'debit note: charges of 8.35 and 1.50 at IVA 15 % (1.4775 → 1.48)',
+			'debitNote',
+			{
+				...buyer,
+				...modified,
+				debitItems: { item: [{ motivo: 'Interés por mora', valor: 8.35 }, { motivo: 'Gastos de cobranza', valor: 1.5 }] },
+				totalTaxes: { tax: [{ codigo: '2', codigo_porcentaje: '4' }] },
+			},
+			{
+				items: [
+					{ motivo: 'Interés por mora', valor: 8.35 },
+					{ motivo: 'Gastos de cobranza', valor: 1.5 },
+				],
+				totales: { total_sin_impuestos: 9.85, importe_total: 11.33, impuestos: [ivaLine('4', 15, 9.85, 1.48)] },
+			},
+		],
+		[
+			'purchase settlement: 3 × 16.335 at IVA 15 % (49.005 → 49.01), 1 × 10.00 at IVA 0 %, paid by transfer',
+			'purchaseSettlement',
+			{
+				proveedor: { details: { identificacion: '1710034065', razon_social: 'María Quispe' } },
+				settlementItems: {
+					item: [
+						{ descripcion: 'Tejidos artesanales', cantidad: 3, precio_unitario: 16.335, tax_codigo: '2', tax_codigo_porcentaje: '4' },
+						{ descripcion: 'Transporte', cantidad: 1, precio_unitario: 10, tax_codigo: '2', tax_codigo_porcentaje: '0' },
+					],
+				},
+				pagos: { payment: [{ forma_pago: '20' }] },
+			},
+			{
+				items: [
+					sent('Tejidos artesanales', 3, 16.335, 0, 49.01, ivaLine('4', 15, 49.01, 7.35)),
+					sent('Transporte', 1, 10, 0, 10, ivaLine('0', 0, 10, 0)),
+				],
+				totales: {
+					total_sin_impuestos: 59.01,
+					descuento: 0,
+					importe_total: 66.36,
+					impuestos: [ivaTotal('4', 49.01, 7.35), ivaTotal('0', 10, 0)],
+				},
+				pagos: [{ forma_pago: '20', total: 66.36 }],
+			},
+		],
+		[
+			'purchase settlement with reimbursement: the item’s tax left at its default (no object of IVA), the reimbursed invoice’s IVA 15 %',
+			'purchaseSettlement',
+			{
+				operation: 'issueWithReimbursement',
+				proveedor: { details: { identificacion: '1710034065', razon_social: 'María Quispe' } },
+				settlementItems: { item: [{ descripcion: 'Gastos de viaje', cantidad: 1, precio_unitario: 80 }] },
+				pagos: { payment: [{ forma_pago: '01' }] },
+				reembolso: JSON.stringify({ documentos: [{ ...reimbursed, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 80 }] }] }),
+			},
+			{
+				items: [sent('Gastos de viaje', 1, 80, 0, 80, ivaLine('6', 0, 80, 0))],
+				totales: { total_sin_impuestos: 80, descuento: 0, importe_total: 80, impuestos: [ivaTotal('6', 80, 0)] },
+				pagos: [{ forma_pago: '01', total: 80 }],
+				reembolso: { documentos: [{ ...reimbursed, impuestos: [ivaLine('4', 15, 80, 12)] }], subtotal: 80, total_impuestos: 12, total: 92 },
+			},
+		],
+		[
+			'retention: income tax 303 on 250.45 (10 % in the service’s catalog: 25.045 → 25.05) and VAT 30 % on 15.25 (4.575 → 4.58)',
+			'retention',
+			{
+				secuencial: '123',
+				...subject,
+				items: {
+					item: [
+						{ codigo: '1', codigo_porcentaje: '303', base_imponible: 250.45, ...supporting },
+						{ codigo: '2', codigo_porcentaje: '1', base_imponible: 15.25, ...supporting },
+					],
+				},
+			},
+			{
+				items: [
+					{ codigo: '1', codigo_porcentaje: '303', base_imponible: 250.45, porcentaje: 10, valor_retenido: 25.05, ...supporting },
+					{ codigo: '2', codigo_porcentaje: '1', base_imponible: 15.25, porcentaje: 30, valor_retenido: 4.58, ...supporting },
+				],
+			},
+		],
+		[
+			'ATS retention: the supporting invoice’s IVA 15 % on 100.00, income tax 312 and VAT 70 % retained',
+			'atsRetention',
+			{
+				secuencia: '77',
+				...subject,
+				documentos_soporte: JSON.stringify([
+					{
+						...supportingInvoice,
+						impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100 }],
+						retenciones: [
+							{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100 },
+							{ codigo: '2', codigo_porcentaje: '2', base_imponible: 15 },
+						],
+					},
+				]),
+			},
+			{
+				documentos_soporte: [
+					{
+						...supportingInvoice,
+						impuestos: [ivaLine('4', 15, 100, 15)],
+						retenciones: [
+							{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, tarifa: 1.75, valor_retenido: 1.75 },
+							{ codigo: '2', codigo_porcentaje: '2', base_imponible: 15, tarifa: 70, valor_retenido: 10.5 },
+						],
+					},
+				],
+			},
+		],
+	])('%s', async (_what, resource, form, amounts) => {
+		env.setCredential(savedIssuer());
+		const result = await env.runTimed({ resource, operation: 'issue', secuencial: '12', ...form }, undefined, false, 2);
+		expect(result.error).toBeUndefined();
+		const body = posted();
+		expect(Object.fromEntries(Object.keys(amounts).map((key) => [key, body[key]]))).toEqual(amounts);
+		// No amount is off by a rounding cent: the only warning says which identification type was inferred.
+		expect(result.output('Receipts')[0].json.warnings).toEqual([expect.stringMatching(/^(Buyer|Supplier|Retained Subject) › ID Type was empty: 0[45] /)]);
 	});
 });
 

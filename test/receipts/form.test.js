@@ -66,6 +66,39 @@ describe('the form, version by version', () => {
 		expect(byName.tax_codigo_porcentaje.default).toBe('4');
 	});
 
+	test('labels fit the parameter panel: no display name of the version 2 form is longer than 50 characters', () => {
+		// n8n's parameter panel shows a label on one line and cuts what does not fit (design system, N8nInputLabel:
+		// white-space nowrap, overflow hidden); at the panel's usual width that is about 50 characters, fewer
+		// inside a collection. Dropdowns filled from the service end in n8n's " Name or ID", which counts.
+		const MAX = 50;
+		/** Whether a `@version` condition of displayOptions admits version 2 (a plain number, or n8n's `_cnd`). */
+		const admits2 = (/** @type {any[]} */ values) =>
+			values.some((v) => (typeof v === 'number' ? v === 2 : Object.entries(v._cnd ?? {}).every(([op, n]) => ({ eq: 2 === n, gte: 2 >= n, gt: 2 > n, lte: 2 <= n, lt: 2 < n })[op])));
+		const inV2 = (/** @type {INodeProperties} */ p) => {
+			const show = p.displayOptions?.show?.['@version'];
+			const hide = p.displayOptions?.hide?.['@version'];
+			return (!show || admits2(show)) && (!hide || !admits2(hide));
+		};
+		const labels = new Set();
+		const walk = (/** @type {INodeProperties[]} */ props) => {
+			for (const p of props.filter(inV2)) {
+				labels.add(p.displayName);
+				for (const o of /** @type {any[]} */ (p.options ?? [])) {
+					if (o && Array.isArray(o.values)) {
+						labels.add(o.displayName);
+						walk(o.values);
+					} else if (p.type === 'collection') {
+						walk([o]);
+					}
+				}
+			}
+		};
+		walk(receipts.properties);
+		expect(labels.size).toBeGreaterThan(100);
+		expect(labels).toContain('Establishment Address (Dirección Establecimiento)');
+		expect([...labels].filter((label) => label.length > MAX)).toEqual([]);
+	});
+
 	test('labels keep the SRI’s Spanish term in parentheses', () => {
 		const names = receipts.properties.filter((p) => p.displayOptions?.show?.resource?.includes('invoice')).map((p) => p.displayName);
 		expect(names).toEqual(expect.arrayContaining(['Sequential (Secuencial)', 'Issue Date (Fecha Emisión)', 'Buyer (Comprador)', 'Items (Detalles)', 'Payments (Pagos)', 'Total Taxes (Total Impuestos)']));

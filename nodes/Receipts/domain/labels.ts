@@ -109,7 +109,9 @@ export const RETAINED = {
 	valor_retenido: l('Retained Value', 'Valor Retenido'),
 	fecha_emision_documento_sustento: l('Supporting Document Date', 'Fecha Sustento'),
 	numero_documento_sustento: l('Supporting Document Number', 'Número Sustento'),
-	tipo_documento_sustento: l('Supporting Document Type', 'Documento Sustento'),
+	// A dropdown whose choices are the types (Invoice, …), so no "Type"; the SRI's term shortened as its XML does
+	// (codDocSustento): with n8n's " Name or ID" the label fits the parameter panel (test/receipts/form.test.js).
+	tipo_documento_sustento: l('Supporting Document', 'Doc. Sustento'),
 };
 
 /** Top-level fields, and the names of the lists and groups the forms show. */
@@ -125,7 +127,8 @@ export const TOP = {
 	periodo_fiscal: l('Fiscal Period', 'Periodo Fiscal'),
 	guia_remision: l('Waybill Number', 'Guía de Remisión'),
 	motivo: l('Reason', 'Motivo'),
-	tipo_documento_modificado: l('Modified Document Type', 'Documento Modificado'),
+	// As the supporting document's type above (codDocModificado).
+	tipo_documento_modificado: l('Modified Document', 'Doc. Modificado'),
 	numero_documento_modificado: l('Modified Document Number', 'Número Modificado'),
 	fecha_emision_documento_modificado: l('Modified Document Date', 'Fecha Modificado'),
 	valor_retenido_iva: l('Retained VAT', 'Valor Retenido IVA'),

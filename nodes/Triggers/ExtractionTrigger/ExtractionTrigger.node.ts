@@ -13,6 +13,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { sha256Hex, verifySignature } from '../signature';
 import { acknowledge, answerWithoutExecution, handleDelivery, headerValue, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
 import { SecretCache } from '../secretCache';
+import { EXTRACTION_DESCRIPTION } from '../../Extraction/description';
 import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from './event';
 
 /** Names this node in n8n's log. */
@@ -39,7 +40,8 @@ export class ExtractionTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when the document-extraction service reports a finished or failed extraction or a ready document',
+		// n8n's node panel shows this description for the Document Extraction entry (see Extraction/description.ts).
+		description: `${EXTRACTION_DESCRIPTION}; this trigger starts a workflow when the service reports a finished or failed extraction or a ready document`,
 		defaults: { name: 'Document Extraction (Mexico, Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
