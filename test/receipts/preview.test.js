@@ -70,7 +70,7 @@ describe('Preview shows exactly the body Issue sends, for every kind that issues
 		const [out] = shown.output('Receipts');
 		expect(out.json).toMatchObject({ valid: true, warnings: ['Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it'], body: { totales: { importe_total: 150.5 } } });
 		env.server.clear();
-		const issued = await env.run({ ...form, operation: 'issue' }, undefined, false, 2);
+		const issued = await env.runTimed({ ...form, operation: 'issue' }, undefined, false, 2);
 		expect(issued.error).toBeUndefined();
 		expect(out.json.body).toEqual(issuedBody());
 	});
