@@ -7,7 +7,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseCliJson, runCli } from '../scripts/n8n/boot.mjs';
-import { VERSIONS } from '../scripts/n8n/install.mjs';
+import { NODE_VERSION, selectedVersion } from '../scripts/n8n/install.mjs';
 import { prepareSandbox, repoRoot, userFolderFor } from '../scripts/n8n/sandbox.mjs';
 import { chain, node } from '../scripts/n8n/workflow.mjs';
 import { benchParallelIssuing } from './issuing.mjs';
@@ -157,7 +157,7 @@ const cpus = os.cpus();
 const md = `# Benchmarks
 
 Measured by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}, on a machine with ${cpus.length} cores and
-${(os.totalmem() / 2 ** 30).toFixed(0)} GiB of memory; n8n ${VERSIONS.n8n} on Node ${VERSIONS.node} (\`execute\` CLI, SQLite),
+${(os.totalmem() / 2 ** 30).toFixed(0)} GiB of memory; n8n ${selectedVersion()} on Node ${NODE_VERSION} (\`execute\` CLI, SQLite),
 simulators on 127.0.0.1 in the benchmark's own process (Node ${process.versions.node}). Times are the target node's
 \`executionTime\` from n8n's run data, median of ${RUNS} runs; ratios compare with the credentialed HTTP Request node
 doing the same requests in the same run. Absolute numbers vary between machines; compare ratios.
