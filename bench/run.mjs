@@ -61,11 +61,11 @@ const httpRequest = (method, auth, extra = {}) =>
 
 const writeBody = { name: 'Bench plan', vigencies: [{ folios: 10, vigency: 'Mensual', price: 1 }], services: { api: true } };
 const cases = [
-	{ id: 'benchReadHttpInline', kind: 'read', label: 'HTTP Request, header typed inline (floor)', target: httpRequest('GET', false) },
-	{ id: 'benchReadHttpCred', kind: 'read', label: 'HTTP Request + Header Auth credential (peer)', target: httpRequest('GET', true), peer: true },
+	{ id: 'bReadHttpInline', kind: 'read', label: 'HTTP Request, header typed inline (floor)', target: httpRequest('GET', false) },
+	{ id: 'bReadHttpCred', kind: 'read', label: 'HTTP Request + Header Auth credential (peer)', target: httpRequest('GET', true), peer: true },
 	{ id: 'benchReadOurs1', kind: 'read', label: 'Partners Plan Get, Parallel Requests = 1', target: partners({ resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, options: { parallelRequests: 1 } }) },
 	{ id: 'benchReadOurs5', kind: 'read', label: 'Partners Plan Get, Parallel Requests = 5 (default)', target: partners({ resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }) },
-	{ id: 'benchWriteHttpCred', kind: 'write', label: 'HTTP Request PATCH + Header Auth credential (peer)', target: httpRequest('PATCH', true, { sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(writeBody) }), peer: true },
+	{ id: 'bWriteHttpCred', kind: 'write', label: 'HTTP Request PATCH + Header Auth credential (peer)', target: httpRequest('PATCH', true, { sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(writeBody) }), peer: true },
 	{ id: 'benchWriteOurs', kind: 'write', label: 'Partners Plan Update (sequential)', target: partners({ resource: 'plan', operation: 'update', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, name: 'Bench plan', vigencies: { vigency: [{ vigency: 'Mensual', folios: 10, price: 1 }] }, services: { api: true } }) },
 ];
 

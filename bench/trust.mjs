@@ -42,7 +42,7 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 	const seqRow = '{ seq: 5000 + i }';
 	await sb.importWorkflows([
 		rowsWorkflow('benchBatchWait', RECEIPTS, seqRow, issueRetention(true)),
-		rowsWorkflow('benchBatchIssueOnly', RECEIPTS, seqRow, issueRetention(false)),
+		rowsWorkflow('bBatchIssueOnly', RECEIPTS, seqRow, issueRetention(false)),
 		rowsWorkflow('benchOneWait', 1, seqRow, issueRetention(true)),
 		...[1, 5, 20].map((parallel) => rowsWorkflow(`benchTokenP${parallel}`, READS, `{ id: ${JSON.stringify(plan.uuid)} }`, partnersGetById(parallel))),
 	]);
@@ -61,7 +61,7 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 		if (b.items.length !== RECEIPTS || !b.items.every((i) => i.json.estado === 'AUTORIZADO')) throw new Error('benchBatchWait: not every receipt was authorized');
 		batch.push(b.ms);
 		fresh();
-		issueOnly.push((await execute(sb, 'benchBatchIssueOnly')).ms);
+		issueOnly.push((await execute(sb, 'bBatchIssueOnly')).ms);
 		fresh();
 		one.push((await execute(sb, 'benchOneWait')).ms);
 		log(`batch wait round ${round + 1}: ${batch.at(-1)} ms (issue only ${issueOnly.at(-1)} ms, one receipt ${one.at(-1)} ms)`);
