@@ -58,17 +58,23 @@ before(async () => {
 	writeFileSync(file, JSON.stringify(Object.entries(credentials).map(([type, data]) => ({ ...CREDENTIAL_IDS[type], type, data }))));
 	await sb.cli(['import:credentials', `--input=${file}`], { check: true });
 
-	seeded.receipt = sb.sim.receipts.seed('invoice', requireTestModule('receipts/setup').invoiceBody(), 'AUTORIZADO');
-	seeded.created = sb.sim.receipts.seed('retention', requireTestModule('receipts/setup').retentionBody(), 'CREADO');
+	const { invoiceBody, jsonIssue, retentionBody } = requireTestModule('receipts/setup');
+	seeded.receipt = sb.sim.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
+	seeded.created = sb.sim.receipts.seed('retention', retentionBody(), 'CREADO');
 	seeded.job = sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 1 });
+	// A job that stays PROCESSING for as long as anyone checks it.
+	seeded.running = sb.sim.extraction.seedJob({ env: 'staging', checks: 1_000_000 });
 	const receipts = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.receipts', parameters, cred('receiptsApi'));
+	const extraction = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.extraction', parameters, cred('extractionApi'));
 	await sb.importWorkflows([
 		one('e2eHostPartners', node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'getMany', returnAll: true }, cred('partnersApi'))),
 		one('e2eHostAuthorize', receipts({ resource: 'document', operation: 'authorize', receiptId: seeded.created.id })),
 		one('e2eHostGet', receipts({ resource: 'document', operation: 'get', receiptId: seeded.receipt.id, options: { requestTimeout: 2 } })),
 		one('e2eHostDownload', receipts({ resource: 'document', operation: 'download', receiptId: seeded.receipt.id, file: 'ride' })),
-		one('e2eHostIssue', receipts(requireTestModule('receipts/setup').jsonIssue('retention', requireTestModule('receipts/setup').retentionBody()))),
-		one('e2eHostExtract', node('Target', 'n8n-nodes-latam-fiscal.extraction', { resource: 'extraction', operation: 'get', extractionId: seeded.job.publicId }, cred('extractionApi'))),
+		one('e2eHostIssue', receipts(jsonIssue('retention', retentionBody()))),
+		one('e2eHostExtract', extraction({ resource: 'extraction', operation: 'get', extractionId: seeded.job.publicId })),
+		one('e2eHostExtWait', extraction({ resource: 'extraction', operation: 'get', extractionId: seeded.running.publicId, waitForCompletion: true, waitTimeout: 3, options: { pollInterval: 0.5 } })),
+		one('e2eHostExtFile', extraction({ resource: 'extraction', operation: 'downloadDocument', extractionId: seeded.job.publicId, documentId: seeded.job.documents[0].id, format: 'PDF' })),
 	]);
 });
 
@@ -142,6 +148,51 @@ describe('calls that end, answers that fit, in real n8n', () => {
 		sb.sim.server.fail({ service: 'receipts', method: 'GET', path: '/ver/', mode: 'oversize', as: 'pdf', declareLength: false, times: 1 });
 		const run = await execute('e2eHostDownload');
 		assert.match(String(errorOf(run)?.message), /Receipts: the file is larger than 10 MB \(more than 10 MB arrived\)/);
+		const [stream] = await sb.sim.server.delivered();
+		assert.ok(stream.closedEarly && stream.sent < 64 * 1024 * 1024, `${stream.sent} bytes sent before n8n closed the connection`);
+	});
+});
+
+describe('calls that end, answers that fit: Partners and Document Extraction, in real n8n', () => {
+	// Partners has no Request Timeout and no wait: each of its requests has the fixed 60 s deadline (30 s for the
+	// token request), which the engine tests check on a fake clock (test/partners/hostile.test.js). Here, the size cap.
+	test('Plan → Get Many answered a 300 MB list without a length is refused at 16 MB, never read whole', async () => {
+		sb.sim.server.clear();
+		sb.sim.server.fail({ service: 'partners', method: 'GET', path: '/v1/products', mode: 'oversize', declareLength: false, times: 1 });
+		const run = await execute('e2eHostPartners');
+		assert.match(String(errorOf(run)?.message), /^\[item 1\] Partners: the answer is larger than 16 MB \(more than 16 MB arrived\)$/);
+		const [stream] = await sb.sim.server.delivered();
+		assert.ok(stream.closedEarly && stream.sent < 64 * 1024 * 1024, `${stream.sent} bytes sent before n8n closed the connection`);
+		assert.equal(sb.sim.server.received('partners').filter((r) => r.path === '/v1/products').length, 1, 'not asked again: the same answer would come');
+	});
+
+	// Document Extraction's requests also have a fixed 60 s deadline, except where a wait's Timeout cuts them sooner.
+	test('Extraction → Get with Wait for Completion, Timeout 3 s, whose status checks drip: the job is output at the Timeout, marked', async () => {
+		sb.sim.server.clear();
+		// Get's own read answers (no wait has started yet); every status check of the wait after it drips.
+		const path = `/staging/v1/extractions/${seeded.running.publicId}`;
+		sb.sim.server.fail({ service: 'extraction', method: 'GET', path, mode: 'drip', intervalMs: 400, skip: 1, times: 10 });
+		const run = await execute('e2eHostExtWait');
+		assert.equal(errorOf(run), undefined, errorOf(run)?.message);
+		const [item] = run.data.resultData.runData.Target[0].data.main[0];
+		assert.equal(item.json.publicId, seeded.running.publicId);
+		assert.equal(item.json.wait_timed_out, true);
+		assert.match(JSON.stringify(item.json.warnings), /Wait for Completion timed out after 3 s/);
+		const drips = await sb.sim.server.delivered();
+		assert.ok(drips.length >= 1 && drips.every((d) => d.closedEarly && d.sent < d.total), JSON.stringify(drips));
+		// Cut by the wait's Timeout, not by the 60 s every request has on its own (a bound with a wide margin, not a measurement).
+		assert.ok(
+			drips.every((d) => d.endedAt - d.at < 30_000),
+			`the dripping checks lasted ${drips.map((d) => d.endedAt - d.at).join(', ')} ms`,
+		);
+	});
+
+	test('Extraction → Download Document of a 300 MB “PDF” is refused at 10 MB, never buffered whole', async () => {
+		sb.sim.server.clear();
+		const path = `/staging/v1/extractions/${seeded.job.publicId}/documents/`;
+		sb.sim.server.fail({ service: 'extraction', method: 'GET', path, mode: 'oversize', as: 'pdf', declareLength: false, times: 1 });
+		const run = await execute('e2eHostExtFile');
+		assert.match(String(errorOf(run)?.message), /^\[item 1\] Document Extraction: the file is larger than 10 MB \(more than 10 MB arrived\)$/);
 		const [stream] = await sb.sim.server.delivered();
 		assert.ok(stream.closedEarly && stream.sent < 64 * 1024 * 1024, `${stream.sent} bytes sent before n8n closed the connection`);
 	});
