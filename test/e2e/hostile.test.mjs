@@ -66,6 +66,9 @@ before(async () => {
 	seeded.running = sb.sim.extraction.seedJob({ env: 'staging', checks: 1_000_000 });
 	const receipts = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.receipts', parameters, cred('receiptsApi'));
 	const extraction = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.extraction', parameters, cred('extractionApi'));
+	const odd = retentionBody();
+	odd.ambiente = [2];
+	odd.items[0].base_imponible = '0x64';
 	await sb.importWorkflows([
 		one('e2eHostPartners', node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'getMany', returnAll: true }, cred('partnersApi'))),
 		one('e2eHostAuthorize', receipts({ resource: 'document', operation: 'authorize', receiptId: seeded.created.id })),
@@ -73,6 +76,10 @@ before(async () => {
 		one('e2eHostDownload', receipts({ resource: 'document', operation: 'download', receiptId: seeded.receipt.id, file: 'ride' })),
 		one('e2eHostIssue', receipts(jsonIssue('retention', retentionBody()))),
 		one('e2eHostExtract', extraction({ resource: 'extraction', operation: 'get', extractionId: seeded.job.publicId })),
+		one('e2eHostPollSpin', receipts(jsonIssue('retention', retentionBody(), { waitForFinalState: true, options: { pollInterval: '={{ "5s" }}' } }))),
+		one('e2eHostChecks', receipts(jsonIssue('retention', retentionBody(), { waitForFinalState: true, options: { parallelChecks: 0.5 } }))),
+		one('e2eHostOddInput', receipts(jsonIssue('retention', odd))),
+		one('e2eHostDotDot', receipts({ resource: 'document', operation: 'authorize', receiptId: '..' })),
 		one('e2eHostExtWait', extraction({ resource: 'extraction', operation: 'get', extractionId: seeded.running.publicId, waitForCompletion: true, waitTimeout: 3, options: { pollInterval: 0.5 } })),
 		one('e2eHostExtFile', extraction({ resource: 'extraction', operation: 'downloadDocument', extractionId: seeded.job.publicId, documentId: seeded.job.documents[0].id, format: 'PDF' })),
 	]);
@@ -195,6 +202,66 @@ describe('calls that end, answers that fit: Partners and Document Extraction, in
 		assert.match(String(errorOf(run)?.message), /^\[item 1\] Document Extraction: the file is larger than 10 MB \(more than 10 MB arrived\)$/);
 		const [stream] = await sb.sim.server.delivered();
 		assert.ok(stream.closedEarly && stream.sent < 64 * 1024 * 1024, `${stream.sent} bytes sent before n8n closed the connection`);
+	});
+});
+
+describe('paging that does not advance stops, in real n8n', () => {
+	test('Plan → Get Many (Return All) against a service that ignores `page`: stopped at page 2, two page requests', async () => {
+		sb.sim.server.clear();
+		sb.sim.partners.seedProducts(40, 'E2E paging');
+		sb.sim.server.fail({ service: 'partners', method: 'GET', path: '/v1/products', mode: 'ignore-page', times: 1000 });
+		const run = await execute('e2eHostPartners');
+		assert.equal(errorOf(run)?.message, '[item 1] Partners answered page 1 when page 2 was asked: the plan list does not advance');
+		// Page 1, then page 2 (answered as page 1): nothing more.
+		assert.equal(sb.sim.server.received('partners').filter((r) => r.path === '/v1/products').length, 2);
+	});
+});
+
+describe('options that would spin or hang, input that would slip through: stopped with nothing sent, in real n8n', () => {
+	/**
+	 * Runs `id`; returns its error's message and description, after checking that nothing reached any service —
+	 * except, when `catalogs` is true, Issue's reads of the tax-rate catalogs, which come before the receipt is
+	 * checked (its amounts are checked against their rates; once per execution, GET, no X-Password: see
+	 * nodes/Receipts/actions/common/defaults.ts).
+	 */
+	async function stoppedBeforeSending(id, { catalogs = false } = {}) {
+		sb.sim.server.clear();
+		const run = await execute(id);
+		const isCatalogRead = (r) => catalogs && r.service === 'receipts' && r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\/\d+$/.test(r.path);
+		assert.deepEqual(
+			sb.sim.server
+				.received()
+				.filter((r) => !isCatalogRead(r))
+				.map((r) => `${r.method} ${r.service}${r.path}`),
+			[],
+			'nothing was sent',
+		);
+		assert.deepEqual(sb.sim.server.received().filter((r) => r.headers['x-password'] !== undefined), [], 'no X-Password anywhere');
+		const error = errorOf(run);
+		assert.ok(error, 'the run stopped');
+		return { message: String(error.message), description: String(error.description) };
+	}
+
+	test('Issue with Wait for Final State and Poll Interval "5s" from an expression', async () => {
+		const { message, description } = await stoppedBeforeSending('e2eHostPollSpin', { catalogs: true });
+		assert.equal(message, '[item 1] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "5s"');
+		assert.match(description, /Nothing was sent to the service/);
+	});
+
+	test('Issue with Wait for Final State and Parallel Status Checks 0.5', async () => {
+		const { message } = await stoppedBeforeSending('e2eHostChecks');
+		assert.equal(message, 'Options → Parallel Status Checks: must be a whole number from 1 to 20, got 0.5 (read once per execution, from the first item)');
+	});
+
+	test('a JSON retention with ambiente [2] and base_imponible "0x64": both named, nothing signed or sent', async () => {
+		const { message, description } = await stoppedBeforeSending('e2eHostOddInput', { catalogs: true });
+		assert.equal(message, '[item 1] Environment (ambiente) must be one of 1, 2, got a list');
+		assert.match(description, /^Also wrong in this item:\n- Retained Tax 1 › Taxable Base \(items\[0\]\.base_imponible\) must be a number, got "0x64"\n\nNothing was sent/);
+	});
+
+	test('Document → Authorize with Receipt ID "..": no POST {base}/issue with X-Password', async () => {
+		const { message } = await stoppedBeforeSending('e2eHostDotDot');
+		assert.match(message, /^\[item 1\] receiptId: "\.\." is not an ID/);
 	});
 });
 
