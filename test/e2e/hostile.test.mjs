@@ -18,6 +18,13 @@ const one = (id, target) => ({ id, name: id, settings: { executionOrder: 'v1' },
 
 /** Secrets whose JSON-escaped and URL-encoded forms differ from the raw ones. */
 const SECRETS = { clientSecret: 'p@ss "wörd"/+ &x=1', apiKey: 'rk_"live"/ñ+ &k=1', certificatePassword: 'firma "2026"/ñ? &p=2' };
+/**
+ * A SAT password (CIEC), a secret given as data. It reaches the node as a user keeps it out of the workflow:
+ * from an environment variable (`$env`, allowed for the CLI runs of this file), so no form of it may appear
+ * anywhere in a run — not even in the node's parameters that n8n keeps beside an error.
+ */
+const SAT_PASSWORD = 'ciec "Ñu"/+ &s=3';
+const SAT_ENV = { E2E_SAT_CIEC: SAT_PASSWORD, N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false' };
 
 /** The forms of a secret that must appear nowhere: raw, JSON-escaped, URL- and form-encoded. */
 const formsOf = (secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)])];
@@ -32,12 +39,14 @@ const seeded = {};
 const cliRuns = [];
 
 async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000 });
+	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000, env: SAT_ENV });
 	const run = parseCliJson(r.stdout);
 	cliRuns.push({ id, log: `${r.stdout}\n${r.stderr}`, run });
 	return run;
 }
 const errorOf = (run) => run.data.resultData.error;
+/** Every secret this file's runs must never show: the credentials', the SAT password, the Extraction key. */
+const watched = () => [...Object.values(SECRETS), SAT_PASSWORD, sb.sim.extraction.stagingKey];
 /**
  * What the node says about an answer to the Partners token request. n8n runs that request inside its credential
  * helper (preAuthentication) and wraps what it throws in a NodeApiError; on 1.x that error drops what it wraps
@@ -66,6 +75,7 @@ before(async () => {
 	seeded.running = sb.sim.extraction.seedJob({ env: 'staging', checks: 1_000_000 });
 	const receipts = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.receipts', parameters, cred('receiptsApi'));
 	const extraction = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.extraction', parameters, cred('extractionApi'));
+	const { createParams } = requireTestModule('extraction/setup');
 	const odd = retentionBody();
 	odd.ambiente = [2];
 	odd.items[0].base_imponible = '0x64';
@@ -80,6 +90,7 @@ before(async () => {
 		one('e2eHostChecks', receipts(jsonIssue('retention', retentionBody(), { waitForFinalState: true, options: { parallelChecks: 0.5 } }))),
 		one('e2eHostOddInput', receipts(jsonIssue('retention', odd))),
 		one('e2eHostDotDot', receipts({ resource: 'document', operation: 'authorize', receiptId: '..' })),
+		one('e2eHostCiec', extraction(createParams({ satPassword: '={{ $env.E2E_SAT_CIEC }}' }))),
 		one('e2eHostExtWait', extraction({ resource: 'extraction', operation: 'get', extractionId: seeded.running.publicId, waitForCompletion: true, waitTimeout: 3, options: { pollInterval: 0.5 } })),
 		one('e2eHostExtFile', extraction({ resource: 'extraction', operation: 'downloadDocument', extractionId: seeded.job.publicId, documentId: seeded.job.documents[0].id, format: 'PDF' })),
 	]);
@@ -278,9 +289,24 @@ describe('echoed secrets: absent from the execution n8n stores and from its log'
 		const receipts = await execute('e2eHostIssue');
 		assert.match(String(errorOf(receipts)?.message), /Receipts rejected the request/);
 		for (const { id, log, run } of cliRuns) {
-			assert.deepEqual(leaks(JSON.stringify(run), Object.values(SECRETS)), [], `${id}: the run printed by the CLI`);
-			assert.deepEqual(leaks(log, Object.values(SECRETS)), [], `${id}: n8n's log`);
+			assert.deepEqual(leaks(JSON.stringify(run), watched()), [], `${id}: the run printed by the CLI`);
+			assert.deepEqual(leaks(log, watched()), [], `${id}: n8n's log`);
 		}
+	});
+
+	test('a Document Extraction create refused while repeating the SAT password (CIEC) and the API key: no form of them anywhere in the run', async () => {
+		sb.sim.server.clear();
+		sb.sim.server.fail({ service: 'extraction', method: 'POST', mode: 'echo-secrets', status: 400, times: 1 });
+		const run = await execute('e2eHostCiec');
+		assert.match(String(errorOf(run)?.message), /^\[item 1\] Document Extraction rejected the request/);
+		const [create] = sb.sim.server.received('extraction');
+		assert.equal(create.body.SAT.password, SAT_PASSWORD, 'the password was sent, and echoed');
+		assert.match(JSON.stringify(errorOf(run)), /\[redacted\]/, 'the echo reached the run, cut');
+		// The whole run as the CLI printed it (result data, the error and the node n8n keeps with it, the execution
+		// stack), and every line n8n logged while running it.
+		const { log } = cliRuns[cliRuns.length - 1];
+		assert.deepEqual(leaks(JSON.stringify(run), [SAT_PASSWORD, sb.sim.extraction.stagingKey]), [], 'the run printed by the CLI');
+		assert.deepEqual(leaks(log, [SAT_PASSWORD, sb.sim.extraction.stagingKey]), [], "n8n's log");
 	});
 
 	test('every execution of this file, as n8n stored it', async () => {
@@ -296,7 +322,7 @@ describe('echoed secrets: absent from the execution n8n stores and from its log'
 				const { data } = await res.json();
 				for (const execution of data) {
 					stored++;
-					assert.deepEqual(leaks(JSON.stringify(execution), Object.values(SECRETS)), [], `${id}: stored execution ${execution.id}`);
+					assert.deepEqual(leaks(JSON.stringify(execution), watched()), [], `${id}: stored execution ${execution.id}`);
 				}
 			}
 			const failing = cliRuns.filter((r) => errorOf(r.run)).length;
