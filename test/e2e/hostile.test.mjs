@@ -1,15 +1,18 @@
 // End-to-end: the three action nodes in a real n8n (the pinned version) against a hostile network and service —
 // a redirect to another origin, an answer dripped one byte at a time, an oversized answer, refusals that echo
-// the secrets they were sent — with n8n's own HTTP helper, credential handling and execution storage. Run with
-// `npm run test:e2e`. What is checked is what reached the simulators (requests on the other origin, how far a
-// dripped or oversized answer got before n8n closed it), what the CLI logged, and what n8n stored.
+// the secrets they were sent, pages that never advance, options and input that would spin, hang or change the
+// address, and the fault storm of issue 19 (drops, 5xx and slow answers after the work, resets, 429s) under
+// parallel issuing — with n8n's own HTTP helper, credential handling and execution storage. Run with
+// `npm run test:e2e` (and `npm run test:e2e:n8n1` on n8n 1.x). What is checked is what reached the simulators
+// (requests on the other origin, how far a dripped or oversized answer got before n8n closed it, what the
+// receipts service created), what the CLI logged, and what n8n stored.
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { CREDENTIAL_IDS, ownerApiKey, prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
-import { chain, node } from '../../scripts/n8n/workflow.mjs';
+import { chain, node, retentionFromItem, rowsWorkflow } from '../../scripts/n8n/workflow.mjs';
 
 const userFolder = userFolderFor('e2e-hostile');
 const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
@@ -31,6 +34,12 @@ const formsOf = (secret) => [...new Set([secret, JSON.stringify(secret).slice(1,
 const leaks = (text, secrets) => secrets.flatMap(formsOf).filter((f) => text.includes(f));
 const CREDENTIAL_HEADERS = ['x-key', 'x-password', 'authorization', 'x-api-key'];
 const credentialsIn = (r) => [...CREDENTIAL_HEADERS.filter((h) => r.headers[h] !== undefined), ...(r.body && typeof r.body === 'object' && 'client_secret' in r.body ? ['client_secret'] : [])];
+
+/**
+ * The fault storm of issue 19: this many retentions (secuenciales from `firstSeq`), 5 issue requests at a time,
+ * while this share of the receipts service's answers fail in one of `modes` (a seeded, repeatable draw).
+ */
+const STORM = { items: 30, firstSeq: 9000, rate: 0.3, seed: 19, modes: ['reset', 'throttle', 'drop-after', 'error-after', 'slow'] };
 
 let sb;
 let other;
@@ -73,7 +82,7 @@ before(async () => {
 	seeded.job = sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 1 });
 	// A job that stays PROCESSING for as long as anyone checks it.
 	seeded.running = sb.sim.extraction.seedJob({ env: 'staging', checks: 1_000_000 });
-	const receipts = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.receipts', parameters, cred('receiptsApi'));
+	const receipts = (parameters, extra) => node('Target', 'n8n-nodes-latam-fiscal.receipts', parameters, { ...cred('receiptsApi'), ...extra });
 	const extraction = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.extraction', parameters, cred('extractionApi'));
 	const { createParams } = requireTestModule('extraction/setup');
 	const odd = retentionBody();
@@ -93,6 +102,27 @@ before(async () => {
 		one('e2eHostCiec', extraction(createParams({ satPassword: '={{ $env.E2E_SAT_CIEC }}' }))),
 		one('e2eHostExtWait', extraction({ resource: 'extraction', operation: 'get', extractionId: seeded.running.publicId, waitForCompletion: true, waitTimeout: 3, options: { pollInterval: 0.5 } })),
 		one('e2eHostExtFile', extraction({ resource: 'extraction', operation: 'downloadDocument', extractionId: seeded.job.publicId, documentId: seeded.job.documents[0].id, format: 'PDF' })),
+		rowsWorkflow(
+			'e2eHostStorm',
+			STORM.items,
+			`{ seq: ${STORM.firstSeq} + i }`,
+			receipts(
+				{
+					resource: 'retention',
+					operation: 'issue',
+					inputMode: 'json',
+					jsonBody: retentionFromItem(),
+					waitForFinalState: true,
+					waitTimeout: 20,
+					// Parallel Requests 5 is the default, written out so the test stays what it says. Every request
+					// carries its access key (Reproducible), so every receipt the service creates can be named even when
+					// its answer is lost; with keys the service makes, such a receipt has only its secuencial to go by
+					// (test/receipts/faults.test.js covers both at engine level).
+					options: { parallelRequests: 5, accessKey: 'reproducible', requestTimeout: 2, pollInterval: 0.3 },
+				},
+				{ onError: 'continueRegularOutput' },
+			),
+		),
 	]);
 });
 
@@ -273,6 +303,70 @@ describe('options that would spin or hang, input that would slip through: stoppe
 	test('Document → Authorize with Receipt ID "..": no POST {base}/issue with X-Password', async () => {
 		const { message } = await stoppedBeforeSending('e2eHostDotDot');
 		assert.match(message, /^\[item 1\] receiptId: "\.\." is not an ID/);
+	});
+});
+
+describe('the fault storm of issue 19, in real n8n: parallel issuing loses and doubles nothing', () => {
+	test(`${STORM.items} retentions, 5 at a time, while ${STORM.rate * 100} % of the receipts service's answers fail: no receipt created twice, every one named in the run`, async () => {
+		const { PROCESSED_FAULTS } = requireTestModule('simulator/server');
+		const lost = ['reset', ...PROCESSED_FAULTS];
+		sb.sim.server.clear();
+		sb.sim.receipts.decideAfterMs = 800;
+		// Slow answers come after the Request Timeout (2 s); a 429 asks for 1 s.
+		sb.sim.server.chaos({ service: 'receipts', rate: STORM.rate, modes: STORM.modes, retryAfterSeconds: 1, delayMs: 2500, seed: STORM.seed });
+		let run;
+		try {
+			run = await execute('e2eHostStorm');
+		} finally {
+			sb.sim.server.calm();
+			sb.sim.receipts.decideAfterMs = undefined;
+		}
+		assert.equal(errorOf(run), undefined, errorOf(run)?.message);
+		const items = run.data.resultData.runData.Target[0].data.main[0];
+		assert.deepEqual(
+			items.map((o) => o.pairedItem?.item ?? o.pairedItem),
+			Array.from({ length: STORM.items }, (_, n) => n),
+			'one output per input, in input order',
+		);
+
+		const secuencial = (r) => Number(r.body.secuencial);
+		const mine = [...sb.sim.receipts.receipts.values()].filter((r) => secuencial(r) >= STORM.firstSeq && secuencial(r) < STORM.firstSeq + STORM.items);
+		const posts = sb.sim.server.received('receipts').filter((r) => r.method === 'POST');
+		const faultOf = new Map(sb.sim.server.injected.map((f) => [f.request.seq, f.mode]));
+		const lostPosts = posts.filter((p) => lost.includes(faultOf.get(p.seq)));
+		// The storm was one: issue requests whose answer was lost, and some of them after the receipt was created.
+		assert.ok(lostPosts.length >= 3, `${lostPosts.length} issue answers lost`);
+		assert.ok(lostPosts.some((p) => mine.some((r) => r.createdBy === p.seq)), 'some receipts were created although their answer was lost');
+
+		// No receipt created twice: one per secuencial, one per access key.
+		const twice = (key) => mine.filter((r, n) => mine.findIndex((o) => key(o) === key(r)) !== n).map(key);
+		assert.deepEqual(twice(secuencial), [], 'secuenciales created twice');
+		assert.deepEqual(twice((r) => r.clave_acceso), [], 'access keys created twice');
+
+		// Every receipt the service created is named, by its id or its access key, in an output or error item.
+		const texts = items.map((o) => JSON.stringify(o.json));
+		const unnamed = mine.filter((r) => !texts.some((t) => t.includes(r.id) || t.includes(r.clave_acceso)));
+		assert.deepEqual(
+			unnamed.map((r) => `${secuencial(r)} ${r.id}`),
+			[],
+			'receipts the service created that the run does not name',
+		);
+
+		// Every item whose last issue answer was lost says its receipt may exist, with the secuencial it sent.
+		const unclear = items.filter((o, n) => {
+			const attempts = posts.filter((p) => Number(p.body?.secuencial) === STORM.firstSeq + n);
+			const last = attempts[attempts.length - 1];
+			if (!last || !lost.includes(faultOf.get(last.seq))) return false;
+			return !(o.json.document_may_exist === true && String(o.json.secuencial) === String(STORM.firstSeq + n) && o.json.clave_acceso === last.body.clave_acceso);
+		});
+		assert.deepEqual(
+			unclear.map((o) => JSON.stringify(o.json).slice(0, 300)),
+			[],
+			'items whose answer was lost that do not say the receipt may exist',
+		);
+		console.log(
+			`storm: ${posts.length} issue requests, ${lostPosts.length} answers lost, ${mine.length} receipts created, ${items.filter((o) => o.json.estado === 'AUTORIZADO' && !o.json.error).length} authorized, ${items.filter((o) => o.json.error).length} error items`,
+		);
 	});
 });
 
