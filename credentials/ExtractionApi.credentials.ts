@@ -1,4 +1,4 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import type { IAuthenticate, ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 /**
  * Document Extraction credential. The service has two APIs with addresses and keys of their own: the Mexico API
@@ -111,14 +111,13 @@ export class ExtractionApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'={{$credentials.authScheme === "xApiKey" ? "x-api-key" : "Authorization"}}':
-					'={{$credentials.authScheme === "xApiKey" ? $credentials.apiKey : "Bearer " + $credentials.apiKey}}',
-			},
-		},
+	// A function, not n8n's generic form with {{ }} expressions: n8n 2.x evaluates each such expression in an
+	// isolated VM, which cost about 0.4 ms per expression on every request (measured with a CPU profile of
+	// `npm run bench`'s sequential Plan Update: most of its gap to the HTTP Request node). Same headers.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		const key = String(credentials.apiKey ?? '');
+		const header = credentials.authScheme === 'xApiKey' ? { 'x-api-key': key } : { Authorization: `Bearer ${key}` };
+		return { ...requestOptions, headers: { ...requestOptions.headers, ...header } };
 	};
 
 	// Tests the Mexico API (GET /v1/auth/verify): the Ecuador API documents no request that checks a key without

@@ -1,6 +1,6 @@
 import { fetchToken } from '../nodes/Partners/token';
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -74,15 +74,17 @@ export class PartnersApi implements ICredentialType {
 		return { accessToken: await fetchToken(this.helpers, credentials) };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-				'F-Sandbox-Mode': '={{$credentials.sandbox ? "true" : "false"}}',
-			},
+	// A function, not n8n's generic form with {{ }} expressions: n8n 2.x evaluates each such expression in an
+	// isolated VM, which cost about 0.4 ms per expression on every request (measured with a CPU profile of
+	// `npm run bench`'s sequential Plan Update: most of its gap to the HTTP Request node). Same headers.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
+			'F-Sandbox-Mode': credentials.sandbox ? 'true' : 'false',
 		},
-	};
+	});
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -1,4 +1,4 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import type { IAuthenticate, ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 /**
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
@@ -94,14 +94,13 @@ export class ReceiptsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-Key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	// A function, not n8n's generic form with {{ }} expressions: n8n 2.x evaluates each such expression in an
+	// isolated VM, which cost about 0.4 ms per expression on every request (measured with a CPU profile of
+	// `npm run bench`'s sequential Plan Update: most of its gap to the HTTP Request node). Same headers.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, 'X-Key': String(credentials.apiKey ?? '') },
+	});
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -235,8 +235,12 @@ describe('credential test', () => {
 		expect(verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status).message).toMatch(/^The Base URL answers, but not as the receipts service/);
 	});
 
-	test('the credential applies only X-Key (X-Password is added by the node on signing operations)', () => {
-		expect(type.authenticate).toEqual({ type: 'generic', properties: { headers: { 'X-Key': '={{$credentials.apiKey}}' } } });
+	test('the credential applies only X-Key (X-Password is added by the node on signing operations)', async () => {
+		const authenticate = type.authenticate;
+		if (typeof authenticate !== 'function') throw new Error('authenticate is not a function');
+		const credentials = { baseUrl: 'https://api.example', apiKey: 'the-key', certificatePassword: 'the-password', accessKeySecret: 'the-secret' };
+		const options = await authenticate(credentials, { url: '/edocs/1', headers: { Accept: 'application/json' } });
+		expect(options).toEqual({ url: '/edocs/1', headers: { Accept: 'application/json', 'X-Key': 'the-key' } });
 		expect(type.properties.map((p) => [p.name, p.typeOptions?.password === true])).toEqual([
 			['baseUrl', false],
 			['apiKey', true],
