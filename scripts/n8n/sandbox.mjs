@@ -68,8 +68,23 @@ export const userFolderFor = (name) => join(repoRoot, 'node_modules', '.cache', 
 export const outsideRepoFor = (name) =>
 	join(tmpdir(), 'n8n-nodes-latam-fiscal', createHash('sha256').update(repoRoot).digest('hex').slice(0, 10), name);
 
-/** The compiled form of a module of test/ (e.g. 'simulator/main'), as `require` loads it. */
-export const requireTestModule = (path) => require(join(testBuildDir, 'test', `${path}.js`));
+/**
+ * The compiled form of a module of test/ (e.g. 'simulator/main'), as `require` loads it. The simulators' module
+ * is typed from its source; the others (e.g. 'receipts/setup') are written for Jest and are not checked with
+ * Node's types, so they stay untyped here.
+ * @overload
+ * @param {'simulator/main'} path
+ * @returns {typeof import('../../test/simulator/main.js')}
+ */
+/**
+ * @overload
+ * @param {string} path
+ * @returns {any}
+ */
+/** @param {string} path */
+export function requireTestModule(path) {
+	return require(join(testBuildDir, 'test', `${path}.js`));
+}
 
 /** Builds the package (dist/) and the test code (testBuildDir) unless told not to. */
 export function build({ quiet = false } = {}) {
