@@ -62,6 +62,7 @@ export async function benchParallelIssuing({ sb, log, runs }) {
 		rowsWorkflow('benchIssueOurs1', RECEIPTS, seqRow, ours(1)),
 	]);
 
+	/** Case → the milliseconds of each round. @type {Record<string, number[]>} */
 	const times = Object.fromEntries(cases.map((c) => [c.id, []]));
 	const accounting = { doubled: 0, missing: 0 };
 	sim.server.delayMs = LATENCY_MS; // every request to the simulators takes this long to answer

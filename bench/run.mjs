@@ -27,7 +27,7 @@ const partnersUrl = sim.credentials.partnersApi.baseUrl;
 
 // Data: plans to read, a client to update. One bearer token for the HTTP Request node's credential.
 const plans = sim.partners.seedProducts(50, 'Bench');
-const token = (
+const token = /** @type {{ access_token: string }} */ (
 	await (
 		await fetch(`${partnersUrl}/v1/auth/token`, {
 			method: 'POST',

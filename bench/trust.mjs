@@ -83,8 +83,9 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 		sim.partners.tokenMaxUses = undefined;
 		const refused = sim.server.received('partners').filter((q) => q.path !== '/v1/auth/token').length - READS;
 		if (r.items.length !== READS || r.items.some((i) => i.json.error)) throw new Error(`benchTokenP${parallel}: not every read succeeded`);
-		tokens.push({ parallel, tokenRequests: sim.partners.tokensIssued - before, resent: refused, ms: r.ms });
-		log(`token refresh, ${parallel} parallel: ${tokens.at(-1).tokenRequests} token requests`);
+		const measured = { parallel, tokenRequests: sim.partners.tokensIssued - before, resent: refused, ms: r.ms };
+		tokens.push(measured);
+		log(`token refresh, ${parallel} parallel: ${measured.tokenRequests} token requests`);
 	}
 
 	const s = (ms) => (ms / 1000).toFixed(1);

@@ -111,15 +111,20 @@ export async function benchWebhooks({ sb, log, runs = 5, deliveries = Number(pro
 			// Rotate the order each round, so no receiver always runs right after another.
 			const order = receivers.map((_, n) => receivers[(n + round) % receivers.length]);
 			for (const r of order) {
-				r.runs.push(await blast(r));
-				log(`webhooks round ${round + 1}: ${r.key} ${r.runs.at(-1).perSecond.toFixed(1)}/s (${r.runs.at(-1).ok}/${deliveries} started)`);
+				const run = await blast(r);
+				r.runs.push(run);
+				log(`webhooks round ${round + 1}: ${r.key} ${run.perSecond.toFixed(1)}/s (${run.ok}/${deliveries} started)`);
 			}
 		}
 	} finally {
 		await n8n.stop();
 	}
-	const rate = (key) => median(receivers.find((r) => r.key === key).runs.map((x) => x.perSecond));
-	const runsOf = (key) => receivers.find((r) => r.key === key).runs;
+	const runsOf = (key) => {
+		const receiver = receivers.find((r) => r.key === key);
+		if (!receiver) throw new Error(`no receiver ${key}`);
+		return receiver.runs;
+	};
+	const rate = (key) => median(runsOf(key).map((x) => x.perSecond));
 	const ratios = runsOf('extraction').map((x, round) => x.perSecond / runsOf('trivial')[round].perSecond);
 	const ratio = median(ratios);
 	return {

@@ -10,7 +10,8 @@ import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-packag
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'scan-'));
 try {
-	const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop();
+	// npm prints the tarball's name last; split() returns at least one element, so pop() returns a string.
+	const out = /** @type {string} */ (execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop());
 	execFileSync('tar', ['-xzf', join(work, out), '-C', work]);
 	const legs = [
 		['sources', await analyzePackage(root, SOURCE_FILE_PATTERNS)],

@@ -21,6 +21,7 @@ class TrivialTrigger {
 		};
 	}
 
+	/** @this {import('n8n-workflow').IWebhookFunctions} */
 	async webhook() {
 		return { workflowData: [this.helpers.returnJsonArray(this.getBodyData())] };
 	}

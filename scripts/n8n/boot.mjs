@@ -42,20 +42,35 @@ import { runtimePaths } from './install.mjs';
 // from the one stored in <userFolder>/.n8n/config). Throw-away folders only: this is not a secret.
 export const DEV_ENCRYPTION_KEY = 'n8n-nodes-latam-fiscal-dev-only-key';
 
-/** A TCP port that is free right now on 127.0.0.1 (the OS picks it). */
+/**
+ * A TCP port that is free right now on 127.0.0.1 (the OS picks it).
+ * @returns {Promise<number>}
+ */
 export function freePort() {
 	return new Promise((resolvePromise, reject) => {
 		const srv = createServer();
 		srv.unref();
 		srv.on('error', reject);
 		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
+			const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address()); // a TCP server's address
 			srv.close(() => resolvePromise(port));
 		});
 	});
 }
 
-/** Environment for every n8n process on one user folder: same folder, same extensions, same key. */
+/**
+ * Where every n8n process and CLI call on one user folder runs: its throw-away user folder (database, settings,
+ * keys), the folder of custom extensions it loads, if any, and more environment variables (they win).
+ * @typedef {object} N8nFolders
+ * @property {string} userFolder
+ * @property {string} [extensionsDir]
+ * @property {Record<string, string | undefined>} [env]
+ */
+
+/**
+ * Environment for every n8n process on one user folder: same folder, same extensions, same key.
+ * @param {Partial<N8nFolders> & { port?: number, brokerPort?: number }} [options] userFolder is required
+ */
 export function n8nEnv({ userFolder, extensionsDir, port, brokerPort, env = {} } = {}) {
 	if (!userFolder) throw new Error('userFolder is required (use a throw-away folder)');
 	const { node, line } = runtimePaths();
@@ -126,11 +141,19 @@ function spawnN8n(args, envOpts) {
 }
 
 /**
+ * How runCli runs a command: `check` rejects on a non-zero exit; after `timeoutMs` n8n is killed.
+ * @typedef {{ check?: boolean, timeoutMs?: number }} RunCliOptions
+ */
+
+/**
  * Runs `n8n <args>` under Node 24 with the user folder's environment. Resolves (never rejects on a non-zero
  * exit) with { code, signal, stdout, stderr, ms }; pass { check: true } to reject when code !== 0.
  * Logs go to stdout, stderr stays empty; a failed `execute` exits 1 and still prints the run JSON.
+ * @param {string[]} args
+ * @param {N8nFolders & RunCliOptions} options
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string, ms: number }>}
  */
-export async function runCli(args, { userFolder, extensionsDir, env, check = false, timeoutMs = 120_000 } = {}) {
+export async function runCli(args, { userFolder, extensionsDir, env, check = false, timeoutMs = 120_000 }) {
 	const brokerPort = await freePort();
 	const started = Date.now();
 	return await new Promise((resolvePromise, reject) => {
@@ -166,6 +189,11 @@ export function parseCliJson(stdout) {
 }
 
 /**
+ * Which n8n process startN8n starts, on which port (a free one when not given), and how long it may take to answer.
+ * @typedef {{ command?: 'start' | 'worker' | 'webhook', port?: number, timeoutMs?: number }} StartOptions
+ */
+
+/**
  * Starts one n8n process and resolves once it answers its health check. `command` is n8n's: 'start' (the main
  * process: editor, REST and public API, activation; in queue mode it enqueues executions), or, in queue mode
  * (see ./queue.mjs), 'worker' (runs the enqueued executions) or 'webhook' (serves production /webhook/* and
@@ -176,8 +204,9 @@ export function parseCliJson(stdout) {
  * (a worker is then taking jobs, a webhook process serving).
  * Returns { command, url, port, child, logs(): string, stop(): Promise<void> }. Rejects (and kills n8n) if it
  * exits or times out.
+ * @param {N8nFolders & StartOptions} options
  */
-export async function startN8n({ command = 'start', userFolder, extensionsDir, port, env, timeoutMs = 90_000 } = {}) {
+export async function startN8n({ command = 'start', userFolder, extensionsDir, port, env, timeoutMs = 90_000 }) {
 	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`unknown n8n command ${command}`);
 	port ??= await freePort();
 	let brokerPort = await freePort();
@@ -215,6 +244,12 @@ export async function startN8n({ command = 'start', userFolder, extensionsDir, p
 	await stop();
 	throw new Error(`n8n ${command} did not answer ${url}${healthPath} within ${timeoutMs} ms. Logs:\n${logs.slice(-4000)}`);
 }
+
+/**
+ * What a running n8n serves at /types/nodes.json and /types/credentials.json (with the session cookie): the node or
+ * credential types it loaded, as far as scripts read them. A list; the e2e tests also accept them keyed by name.
+ * @typedef {Array<{ name: string }> | Record<string, { name: string }>} LoadedTypes
+ */
 
 // Dev-only owner of every throw-away instance (password rules: 8–64 chars, a digit, an uppercase letter).
 export const DEV_OWNER = Object.freeze({ email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Dev-owner-1' });

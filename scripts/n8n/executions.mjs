@@ -9,17 +9,32 @@ import assert from 'node:assert/strict';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * An execution as n8n's public API answers it (GET /api/v1/executions, n8n's openapi.yml), as far as these
+ * scripts read it. IDs are strings on both lines.
+ * @typedef {object} Execution
+ * @property {string} id
+ * @property {boolean} finished
+ * @property {import('n8n-workflow').ExecutionStatus} status
+ * @property {string | null} stoppedAt
+ */
+/**
+ * With includeData=true (GET /api/v1/executions/<id>?includeData=true): the run data too, what `execute
+ * --rawOutput` prints under `data` (boot.mjs parseCliJson).
+ * @typedef {Execution & { data: import('n8n-workflow').IRunExecutionData }} ExecutionWithData
+ */
+
 /** n8n's public API on executions (GET /api/v1/executions...), with polling for webhook-started runs. */
 export function executionsClient(url, headers) {
 	const list = async (workflowId) => {
 		const res = await fetch(`${url}/api/v1/executions?workflowId=${encodeURIComponent(workflowId)}&limit=250`, { headers });
 		assert.equal(res.status, 200, `executions API answered ${res.status}`);
-		return (await res.json()).data;
+		return /** @type {{ data: Execution[] }} */ (await res.json()).data;
 	};
 	const get = async (id) => {
 		const res = await fetch(`${url}/api/v1/executions/${id}?includeData=true`, { headers });
 		assert.equal(res.status, 200, `execution ${id}: API answered ${res.status}`);
-		return await res.json();
+		return /** @type {ExecutionWithData} */ (await res.json());
 	};
 	return {
 		list,
@@ -47,7 +62,7 @@ export function executionsClient(url, headers) {
 			for (;;) {
 				const res = await fetch(`${url}/api/v1/executions/${id}?includeData=true`, { headers });
 				if (res.status === 200) {
-					const execution = await res.json();
+					const execution = /** @type {ExecutionWithData} */ (await res.json());
 					if (execution.stoppedAt && execution.status !== 'running' && execution.status !== 'new') return execution;
 				}
 				if (Date.now() > deadline) throw new Error(`execution ${id} did not end within ${timeoutMs} ms`);
@@ -57,12 +72,20 @@ export function executionsClient(url, headers) {
 	};
 }
 
-/** Items a node emitted on output `output` (first run), from an execution with data or a CLI run. */
+/**
+ * Items a node emitted on output `output` (first run), from an execution with data or a CLI run.
+ * @param {Pick<ExecutionWithData, 'data'>} execution
+ * @param {string} nodeName
+ */
 export function nodeOutput(execution, nodeName, output = 0) {
 	return execution.data.resultData.runData[nodeName]?.[0]?.data?.main?.[output] ?? [];
 }
 
-/** Whether a node ran at all in that execution. */
+/**
+ * Whether a node ran at all in that execution.
+ * @param {Pick<ExecutionWithData, 'data'>} execution
+ * @param {string} nodeName
+ */
 export const nodeRan = (execution, nodeName) => execution.data.resultData.runData[nodeName] !== undefined;
 
 /**

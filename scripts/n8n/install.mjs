@@ -94,6 +94,11 @@ const HEARTBEAT_MS = 15_000;
 /**
  * Runs a command, silent unless it fails (then its last output is in the error), but never silent for long:
  * every HEARTBEAT_MS a line with the step, its elapsed time and `progress(output so far)` (what the step is doing).
+ * @param {string} what
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions & { cwd: string, progress?: (output: string) => string }} options
+ * @returns {Promise<void>}
  */
 function run(what, cmd, args, { progress, ...opts }) {
 	return new Promise((resolvePromise, reject) => {
@@ -244,7 +249,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 			process.stdout.write(JSON.stringify({ version: p.version, node: p.node, n8nBin: p.n8nBin, n8nDir: p.n8nDir, cache: p.cache }, null, 2) + '\n');
 		}
 	} catch (err) {
-		log(`FAILED: ${err.message}`);
+		log(`FAILED: ${err instanceof Error ? err.message : err}`);
 		log('Fix the cause and run again: finished steps are detected and skipped.');
 		process.exit(1);
 	}

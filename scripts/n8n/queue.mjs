@@ -61,7 +61,9 @@ function keepLogs(child) {
 	return () => logs;
 }
 
+/** @param {import('node:child_process').ChildProcess} child */
 function exitWatch(child) {
+	/** @type {{ info: { code: number | null, signal: NodeJS.Signals | null } | null, exited?: Promise<unknown> }} */
 	const state = { info: null };
 	state.exited = new Promise((r) => child.once('exit', (code, signal) => { state.info = { code, signal }; r(state.info); }));
 	return state;

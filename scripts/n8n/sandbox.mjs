@@ -33,6 +33,10 @@ import { install } from './install.mjs';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 
+/** @typedef {import('./boot.mjs').N8nFolders} N8nFolders */
+/** @typedef {import('./boot.mjs').RunCliOptions} RunCliOptions */
+/** @typedef {import('./boot.mjs').StartOptions} StartOptions */
+
 /** Credential type → the ID and name it gets in the sandbox; example workflows use these. */
 export const CREDENTIAL_IDS = Object.freeze({
 	partnersApi: { id: 'latamPartnersSim', name: 'Partners (simulator)' },
@@ -64,8 +68,23 @@ export const userFolderFor = (name) => join(repoRoot, 'node_modules', '.cache', 
 export const outsideRepoFor = (name) =>
 	join(tmpdir(), 'n8n-nodes-latam-fiscal', createHash('sha256').update(repoRoot).digest('hex').slice(0, 10), name);
 
-/** The compiled form of a module of test/ (e.g. 'simulator/main'), as `require` loads it. */
-export const requireTestModule = (path) => require(join(testBuildDir, 'test', `${path}.js`));
+/**
+ * The compiled form of a module of test/ (e.g. 'simulator/main'), as `require` loads it. The simulators' module
+ * is typed from its source; the others (e.g. 'receipts/setup') are written for Jest and are not checked with
+ * Node's types, so they stay untyped here.
+ * @overload
+ * @param {'simulator/main'} path
+ * @returns {typeof import('../../test/simulator/main.js')}
+ */
+/**
+ * @overload
+ * @param {string} path
+ * @returns {any}
+ */
+/** @param {string} path */
+export function requireTestModule(path) {
+	return require(join(testBuildDir, 'test', `${path}.js`));
+}
 
 /** Builds the package (dist/) and the test code (testBuildDir) unless told not to. */
 export function build({ quiet = false } = {}) {
@@ -95,10 +114,12 @@ export function forCustomExtension(workflow) {
  */
 export function installPackage(userFolder, { quiet = false } = {}) {
 	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))); // nothing from `npm run`
+	/** @type {import('node:child_process').IOType[]} */
 	const stdio = ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'];
 	const packDir = mkdtempSync(join(tmpdir(), 'latam-fiscal-pack-'));
 	try {
-		const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: repoRoot, env, stdio, encoding: 'utf8' }).trim().split('\n').pop();
+		// npm prints the tarball's name last; split() returns at least one element, so pop() returns a string.
+		const tarball = /** @type {string} */ (execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: repoRoot, env, stdio, encoding: 'utf8' }).trim().split('\n').pop());
 		const nodesDir = join(userFolder, '.n8n', 'nodes');
 		mkdirSync(nodesDir, { recursive: true });
 		writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }, null, 2) + '\n');
@@ -120,6 +141,19 @@ export const isPortableWorkflowId = (id) => typeof id === 'string' && id.length 
 /** Activating a workflow through the public API: `POST /api/v1/workflows/{id}/<on|off>` on each line. */
 export const apiActivation = (line) => (line === 1 ? { on: 'activate', off: 'deactivate' } : { on: 'publish', off: 'unpublish' });
 
+/**
+ * The sandbox of the header. `userFolder` is resolved against the repository's root and must be outside it for
+ * `as: 'installed'`; `simulatorPort` 0 picks a free port; `env` goes to every CLI call and n8n process;
+ * `credentials` names the ID and name each imported credential gets (`{}`: n8n picks them).
+ * @param {object} options
+ * @param {string} options.userFolder
+ * @param {number} [options.simulatorPort]
+ * @param {boolean} [options.skipBuild]
+ * @param {boolean} [options.quiet]
+ * @param {Record<string, string | undefined>} [options.env]
+ * @param {'extension' | 'installed'} [options.as]
+ * @param {Record<string, { id: string, name: string }>} [options.credentials]
+ */
 export async function prepareSandbox({
 	userFolder,
 	simulatorPort = 0,
@@ -128,7 +162,7 @@ export async function prepareSandbox({
 	env: sharedEnv = {},
 	as = 'extension',
 	credentials: credentialRefs = CREDENTIAL_IDS,
-} = {}) {
+}) {
 	if (!['extension', 'installed'].includes(as)) throw new Error(`prepareSandbox: as must be 'extension' or 'installed', got ${as}`);
 	if (!skipBuild) build({ quiet });
 	const { line, version } = await install();
@@ -172,6 +206,12 @@ export async function prepareSandbox({
 		workflows.forEach((wf, n) => writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(prepare(wf))));
 		await runCli(['import:workflow', '--separate', `--input=${dir}`], { ...opts, check: true });
 	};
+	/**
+	 * `n8n <args>` on this sandbox's folders (boot.mjs runCli), unless `extra` names others; `extra.env` adds to the
+	 * sandbox's environment.
+	 * @param {string[]} args
+	 * @param {Partial<N8nFolders> & RunCliOptions} [extra]
+	 */
 	const cli = (args, extra = {}) => runCli(args, { ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });
 
 	return {
@@ -193,7 +233,10 @@ export async function prepareSandbox({
 				await cli(args, { check: true });
 			}
 		},
-		/** `n8n start` (default), or `{ command: 'worker' | 'webhook' }` in queue mode; see boot.mjs startN8n. */
+		/**
+		 * `n8n start` (default), or `{ command: 'worker' | 'webhook' }` in queue mode; see boot.mjs startN8n.
+		 * @param {Partial<N8nFolders> & StartOptions} [extra]
+		 */
 		start: async (extra = {}) => {
 			const n8n = await startN8n({ ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });
 			if (n8n.command === 'start') await untilReady(n8n.url);
@@ -252,7 +295,7 @@ export async function ownerApiKey(url, timeoutMs = 60_000) {
 		try {
 			return await createApiKey(url);
 		} catch (error) {
-			if (!/ 404 |not JSON/.test(error.message) || Date.now() > deadline) throw error;
+			if (!(error instanceof Error) || !/ 404 |not JSON/.test(error.message) || Date.now() > deadline) throw error;
 			await new Promise((r) => setTimeout(r, 500));
 		}
 	}

@@ -13,6 +13,14 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
 
 selectors.setTestIdAttribute('data-test-id');
 
+/**
+ * The page's clipboard text. Runs in the page (page.evaluate), where `navigator` is the browser's; this file is
+ * type-checked with Node's types only, which do not declare it, hence the cast of globalThis.
+ * @returns {Promise<string>}
+ */
+const readClipboard = () =>
+	/** @type {{ navigator: { clipboard: { readText(): Promise<string> } } }} */ (/** @type {unknown} */ (globalThis)).navigator.clipboard.readText();
+
 export async function launchBrowser() {
 	return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
@@ -143,7 +151,7 @@ export class Editor {
 		const panel = this.page.getByTestId('output-panel');
 		await panel.getByTestId('radio-button-json').click();
 		await panel.getByTestId('ndv-json-actions').getByTitle('Copy to Clipboard').click();
-		return JSON.parse(await this.page.evaluate(() => navigator.clipboard.readText()));
+		return JSON.parse(await this.page.evaluate(readClipboard));
 	}
 
 	async screenshot(path) {

@@ -50,6 +50,7 @@ function credentialsForExamples() {
 		}
 	}
 	const taken = new Set();
+	/** @type {Record<string, { id: string, name: string }>} */
 	const chosen = {};
 	for (const [type, r] of [...refs].sort(([, a], [, b]) => b.names.size - a.names.size)) {
 		const [id] = r.ids;
@@ -72,7 +73,11 @@ let ex;
 const ids = {};
 /** Workflows as n8n stored them (export:workflow). */
 let stored;
-const exampleNamed = (file) => examples.find((e) => e.file === file).workflow.name;
+const exampleNamed = (file) => {
+	const example = examples.find((e) => e.file === file);
+	assert.ok(example, `no example ${file}`);
+	return example.workflow.name;
+};
 const storedOf = (file) => stored.find((w) => w.name === exampleNamed(file));
 
 async function execute(id) {
@@ -169,7 +174,7 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 	test('n8n registers the four credential types of the package, their icons served from the package', async () => {
 		const res = await fetch(`${n8n.url}/types/credentials.json`, { headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' } });
 		assert.equal(res.status, 200);
-		const types = await res.json();
+		const types = /** @type {Array<{ name: string, iconUrl?: unknown, icon?: unknown }>} */ (await res.json());
 		for (const name of CREDENTIALS) {
 			const type = types.find((t) => t.name === name);
 			assert.ok(type, `${name} not registered`);
@@ -180,7 +185,7 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 	test('n8n runs the package though its database does not list it: Settings → Community nodes shows nothing', async () => {
 		const res = await fetch(`${n8n.url}/rest/community-packages`, { headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' } });
 		assert.equal(res.status, 200, await res.clone().text());
-		assert.deepEqual((await res.json()).data, []);
+		assert.deepEqual(/** @type {{ data: unknown[] }} */ (await res.json()).data, []);
 	});
 
 	test('Receipts Trigger example: activation subscribed both events; a delivery starts one run that branches on the answer', async () => {

@@ -27,6 +27,7 @@ const REFUSAL = '{"error":"unauthorized"}';
 const ACKNOWLEDGED = '{"received":true}';
 const DEDUP = 'Skip events already processed';
 const BROWSER_ID = 'latam-fiscal-dev-scripts'; // the one boot.mjs createApiKey bound the session cookie to
+/** @typedef {import('../../scripts/n8n/boot.mjs').LoadedTypes} LoadedTypes */
 
 const userFolder = userFolderFor('e2e-queue');
 const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
@@ -84,7 +85,7 @@ async function runFromEditor(workflowId, startNode) {
 		headers: { cookie: api.cookie, 'browser-id': BROWSER_ID, 'content-type': 'application/json' },
 		body: JSON.stringify({ triggerToStartFrom: { name: startNode } }),
 	});
-	const body = await res.json();
+	const body = /** @type {{ data: { executionId: string } }} */ (await res.json());
 	assert.equal(res.status, 200, JSON.stringify(body));
 	const execution = await ex.finished(body.data.executionId);
 	assert.equal(execution.status, 'success', JSON.stringify(execution.data?.resultData?.error));
@@ -169,10 +170,10 @@ after(async () => {
 describe('every process loads the package', () => {
 	test('main lists every node and credential type of the package', async () => {
 		const headers = { cookie: api.cookie, 'browser-id': BROWSER_ID };
-		const nodes = await (await fetch(`${procs.main.url}/types/nodes.json`, { headers })).json();
+		const nodes = /** @type {LoadedTypes} */ (await (await fetch(`${procs.main.url}/types/nodes.json`, { headers })).json());
 		const nodeNames = (Array.isArray(nodes) ? nodes : Object.values(nodes)).map((n) => n.name);
 		for (const name of PACKAGE_NODES) assert.ok(nodeNames.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded by main`);
-		const creds = await (await fetch(`${procs.main.url}/types/credentials.json`, { headers })).json();
+		const creds = /** @type {LoadedTypes} */ (await (await fetch(`${procs.main.url}/types/credentials.json`, { headers })).json());
 		const credNames = (Array.isArray(creds) ? creds : Object.values(creds)).map((c) => c.name);
 		for (const name of PACKAGE_CREDENTIALS) assert.ok(credNames.includes(name), `${name} not loaded by main`);
 	});
@@ -258,7 +259,9 @@ describe('Extraction Trigger behind two webhook processes', () => {
 			const run = await ex.get(e.id);
 			assert.equal(run.status, 'success');
 			const publicId = nodeOutput(run, 'Extraction events')[0].json.publicId;
-			const [, name] = sentTo.find(([id]) => id === publicId);
+			const sent = sentTo.find(([id]) => id === publicId);
+			assert.ok(sent, `run ${e.id} is for ${publicId}, which was not delivered`);
+			const [, name] = sent;
 			await assertRanOnWorker(e.id, name);
 			assert.ok(nodeRan(run, 'Download all XML'), 'a new event reaches the download step');
 			seen.push(publicId);
@@ -362,7 +365,7 @@ describe('Receipts Trigger in queue mode', () => {
 		assert.equal(added.length, 1, 'one run');
 		const run = await ex.get(added[0].id);
 		await assertRanOnWorker(run.id, 'webhook-1');
-		const item = nodeOutput(run, 'Receipt events')[0].json;
+		const item = /** @type {{ eventId: string, estado: string, stateFrom: string }} */ (nodeOutput(run, 'Receipt events')[0].json);
 		assert.match(item.eventId, new RegExp(`^${receipt.id}:[0-9a-f]{64}$`));
 		assert.deepEqual([item.estado, item.stateFrom], ['CREADO', 'service'], "the webhook process read the receipt's state from the service");
 		assert.equal(sb.sim.server.received('receipts').filter((r) => r.method === 'GET' && r.path === `/edocs/${receipt.id}`).length, 1, 'one read for the delivery');

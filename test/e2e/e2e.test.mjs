@@ -12,6 +12,7 @@ import { CREDENTIAL_IDS, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot
 
 const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
+/** @typedef {import('../../scripts/n8n/boot.mjs').LoadedTypes} LoadedTypes */
 
 /** The SRI codes' explanations of the built package (read after `before` has built it). */
 const sriCode = (code) => createRequire(import.meta.url)(join(repoRoot, 'dist', 'nodes', 'Receipts', 'domain', 'sriMessages.js')).SRI_CODES[code];
@@ -136,7 +137,7 @@ const output = (run, nodeName) => run.data.resultData.runData[nodeName]?.[0]?.da
 async function executions(workflowId) {
 	const res = await fetch(`${n8n.url}/api/v1/executions?workflowId=${workflowId}&limit=250`, { headers: api.headers });
 	assert.equal(res.status, 200, `executions API answered ${res.status}`);
-	return (await res.json()).data;
+	return /** @type {{ data: import('../../scripts/n8n/executions.mjs').Execution[] }} */ (await res.json()).data;
 }
 
 /** Executions of a workflow once the count has stopped changing (webhook runs are stored after the answer). */
@@ -385,7 +386,7 @@ describe('trigger nodes receive real deliveries', () => {
 	test('n8n lists every credential type of the package', async () => {
 		const res = await fetch(`${n8n.url}/types/credentials.json`, { headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' } });
 		assert.equal(res.status, 200);
-		const body = await res.json();
+		const body = /** @type {LoadedTypes | { data: LoadedTypes }} */ (await res.json());
 		const list = Array.isArray(body) ? body : Object.values(body.data ?? body);
 		const types = [...list.map((t) => t?.name), ...(Array.isArray(body) ? [] : Object.keys(body.data ?? body))];
 		for (const name of PACKAGE_CREDENTIALS) assert.ok(types.includes(name), `${name} not registered`);
@@ -404,7 +405,7 @@ describe('trigger nodes receive real deliveries', () => {
 				body: JSON.stringify({ credentials: { id, name, type: 'receiptsApi', data: { ...good, ...data } } }),
 			});
 			assert.equal(res.status, 200, `the test route answered ${res.status}`);
-			const body = await res.json();
+			const body = /** @type {{ data: { status: 'OK' | 'Error', message: string } }} */ (await res.json());
 			return body.data ?? body;
 		};
 		const calls = () => sb.sim.server.received('receipts').filter((r) => r.path === '/catalog/id-types').length;
@@ -468,11 +469,14 @@ describe('trigger nodes receive real deliveries', () => {
 		assert.equal(ok.status, 200, ok.text);
 		const afterOne = await settledExecutions(wf, { atLeast: 1 });
 		assert.equal(afterOne.length, 1);
-		const detail = await (await fetch(`${n8n.url}/api/v1/executions/${afterOne[0].id}?includeData=true`, { headers: api.headers })).json();
+		// What this test reads of n8n's run data: node → runs → outputs → items (each run here has its output).
+		const detail = /** @type {{ data: { resultData: { runData: Record<string, Array<{ data: { main: import('n8n-workflow').INodeExecutionData[][] } }>> } } }} */ (
+			await (await fetch(`${n8n.url}/api/v1/executions/${afterOne[0].id}?includeData=true`, { headers: api.headers })).json()
+		);
 		const runData = detail.data.resultData.runData;
 		const [item] = runData['Extraction events'][0].data.main[0];
 		assert.equal(item.json.publicId, job.publicId, 'extractionId normalized to publicId');
-		assert.equal(item.json.options.direction, 'INBOUND', 'RECEIVED normalized to INBOUND');
+		assert.equal(/** @type {{ direction: string }} */ (item.json.options).direction, 'INBOUND', 'RECEIVED normalized to INBOUND');
 		const downloaded = runData['Download all XML'][0].data.main[0];
 		assert.ok(downloaded.length >= 1 && downloaded.every((i) => i.binary?.data?.mimeType === 'application/xml'), 'the example downloaded the XML files');
 

@@ -413,7 +413,7 @@ describe('echoed secrets: absent from the execution n8n stores and from its log'
 			for (const id of ids) {
 				const res = await fetch(`${n8n.url}/api/v1/executions?workflowId=${id}&includeData=true&limit=250`, { headers: api.headers });
 				assert.equal(res.status, 200);
-				const { data } = await res.json();
+				const { data } = /** @type {{ data: import('../../scripts/n8n/executions.mjs').Execution[] }} */ (await res.json());
 				for (const execution of data) {
 					stored++;
 					assert.deepEqual(leaks(JSON.stringify(execution), watched()), [], `${id}: stored execution ${execution.id}`);

@@ -236,7 +236,7 @@ describe('catalog dropdowns in real n8n', () => {
 			}),
 		});
 		assert.equal(res.status, 200, await res.clone().text());
-		return (await res.json()).data;
+		return /** @type {{ data: import('n8n-workflow').INodePropertyOptions[] }} */ (await res.json()).data;
 	};
 
 	test('identification types, and the percentage codes of the tax type chosen next to the field, come from the service’s catalogs', async () => {
@@ -258,6 +258,6 @@ describe('catalog dropdowns in real n8n', () => {
 		sb.sim.server.fail({ service: 'receipts', method: 'GET', path: '/catalog/', status: 404, times: 1 });
 		const types = await options('getDocumentTypes', 'parameters.tipo_documento_modificado', { resource: 'creditNote', operation: 'issue' });
 		assert.deepEqual(types.map((o) => o.value), ['01', '03', '04', '05', '06', '07']);
-		assert.ok(types.every((o) => /built-in list/.test(o.description)));
+		assert.ok(types.every((o) => /built-in list/.test(o.description ?? '')));
 	});
 });

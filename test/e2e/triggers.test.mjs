@@ -233,7 +233,7 @@ describe('Receipts Trigger in one n8n process', () => {
 		const after = await ex.settled(receiptsWf.id, { atLeast: before + 1 });
 		assert.equal(after.length, before + 1, 'one run');
 		const run = await ex.get(Math.max(...after.map((e) => Number(e.id))));
-		const item = nodeOutput(run, 'Receipt events')[0]?.json;
+		const item = /** @type {{ estado: string, stateFrom: string, autorizacion: { estado: string } }} */ (nodeOutput(run, 'Receipt events')[0]?.json);
 		assert.equal(item.estado, 'NO AUTORIZADO', 'the service\'s state, not the claim');
 		assert.equal(item.autorizacion.estado, 'NO AUTORIZADO');
 		assert.equal(item.stateFrom, 'service');
@@ -274,7 +274,7 @@ describe('Receipts Trigger in one n8n process', () => {
 	test('a subscription request whose answer was lost: the failed activation keeps its token in n8n; the next attempt asks once more, and both subscriptions deliver one run', async () => {
 		const lateBase = webhookUrl(receiptsLateWf, 'receipts');
 		const mine = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(lateBase));
-		const workflow = async () => await (await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}`, { headers: api.headers })).json();
+		const workflow = async () => /** @type {{ active: boolean, staticData: unknown }} */ (await (await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}`, { headers: api.headers })).json());
 		const publish = async () => {
 			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}/${apiActivation(sb.line).on}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
 			return { status: res.status, text: await res.text() };
