@@ -284,7 +284,7 @@ describe('options that would spin or hang, input that would slip through: stoppe
 	}
 
 	test('Issue with Wait for Final State and Poll Interval "5s" from an expression', async () => {
-		const { message, description } = await stoppedBeforeSending('e2eHostPollSpin', { catalogs: true });
+		const { message, description } = await stoppedBeforeSending('e2eHostPollSpin');
 		assert.equal(message, '[item 1] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "5s"');
 		assert.match(description, /Nothing was sent to the service/);
 	});

@@ -476,6 +476,7 @@ describe('numeric options: a clear error naming the option, nothing sent', () =>
 	test.each(optionCases)('Issue with %s', async (_label, parameters, says) => {
 		const result = await env.run(jsonIssue('retention', retentionBody(), parameters));
 		expect(env.calls()).toHaveLength(0);
+		expect(env.catalogReads()).toHaveLength(0); // not even the tax-rate catalogs are read
 		expect(result.error?.message).toMatch(says);
 		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
 	});

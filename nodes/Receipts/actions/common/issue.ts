@@ -139,12 +139,15 @@ export async function prepareReceipt(
 	fromFields: FromFields,
 	opts: { accessKey: boolean; action: 'issue' | 'reissue' } = { accessKey: true, action: 'issue' },
 ): Promise<PreparedReceipt> {
+	// The wait's options first: a wrong one stops the item before the receipt is read, and so before the
+	// tax-rate catalogs are (nothing at all reaches the service).
+	const wait = readWaitSettings.call(this, i);
 	const { body, check } = await inspectForIssue.call(this, ctx, i, kind, fromFields, opts);
 	check.throwIfFailed(this.getNode(), i);
 	const sent = body as IDataObject;
 	const key = typeof sent.clave_acceso === 'string' && !accessKeyProblem(sent.clave_acceso) ? splitAccessKey(sent.clave_acceso).environment : undefined;
 	refuseProductionForAgent.call(this, i, [sent.ambiente, key], `${opts.action} this ${RECEIPT_KINDS[kind].name}`);
-	return { body: sent, warnings: check.warnings, wait: readWaitSettings.call(this, i) };
+	return { body: sent, warnings: check.warnings, wait };
 }
 
 /**
