@@ -86,6 +86,10 @@ describe('the bookkeeper’s invoice, through the n8n editor', () => {
 		await form.addEntry('pagos');
 		assert.match(await form.shown('medio', { collection: 'pagos' }), /^Cash \(Efectivo\)/);
 
+		// What the form tells a bookkeeper about the amounts it leaves at 0: a line under each, a notice above Totals.
+		assert.ok(await editor.page.getByText('The totals and the tax totals are computed from the items', { exact: false }).isVisible(), 'the notice above Totals');
+		assert.ok((await editor.page.getByText('Leave 0: the node computes it', { exact: true }).count()) >= 5, 'a hint under the computed amounts');
+
 		sb.sim.server.clear();
 		const panel = await editor.executeStep();
 		assert.match(panel, /1 item/);

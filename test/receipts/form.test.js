@@ -61,9 +61,25 @@ describe('the form, version by version', () => {
 		const v2 = /** @type {INodeProperties} */ (items.find((p) => JSON.stringify(p.displayOptions?.show?.['@version']) === JSON.stringify([{ _cnd: { gte: 2 } }])));
 		const values = /** @type {{ values: INodeProperties[] }[]} */ (/** @type {unknown} */ (v2.options))[0].values;
 		const byName = Object.fromEntries(values.map((v) => [v.name, v]));
-		for (const name of ['precio_total_sin_impuestos', 'tax_tarifa', 'tax_base_imponible', 'tax_valor']) expect(byName[name].description).toMatch(/^Computed when 0/);
+		for (const name of ['precio_total_sin_impuestos', 'tax_tarifa', 'tax_base_imponible', 'tax_valor']) {
+			expect(byName[name].description).toMatch(/^Computed when 0/);
+			// The description is a tooltip; the hint is the line n8n shows under the field.
+			expect(byName[name].hint).toBe('Leave 0: the node computes it');
+		}
 		expect(byName.tax_codigo.default).toBe('2');
 		expect(byName.tax_codigo_porcentaje.default).toBe('4');
+	});
+
+	test('version 2 says above Totals that the totals are computed, in words that fit the kind (a collection shows no hint)', () => {
+		const notices = receipts.properties.filter((p) => p.name === 'computedTotalsNotice');
+		const byResource = Object.fromEntries(notices.flatMap((p) => (p.displayOptions?.show?.resource ?? []).map((r) => [r, p.displayName])));
+		expect(byResource).toEqual({
+			invoice: expect.stringMatching(/^The totals and the tax totals are computed from the items\. Add Totals only to give an additional discount or a tip, or to state a total yourself/),
+			creditNote: expect.stringMatching(/^The totals and the tax totals are computed from the items\. Add Totals only to state a total yourself/),
+			purchaseSettlement: expect.stringMatching(/^The totals and the tax totals are computed from the items\./),
+			debitNote: expect.stringMatching(/^The totals are computed from the charges and the taxes below\./),
+		});
+		for (const p of notices) expect(JSON.stringify(p.displayOptions?.show?.['@version'])).toBe(JSON.stringify([{ _cnd: { gte: 2 } }]));
 	});
 
 	test('labels fit the parameter panel: no display name of the version 2 form is longer than 50 characters', () => {
@@ -82,7 +98,7 @@ describe('the form, version by version', () => {
 		const labels = new Set();
 		const walk = (/** @type {INodeProperties[]} */ props) => {
 			for (const p of props.filter(inV2)) {
-				labels.add(p.displayName);
+				if (p.type !== 'notice') labels.add(p.displayName); // a notice is text in a box that wraps, not a label
 				for (const o of /** @type {any[]} */ (p.options ?? [])) {
 					if (o && Array.isArray(o.values)) {
 						labels.add(o.displayName);

@@ -80,9 +80,15 @@ export const money = (displayName: string, name: string, extra: Partial<INodePro
 /** What version 2 says of an amount it computes when left at 0. */
 const COMPUTED = 'Computed when 0 (leave it so)';
 
+/**
+ * The line version 2 shows under an amount it computes: the description is only a tooltip, and a bookkeeper who
+ * sees 0.00 in a Total field would otherwise type the total in.
+ */
+export const COMPUTED_HINT = 'Leave 0: the node computes it';
+
 /** An amount the node computes in version 2 (`how`), given by the user in version 1 (`v1`: its old description). */
 const computedMoney = (v: FormVersion, label: Label, name: string, how: string, v1?: string): INodeProperties =>
-	money(displayName(label), name, v === 2 ? { description: `${COMPUTED}: ${how}` } : v1 ? { description: v1 } : {});
+	money(displayName(label), name, v === 2 ? { description: `${COMPUTED}: ${how}`, hint: COMPUTED_HINT } : v1 ? { description: v1 } : {});
 
 /** Static options of a code table, sorted by name, each showing its code. */
 const codeOptions = (entries: CatalogEntry[]) => entries.map((e) => ({ name: `${e.name} (${e.code})`, value: e.code })).sort((a, b) => a.name.localeCompare(b.name));
@@ -472,18 +478,34 @@ export function readLineItems(this: IExecuteFunctions, path: string, i: number):
 	});
 }
 
-/** `totales` without its tax lines (those are `totalTaxesField`). */
-export const totalsField = (v: FormVersion, values: INodeProperties[]): INodeProperties => ({
-	displayName: displayName(TOP.totales),
-	name: 'totales',
-	type: 'fixedCollection',
-	default: {},
-	required: v === 1,
-	placeholder: 'Add Totals',
-	displayOptions: fieldsMode,
-	...(v === 2 ? { description: 'Computed from the items: add it only to state a total yourself, or to give an additional discount or a tip' } : {}),
-	options: [{ displayName: 'Totals', name: 'details', values }],
-});
+/**
+ * `totales` without its tax lines (those are `totalTaxesField`). Version 2 puts a notice above it: n8n shows a
+ * collection's description only as a tooltip and no hint under it, and a bookkeeper who sees "Add Totals" and
+ * "Add Tax" would otherwise compute and type them.
+ */
+export const totalsFields = (v: FormVersion, values: INodeProperties[], from: 'items' | 'charges' = 'items'): INodeProperties[] => {
+	const extras = [values.some((p) => p.name === 'descuento_adicional') && 'an additional discount', values.some((p) => p.name === 'propina') && 'a tip'].filter(Boolean);
+	const totals: INodeProperties = {
+		displayName: displayName(TOP.totales),
+		name: 'totales',
+		type: 'fixedCollection',
+		default: {},
+		required: v === 1,
+		placeholder: 'Add Totals',
+		displayOptions: fieldsMode,
+		...(v === 2 ? { description: 'Computed from the items: add it only to state a total yourself, or to give an additional discount or a tip' } : {}),
+		options: [{ displayName: 'Totals', name: 'details', values }],
+	};
+	if (v === 1) return [totals];
+	const notice: INodeProperties = {
+		displayName: `${from === 'items' ? 'The totals and the tax totals are computed from the items' : 'The totals are computed from the charges and the taxes below'}. Add Totals only ${extras.length ? `to give ${extras.join(' or ')}, or ` : ''}to state a total yourself; Preview shows what will be sent.`,
+		name: 'computedTotalsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: fieldsMode,
+	};
+	return [notice, totals];
+};
 
 /** The totals of invoices, credit notes and settlements; `extra`: what else the kind's totals hold. */
 export const salesTotals = (v: FormVersion, extra: { discount?: 'items' | 'itemsAndAdditional'; tip?: boolean; charges?: boolean } = {}): INodeProperties[] => [
@@ -524,7 +546,7 @@ export const paymentsField = (values: INodeProperties[], description?: string): 
 
 /** A payment's total: version 2 gives the rest of the Total Amount to the one payment left at 0. */
 export const paymentTotal = (v: FormVersion): INodeProperties =>
-	money(displayName(PAYMENT.total), 'total', v === 2 ? { description: '0: the rest of the Total Amount (one payment only may leave it at 0)' } : {});
+	money(displayName(PAYMENT.total), 'total', v === 2 ? { description: '0: the rest of the Total Amount (one payment only may leave it at 0)', hint: COMPUTED_HINT } : {});
 
 /** Invoice payment means: the service's own codes, each saying the SRI payment form the service sends for it. */
 export const paymentMeansField: INodeProperties = {

@@ -16,7 +16,7 @@ import {
 	salesTotals,
 	text,
 	textParam,
-	totalsField,
+	totalsFields,
 	totalTaxesField,
 	type FormVersion,
 } from '../common/fields';
@@ -40,7 +40,7 @@ export const creditNoteFields = (v: FormVersion): INodeProperties[] => [
 	...modifiedDocumentFields,
 	{ ...text(displayName(TOP.motivo), 'motivo', { placeholder: 'e.g. Devolución de productos', description: 'Why the document is modified; at most 300 characters' }), required: true, displayOptions: fieldsMode },
 	lineItemsField(v, 'lineItems', 'Goods or services credited'),
-	totalsField(v, salesTotals(v)),
+	...totalsFields(v, salesTotals(v)),
 	totalTaxesField(v),
 	...noteTrailingFields(v, 'credit notes'),
 ];

@@ -15,7 +15,7 @@ import {
 	salesHeaderFields,
 	salesTotals,
 	text,
-	totalsField,
+	totalsFields,
 	totalTaxesField,
 	type FormVersion,
 } from '../common/fields';
@@ -56,7 +56,7 @@ export const debitNoteFields = (v: FormVersion): INodeProperties[] => [
 			},
 		],
 	},
-	totalsField(v, salesTotals(v, { charges: true })),
+	...totalsFields(v, salesTotals(v, { charges: true }), 'charges'),
 	totalTaxesField(v, { tarifa: true }),
 	...noteTrailingFields(v, 'debit notes'),
 ];

@@ -17,7 +17,7 @@ import {
 	salesHeaderFields,
 	salesTotals,
 	text,
-	totalsField,
+	totalsFields,
 	totalTaxesField,
 	type FormVersion,
 } from '../common/fields';
@@ -39,7 +39,7 @@ export const invoiceExample: IDataObject = {
 export const invoiceFields = (v: FormVersion): INodeProperties[] => [
 	...salesHeaderFields(v, 'Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail', { currency: true }),
 	lineItemsField(v, 'lineItems', 'Goods or services sold'),
-	totalsField(v, salesTotals(v, { discount: 'itemsAndAdditional', tip: true })),
+	...totalsFields(v, salesTotals(v, { discount: 'itemsAndAdditional', tip: true })),
 	totalTaxesField(v),
 	paymentsField(
 		[

@@ -22,7 +22,7 @@ import {
 	readTotals,
 	salesTotals,
 	text,
-	totalsField,
+	totalsFields,
 	totalTaxesField,
 	type FormVersion,
 } from '../common/fields';
@@ -68,7 +68,7 @@ export const settlementFields = (reimbursement: boolean, opts: { optionalReimbur
 	emisorField(v),
 	partyField(v, 'proveedor', TOP.proveedor, 'Who sold the goods or services'),
 	lineItemsField(v, 'settlementItems', 'Purchased goods or services', { reimbursement }),
-	totalsField(v, salesTotals(v, { discount: 'items' })),
+	...totalsFields(v, salesTotals(v, { discount: 'items' })),
 	totalTaxesField(v, { noObjectOfTax: reimbursement }),
 	paymentsField([
 		paymentFormField,

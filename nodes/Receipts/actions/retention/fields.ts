@@ -3,6 +3,7 @@ import type { ReceiptSpec } from '../common/operations';
 import { displayName, RETAINED, TOP } from '../../domain/labels';
 import {
 	additionalFields,
+	COMPUTED_HINT,
 	documentTypeField,
 	emisorField,
 	fieldsMode,
@@ -66,6 +67,7 @@ export const retentionFields = (v: FormVersion): INodeProperties[] => [
 						type: 'number',
 						default: 0,
 						description: v === 2 ? "0: the rate of the percentage code (the service's catalog, or the built-in table for VAT and ISD)" : 'Optional;	0 leaves it out',
+						...(v === 2 ? { hint: COMPUTED_HINT } : {}),
 					},
 					{
 						displayName: displayName(RETAINED.valor_retenido),
@@ -73,6 +75,7 @@ export const retentionFields = (v: FormVersion): INodeProperties[] => [
 						type: 'number',
 						default: 0,
 						description: v === 2 ? 'Computed when 0: taxable base × percentage' : 'Base times percentage, at most 2 decimals',
+						...(v === 2 ? { hint: COMPUTED_HINT } : {}),
 					},
 					{
 						displayName: displayName(RETAINED.fecha_emision_documento_sustento),
