@@ -20,6 +20,9 @@ selectors.setTestIdAttribute('data-test-id');
  */
 const readClipboard = () =>
 	/** @type {{ navigator: { clipboard: { readText(): Promise<string> } } }} */ (/** @type {unknown} */ (globalThis)).navigator.clipboard.readText();
+/** Empties the clipboard (in the page, like readClipboard). */
+const clearClipboard = () =>
+	/** @type {{ navigator: { clipboard: { writeText(text: string): Promise<void> } } }} */ (/** @type {unknown} */ (globalThis)).navigator.clipboard.writeText('');
 
 export async function launchBrowser() {
 	return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -150,8 +153,16 @@ export class Editor {
 	async outputJson() {
 		const panel = this.page.getByTestId('output-panel');
 		await panel.getByTestId('radio-button-json').click();
+		// The copy is written asynchronously: read only what this click put there, not the previous run's copy
+		// (seen once in CI: the second run's panel said DEVUELTO while the clipboard still held the first run).
+		await this.page.evaluate(clearClipboard);
 		await panel.getByTestId('ndv-json-actions').getByTitle('Copy to Clipboard').click();
-		return JSON.parse(await this.page.evaluate(readClipboard));
+		let text = '';
+		for (const started = Date.now(); !text && Date.now() - started < 10_000; ) {
+			text = await this.page.evaluate(readClipboard);
+			if (!text) await this.page.waitForTimeout(50);
+		}
+		return JSON.parse(text);
 	}
 
 	async screenshot(path) {
