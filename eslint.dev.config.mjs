@@ -7,7 +7,9 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-	{ ignores: ['dist/**', '.build/**', '.cache/**', '.n8n-dev/**', 'node_modules/**', 'coverage/**'] },
+	{
+		ignores: ['dist/**', '.build/**', '.cache/**', '.n8n-dev/**', 'node_modules/**', 'coverage/**'],
+	},
 	js.configs.recommended,
 	{
 		files: ['**/*.{js,mjs}'],
@@ -22,5 +24,8 @@ export default [
 	},
 	{ files: ['test/**/*.js'], languageOptions: { globals: { ...globals.jest } } },
 	// CommonJS files read by tools (gulp, jest) and the benchmark's test-only trigger.
-	{ files: ['gulpfile.js', 'jest.config.js', 'bench/trivial-trigger/**/*.js'], languageOptions: { sourceType: 'commonjs' } },
+	{
+		files: ['gulpfile.js', 'jest.config.js', 'bench/trivial-trigger/**/*.js'],
+		languageOptions: { sourceType: 'commonjs' },
+	},
 ];

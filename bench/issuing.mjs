@@ -17,7 +17,14 @@ const ours = (parallelRequests) =>
 	node(
 		'Target',
 		'n8n-nodes-latam-fiscal.receipts',
-		{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromItem(), simplify: true, options: { parallelRequests } },
+		{
+			resource: 'retention',
+			operation: 'issue',
+			inputMode: 'json',
+			jsonBody: retentionFromItem(),
+			simplify: true,
+			options: { parallelRequests },
+		},
 		{ credentials: { receiptsApi: { id: 'x', name: 'x' } } },
 	);
 
@@ -30,7 +37,12 @@ const httpRequest = (receiptsUrl, credentials) =>
 			method: 'POST',
 			url: `${receiptsUrl}/retentions/issue`,
 			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'X-Key', value: credentials.apiKey }, { name: 'X-Password', value: credentials.certificatePassword }] },
+			headerParameters: {
+				parameters: [
+					{ name: 'X-Key', value: credentials.apiKey },
+					{ name: 'X-Password', value: credentials.certificatePassword },
+				],
+			},
 			sendBody: true,
 			specifyBody: 'json',
 			jsonBody: retentionFromItem(),
@@ -53,7 +65,10 @@ export async function benchParallelIssuing({ sb, log, runs }) {
 	const seqRow = '{ seq: 7000 + i }';
 	const cases = [
 		{ id: 'benchIssueOursP', label: `this package, Parallel Requests = ${PARALLEL} (default)` },
-		{ id: 'benchIssueHttp', label: `HTTP Request node, batches of ${PARALLEL} every ${LATENCY_MS} ms` },
+		{
+			id: 'benchIssueHttp',
+			label: `HTTP Request node, batches of ${PARALLEL} every ${LATENCY_MS} ms`,
+		},
 		{ id: 'benchIssueOurs1', label: 'this package, Parallel Requests = 1' },
 	];
 	await sb.importWorkflows([
@@ -71,12 +86,16 @@ export async function benchParallelIssuing({ sb, log, runs }) {
 			for (const c of cases) {
 				sim.receipts.receipts.clear(); // every run issues the same sequentials
 				const r = await execute(sb, c.id);
-				const made = [...sim.receipts.receipts.values()].map((receipt) => Number(receipt.body.secuencial));
+				const made = [...sim.receipts.receipts.values()].map((receipt) =>
+					Number(receipt.body.secuencial),
+				);
 				const unique = new Set(made);
 				accounting.doubled += made.length - unique.size;
 				accounting.missing += RECEIPTS - unique.size;
 				if (r.items.length !== RECEIPTS || unique.size !== RECEIPTS || made.length !== RECEIPTS) {
-					throw new Error(`${c.id}: ${r.items.length} items out, ${made.length} receipts created for ${unique.size} rows`);
+					throw new Error(
+						`${c.id}: ${r.items.length} items out, ${made.length} receipts created for ${unique.size} rows`,
+					);
 				}
 				times[c.id].push(r.ms);
 				log(`${c.id} round ${round + 1}: ${r.ms} ms`);

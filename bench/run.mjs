@@ -32,44 +32,149 @@ const token = /** @type {{ access_token: string }} */ (
 		await fetch(`${partnersUrl}/v1/auth/token`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', 'F-Sandbox-Mode': 'true' },
-			body: JSON.stringify({ grant_type: 'client_credentials', client_id: sim.partners.clientId, client_secret: sim.partners.clientSecret }),
+			body: JSON.stringify({
+				grant_type: 'client_credentials',
+				client_id: sim.partners.clientId,
+				client_secret: sim.partners.clientSecret,
+			}),
 		})
 	).json()
 ).access_token;
 const credFile = join(userFolder, 'bench-credentials.json');
-writeFileSync(credFile, JSON.stringify([{ id: 'benchHeaderAuth', name: 'Bench header auth', type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${token}` } }]));
+writeFileSync(
+	credFile,
+	JSON.stringify([
+		{
+			id: 'benchHeaderAuth',
+			name: 'Bench header auth',
+			type: 'httpHeaderAuth',
+			data: { name: 'Authorization', value: `Bearer ${token}` },
+		},
+	]),
+);
 await sb.cli(['import:credentials', `--input=${credFile}`], { check: true });
 
-const input = node('Items', 'n8n-nodes-base.code', {
-	jsCode: `const ids = ${JSON.stringify(plans.map((p) => p.uuid))};\nreturn Array.from({ length: ${ITEMS} }, (_, i) => ({ json: { id: ids[i % ids.length], i } }));`,
-}, { typeVersion: 2 });
+const input = node(
+	'Items',
+	'n8n-nodes-base.code',
+	{
+		jsCode: `const ids = ${JSON.stringify(plans.map((p) => p.uuid))};\nreturn Array.from({ length: ${ITEMS} }, (_, i) => ({ json: { id: ids[i % ids.length], i } }));`,
+	},
+	{ typeVersion: 2 },
+);
 const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
-const wf = (id, target) => ({ id, name: id, settings: { executionOrder: 'v1' }, nodes: [manual, input, { ...target, name: 'Target' }], connections: chain('Start', 'Items', 'Target') });
-const partners = (parameters) => node('Target', 'n8n-nodes-latam-fiscal.partners', parameters, { credentials: { partnersApi: { id: 'x', name: 'x' } } });
+const wf = (id, target) => ({
+	id,
+	name: id,
+	settings: { executionOrder: 'v1' },
+	nodes: [manual, input, { ...target, name: 'Target' }],
+	connections: chain('Start', 'Items', 'Target'),
+});
+const partners = (parameters) =>
+	node('Target', 'n8n-nodes-latam-fiscal.partners', parameters, {
+		credentials: { partnersApi: { id: 'x', name: 'x' } },
+	});
 const httpRequest = (method, auth, extra = {}) =>
-	node('Target', 'n8n-nodes-base.httpRequest', {
-		method,
-		url: `=${partnersUrl}/v1/products/{{ $json.id }}`,
-		...(auth ? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' } : {}),
-		sendHeaders: true,
-		headerParameters: {
-			parameters: [{ name: 'F-Sandbox-Mode', value: 'true' }, ...(auth ? [] : [{ name: 'Authorization', value: `Bearer ${token}` }])],
+	node(
+		'Target',
+		'n8n-nodes-base.httpRequest',
+		{
+			method,
+			url: `=${partnersUrl}/v1/products/{{ $json.id }}`,
+			...(auth
+				? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' }
+				: {}),
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [
+					{ name: 'F-Sandbox-Mode', value: 'true' },
+					...(auth ? [] : [{ name: 'Authorization', value: `Bearer ${token}` }]),
+				],
+			},
+			options: {},
+			...extra,
 		},
-		options: {},
-		...extra,
-	}, { typeVersion: 4.2, ...(auth ? { credentials: { httpHeaderAuth: { id: 'benchHeaderAuth', name: 'Bench header auth' } } } : {}) });
+		{
+			typeVersion: 4.2,
+			...(auth
+				? { credentials: { httpHeaderAuth: { id: 'benchHeaderAuth', name: 'Bench header auth' } } }
+				: {}),
+		},
+	);
 
-const writeBody = { name: 'Bench plan', vigencies: [{ folios: 10, vigency: 'Mensual', price: 1 }], services: { api: true } };
+const writeBody = {
+	name: 'Bench plan',
+	vigencies: [{ folios: 10, vigency: 'Mensual', price: 1 }],
+	services: { api: true },
+};
 const cases = [
-	{ id: 'bReadHttpInline', kind: 'read', label: 'HTTP Request, header typed inline (floor)', target: httpRequest('GET', false) },
-	{ id: 'bReadHttpCred', kind: 'read', label: 'HTTP Request + Header Auth credential (peer)', target: httpRequest('GET', true), peer: true },
-	{ id: 'benchReadOurs1', kind: 'read', label: 'Partners Plan Get, Parallel Requests = 1', target: partners({ resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, options: { parallelRequests: 1 } }) },
-	{ id: 'benchReadOurs5', kind: 'read', label: 'Partners Plan Get, Parallel Requests = 5 (default)', target: partners({ resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }) },
-	{ id: 'bWriteHttpCred', kind: 'write', label: 'HTTP Request PATCH + Header Auth credential (peer)', target: httpRequest('PATCH', true, { sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(writeBody) }), peer: true },
-	{ id: 'benchWriteOurs', kind: 'write', label: 'Partners Plan Update (sequential)', target: partners({ resource: 'plan', operation: 'update', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, name: 'Bench plan', vigencies: { vigency: [{ vigency: 'Mensual', folios: 10, price: 1 }] }, services: { api: true } }) },
+	{
+		id: 'bReadHttpInline',
+		kind: 'read',
+		label: 'HTTP Request, header typed inline (floor)',
+		target: httpRequest('GET', false),
+	},
+	{
+		id: 'bReadHttpCred',
+		kind: 'read',
+		label: 'HTTP Request + Header Auth credential (peer)',
+		target: httpRequest('GET', true),
+		peer: true,
+	},
+	{
+		id: 'benchReadOurs1',
+		kind: 'read',
+		label: 'Partners Plan Get, Parallel Requests = 1',
+		target: partners({
+			resource: 'plan',
+			operation: 'get',
+			plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			options: { parallelRequests: 1 },
+		}),
+	},
+	{
+		id: 'benchReadOurs5',
+		kind: 'read',
+		label: 'Partners Plan Get, Parallel Requests = 5 (default)',
+		target: partners({
+			resource: 'plan',
+			operation: 'get',
+			plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+		}),
+	},
+	{
+		id: 'bWriteHttpCred',
+		kind: 'write',
+		label: 'HTTP Request PATCH + Header Auth credential (peer)',
+		target: httpRequest('PATCH', true, {
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: JSON.stringify(writeBody),
+		}),
+		peer: true,
+	},
+	{
+		id: 'benchWriteOurs',
+		kind: 'write',
+		label: 'Partners Plan Update (sequential)',
+		target: partners({
+			resource: 'plan',
+			operation: 'update',
+			plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			name: 'Bench plan',
+			vigencies: { vigency: [{ vigency: 'Mensual', folios: 10, price: 1 }] },
+			services: { api: true },
+		}),
+	},
 ];
 
-const getManyWf = { id: 'benchGetMany', name: 'benchGetMany', settings: { executionOrder: 'v1' }, nodes: [manual, partners({ resource: 'plan', operation: 'getMany', returnAll: true })], connections: chain('Start', 'Target') };
+const getManyWf = {
+	id: 'benchGetMany',
+	name: 'benchGetMany',
+	settings: { executionOrder: 'v1' },
+	nodes: [manual, partners({ resource: 'plan', operation: 'getMany', returnAll: true })],
+	connections: chain('Start', 'Target'),
+};
 await sb.importWorkflows([...cases.map((c) => wf(c.id, c.target)), getManyWf]);
 
 /** Runs a workflow through `n8n execute`, sampling the CLI process's resident memory. */
@@ -77,7 +182,9 @@ async function execute(id) {
 	let peakKb = 0;
 	const sampler = setInterval(() => {
 		try {
-			for (const pid of execFileSync('pgrep', ['-f', `execute --id=${id}`], { encoding: 'utf8' }).trim().split('\n')) {
+			for (const pid of execFileSync('pgrep', ['-f', `execute --id=${id}`], { encoding: 'utf8' })
+				.trim()
+				.split('\n')) {
 				const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
 				if (m) peakKb = Math.max(peakKb, Number(m[1]));
 			}
@@ -107,7 +214,9 @@ for (let round = 0; round < RUNS; round++) {
 }
 
 // Token requests for a fresh credential (token emptied) over a 1000-item run.
-const fresh = JSON.parse(readFileSync(join(userFolder, 'sandbox-credentials.json'), 'utf8')).filter((c) => c.type === 'partnersApi');
+const fresh = JSON.parse(readFileSync(join(userFolder, 'sandbox-credentials.json'), 'utf8')).filter(
+	(c) => c.type === 'partnersApi',
+);
 writeFileSync(join(userFolder, 'fresh.json'), JSON.stringify(fresh));
 await sb.cli(['import:credentials', `--input=${join(userFolder, 'fresh.json')}`], { check: true });
 sim.partners.expireTokens();
@@ -128,7 +237,13 @@ for (const total of [1000, 10000]) {
 	sim.partners.seedProducts(total, 'Many');
 	sim.server.clear();
 	const r = await execute('benchGetMany');
-	getManyRows.push({ total, ms: r.ms, items: r.items, pages: sim.server.received('partners').filter((q) => q.path === '/v1/products').length, peakMb: r.peakMb });
+	getManyRows.push({
+		total,
+		ms: r.ms,
+		items: r.items,
+		pages: sim.server.received('partners').filter((q) => q.path === '/v1/products').length,
+		peakMb: r.peakMb,
+	});
 	sim.server.clear();
 	log(`getMany ${total}: ${r.ms} ms, ${r.peakMb.toFixed(0)} MB`);
 }
@@ -137,11 +252,20 @@ for (const total of [1000, 10000]) {
 const webhooks = await benchWebhooks({ sb, log });
 
 // Package: packed size, and the time n8n takes to load it (export:nodes with and without the package).
-const pack = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' }))[0];
+const pack = JSON.parse(
+	execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' }),
+)[0];
 const loadTimes = { with: [], without: [] };
 for (let i = 0; i < RUNS; i++) {
-	for (const [key, extensionsDir] of [['with', sb.opts.extensionsDir], ['without', undefined]]) {
-		const r = await runCli(['export:nodes', `--output=${join(userFolder, 'nodes.json')}`], { userFolder, extensionsDir, check: true });
+	for (const [key, extensionsDir] of [
+		['with', sb.opts.extensionsDir],
+		['without', undefined],
+	]) {
+		const r = await runCli(['export:nodes', `--output=${join(userFolder, 'nodes.json')}`], {
+			userFolder,
+			extensionsDir,
+			check: true,
+		});
 		loadTimes[key].push(r.ms);
 	}
 }
@@ -173,7 +297,13 @@ Targets: reads ≤ 0.8× and sequential writes ≤ 1.0× the credentialed HTTP R
 ## Token requests (Partners)
 
 A ${ITEMS}-item run with an empty stored token made **${tokensFor1000}** token request(s); runs with a stored token made
-${[...new Set(Object.values(results).filter((r) => r.id.startsWith('benchReadOurs') || r.id === 'benchWriteOurs').flatMap((r) => r.tokens))].join('/')}.
+${[
+	...new Set(
+		Object.values(results)
+			.filter((r) => r.id.startsWith('benchReadOurs') || r.id === 'benchWriteOurs')
+			.flatMap((r) => r.tokens),
+	),
+].join('/')}.
 
 ${trustSection}
 ${issuingSection}

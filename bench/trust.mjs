@@ -6,7 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCliJson } from '../scripts/n8n/boot.mjs';
-import { node, partnersGetById, retentionFromItem, rowsWorkflow } from '../scripts/n8n/workflow.mjs';
+import {
+	node,
+	partnersGetById,
+	retentionFromItem,
+	rowsWorkflow,
+} from '../scripts/n8n/workflow.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -16,8 +21,20 @@ const READS = 1000;
 
 /** A retention per row, its secuencial from the row (the body users write in JSON mode). */
 const issueRetention = (wait) =>
-	node('Target', 'n8n-nodes-latam-fiscal.receipts', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromItem(), waitForFinalState: wait, waitTimeout: 300, simplify: true }, { credentials: { receiptsApi: { id: 'x', name: 'x' } } });
-
+	node(
+		'Target',
+		'n8n-nodes-latam-fiscal.receipts',
+		{
+			resource: 'retention',
+			operation: 'issue',
+			inputMode: 'json',
+			jsonBody: retentionFromItem(),
+			waitForFinalState: wait,
+			waitTimeout: 300,
+			simplify: true,
+		},
+		{ credentials: { receiptsApi: { id: 'x', name: 'x' } } },
+	);
 
 async function execute(sb, id) {
 	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 900_000 });
@@ -44,7 +61,14 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 		rowsWorkflow('benchBatchWait', RECEIPTS, seqRow, issueRetention(true)),
 		rowsWorkflow('bBatchIssueOnly', RECEIPTS, seqRow, issueRetention(false)),
 		rowsWorkflow('benchOneWait', 1, seqRow, issueRetention(true)),
-		...[1, 5, 20].map((parallel) => rowsWorkflow(`benchTokenP${parallel}`, READS, `{ id: ${JSON.stringify(plan.uuid)} }`, partnersGetById(parallel))),
+		...[1, 5, 20].map((parallel) =>
+			rowsWorkflow(
+				`benchTokenP${parallel}`,
+				READS,
+				`{ id: ${JSON.stringify(plan.uuid)} }`,
+				partnersGetById(parallel),
+			),
+		),
 	]);
 
 	// Batch wait: the simulator decides ~10 s after each issue, whoever asks.
@@ -58,13 +82,16 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 	for (let round = 0; round < runs; round++) {
 		fresh();
 		const b = await execute(sb, 'benchBatchWait');
-		if (b.items.length !== RECEIPTS || !b.items.every((i) => i.json.estado === 'AUTORIZADO')) throw new Error('benchBatchWait: not every receipt was authorized');
+		if (b.items.length !== RECEIPTS || !b.items.every((i) => i.json.estado === 'AUTORIZADO'))
+			throw new Error('benchBatchWait: not every receipt was authorized');
 		batch.push(b.ms);
 		fresh();
 		issueOnly.push((await execute(sb, 'bBatchIssueOnly')).ms);
 		fresh();
 		one.push((await execute(sb, 'benchOneWait')).ms);
-		log(`batch wait round ${round + 1}: ${batch.at(-1)} ms (issue only ${issueOnly.at(-1)} ms, one receipt ${one.at(-1)} ms)`);
+		log(
+			`batch wait round ${round + 1}: ${batch.at(-1)} ms (issue only ${issueOnly.at(-1)} ms, one receipt ${one.at(-1)} ms)`,
+		);
 	}
 	sim.receipts.decideAfterMs = undefined;
 	const batchMs = median(batch);
@@ -81,9 +108,16 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 		const before = sim.partners.tokensIssued;
 		const r = await execute(sb, `benchTokenP${parallel}`);
 		sim.partners.tokenMaxUses = undefined;
-		const refused = sim.server.received('partners').filter((q) => q.path !== '/v1/auth/token').length - READS;
-		if (r.items.length !== READS || r.items.some((i) => i.json.error)) throw new Error(`benchTokenP${parallel}: not every read succeeded`);
-		const measured = { parallel, tokenRequests: sim.partners.tokensIssued - before, resent: refused, ms: r.ms };
+		const refused =
+			sim.server.received('partners').filter((q) => q.path !== '/v1/auth/token').length - READS;
+		if (r.items.length !== READS || r.items.some((i) => i.json.error))
+			throw new Error(`benchTokenP${parallel}: not every read succeeded`);
+		const measured = {
+			parallel,
+			tokenRequests: sim.partners.tokensIssued - before,
+			resent: refused,
+			ms: r.ms,
+		};
 		tokens.push(measured);
 		log(`token refresh, ${parallel} parallel: ${measured.tokenRequests} token requests`);
 	}

@@ -17,7 +17,13 @@ const TRIVIAL_DIR = fileURLToPath(new URL('./trivial-trigger', import.meta.url))
 
 // Rounds, not one long run each: the receivers are measured back to back in every round and the headline is the
 // median of the per-round ratios, so a slow spell of the machine touches both sides of a ratio alike.
-export async function benchWebhooks({ sb, log, runs = 5, deliveries = Number(process.env.BENCH_DELIVERIES ?? 200), senders = 4 }) {
+export async function benchWebhooks({
+	sb,
+	log,
+	runs = 5,
+	deliveries = Number(process.env.BENCH_DELIVERIES ?? 200),
+	senders = 4,
+}) {
 	// The package (dist/) and the trivial trigger, both as custom extensions of the same n8n. One folder holding
 	// links to both: n8n keeps one loader per package name, and every custom folder is the package "CUSTOM",
 	// so a second folder in N8N_CUSTOM_EXTENSIONS would replace the first.
@@ -31,42 +37,104 @@ export async function benchWebhooks({ sb, log, runs = 5, deliveries = Number(pro
 	const receivers = [
 		{
 			key: 'plain',
-			label: "n8n's Webhook node, unverified (context: n8n skips its expression isolate for this node only)",
-			workflow: { id: 'bPlainWebhook', name: 'bench plain webhook', settings: quiet, connections: {}, nodes: [node('Hook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: 'bench-plain', options: {} }, { typeVersion: 2, webhookId: randomUUID() })] },
+			label:
+				"n8n's Webhook node, unverified (context: n8n skips its expression isolate for this node only)",
+			workflow: {
+				id: 'bPlainWebhook',
+				name: 'bench plain webhook',
+				settings: quiet,
+				connections: {},
+				nodes: [
+					node(
+						'Hook',
+						'n8n-nodes-base.webhook',
+						{ httpMethod: 'POST', path: 'bench-plain', options: {} },
+						{ typeVersion: 2, webhookId: randomUUID() },
+					),
+				],
+			},
 			path: () => 'bench-plain',
 			signed: false,
 		},
 		{
 			key: 'trivial',
 			label: 'trivial community trigger: returns the body, verifies nothing (the floor)',
-			workflow: { id: 'bTrivialTrigger', name: 'bench trivial trigger', settings: quiet, connections: {}, nodes: [node('Hook', 'CUSTOM.trivialTrigger', {}, { webhookId: randomUUID() })] },
+			workflow: {
+				id: 'bTrivialTrigger',
+				name: 'bench trivial trigger',
+				settings: quiet,
+				connections: {},
+				nodes: [node('Hook', 'CUSTOM.trivialTrigger', {}, { webhookId: randomUUID() })],
+			},
 			path: (wf) => `${wf.nodes[0].webhookId}/trivial`,
 			signed: false,
 		},
 		{
 			key: 'trivialCredential',
-			label: 'the same trivial trigger with the Extraction Trigger\'s credential attached, never read (what n8n spends on a credentialed trigger)',
-			workflow: { id: 'bTrivialCredTrig', name: 'bench trivial trigger with credential', settings: quiet, connections: {}, nodes: [node('Hook', 'CUSTOM.trivialTrigger', {}, { webhookId: randomUUID(), credentials: { extractionWebhookApi: { id: 'x', name: 'x' } } })] },
+			label:
+				"the same trivial trigger with the Extraction Trigger's credential attached, never read (what n8n spends on a credentialed trigger)",
+			workflow: {
+				id: 'bTrivialCredTrig',
+				name: 'bench trivial trigger with credential',
+				settings: quiet,
+				connections: {},
+				nodes: [
+					node(
+						'Hook',
+						'CUSTOM.trivialTrigger',
+						{},
+						{
+							webhookId: randomUUID(),
+							credentials: { extractionWebhookApi: { id: 'x', name: 'x' } },
+						},
+					),
+				],
+			},
 			path: (wf) => `${wf.nodes[0].webhookId}/trivial`,
 			signed: false,
 		},
 		{
 			key: 'extraction',
-			label: 'Document Extraction (Mexico, Ecuador) Trigger: HMAC verified, timestamp window, de-duplicated, secret read from the credential at most once a second',
-			workflow: { id: 'bExtractTrigger', name: 'bench extraction trigger', settings: quiet, connections: {}, nodes: [node('Hook', 'n8n-nodes-latam-fiscal.extractionTrigger', { events: [] }, { webhookId: randomUUID(), credentials: { extractionWebhookApi: { id: 'x', name: 'x' } } })] },
+			label:
+				'Document Extraction (Mexico, Ecuador) Trigger: HMAC verified, timestamp window, de-duplicated, secret read from the credential at most once a second',
+			workflow: {
+				id: 'bExtractTrigger',
+				name: 'bench extraction trigger',
+				settings: quiet,
+				connections: {},
+				nodes: [
+					node(
+						'Hook',
+						'n8n-nodes-latam-fiscal.extractionTrigger',
+						{ events: [] },
+						{
+							webhookId: randomUUID(),
+							credentials: { extractionWebhookApi: { id: 'x', name: 'x' } },
+						},
+					),
+				],
+			},
 			path: (wf) => `${wf.nodes[0].webhookId}/extraction`,
 			signed: true,
 		},
 	];
 	await sb.importWorkflows(receivers.map((r) => r.workflow));
-	for (const r of receivers) await sb.cli(['publish:workflow', `--id=${r.workflow.id}`], { check: true, env: extensions });
+	for (const r of receivers)
+		await sb.cli(['publish:workflow', `--id=${r.workflow.id}`], { check: true, env: extensions });
 	const port = await freePort();
-	const n8n = await sb.start({ port, env: { ...extensions, WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
+	const n8n = await sb.start({
+		port,
+		env: { ...extensions, WEBHOOK_URL: `http://127.0.0.1:${port}/` },
+	});
 	try {
 		for (const r of receivers) {
 			r.url = `${n8n.url}/webhook/${r.path(r.workflow)}`;
 			for (let i = 0; i < 60; i++) {
-				const res = await fetch(r.url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+				const res = await fetch(r.url, {
+					method: 'POST',
+					body: '{}',
+					headers: { 'content-type': 'application/json' },
+				});
 				await res.text();
 				if (res.status !== 404) break;
 				await new Promise((resolve) => setTimeout(resolve, 500));
@@ -77,7 +145,14 @@ export async function benchWebhooks({ sb, log, runs = 5, deliveries = Number(pro
 		/** `deliveries` distinct document.ready events from `senders` concurrent senders; deliveries per second. */
 		async function blast(r) {
 			const bodies = Array.from({ length: deliveries }, (_, i) =>
-				JSON.stringify({ event: { type: 'document.ready', timestamp: `${new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString()}-${randomUUID()}`, version: '1.0' }, data: { extractionId: 'ext_bench', document: { id: `doc_${i}` } } }),
+				JSON.stringify({
+					event: {
+						type: 'document.ready',
+						timestamp: `${new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString()}-${randomUUID()}`,
+						version: '1.0',
+					},
+					data: { extractionId: 'ext_bench', document: { id: `doc_${i}` } },
+				}),
 			);
 			let next = 0;
 			let ok = 0;
@@ -91,13 +166,18 @@ export async function benchWebhooks({ sb, log, runs = 5, deliveries = Number(pro
 						if (r.signed) {
 							const ts = Math.floor(Date.now() / 1000);
 							headers['x-svc-timestamp'] = String(ts);
-							headers['x-svc-signature'] = `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
+							headers['x-svc-signature'] =
+								`sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
 						}
 						const res = await fetch(r.url, { method: 'POST', headers, body });
 						const text = await res.text();
 						// 200 and not the trigger's own "acknowledged, nothing started" answer (a duplicate).
 						if (res.status === 200 && !text.includes('"received"')) ok++;
-						else answers.set(`${res.status} ${text.slice(0, 120)}`, (answers.get(`${res.status} ${text.slice(0, 120)}`) ?? 0) + 1);
+						else
+							answers.set(
+								`${res.status} ${text.slice(0, 120)}`,
+								(answers.get(`${res.status} ${text.slice(0, 120)}`) ?? 0) + 1,
+							);
 					}
 				}),
 			);
@@ -113,7 +193,9 @@ export async function benchWebhooks({ sb, log, runs = 5, deliveries = Number(pro
 			for (const r of order) {
 				const run = await blast(r);
 				r.runs.push(run);
-				log(`webhooks round ${round + 1}: ${r.key} ${run.perSecond.toFixed(1)}/s (${run.ok}/${deliveries} started)`);
+				log(
+					`webhooks round ${round + 1}: ${r.key} ${run.perSecond.toFixed(1)}/s (${run.ok}/${deliveries} started)`,
+				);
 			}
 		}
 	} finally {
@@ -125,7 +207,9 @@ export async function benchWebhooks({ sb, log, runs = 5, deliveries = Number(pro
 		return receiver.runs;
 	};
 	const rate = (key) => median(runsOf(key).map((x) => x.perSecond));
-	const ratios = runsOf('extraction').map((x, round) => x.perSecond / runsOf('trivial')[round].perSecond);
+	const ratios = runsOf('extraction').map(
+		(x, round) => x.perSecond / runsOf('trivial')[round].perSecond,
+	);
 	const ratio = median(ratios);
 	return {
 		ratio,
@@ -151,7 +235,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	rmSync(userFolder, { recursive: true, force: true });
 	const sb = await prepareSandbox({ userFolder, quiet: true });
 	try {
-		const { markdown } = await benchWebhooks({ sb, log: (m) => process.stderr.write(`[bench] ${m}\n`), runs: Number(process.env.BENCH_RUNS ?? 5) });
+		const { markdown } = await benchWebhooks({
+			sb,
+			log: (m) => process.stderr.write(`[bench] ${m}\n`),
+			runs: Number(process.env.BENCH_RUNS ?? 5),
+		});
 		process.stdout.write(markdown);
 	} finally {
 		await sb.stop();

@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
 
 /**
  * Document Extraction credential. The service has two APIs with addresses and keys of their own: the Mexico API
@@ -21,7 +27,8 @@ export class ExtractionApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:icons/extraction.svg', dark: 'file:icons/extraction.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador';
+	documentationUrl =
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador';
 
 	properties: INodeProperties[] = [
 		{
@@ -33,7 +40,8 @@ export class ExtractionApi implements ICredentialType {
 				{ name: 'Staging', value: 'staging' },
 			],
 			default: 'production',
-			description: 'Each environment has its own addresses and its own API keys, for Mexico and for Ecuador',
+			description:
+				'Each environment has its own addresses and its own API keys, for Mexico and for Ecuador',
 		},
 		{
 			displayName: 'Mexico Production Base URL',
@@ -42,7 +50,8 @@ export class ExtractionApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.extraction.example.com',
-			description: 'Address of the Mexico API (extractions, downloads, key check) in production, without /v1',
+			description:
+				'Address of the Mexico API (extractions, downloads, key check) in production, without /v1',
 			displayOptions: { show: { environment: ['production'] } },
 		},
 		{
@@ -52,7 +61,8 @@ export class ExtractionApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://staging-api.extraction.example.com',
-			description: 'Address of the Mexico API (extractions, downloads, key check) in staging, without /v1',
+			description:
+				'Address of the Mexico API (extractions, downloads, key check) in staging, without /v1',
 			displayOptions: { show: { environment: ['staging'] } },
 		},
 		{
@@ -62,18 +72,24 @@ export class ExtractionApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The key of the Mexico API, created in its dashboard with its permissions and shown once. Staging keys start with "staging_". Never sent to the Ecuador address.',
+			description:
+				'The key of the Mexico API, created in its dashboard with its permissions and shown once. Staging keys start with "staging_". Never sent to the Ecuador address.',
 		},
 		{
 			displayName: 'Mexico Auth Scheme',
 			name: 'authScheme',
 			type: 'options',
 			options: [
-				{ name: 'Authorization: Bearer', value: 'bearer', description: 'Header Authorization: Bearer &lt;key&gt;' },
+				{
+					name: 'Authorization: Bearer',
+					value: 'bearer',
+					description: 'Header Authorization: Bearer &lt;key&gt;',
+				},
 				{ name: 'X-Api-Key', value: 'xApiKey', description: 'Header x-api-key: &lt;key&gt;' },
 			],
 			default: 'bearer',
-			description: 'Which header carries the Mexico API Key. The Mexico API documents Bearer; keep it unless the service asks otherwise.',
+			description:
+				'Which header carries the Mexico API Key. The Mexico API documents Bearer; keep it unless the service asks otherwise.',
 		},
 		{
 			displayName: 'Ecuador Production Base URL',
@@ -81,7 +97,8 @@ export class ExtractionApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://api.ec.extraction.example.com',
-			description: 'Needed only for Taxpayer → Register. Address of the Ecuador API in production: it is not the Mexico address.',
+			description:
+				'Needed only for Taxpayer → Register. Address of the Ecuador API in production: it is not the Mexico address.',
 			displayOptions: { show: { environment: ['production'] } },
 		},
 		{
@@ -90,7 +107,8 @@ export class ExtractionApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://staging-api.ec.extraction.example.com',
-			description: 'Needed only for Taxpayer → Register. Address of the Ecuador API in staging: it is not the Mexico address.',
+			description:
+				'Needed only for Taxpayer → Register. Address of the Ecuador API in staging: it is not the Mexico address.',
 			displayOptions: { show: { environment: ['staging'] } },
 		},
 		{
@@ -99,7 +117,8 @@ export class ExtractionApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: 'Needed only for Taxpayer → Register. The key of the Ecuador API, from the Ecuador dashboard (not the Mexico API Key); sent as x-api-key, only to the Ecuador address. Staging keys start with "staging_".',
+			description:
+				'Needed only for Taxpayer → Register. The key of the Ecuador API, from the Ecuador dashboard (not the Mexico API Key); sent as x-api-key, only to the Ecuador address. Staging keys start with "staging_".',
 		},
 		{
 			displayName: 'Ecuador Organization ID',
@@ -107,7 +126,8 @@ export class ExtractionApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 3f2b8c1e-9a4d-4f60-b7e2-5c1d0a9e8f34',
-			description: "Needed only for Taxpayer → Register. Your organization's ID, shown with the key in the Ecuador dashboard; sent as x-organization-id, only to the Ecuador address.",
+			description:
+				"Needed only for Taxpayer → Register. Your organization's ID, shown with the key in the Ecuador dashboard; sent as x-organization-id, only to the Ecuador address.",
 		},
 	];
 
@@ -116,7 +136,10 @@ export class ExtractionApi implements ICredentialType {
 	// `npm run bench`'s sequential Plan Update: most of its gap to the HTTP Request node). Same headers.
 	authenticate: IAuthenticate = async (credentials, requestOptions) => {
 		const key = String(credentials.apiKey ?? '');
-		const header = credentials.authScheme === 'xApiKey' ? { 'x-api-key': key } : { Authorization: `Bearer ${key}` };
+		const header =
+			credentials.authScheme === 'xApiKey'
+				? { 'x-api-key': key }
+				: { Authorization: `Bearer ${key}` };
 		return { ...requestOptions, headers: { ...requestOptions.headers, ...header } };
 	};
 
@@ -124,7 +147,8 @@ export class ExtractionApi implements ICredentialType {
 	// doing something, and n8n's Test button sends one request only.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{($credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl).replace(/\\/+$/, "")}}',
+			baseURL:
+				'={{($credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl).replace(/\\/+$/, "")}}',
 			url: '/v1/auth/verify',
 		},
 	};

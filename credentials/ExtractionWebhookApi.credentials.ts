@@ -11,14 +11,18 @@ export class ExtractionWebhookApi implements ICredentialType {
 
 	displayName = 'Document Extraction (Mexico, Ecuador) Webhook API';
 
-	icon: Icon = { light: 'file:icons/extractionWebhook.svg', dark: 'file:icons/extractionWebhook.dark.svg' };
+	icon: Icon = {
+		light: 'file:icons/extractionWebhook.svg',
+		dark: 'file:icons/extractionWebhook.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador-trigger';
+	documentationUrl =
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador-trigger';
 
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'Paste the same secret here and in the extraction dashboard\'s webhook settings. Deliveries without a valid signature over this secret are refused.',
+				"Paste the same secret here and in the extraction dashboard's webhook settings. Deliveries without a valid signature over this secret are refused.",
 			name: 'notice',
 			type: 'notice',
 			default: '',
@@ -30,7 +34,8 @@ export class ExtractionWebhookApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The signing secret configured for the webhook endpoint in the extraction dashboard',
+			description:
+				'The signing secret configured for the webhook endpoint in the extraction dashboard',
 		},
 	];
 }

@@ -23,7 +23,8 @@ export class PartnersApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:icons/partners.svg', dark: 'file:icons/partners.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#partners-mexico';
+	documentationUrl =
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#partners-mexico';
 
 	properties: INodeProperties[] = [
 		{
@@ -33,7 +34,8 @@ export class PartnersApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://partners.example.com',
-			description: 'Address of the partners service, without a trailing /v1. Production and sandbox share it.',
+			description:
+				'Address of the partners service, without a trailing /v1. Production and sandbox share it.',
 		},
 		{
 			displayName: 'Client ID',

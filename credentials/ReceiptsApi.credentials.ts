@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
 
 /**
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
@@ -18,7 +24,8 @@ export class ReceiptsApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:icons/receipts.svg', dark: 'file:icons/receipts.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#receipts-ecuador';
+	documentationUrl =
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#receipts-ecuador';
 
 	properties: INodeProperties[] = [
 		{
@@ -28,7 +35,8 @@ export class ReceiptsApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://receipts.example.com',
-			description: 'Address of the receipts service (test and production accounts may use different addresses)',
+			description:
+				'Address of the receipts service (test and production accounts may use different addresses)',
 		},
 		{
 			displayName: 'API Key',
@@ -55,7 +63,7 @@ export class ReceiptsApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Only for Options → Access Key → Reproducible: a long random text (at least 16 characters) that keys the numeric code of the access keys the node builds, so nobody can compute a receipt\'s access key from its public data. Never sent anywhere. Fill it in once and keep it: changing it changes the keys, and a re-run would no longer carry the same key.',
+				"Only for Options → Access Key → Reproducible: a long random text (at least 16 characters) that keys the numeric code of the access keys the node builds, so nobody can compute a receipt's access key from its public data. Never sent anywhere. Fill it in once and keep it: changing it changes the keys, and a re-run would no longer carry the same key.",
 		},
 		{
 			displayName:
@@ -64,13 +72,58 @@ export class ReceiptsApi implements ICredentialType {
 			type: 'notice',
 			default: '',
 		},
-		{ displayName: 'Issuer RUC', name: 'issuerRuc', type: 'string', default: '', placeholder: 'e.g. 1792146739001', description: '13 digits (emisor.ruc)' },
-		{ displayName: 'Legal Name (Razón Social)', name: 'issuerLegalName', type: 'string', default: '', description: 'emisor.razon_social' },
-		{ displayName: 'Trade Name (Nombre Comercial)', name: 'issuerTradeName', type: 'string', default: '', description: 'emisor.nombre_comercial' },
-		{ displayName: 'Main Address (Dirección Matriz)', name: 'issuerAddress', type: 'string', default: '', description: 'emisor.direccion' },
-		{ displayName: 'Establishment Code (Establecimiento)', name: 'issuerEstablishment', type: 'string', default: '', placeholder: 'e.g. 001', description: 'emisor.establecimiento.codigo' },
-		{ displayName: 'Emission Point (Punto de Emisión)', name: 'issuerEmissionPoint', type: 'string', default: '', placeholder: 'e.g. 001', description: 'emisor.establecimiento.punto_emision' },
-		{ displayName: 'Establishment Address (Dirección Establecimiento)', name: 'issuerEstablishmentAddress', type: 'string', default: '', description: 'emisor.establecimiento.direccion' },
+		{
+			displayName: 'Issuer RUC',
+			name: 'issuerRuc',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 1792146739001',
+			description: '13 digits (emisor.ruc)',
+		},
+		{
+			displayName: 'Legal Name (Razón Social)',
+			name: 'issuerLegalName',
+			type: 'string',
+			default: '',
+			description: 'emisor.razon_social',
+		},
+		{
+			displayName: 'Trade Name (Nombre Comercial)',
+			name: 'issuerTradeName',
+			type: 'string',
+			default: '',
+			description: 'emisor.nombre_comercial',
+		},
+		{
+			displayName: 'Main Address (Dirección Matriz)',
+			name: 'issuerAddress',
+			type: 'string',
+			default: '',
+			description: 'emisor.direccion',
+		},
+		{
+			displayName: 'Establishment Code (Establecimiento)',
+			name: 'issuerEstablishment',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 001',
+			description: 'emisor.establecimiento.codigo',
+		},
+		{
+			displayName: 'Emission Point (Punto de Emisión)',
+			name: 'issuerEmissionPoint',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 001',
+			description: 'emisor.establecimiento.punto_emision',
+		},
+		{
+			displayName: 'Establishment Address (Dirección Establecimiento)',
+			name: 'issuerEstablishmentAddress',
+			type: 'string',
+			default: '',
+			description: 'emisor.establecimiento.direccion',
+		},
 		{
 			displayName: 'Keeps Accounting (Obligado a Llevar Contabilidad)',
 			name: 'issuerKeepsAccounting',
@@ -83,14 +136,21 @@ export class ReceiptsApi implements ICredentialType {
 			default: '',
 			description: 'emisor.obligado_contabilidad',
 		},
-		{ displayName: 'Special Taxpayer Number (Contribuyente Especial)', name: 'issuerSpecialTaxpayer', type: 'string', default: '', description: 'emisor.contribuyente_especial; leave empty if you are not one' },
+		{
+			displayName: 'Special Taxpayer Number (Contribuyente Especial)',
+			name: 'issuerSpecialTaxpayer',
+			type: 'string',
+			default: '',
+			description: 'emisor.contribuyente_especial; leave empty if you are not one',
+		},
 		{
 			displayName: 'Regime (Régimen)',
 			name: 'issuerRegime',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. CONTRIBUYENTE RÉGIMEN RIMPE',
-			description: 'emisor.regimen_rimpe, as the SRI names your regime; leave empty if none applies',
+			description:
+				'emisor.regimen_rimpe, as the SRI names your regime; leave empty if none applies',
 		},
 	];
 
@@ -109,9 +169,30 @@ export class ReceiptsApi implements ICredentialType {
 			method: 'GET',
 		},
 		rules: [
-			{ type: 'responseCode', properties: { value: 401, message: 'The receipts service refused the API key (HTTP 401). Check the API Key: test and production accounts have different keys.' } },
-			{ type: 'responseCode', properties: { value: 403, message: 'The receipts service refused the API key (HTTP 403). Check the API Key: test and production accounts have different keys.' } },
-			{ type: 'responseCode', properties: { value: 404, message: 'The Base URL answers, but not as the receipts service (HTTP 404 for its catalog). Check the Base URL: the service address, without a path.' } },
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The receipts service refused the API key (HTTP 401). Check the API Key: test and production accounts have different keys.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The receipts service refused the API key (HTTP 403). Check the API Key: test and production accounts have different keys.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The Base URL answers, but not as the receipts service (HTTP 404 for its catalog). Check the Base URL: the service address, without a path.',
+				},
+			},
 		],
 	};
 }

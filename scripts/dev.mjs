@@ -18,7 +18,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV_OWNER } from './n8n/boot.mjs';
-import { build, fillPlaceholders, MAX_WORKFLOW_ID, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from './n8n/sandbox.mjs';
+import {
+	build,
+	fillPlaceholders,
+	MAX_WORKFLOW_ID,
+	ownerApiKey,
+	prepareSandbox,
+	repoRoot,
+	requireTestModule,
+	userFolderFor,
+} from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
 	options: {
@@ -40,8 +49,17 @@ export function loadExamples() {
 		.map((file) => {
 			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
 			// A stable ID short enough for n8n to save the workflow's static data (sandbox.mjs, MAX_WORKFLOW_ID).
-			workflow.id = `ex${createHash('sha256').update(file).digest('hex').slice(0, MAX_WORKFLOW_ID - 2)}`;
-			return { file, workflow, trigger: workflow.nodes.some((n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger')) };
+			workflow.id = `ex${createHash('sha256')
+				.update(file)
+				.digest('hex')
+				.slice(0, MAX_WORKFLOW_ID - 2)}`;
+			return {
+				file,
+				workflow,
+				trigger: workflow.nodes.some(
+					(n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger'),
+				),
+			};
 		});
 }
 
@@ -49,9 +67,13 @@ export function loadExamples() {
 function startFaults(server) {
 	if (args.faults === undefined) return '';
 	const rate = Number(args.faults);
-	if (!(rate > 0 && rate <= 1)) throw new Error(`--faults takes a rate between 0 and 1, got ${args.faults}`);
+	if (!(rate > 0 && rate <= 1))
+		throw new Error(`--faults takes a rate between 0 and 1, got ${args.faults}`);
 	const delayMs = Number(args['slow-ms']);
-	const modes = args.modes.split(',').map((m) => m.trim()).filter(Boolean);
+	const modes = args.modes
+		.split(',')
+		.map((m) => m.trim())
+		.filter(Boolean);
 	server.chaos({ rate, modes, retryAfterSeconds: 2, delayMs, seed: Date.now() });
 	return `\n  faults (${modes.join(', ')}): ${Math.round(rate * 100)} % of simulator answers fail (slow answers come after ${delayMs} ms: lower a node's Request Timeout to see them sooner); GET ${server.url('_control')}/faults lists them`;
 }
@@ -62,18 +84,29 @@ async function main() {
 		const { startSimulators } = requireTestModule('simulator/main');
 		const sim = await startSimulators(Number(args['sim-port']));
 		const faults = startFaults(sim.server);
-		console.log(`\nService simulators on http://127.0.0.1:${sim.server.port} (Ctrl-C to stop)${faults}`);
-		console.log('Create these credentials in your n8n:\n' + JSON.stringify(sim.credentials, null, 2));
+		console.log(
+			`\nService simulators on http://127.0.0.1:${sim.server.port} (Ctrl-C to stop)${faults}`,
+		);
+		console.log(
+			'Create these credentials in your n8n:\n' + JSON.stringify(sim.credentials, null, 2),
+		);
 		process.once('SIGINT', () => sim.server.stop().then(() => process.exit(0)));
 		return;
 	}
 
-	console.log('Building the package and preparing n8n (the first run installs Node 24 and n8n, about 3 GB: 5–7 minutes)…');
-	const sandbox = await prepareSandbox({ userFolder: userFolderFor('dev'), simulatorPort: Number(args['sim-port']) });
+	console.log(
+		'Building the package and preparing n8n (the first run installs Node 24 and n8n, about 3 GB: 5–7 minutes)…',
+	);
+	const sandbox = await prepareSandbox({
+		userFolder: userFolderFor('dev'),
+		simulatorPort: Number(args['sim-port']),
+	});
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
 	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();
-	await sandbox.importWorkflows(examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)));
+	await sandbox.importWorkflows(
+		examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)),
+	);
 	await sandbox.activate(examples.filter((x) => x.trigger).map((e) => e.workflow.id));
 
 	const port = Number(args.port);

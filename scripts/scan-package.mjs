@@ -5,13 +5,24 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'scan-'));
 try {
 	// npm prints the tarball's name last; split() returns at least one element, so pop() returns a string.
-	const out = /** @type {string} */ (execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop());
+	const out = /** @type {string} */ (
+		execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+			cwd: root,
+			encoding: 'utf8',
+		})
+			.trim()
+			.split('\n')
+			.pop()
+	);
 	execFileSync('tar', ['-xzf', join(work, out), '-C', work]);
 	const legs = [
 		['sources', await analyzePackage(root, SOURCE_FILE_PATTERNS)],
@@ -19,7 +30,9 @@ try {
 	];
 	let failed = false;
 	for (const [name, result] of legs) {
-		console.log(`scan ${name}: ${result.passed ? 'passed' : 'FAILED'}${result.message ? ` (${result.message})` : ''}`);
+		console.log(
+			`scan ${name}: ${result.passed ? 'passed' : 'FAILED'}${result.message ? ` (${result.message})` : ''}`,
+		);
 		if (!result.passed) {
 			failed = true;
 			if (result.details) console.log(result.details);

@@ -13,7 +13,9 @@ class TrivialTrigger {
 			defaults: { name: 'Trivial Trigger' },
 			inputs: [],
 			outputs: ['main'],
-			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'trivial' }],
+			webhooks: [
+				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'trivial' },
+			],
 			// Optional and never read: the bench attaches it in one workflow to measure what n8n itself spends on
 			// a workflow whose trigger carries a credential.
 			credentials: [{ name: 'extractionWebhookApi', required: false }],

@@ -8,7 +8,12 @@ import { clock } from '../shared/wait';
 import type { FailedRequest, RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { downloadPath, downloadQuery, fileFormatOf, type DocumentFormat } from './domain/documents';
-import { baseUrlFor, baseUrlLabel, credentialProblem, ecuadorCredentialProblem } from './domain/environment';
+import {
+	baseUrlFor,
+	baseUrlLabel,
+	credentialProblem,
+	ecuadorCredentialProblem,
+} from './domain/environment';
 import { LIMITS, permissionFor } from './domain/limits';
 import { normalizeRecord } from './domain/names';
 import { factsOf } from '../shared/errors';
@@ -65,10 +70,17 @@ export const extractionService: ServiceDefinition = {
 		const refusal = (ecuador ? ecuadorRefusal : mexicoRefusal)(status, said, code);
 		if (refusal) return refusal;
 		const who = ecuador ? ECUADOR_NAME : 'Document Extraction';
-		if (status === 400 || status === 422) return { message: `${who} rejected the request: ${said ?? 'invalid data'}${code}`, description: 'Correct the input and run again.' };
+		if (status === 400 || status === 422)
+			return {
+				message: `${who} rejected the request: ${said ?? 'invalid data'}${code}`,
+				description: 'Correct the input and run again.',
+			};
 		return {
 			message: `${who} answered ${status}: ${said ?? 'unexpected error'}${code}`,
-			description: status >= 500 ? `The service had a problem${ecuador ? '' : '; reads were retried with backoff'}. Try again later.` : undefined,
+			description:
+				status >= 500
+					? `The service had a problem${ecuador ? '' : '; reads were retried with backoff'}. Try again later.`
+					: undefined,
 		};
 	},
 };
@@ -76,7 +88,11 @@ export const extractionService: ServiceDefinition = {
 type Described = { message: string; description?: string };
 
 /** The Mexico API's refusals (401, 403, 404, 429) in the spec's terms, or undefined for any other status. */
-function mexicoRefusal(status: number, said: string | undefined, code: string): Described | undefined {
+function mexicoRefusal(
+	status: number,
+	said: string | undefined,
+	code: string,
+): Described | undefined {
 	const saidText = said ? `The service said: ${said}. ` : '';
 	if (status === 401) {
 		return {
@@ -90,7 +106,12 @@ function mexicoRefusal(status: number, said: string | undefined, code: string): 
 			description: `${saidText}Add the permission to the key in the dashboard, or use a key that has it. Keys restricted to allowed IP addresses are also refused from other addresses. Not retried.`,
 		};
 	}
-	if (status === 404) return { message: `Document Extraction: not found${said ? ` (${said})` : ''}${code}`, description: 'Check the ID. Documents are kept 30 days, then removed; IDs of one environment do not exist in the other.' };
+	if (status === 404)
+		return {
+			message: `Document Extraction: not found${said ? ` (${said})` : ''}${code}`,
+			description:
+				'Check the ID. Documents are kept 30 days, then removed; IDs of one environment do not exist in the other.',
+		};
 	if (status === 429) {
 		return {
 			message: `Document Extraction: rate limit exceeded${code}`,
@@ -101,7 +122,11 @@ function mexicoRefusal(status: number, said: string | undefined, code: string): 
 }
 
 /** The Ecuador API's refusals (Taxpayer → Register), naming the credential's Ecuador fields, or undefined. */
-function ecuadorRefusal(status: number, said: string | undefined, code: string): Described | undefined {
+function ecuadorRefusal(
+	status: number,
+	said: string | undefined,
+	code: string,
+): Described | undefined {
 	const saidText = said ? `The service said: ${said}. ` : '';
 	if (status === 401) {
 		return {
@@ -118,7 +143,8 @@ function ecuadorRefusal(status: number, said: string | undefined, code: string):
 	if (status === 404) {
 		return {
 			message: `${ECUADOR_NAME}: not found${said ? ` (${said})` : ''}${code}`,
-			description: 'The Ecuador API has nothing at this address: check the Ecuador Base URL of the chosen Environment in the credential (the address of the Ecuador API, not of the Mexico one).',
+			description:
+				'The Ecuador API has nothing at this address: check the Ecuador Base URL of the chosen Environment in the credential (the address of the Ecuador API, not of the Mexico one).',
 		};
 	}
 	if (status === 429) {
@@ -160,8 +186,13 @@ function keyInfoOf(client: ServiceClient): Promise<KeyInfo | undefined> {
  * Adds to a 403 which permission the request needs and which ones the key has (from the verify result). Not for
  * the Ecuador API: the verify result describes the Mexico key.
  */
-async function explainForbidden(error: NodeApiError, req: FailedRequest, client: ServiceClient): Promise<void> {
-	if (factsOf(error).status !== 403 || req.path === '/v1/auth/verify' || req.side !== undefined) return;
+async function explainForbidden(
+	error: NodeApiError,
+	req: FailedRequest,
+	client: ServiceClient,
+): Promise<void> {
+	if (factsOf(error).status !== 403 || req.path === '/v1/auth/verify' || req.side !== undefined)
+		return;
 	const needed = permissionFor(req.method, req.path);
 	const info = await keyInfoOf(client);
 	const has = info?.permissions;
@@ -199,8 +230,15 @@ export async function verifyKey(ctx: ExtractionContext, i?: number): Promise<IDa
 }
 
 /** One status check of a job, paced by the 100-per-minute budget; returns the normalized record. */
-export async function readJob(ctx: ExtractionContext, publicId: string, i: number, deadline?: number): Promise<IDataObject | 'deadline'> {
-	const slot = await ctx.statusChecks.acquire(deadline === undefined ? Infinity : deadline - clock.now());
+export async function readJob(
+	ctx: ExtractionContext,
+	publicId: string,
+	i: number,
+	deadline?: number,
+): Promise<IDataObject | 'deadline'> {
+	const slot = await ctx.statusChecks.acquire(
+		deadline === undefined ? Infinity : deadline - clock.now(),
+	);
 	if (!slot.ok) return 'deadline';
 	return normalizeRecord(await ctx.api.read(path`/v1/extractions/${publicId}`, i, { deadline }));
 }
@@ -228,20 +266,33 @@ export async function downloadDocument(
 ): Promise<DocumentFile> {
 	const slot = reservation?.use() ? { ok: true as const } : await ctx.downloads.acquire(60_000);
 	if (!slot.ok) {
-		const frees = Number.isFinite(slot.waitMs) ? `the next slot frees in about ${Math.ceil(slot.waitMs / 60000)} minute(s)` : 'the rest of it is reserved by other items';
-		throw new NodeOperationError(ctx.api.node, `Download of document ${documentId} not sent: the service allows ${LIMITS.downloads.label}`, {
-			itemIndex: i,
-			description: `This execution already used the download budget; ${frees}. Run again later, or download fewer formats.`,
-		});
+		const frees = Number.isFinite(slot.waitMs)
+			? `the next slot frees in about ${Math.ceil(slot.waitMs / 60000)} minute(s)`
+			: 'the rest of it is reserved by other items';
+		throw new NodeOperationError(
+			ctx.api.node,
+			`Download of document ${documentId} not sent: the service allows ${LIMITS.downloads.label}`,
+			{
+				itemIndex: i,
+				description: `This execution already used the download budget; ${frees}. Run again later, or download fewer formats.`,
+			},
+		);
 	}
-	const answer = await ctx.api.download(downloadPath(publicId, documentId), i, { maxBytes, query: downloadQuery(format) });
+	const answer = await ctx.api.download(downloadPath(publicId, documentId), i, {
+		maxBytes,
+		query: downloadQuery(format),
+	});
 	const expected = fileFormatOf(format);
 	const problem = fileProblem(expected, answer.body, answer.headers['content-type'] ?? '');
 	if (problem) {
-		throw new NodeOperationError(ctx.api.node, `Document ${documentId} of extraction ${publicId} could not be downloaded as ${format}: ${problem}`, {
-			itemIndex: i,
-			description: `GET ${downloadPath(publicId, documentId).text}?type=${format} answered something else than the file (for example a login or error page). Nothing was saved; try again later.`,
-		});
+		throw new NodeOperationError(
+			ctx.api.node,
+			`Document ${documentId} of extraction ${publicId} could not be downloaded as ${format}: ${problem}`,
+			{
+				itemIndex: i,
+				description: `GET ${downloadPath(publicId, documentId).text}?type=${format} answered something else than the file (for example a login or error page). Nothing was saved; try again later.`,
+			},
+		);
 	}
 	return { body: answer.body, mimeType: FILE_TYPES[expected].mimeType };
 }

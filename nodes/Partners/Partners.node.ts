@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as client from './actions/client/Client.resource';
 import * as plan from './actions/plan/Plan.resource';
@@ -16,7 +21,8 @@ export class Partners implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage plans, client accounts and subscriptions of a Mexican billing partner account',
+		description:
+			'Manage plans, client accounts and subscriptions of a Mexican billing partner account',
 		defaults: { name: 'Partners (Mexico)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -24,8 +24,13 @@ function fromTokenRequest(failure: HttpFailure): HttpFailure {
 }
 
 /** Fetches a new access token for `credentials`; throws an HttpFailure (marked `token`) when there is none. */
-export async function fetchToken(helpers: IHttpRequestHelper['helpers'], credentials: ICredentialDataDecryptedObject): Promise<string> {
-	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+export async function fetchToken(
+	helpers: IHttpRequestHelper['helpers'],
+	credentials: ICredentialDataDecryptedObject,
+): Promise<string> {
+	const base = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	let answer;
 	try {
 		answer = await exchange(
@@ -33,14 +38,27 @@ export async function fetchToken(helpers: IHttpRequestHelper['helpers'], credent
 			{
 				method: 'POST',
 				url: `${base}${TOKEN_PATH}`,
-				headers: { 'F-Sandbox-Mode': credentials.sandbox ? 'true' : 'false', Accept: 'application/json' },
-				body: { grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret },
+				headers: {
+					'F-Sandbox-Mode': credentials.sandbox ? 'true' : 'false',
+					Accept: 'application/json',
+				},
+				body: {
+					grant_type: 'client_credentials',
+					client_id: credentials.clientId,
+					client_secret: credentials.clientSecret,
+				},
 				json: true,
 			},
-			{ deadline: Date.now() + TOKEN_TIMEOUT_MS, maxBytes: MAX_TOKEN_ANSWER_BYTES, request: REQUEST },
+			{
+				deadline: Date.now() + TOKEN_TIMEOUT_MS,
+				maxBytes: MAX_TOKEN_ANSWER_BYTES,
+				request: REQUEST,
+			},
 		);
 	} catch (error) {
-		throw fromTokenRequest(failureIn(error) ?? new HttpFailure('network', 'the token request failed', {}));
+		throw fromTokenRequest(
+			failureIn(error) ?? new HttpFailure('network', 'the token request failed', {}),
+		);
 	}
 	if (isRedirect(answer.status)) {
 		let location = answer.headers.location ?? '';
@@ -49,13 +67,33 @@ export async function fetchToken(helpers: IHttpRequestHelper['helpers'], credent
 		} catch {
 			// keep it as it came
 		}
-		throw fromTokenRequest(new HttpFailure('redirect', 'the token request was redirected', { status: answer.status, location }));
+		throw fromTokenRequest(
+			new HttpFailure('redirect', 'the token request was redirected', {
+				status: answer.status,
+				location,
+			}),
+		);
 	}
 	const body = parseBody(answer.body);
-	if (answer.status >= 400) throw fromTokenRequest(new HttpFailure('status', 'the token request was refused', { status: answer.status, headers: answer.headers, body }));
-	const token = body && typeof body === 'object' ? (body as { access_token?: unknown }).access_token : undefined;
+	if (answer.status >= 400)
+		throw fromTokenRequest(
+			new HttpFailure('status', 'the token request was refused', {
+				status: answer.status,
+				headers: answer.headers,
+				body,
+			}),
+		);
+	const token =
+		body && typeof body === 'object'
+			? (body as { access_token?: unknown }).access_token
+			: undefined;
 	if (typeof token !== 'string' || token.trim() === '') {
-		throw fromTokenRequest(new HttpFailure('malformed', 'the token answer has no access token (access_token)', { status: answer.status, problem: 'no-access-token' }));
+		throw fromTokenRequest(
+			new HttpFailure('malformed', 'the token answer has no access token (access_token)', {
+				status: answer.status,
+				problem: 'no-access-token',
+			}),
+		);
 	}
 	return token;
 }

@@ -25,17 +25,29 @@ export const partnersService: ServiceDefinition = {
 		const said = bodyMessage(body);
 		const code = typeof b.code === 'string' && b.code ? ` [${b.code}]` : '';
 		// The token request refused (partners service, token failure {error, error_description}), whatever its body.
-		if (status === 401 && (answer?.token || b.error !== undefined || b.error_description !== undefined)) {
+		if (
+			status === 401 &&
+			(answer?.token || b.error !== undefined || b.error_description !== undefined)
+		) {
 			return {
 				message: `Partners refused the credential: ${said ?? 'invalid client'}`,
-				description: 'Check the Client ID and Client Secret of the Partners credential, and the Sandbox switch (sandbox and production keys differ).',
+				description:
+					'Check the Client ID and Client Secret of the Partners credential, and the Sandbox switch (sandbox and production keys differ).',
 			};
 		}
 		if (status === 401) {
-			return { message: `Partners: not authenticated${said ? ` (${said})` : ''}${code}`, description: 'The token was refused even after fetching a new one. Check the Partners credential.' };
+			return {
+				message: `Partners: not authenticated${said ? ` (${said})` : ''}${code}`,
+				description:
+					'The token was refused even after fetching a new one. Check the Partners credential.',
+			};
 		}
 		if (status === 404) {
-			return { message: `Partners: ${said ?? 'not found'}${code}`, description: 'Check the ID: it may belong to the other mode (sandbox/production) or have been deleted.' };
+			return {
+				message: `Partners: ${said ?? 'not found'}${code}`,
+				description:
+					'Check the ID: it may belong to the other mode (sandbox/production) or have been deleted.',
+			};
 		}
 		if (status === 422) {
 			const lines = fieldErrorLines(b.errors);
@@ -44,8 +56,19 @@ export const partnersService: ServiceDefinition = {
 				description: `${said ?? 'Validation failed'}${lines.length ? `:\n- ${lines.join('\n- ')}` : ''}\nCorrect the fields listed and run again.`,
 			};
 		}
-		if (status === 429) return { message: `Partners: too many requests${code}`, description: 'The service is rate limiting. Lower "Parallel Requests" or wait before running again.' };
-		return { message: `Partners answered ${status}: ${said ?? 'unexpected error'}${code}`, description: status >= 500 ? 'The service had a problem; reads were retried. Try again later.' : undefined };
+		if (status === 429)
+			return {
+				message: `Partners: too many requests${code}`,
+				description:
+					'The service is rate limiting. Lower "Parallel Requests" or wait before running again.',
+			};
+		return {
+			message: `Partners answered ${status}: ${said ?? 'unexpected error'}${code}`,
+			description:
+				status >= 500
+					? 'The service had a problem; reads were retried. Try again later.'
+					: undefined,
+		};
 	},
 };
 
@@ -62,7 +85,10 @@ export interface ProductPage {
 
 /** A plan as a picker shows it: its name and status. */
 export function planOption(p: IDataObject): INodePropertyOptions {
-	return { name: `${String(p.name)}${p.status ? ` (${String(p.status)})` : ''}`, value: String(p.uuid) };
+	return {
+		name: `${String(p.name)}${p.status ? ` (${String(p.status)})` : ''}`,
+		value: String(p.uuid),
+	};
 }
 
 /** The most pages of plans read in one go (15 plans a page: 15,000 plans). */
@@ -74,8 +100,16 @@ export interface PlanPage {
 	next?: number;
 }
 
-function pagingError(client: ServiceClient, itemIndex: number | undefined, message: string, description: string, paging: NonNullable<FailureFacts['paging']>): NodeOperationError {
-	return addFacts(new NodeOperationError(client.node, message, { itemIndex, description }), { paging });
+function pagingError(
+	client: ServiceClient,
+	itemIndex: number | undefined,
+	message: string,
+	description: string,
+	paging: NonNullable<FailureFacts['paging']>,
+): NodeOperationError {
+	return addFacts(new NodeOperationError(client.node, message, { itemIndex, description }), {
+		paging,
+	});
 }
 
 /**
@@ -83,7 +117,12 @@ function pagingError(client: ServiceClient, itemIndex: number | undefined, messa
  * it answered (`pagination.currentPage`): a page that is not the one asked is an error, because a service that
  * ignores `page` would otherwise be asked for page 2, 3, … forever (measured: 63,575 requests in two minutes).
  */
-export async function readPlanPage(client: ServiceClient, page: number, search: string, itemIndex?: number): Promise<PlanPage> {
+export async function readPlanPage(
+	client: ServiceClient,
+	page: number,
+	search: string,
+	itemIndex?: number,
+): Promise<PlanPage> {
 	const query: IDataObject = { page };
 	if (search) query.search = search;
 	const answer = await client.read<ProductPage>(path`/v1/products`, itemIndex, { query });
@@ -107,7 +146,12 @@ export async function readPlanPage(client: ServiceClient, page: number, search: 
  * Every page of the plans from the first, until `enough(plans read)` says stop or the last page: a page whose
  * plans are those of the page before (the service repeats itself) or more than MAX_PAGES pages are an error.
  */
-export async function readPlans(client: ServiceClient, search: string, itemIndex: number | undefined, enough: (count: number) => boolean = () => false): Promise<IDataObject[]> {
+export async function readPlans(
+	client: ServiceClient,
+	search: string,
+	itemIndex: number | undefined,
+	enough: (count: number) => boolean = () => false,
+): Promise<IDataObject[]> {
 	const plans: IDataObject[] = [];
 	let before = '';
 	for (let page: number | undefined = 1; page !== undefined && !enough(plans.length); ) {
@@ -154,5 +198,7 @@ export function listIn(body: unknown, keys: string[] = []): IDataObject[] {
 /** `{response, data: X}` → X; any other shape is passed through whole. */
 export function unwrap(body: unknown): IDataObject {
 	const b = (body ?? {}) as IDataObject;
-	return b.data && typeof b.data === 'object' && !Array.isArray(b.data) ? (b.data as IDataObject) : b;
+	return b.data && typeof b.data === 'object' && !Array.isArray(b.data)
+		? (b.data as IDataObject)
+		: b;
 }

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as atsRetention from './actions/atsRetention/AtsRetention.resource';
 import * as creditNote from './actions/creditNote/CreditNote.resource';
@@ -8,7 +13,12 @@ import * as invoice from './actions/invoice/Invoice.resource';
 import * as purchaseSettlement from './actions/purchaseSettlement/PurchaseSettlement.resource';
 import * as retention from './actions/retention/Retention.resource';
 import { router } from './actions/router';
-import { getDocumentTypes, getIdTypes, getSalesTaxRates, getWithholdingRates } from './methods/loadOptions';
+import {
+	getDocumentTypes,
+	getIdTypes,
+	getSalesTaxRates,
+	getWithholdingRates,
+} from './methods/loadOptions';
 import * as waybill from './actions/waybill/Waybill.resource';
 import * as webhook from './actions/webhook/Webhook.resource';
 import { RECEIPTS_DESCRIPTION } from './description';
@@ -45,7 +55,11 @@ export class Receipts implements INodeType {
 					{ name: 'ATS Retention', value: 'atsRetention' },
 					{ name: 'Credit Note', value: 'creditNote' },
 					{ name: 'Debit Note', value: 'debitNote' },
-					{ name: 'Document', value: 'document', description: 'Any receipt kind, by ID (/edocs): authorize, get, e-mail, download' },
+					{
+						name: 'Document',
+						value: 'document',
+						description: 'Any receipt kind, by ID (/edocs): authorize, get, e-mail, download',
+					},
 					{ name: 'Invoice', value: 'invoice' },
 					{ name: 'Purchase Settlement', value: 'purchaseSettlement' },
 					{ name: 'Retention', value: 'retention' },
@@ -66,7 +80,9 @@ export class Receipts implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getIdTypes, getDocumentTypes, getSalesTaxRates, getWithholdingRates } };
+	methods = {
+		loadOptions: { getIdTypes, getDocumentTypes, getSalesTaxRates, getWithholdingRates },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

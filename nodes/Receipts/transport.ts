@@ -25,7 +25,12 @@ export const receiptsService: ServiceDefinition = {
 	credentialType: 'receiptsApi',
 	credentialLabel: 'API key',
 	secretFields: ['apiKey', 'certificatePassword'],
-	signing: { header: 'X-Password', field: 'certificatePassword', label: 'Certificate Password', purpose: "signs the receipt with the signing certificate's password" },
+	signing: {
+		header: 'X-Password',
+		field: 'certificatePassword',
+		label: 'Certificate Password',
+		purpose: "signs the receipt with the signing certificate's password",
+	},
 	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
 	describeError(status, body) {
 		const b = (body && typeof body === 'object' ? body : {}) as IDataObject;
@@ -35,17 +40,22 @@ export const receiptsService: ServiceDefinition = {
 			...messageLines((b.envio_sri as IDataObject | undefined)?.mensajes),
 		];
 		const firma = b.firma as IDataObject | undefined;
-		if (firma && typeof firma === 'object') lines.push(`signing: ${String(firma.error ?? firma.result ?? 'failed')}`);
+		if (firma && typeof firma === 'object')
+			lines.push(`signing: ${String(firma.error ?? firma.result ?? 'failed')}`);
 		const said = bodyMessage(body) ?? lines[0];
 		const details = lines.length ? `\n- ${lines.join('\n- ')}` : '';
 		if (status === 401 || status === 403) {
 			return {
 				message: `Receipts refused the API key${said ? ` (${said})` : ''}`,
-				description: 'Check the API Key of the Receipts credential (sent as X-Key) and the Base URL: test and production accounts have different keys.',
+				description:
+					'Check the API Key of the Receipts credential (sent as X-Key) and the Base URL: test and production accounts have different keys.',
 			};
 		}
 		if (status === 404) {
-			return { message: `Receipts: ${said ?? 'not found'}`, description: `Check the receipt ID: it is the \`id\` returned when the receipt was issued.${details}` };
+			return {
+				message: `Receipts: ${said ?? 'not found'}`,
+				description: `Check the receipt ID: it is the \`id\` returned when the receipt was issued.${details}`,
+			};
 		}
 		if (status === 400 || status === 409 || status === 422) {
 			return {
@@ -57,12 +67,16 @@ export const receiptsService: ServiceDefinition = {
 		if (status === 429) {
 			return {
 				message: 'Receipts: too many requests',
-				description: 'The service is rate limiting; the request was re-sent as many times as allowed. Lower Options → Parallel Status Checks (Wait for Final State) or Parallel Requests (reads), or wait before running again.',
+				description:
+					'The service is rate limiting; the request was re-sent as many times as allowed. Lower Options → Parallel Status Checks (Wait for Final State) or Parallel Requests (reads), or wait before running again.',
 			};
 		}
 		return {
 			message: `Receipts answered ${status}: ${said ?? 'unexpected error'}`,
-			description: status >= 500 ? `The service had a problem; reads were retried, requests that issue or sign are never re-sent after a 5xx.${details}` : details || undefined,
+			description:
+				status >= 500
+					? `The service had a problem; reads were retried, requests that issue or sign are never re-sent after a 5xx.${details}`
+					: details || undefined,
 		};
 	},
 };
@@ -76,4 +90,5 @@ export interface ReceiptsContext extends RouterContext {
 }
 
 /** The Receipts client of one execution, dropdown, activation or delivery (Request Timeout: `settings.timeoutMs`). */
-export const receiptsClient = (ctx: RequestContext, settings: ClientSettings = {}) => new ServiceClient(ctx, receiptsService, settings);
+export const receiptsClient = (ctx: RequestContext, settings: ClientSettings = {}) =>
+	new ServiceClient(ctx, receiptsService, settings);

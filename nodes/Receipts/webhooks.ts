@@ -25,6 +25,10 @@ export interface Subscription {
 }
 
 /** Subscribes `webhookUrl` to one event. Returns the service's answer (its shape is not documented). */
-export async function subscribeWebhook(api: ServiceClient, subscription: Subscription, itemIndex?: number): Promise<IDataObject> {
+export async function subscribeWebhook(
+	api: ServiceClient,
+	subscription: Subscription,
+	itemIndex?: number,
+): Promise<IDataObject> {
 	return await api.write(path`/webhooks`, itemIndex, { body: { ...subscription } });
 }

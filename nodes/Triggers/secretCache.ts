@@ -16,18 +16,27 @@ export class SecretCache {
 	) {}
 
 	/** The secret and whether it came from the cache; `read` is called when there is no fresh entry. */
-	async get(key: string, read: () => Promise<string | undefined>, nowMs = Date.now()): Promise<{ value: string | undefined; cached: boolean }> {
+	async get(
+		key: string,
+		read: () => Promise<string | undefined>,
+		nowMs = Date.now(),
+	): Promise<{ value: string | undefined; cached: boolean }> {
 		const entry = this.entries.get(key);
 		if (entry && nowMs - entry.readAt < this.ttlMs) return { value: entry.value, cached: true };
 		return { value: await this.refresh(key, read, nowMs), cached: false };
 	}
 
 	/** Reads the secret now and keeps it. */
-	async refresh(key: string, read: () => Promise<string | undefined>, nowMs = Date.now()): Promise<string | undefined> {
+	async refresh(
+		key: string,
+		read: () => Promise<string | undefined>,
+		nowMs = Date.now(),
+	): Promise<string | undefined> {
 		const value = await read();
 		this.entries.delete(key);
 		this.entries.set(key, { value, readAt: nowMs });
-		while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+		while (this.entries.size > this.maxEntries)
+			this.entries.delete(this.entries.keys().next().value as string);
 		return value;
 	}
 }

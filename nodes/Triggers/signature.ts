@@ -58,16 +58,21 @@ function toBuffer(body: Buffer | string): Buffer {
  */
 export function verifySignature(check: SignatureCheck): SignatureResult {
 	try {
-		if (typeof check.secret !== 'string' || check.secret === '') return { ok: false, reason: 'no secret configured' };
-		if (check.rawBody === undefined || check.rawBody === null) return { ok: false, reason: 'raw body unavailable' };
+		if (typeof check.secret !== 'string' || check.secret === '')
+			return { ok: false, reason: 'no secret configured' };
+		if (check.rawBody === undefined || check.rawBody === null)
+			return { ok: false, reason: 'raw body unavailable' };
 		const signature = single(check.signature);
 		const timestamp = single(check.timestamp);
-		if (check.signature === undefined || check.signature === '') return { ok: false, reason: 'missing signature header' };
-		if (check.timestamp === undefined || check.timestamp === '') return { ok: false, reason: 'missing timestamp header' };
+		if (check.signature === undefined || check.signature === '')
+			return { ok: false, reason: 'missing signature header' };
+		if (check.timestamp === undefined || check.timestamp === '')
+			return { ok: false, reason: 'missing timestamp header' };
 		const sig = signature === undefined ? null : SIGNATURE_FORMAT.exec(signature.trim());
 		if (!sig) return { ok: false, reason: 'malformed signature header' };
 		const ts = timestamp?.trim();
-		if (ts === undefined || !TIMESTAMP_FORMAT.test(ts)) return { ok: false, reason: 'malformed timestamp header' };
+		if (ts === undefined || !TIMESTAMP_FORMAT.test(ts))
+			return { ok: false, reason: 'malformed timestamp header' };
 
 		const seconds = Number(ts);
 		const nowSeconds = (check.nowMs ?? Date.now()) / 1000;
@@ -75,7 +80,10 @@ export function verifySignature(check: SignatureCheck): SignatureResult {
 		if (nowSeconds - seconds > tolerance) return { ok: false, reason: 'stale timestamp' };
 		if (seconds - nowSeconds > tolerance) return { ok: false, reason: 'timestamp in the future' };
 
-		const expected = createHmac('sha256', check.secret).update(`${ts}.`, 'utf8').update(toBuffer(check.rawBody)).digest();
+		const expected = createHmac('sha256', check.secret)
+			.update(`${ts}.`, 'utf8')
+			.update(toBuffer(check.rawBody))
+			.digest();
 		const received = Buffer.from(sig[1], 'hex');
 		if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
 			return { ok: false, reason: 'signature mismatch' };

@@ -37,7 +37,11 @@ export function receivedRequest(ctx: IWebhookFunctions): ReceivedRequest {
  * Answers the HTTP request now and tells n8n not to answer again and not to start an execution.
  * (Verified in real n8n: `{ noWebhookResponse: true }` without `workflowData` starts nothing.)
  */
-export function answerWithoutExecution(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+export function answerWithoutExecution(
+	ctx: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as ExpressLikeResponse;
 	res.status(status).json(body);
 	return { noWebhookResponse: true };
@@ -50,7 +54,11 @@ export const REFUSAL = Object.freeze({ error: 'unauthorized' });
 export const ACKNOWLEDGED = Object.freeze({ received: true });
 
 /** Refuses a delivery: 401 with the same short body every time, no execution; the reason goes to n8n's log only. */
-export function refuse(ctx: IWebhookFunctions, trigger: string, reason: string): IWebhookResponseData {
+export function refuse(
+	ctx: IWebhookFunctions,
+	trigger: string,
+	reason: string,
+): IWebhookResponseData {
 	ctx.logger.warn(`${trigger} refused a delivery: ${reason}`);
 	return answerWithoutExecution(ctx, 401, { ...REFUSAL });
 }
@@ -61,7 +69,12 @@ export function refuse(ctx: IWebhookFunctions, trigger: string, reason: string):
  * service does not know, and again on every redelivery. `level` is the log's: `warn` when someone should look
  * (a notification no run came of), `debug` for the routine cases.
  */
-export function acknowledge(ctx: IWebhookFunctions, trigger: string, why: string, level: 'debug' | 'warn' = 'debug'): IWebhookResponseData {
+export function acknowledge(
+	ctx: IWebhookFunctions,
+	trigger: string,
+	why: string,
+	level: 'debug' | 'warn' = 'debug',
+): IWebhookResponseData {
 	ctx.logger[level](`${trigger} acknowledged a delivery without starting the workflow: ${why}`);
 	return answerWithoutExecution(ctx, 200, { ...ACKNOWLEDGED });
 }
@@ -74,8 +87,14 @@ export const UNAVAILABLE = Object.freeze({ error: 'unavailable' });
  * not answer usably in time) and may be genuine, so the sender should send it again. The reason goes to
  * n8n's log only (warn level).
  */
-export function postpone(ctx: IWebhookFunctions, trigger: string, reason: string): IWebhookResponseData {
-	ctx.logger.warn(`${trigger} answered 503 and started no run (a genuine sender sends it again): ${reason}`);
+export function postpone(
+	ctx: IWebhookFunctions,
+	trigger: string,
+	reason: string,
+): IWebhookResponseData {
+	ctx.logger.warn(
+		`${trigger} answered 503 and started no run (a genuine sender sends it again): ${reason}`,
+	);
 	return answerWithoutExecution(ctx, 503, { ...UNAVAILABLE });
 }
 
@@ -92,7 +111,10 @@ export async function handleDelivery(
 		return await receive.call(ctx);
 	} catch (error) {
 		ctx.logger.error(`${trigger} could not handle a delivery: ${(error as Error).message}`);
-		return answerWithoutExecution(ctx, 500, { error: 'internal', message: 'The delivery could not be handled' });
+		return answerWithoutExecution(ctx, 500, {
+			error: 'internal',
+			message: 'The delivery could not be handled',
+		});
 	}
 }
 
@@ -100,14 +122,23 @@ export async function handleDelivery(
  * In-process memory of one trigger node in one workflow, separately for production ('webhook') and test
  * ('manual') deliveries. Not `getWorkflowStaticData`: n8n does not save what `webhook()` writes there.
  */
-export function memoryOf(ctx: IWebhookFunctions, purpose: string, options?: DedupOptions): DedupStore {
+export function memoryOf(
+	ctx: IWebhookFunctions,
+	purpose: string,
+	options?: DedupOptions,
+): DedupStore {
 	const node = ctx.getNode();
-	const namespace = [ctx.getWorkflow().id ?? '', node.id ?? node.name, ctx.getMode(), purpose].join('\u0000');
+	const namespace = [ctx.getWorkflow().id ?? '', node.id ?? node.name, ctx.getMode(), purpose].join(
+		'\u0000',
+	);
 	return deliveryMemory.get(namespace, options);
 }
 
 /** Parses the raw bytes as a JSON object; undefined when they are not one. */
-export function parseJsonObject(raw: Buffer | undefined, fallback: unknown): IDataObject | undefined {
+export function parseJsonObject(
+	raw: Buffer | undefined,
+	fallback: unknown,
+): IDataObject | undefined {
 	let value: unknown = fallback;
 	if (raw !== undefined) {
 		try {
@@ -117,10 +148,15 @@ export function parseJsonObject(raw: Buffer | undefined, fallback: unknown): IDa
 			return undefined;
 		}
 	}
-	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** The header value as one string, or undefined when absent. */
-export function headerValue(headers: IncomingHttpHeaders, name: string): string | string[] | undefined {
+export function headerValue(
+	headers: IncomingHttpHeaders,
+	name: string,
+): string | string[] | undefined {
 	return headers[name.toLowerCase()];
 }

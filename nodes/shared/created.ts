@@ -33,8 +33,14 @@ export class CreatedLedger {
 
 	record(item: number, ids: IDataObject, state?: string): void {
 		const before = this.entries.get(item);
-		const known = Object.fromEntries(Object.entries(ids).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-		this.entries.set(item, { item, ids: { ...(before?.ids ?? {}), ...known }, state: state ?? before?.state });
+		const known = Object.fromEntries(
+			Object.entries(ids).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+		);
+		this.entries.set(item, {
+			item,
+			ids: { ...(before?.ids ?? {}), ...known },
+			state: state ?? before?.state,
+		});
 	}
 
 	setState(item: number, state: string | undefined): void {

@@ -52,7 +52,9 @@ export function factsOf(error: unknown): FailureFacts {
 export function addFacts<E>(error: E, facts: FailureFacts): E {
 	if (typeof error !== 'object' || error === null) return error;
 	const before = factsOf(error);
-	const recovery = facts.recovery ? { ...(before.recovery ?? {}), ...withoutEmpty(facts.recovery) } : before.recovery;
+	const recovery = facts.recovery
+		? { ...(before.recovery ?? {}), ...withoutEmpty(facts.recovery) }
+		: before.recovery;
 	(error as WithFacts).facts = { ...before, ...facts, ...(recovery ? { recovery } : {}) };
 	return error;
 }
@@ -88,6 +90,7 @@ export function itemLabel(itemIndex: number): string {
 
 function withoutEmpty(fields: IDataObject): IDataObject {
 	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null && value !== '') out[key] = value;
+	for (const [key, value] of Object.entries(fields))
+		if (value !== undefined && value !== null && value !== '') out[key] = value;
 	return out;
 }

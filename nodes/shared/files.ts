@@ -16,7 +16,11 @@ export type FileFormat = keyof typeof FILE_TYPES;
 
 /** What `body` is, from its first bytes: a PDF (`%PDF-`), XML (a tag that is not HTML), an HTML page, empty, or unknown. */
 export function sniff(body: Buffer, contentType = ''): FileFormat | 'html' | 'empty' | 'unknown' {
-	const head = body.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+	const head = body
+		.subarray(0, 512)
+		.toString('utf8')
+		.replace(/^\uFEFF/, '')
+		.trimStart();
 	if (!head) return 'empty';
 	if (head.startsWith('%PDF-')) return 'pdf';
 	if (!head.startsWith('<')) return 'unknown';
@@ -26,9 +30,17 @@ export function sniff(body: Buffer, contentType = ''): FileFormat | 'html' | 'em
 }
 
 /** Why `body` is not a file of `expected`, in words that follow "the answer" — or undefined when it is one. */
-export function fileProblem(expected: FileFormat, body: Buffer, contentType: string): string | undefined {
+export function fileProblem(
+	expected: FileFormat,
+	body: Buffer,
+	contentType: string,
+): string | undefined {
 	if (sniff(body, contentType) === expected) return undefined;
-	const head = body.subarray(0, 64).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+	const head = body
+		.subarray(0, 64)
+		.toString('utf8')
+		.replace(/^\uFEFF/, '')
+		.trimStart();
 	const got = `${contentType ? `content-type ${contentType}, ` : ''}${body.length ? `starting with ${JSON.stringify(head.slice(0, 20))}` : 'empty'}`;
 	return `the answer is not ${FILE_TYPES[expected].what} (${got})`;
 }
@@ -51,6 +63,10 @@ export const maxFileSizeOption: INodeProperties = {
  * Max File Size of item `i`, in bytes, read by the package's one rule for number options (options.ts): a value
  * out of range stops the item before anything is sent. In Options unless `place` says otherwise (Download All).
  */
-export function readMaxFileBytes(this: IExecuteFunctions, i: number, place: NumberOptionPlace = { inOptions: true }): number {
+export function readMaxFileBytes(
+	this: IExecuteFunctions,
+	i: number,
+	place: NumberOptionPlace = { inOptions: true },
+): number {
 	return Math.floor(numberOption.call(this, maxFileSizeOption, i, place) * 1024 * 1024);
 }

@@ -150,7 +150,12 @@ interface Readable {
 }
 
 function isReadable(value: unknown): value is Readable {
-	return !!value && typeof value === 'object' && typeof (value as Readable).on === 'function' && typeof (value as Readable).destroy === 'function';
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		typeof (value as Readable).on === 'function' &&
+		typeof (value as Readable).destroy === 'function'
+	);
 }
 
 /** Closes a body stream nobody will read (its connection is then closed too). */
@@ -162,12 +167,18 @@ function lowerCaseHeaders(raw: unknown): Record<string, string> {
 	const headers: Record<string, string> = {};
 	if (!raw || typeof raw !== 'object') return headers;
 	for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-		if (value !== undefined && value !== null && typeof value !== 'function') headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+		if (value !== undefined && value !== null && typeof value !== 'function')
+			headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
 	}
 	return headers;
 }
 
-function tooLarge(limits: ExchangeLimits, bytes: number, announced: boolean, status: number): HttpFailure {
+function tooLarge(
+	limits: ExchangeLimits,
+	bytes: number,
+	announced: boolean,
+	status: number,
+): HttpFailure {
 	return new HttpFailure('too-large', `the answer is larger than ${megabytes(limits.maxBytes)}`, {
 		request: limits.request,
 		status,
@@ -177,25 +188,47 @@ function tooLarge(limits: ExchangeLimits, bytes: number, announced: boolean, sta
 	});
 }
 
-function broken(limits: ExchangeLimits, message: string, status: number | undefined, code: string | undefined): HttpFailure {
+function broken(
+	limits: ExchangeLimits,
+	message: string,
+	status: number | undefined,
+	code: string | undefined,
+): HttpFailure {
 	return new HttpFailure('network', message, { request: limits.request, status, code });
 }
 
 function stopped(limits: ExchangeLimits, allowedMs: number): HttpFailure {
-	if (limits.cancel?.aborted) return new HttpFailure('cancelled', 'the execution was cancelled', { request: limits.request });
-	return new HttpFailure('deadline', `no complete answer within ${Math.max(1, Math.round(allowedMs / 1000))} s`, { request: limits.request, allowedMs });
+	if (limits.cancel?.aborted)
+		return new HttpFailure('cancelled', 'the execution was cancelled', { request: limits.request });
+	return new HttpFailure(
+		'deadline',
+		`no complete answer within ${Math.max(1, Math.round(allowedMs / 1000))} s`,
+		{ request: limits.request, allowedMs },
+	);
 }
 
 /**
  * Reads a body to the end, refusing it once it passes `limits.maxBytes` and abandoning it when `signal`
  * fires. Resolves or rejects exactly once, whatever order the stream's events come in.
  */
-function readBody(body: unknown, limits: ExchangeLimits, signal: AbortSignal, status: number, allowedMs: number): Promise<Buffer> {
+function readBody(
+	body: unknown,
+	limits: ExchangeLimits,
+	signal: AbortSignal,
+	status: number,
+	allowedMs: number,
+): Promise<Buffer> {
 	if (body === undefined || body === null || body === '') return Promise.resolve(Buffer.alloc(0));
 	if (!isReadable(body)) {
 		// A helper that answered with a buffer or text after all (e.g. n8n's evaluation mocks).
-		const bytes = Buffer.isBuffer(body) ? body : typeof body === 'string' ? Buffer.from(body) : Buffer.from(JSON.stringify(body));
-		return bytes.length > limits.maxBytes ? Promise.reject(tooLarge(limits, bytes.length, false, status)) : Promise.resolve(bytes);
+		const bytes = Buffer.isBuffer(body)
+			? body
+			: typeof body === 'string'
+				? Buffer.from(body)
+				: Buffer.from(JSON.stringify(body));
+		return bytes.length > limits.maxBytes
+			? Promise.reject(tooLarge(limits, bytes.length, false, status))
+			: Promise.resolve(bytes);
 	}
 	return new Promise<Buffer>((resolve, reject) => {
 		const chunks: Buffer[] = [];
@@ -224,8 +257,25 @@ function readBody(body: unknown, limits: ExchangeLimits, signal: AbortSignal, st
 		};
 		const onEnd = () => finish();
 		const onError = (error: unknown) =>
-			finish(signal.aborted ? stopped(limits, allowedMs) : broken(limits, 'the connection broke while the answer was read', status, networkCodeOf(error) ?? 'ECONNRESET'));
-		const onClose = () => finish(broken(limits, 'the connection closed before the answer was complete', status, 'ECONNRESET'));
+			finish(
+				signal.aborted
+					? stopped(limits, allowedMs)
+					: broken(
+							limits,
+							'the connection broke while the answer was read',
+							status,
+							networkCodeOf(error) ?? 'ECONNRESET',
+						),
+			);
+		const onClose = () =>
+			finish(
+				broken(
+					limits,
+					'the connection closed before the answer was complete',
+					status,
+					'ECONNRESET',
+				),
+			);
 		const onAbort = () => finish(stopped(limits, allowedMs));
 		if (signal.aborted) return onAbort();
 		signal.addEventListener('abort', onAbort, { once: true });
@@ -238,7 +288,11 @@ function readBody(body: unknown, limits: ExchangeLimits, signal: AbortSignal, st
 }
 
 /** `pending`, unless `signal` fires first; an answer that arrives after that has its body closed. */
-function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
+function unlessAborted<T>(
+	pending: Promise<T>,
+	signal: AbortSignal,
+	onAbort: () => Error,
+): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
 		let settled = false;
 		const abort = () => {
@@ -274,7 +328,11 @@ function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal, onAbort: () 
  * Resolves with any status, 3xx included; rejects with an HttpFailure (`network`, `deadline`, `cancelled`,
  * `too-large`) when no complete answer arrived.
  */
-export async function exchange(send: Sender, options: IHttpRequestOptions, limits: ExchangeLimits): Promise<Answer> {
+export async function exchange(
+	send: Sender,
+	options: IHttpRequestOptions,
+	limits: ExchangeLimits,
+): Promise<Answer> {
 	const allowedMs = Math.floor(limits.deadline - Date.now());
 	if (allowedMs <= 0) throw stopped(limits, 0);
 	// The deadline's timer is n8n's `sleep` (a clock tests can drive), stopped as soon as the exchange is over.
@@ -284,7 +342,9 @@ export async function exchange(send: Sender, options: IHttpRequestOptions, limit
 		() => deadline.abort(),
 		() => undefined,
 	);
-	const signal = limits.cancel ? AbortSignal.any([deadline.signal, limits.cancel]) : deadline.signal;
+	const signal = limits.cancel
+		? AbortSignal.any([deadline.signal, limits.cancel])
+		: deadline.signal;
 	let complete = false;
 	try {
 		const answer = await exchangeUntil(send, options, limits, signal, allowedMs);
@@ -298,7 +358,13 @@ export async function exchange(send: Sender, options: IHttpRequestOptions, limit
 	}
 }
 
-async function exchangeUntil(send: Sender, options: IHttpRequestOptions, limits: ExchangeLimits, signal: AbortSignal, allowedMs: number): Promise<Answer> {
+async function exchangeUntil(
+	send: Sender,
+	options: IHttpRequestOptions,
+	limits: ExchangeLimits,
+	signal: AbortSignal,
+	allowedMs: number,
+): Promise<Answer> {
 	const request: IHttpRequestOptions = {
 		...options,
 		disableFollowRedirect: true,
@@ -311,10 +377,15 @@ async function exchangeUntil(send: Sender, options: IHttpRequestOptions, limits:
 	};
 	let response: { statusCode?: unknown; headers?: unknown; body?: unknown };
 	try {
-		response = (await unlessAborted(send(request, signal), signal, () => stopped(limits, allowedMs))) as typeof response;
+		response = (await unlessAborted(send(request, signal), signal, () =>
+			stopped(limits, allowedMs),
+		)) as typeof response;
 	} catch (error) {
 		if (signal.aborted && !failureIn(error)) throw stopped(limits, allowedMs);
-		throw failureIn(error) ?? broken(limits, 'the request failed before an answer arrived', undefined, networkCodeOf(error));
+		throw (
+			failureIn(error) ??
+			broken(limits, 'the request failed before an answer arrived', undefined, networkCodeOf(error))
+		);
 	}
 	const status = Number(response?.statusCode);
 	const headers = lowerCaseHeaders(response?.headers);

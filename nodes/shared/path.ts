@@ -18,10 +18,15 @@ const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
 /** Why `value` cannot be one segment of an address (in words that follow the value), or undefined. */
 export function segmentProblem(value: string): string | undefined {
 	if (value === '') return 'is empty';
-	if (value === '.' || value === '..') return `"${value}" is not an ID (it would change which address is called)`;
+	if (value === '.' || value === '..')
+		return `"${value}" is not an ID (it would change which address is called)`;
 	if (SEGMENT.test(value)) return undefined;
 	const bad = [...value].find((c) => !SEGMENT.test(c)) ?? '';
-	const named = /\s/.test(bad) ? 'a space' : bad.charCodeAt(0) < 32 || bad.charCodeAt(0) === 127 ? 'a control character' : `"${bad}"`;
+	const named = /\s/.test(bad)
+		? 'a space'
+		: bad.charCodeAt(0) < 32 || bad.charCodeAt(0) === 127
+			? 'a control character'
+			: `"${bad}"`;
 	return `"${value}" is not an ID: it contains ${named}, which would change which address is called`;
 }
 

@@ -47,7 +47,9 @@ export class SlidingWindowLimiter {
 	 * Takes one slot, waiting for it when needed. Returns `{ ok: true, waitedMs }`, or `{ ok: false, waitMs }`
 	 * when the wait would exceed `maxWaitMs` (nothing taken).
 	 */
-	async acquire(maxWaitMs = Infinity): Promise<{ ok: true; waitedMs: number } | { ok: false; waitMs: number }> {
+	async acquire(
+		maxWaitMs = Infinity,
+	): Promise<{ ok: true; waitedMs: number } | { ok: false; waitMs: number }> {
 		let waited = 0;
 		for (;;) {
 			const delay = this.delayUntilFree();
@@ -69,12 +71,16 @@ export class SlidingWindowLimiter {
 	reserve(count: number): Reservation | undefined {
 		if (count > this.available()) return undefined;
 		this.held += count;
-		return new Reservation(count, () => {
-			this.held--;
-			this.stamps.push(this.time.now());
-		}, (left) => {
-			this.held -= left;
-		});
+		return new Reservation(
+			count,
+			() => {
+				this.held--;
+				this.stamps.push(this.time.now());
+			},
+			(left) => {
+				this.held -= left;
+			},
+		);
 	}
 }
 

@@ -22,7 +22,9 @@ const MIN_SCRUB_LENGTH = 4;
 
 /** `\uXXXX` escapes for every character outside printable ASCII, and `\/` for `/`, as PHP's json_encode writes. */
 function asciiJson(escaped: string): string {
-	return escaped.replace(/\//g, '\\/').replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	return escaped
+		.replace(/\//g, '\\/')
+		.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -52,12 +54,19 @@ function cutter(secrets: readonly string[]): Cut {
 	if (known) return known;
 	const made = makeCutter(secrets);
 	recentCutters.set(key, made);
-	if (recentCutters.size > RECENT_CUTTERS) recentCutters.delete(recentCutters.keys().next().value as string);
+	if (recentCutters.size > RECENT_CUTTERS)
+		recentCutters.delete(recentCutters.keys().next().value as string);
 	return made;
 }
 
 function makeCutter(secrets: readonly string[]): Cut {
-	const forms = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SCRUB_LENGTH).flatMap(secretForms))];
+	const forms = [
+		...new Set(
+			secrets
+				.filter((s) => typeof s === 'string' && s.length >= MIN_SCRUB_LENGTH)
+				.flatMap(secretForms),
+		),
+	];
 	// The longest first, so that a form containing another one (two secrets may overlap) is cut whole.
 	forms.sort((a, b) => b.length - a.length);
 	return (text) => {
@@ -82,7 +91,10 @@ function redactWith<T>(value: T, cut: Cut): T {
 	if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
 	const out: Record<string, unknown> = {};
 	for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-		out[key] = SECRET_FIELD.test(key) && !isEmpty(v) && typeof v !== 'object' ? REDACTED : redactWith(v, cut);
+		out[key] =
+			SECRET_FIELD.test(key) && !isEmpty(v) && typeof v !== 'object'
+				? REDACTED
+				: redactWith(v, cut);
 	}
 	return out as T;
 }
@@ -94,7 +106,14 @@ export function redact<T>(value: T, secrets: readonly string[] = []): T {
 
 function scrubErrorWith<E>(error: E, cut: Cut, depth: number): E {
 	if (!(error instanceof Error)) return error;
-	const e = error as Error & { description?: unknown; messages?: unknown; errorResponse?: unknown; context?: Record<string, unknown>; facts?: Record<string, unknown>; node?: unknown };
+	const e = error as Error & {
+		description?: unknown;
+		messages?: unknown;
+		errorResponse?: unknown;
+		context?: Record<string, unknown>;
+		facts?: Record<string, unknown>;
+		node?: unknown;
+	};
 	e.message = cut(e.message);
 	if (typeof e.stack === 'string') e.stack = cut(e.stack);
 	if (typeof e.description === 'string') e.description = cut(e.description);

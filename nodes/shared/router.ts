@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
@@ -19,7 +24,11 @@ export class Deferred {
 
 export interface OperationModule<Ctx> {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): Promise<OperationResult | Deferred>;
+	execute(
+		this: IExecuteFunctions,
+		ctx: Ctx,
+		itemIndex: number,
+	): Promise<OperationResult | Deferred>;
 	/**
 	 * `read`: may run for several items at once (Options → Parallel Requests, bounded, output order kept).
 	 * `write`: runs one item at a time, in order (default).
@@ -58,7 +67,9 @@ export interface RouterContext {
  * `node.type.ts` of n8n's Airtable v2 node): an operation the map names without a module, or a module whose
  * `execute` does not fit the node's context, is a compile error.
  */
-export type OperationTable<M extends Record<string, string>, Ctx> = { [R in keyof M]: { [O in M[R]]: OperationModule<Ctx> } };
+export type OperationTable<M extends Record<string, string>, Ctx> = {
+	[R in keyof M]: { [O in M[R]]: OperationModule<Ctx> };
+};
 
 /** The "Parallel Requests" option offered on read operations; the router reads it from the first item. */
 export const concurrencyOption: INodeProperties = {
@@ -86,19 +97,37 @@ export const parallelWritesOption: INodeProperties = {
  * numberOption); read also for one item, so that a wrong value is reported the first time.
  */
 function parallelRequests(this: IExecuteFunctions, itemCount: number): number {
-	return itemCount ? numberOption.call(this, concurrencyOption, 0, { inOptions: true, once: true }) : 1;
+	return itemCount
+		? numberOption.call(this, concurrencyOption, 0, { inOptions: true, once: true })
+		: 1;
 }
 
 function isItemList(value: OperationResult): value is INodeExecutionData[] {
-	return Array.isArray(value) && value.length > 0 && value.every((v) => v && typeof v === 'object' && 'json' in v && typeof v.json === 'object');
+	return (
+		Array.isArray(value) &&
+		value.length > 0 &&
+		value.every((v) => v && typeof v === 'object' && 'json' in v && typeof v.json === 'object')
+	);
 }
 
 /** The items of one result, each paired with its input item and with its JSON passed through `scrub`. */
-function toItems(result: OperationResult, itemIndex: number, scrub: <T>(value: T) => T): INodeExecutionData[] {
+function toItems(
+	result: OperationResult,
+	itemIndex: number,
+	scrub: <T>(value: T) => T,
+): INodeExecutionData[] {
 	if (result === undefined) return [];
-	if (isItemList(result)) return result.map((item) => ({ ...item, json: scrub(item.json), pairedItem: { item: itemIndex } }));
+	if (isItemList(result))
+		return result.map((item) => ({
+			...item,
+			json: scrub(item.json),
+			pairedItem: { item: itemIndex },
+		}));
 	const list = Array.isArray(result) ? result : [result];
-	return list.map((json) => ({ json: scrub(json as IDataObject), pairedItem: { item: itemIndex } }));
+	return list.map((json) => ({
+		json: scrub(json as IDataObject),
+		pairedItem: { item: itemIndex },
+	}));
 }
 
 /**
@@ -118,14 +147,24 @@ function forItem(
 		nodeError = error as Error & { context?: IDataObject };
 		nodeError.context = { ...(nodeError.context ?? {}), itemIndex };
 	} else {
-		nodeError = new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
+		nodeError = new NodeOperationError(
+			this.getNode(),
+			error instanceof Error ? error.message : String(error),
+			{ itemIndex },
+		);
 	}
 	if (factsOf(nodeError).item === undefined) {
 		nodeError.message = `${itemLabel(itemIndex)} ${nodeError.message}`;
 		addFacts(nodeError, { item: itemIndex });
 	}
-	const notes = [created?.describe(), notRun.length ? `Not run (the node stopped at this failure): ${itemRanges(notRun)}.` : undefined].filter(Boolean);
-	if (notes.length) nodeError.description = [nodeError.description, ...notes].filter(Boolean).join('\n\n');
+	const notes = [
+		created?.describe(),
+		notRun.length
+			? `Not run (the node stopped at this failure): ${itemRanges(notRun)}.`
+			: undefined,
+	].filter(Boolean);
+	if (notes.length)
+		nodeError.description = [nodeError.description, ...notes].filter(Boolean).join('\n\n');
 	return nodeError;
 }
 
@@ -159,17 +198,29 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	// The parameters are strings from the workflow: an unknown pair is reported below, not trusted.
-	const table = resources as Record<string, Record<string, OperationModule<Ctx> | undefined> | undefined>;
-	const op = Object.hasOwn(table, resource) && Object.hasOwn(table[resource] ?? {}, operation) ? table[resource]?.[operation] : undefined;
+	const table = resources as Record<
+		string,
+		Record<string, OperationModule<Ctx> | undefined> | undefined
+	>;
+	const op =
+		Object.hasOwn(table, resource) && Object.hasOwn(table[resource] ?? {}, operation)
+			? table[resource]?.[operation]
+			: undefined;
 	if (!op) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`, {
-			description: 'Pick the resource and operation again in the node: this workflow may come from a newer version of the node.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not supported`,
+			{
+				description:
+					'Pick the resource and operation again in the node: this workflow may come from a newer version of the node.',
+			},
+		);
 	}
 	const ctx = makeContext();
 	// Every item and every error leaves through the client's scrubber (redact.ts), whatever built it.
 	const scrub = <T>(value: T): T => (ctx.api ? ctx.api.scrub(value) : value);
-	const named = (error: unknown, i: number, created?: CreatedLedger, notRun?: number[]) => scrub(forItem.call(this, error, i, created, notRun));
+	const named = (error: unknown, i: number, created?: CreatedLedger, notRun?: number[]) =>
+		scrub(forItem.call(this, error, i, created, notRun));
 	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const deferred: Array<{ i: number; result: Deferred }> = [];
@@ -187,7 +238,9 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 
 	const failItem = (error: unknown, i: number): void => {
 		const failure = named(error, i);
-		results[i] = [{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } }];
+		results[i] = [
+			{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } },
+		];
 	};
 
 	// A failure (without Continue On Fail) stops new items from starting; the items already running finish,
@@ -204,7 +257,10 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		}
 	};
 
-	const limit = op.kind === 'read' || op.kind === 'parallelWrite' ? parallelRequests.call(this, items.length) : 1;
+	const limit =
+		op.kind === 'read' || op.kind === 'parallelWrite'
+			? parallelRequests.call(this, items.length)
+			: 1;
 	let next = 0;
 	const worker = async () => {
 		while (failures.size === 0 && next < items.length) await runOne(next++);
@@ -212,7 +268,9 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	// Results land at their index, so the output keeps the input order. Where a token may be fetched, the first
 	// item runs alone so that one token serves the rest; then `limit` workers take the next index.
 	if (ctx.fetchesToken && limit > 1) await runOne(next++);
-	await Promise.all(Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, worker));
+	await Promise.all(
+		Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, worker),
+	);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
 		const notRun = Array.from({ length: items.length - next }, (_, k) => next + k);

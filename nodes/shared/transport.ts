@@ -13,7 +13,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { addFacts, type FailureFacts } from './errors';
-import { exchange, failureIn, HttpFailure, isRedirect, megabytes, originOf, parseBody, type Answer, type Sender } from './http';
+import {
+	exchange,
+	failureIn,
+	HttpFailure,
+	isRedirect,
+	megabytes,
+	originOf,
+	parseBody,
+	type Answer,
+	type Sender,
+} from './http';
 import type { ApiPath } from './path';
 import { redact, scrubError } from './redact';
 
@@ -43,7 +53,11 @@ import { redact, scrubError } from './redact';
  */
 
 /** Any n8n context that can make requests: a node run, a dropdown, a trigger's activation, a webhook delivery. */
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 /** What one service tells the client about itself. */
 export interface ServiceDefinition {
@@ -60,7 +74,11 @@ export interface ServiceDefinition {
 	 * the message (what happened), a description (details and how to fix it) and, when the service's own words
 	 * are not the body's `message`, those words (`said`, kept in the error's facts).
 	 */
-	describeError(status: number, body: unknown, answer?: { token: boolean; side?: string }): { message: string; description?: string; said?: string };
+	describeError(
+		status: number,
+		body: unknown,
+		answer?: { token: boolean; side?: string },
+	): { message: string; description?: string; said?: string };
 	/**
 	 * Refuses a request to the credential's Base URL before it is sent (e.g. a staging key against production).
 	 * Returns a message or undefined. A request to another side is checked by that side's own `preflight`.
@@ -164,7 +182,12 @@ export interface RetryPolicy {
 	maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxAttempts: 4,
+	baseDelayMs: 500,
+	maxDelayMs: 8000,
+	maxRetryAfterMs: 60000,
+};
 
 /** How long a request may take by default, retries included (Receipts lets the user change it: Request Timeout). */
 export const DEFAULT_TIMEOUT_MS = 60000;
@@ -179,7 +202,12 @@ export const MAX_REDIRECTS = 5;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** Milliseconds to wait before attempt `attempt + 1`, or undefined to give up. */
-export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy, random = Math.random): number | undefined {
+export function retryDelay(
+	attempt: number,
+	retryAfter: string | undefined,
+	policy: RetryPolicy,
+	random = Math.random,
+): number | undefined {
 	if (retryAfter !== undefined && retryAfter.trim() !== '') {
 		const seconds = Number(retryAfter);
 		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
@@ -219,7 +247,9 @@ interface Call {
 }
 
 /** A failure of one attempt: an error status the service answered, or an HttpFailure (no usable answer). */
-type Failure = { kind: 'answer'; status: number; headers: Record<string, string>; body: unknown } | HttpFailure;
+type Failure =
+	| { kind: 'answer'; status: number; headers: Record<string, string>; body: unknown }
+	| HttpFailure;
 
 const where = (call: Call) => `${call.method} ${call.path}`;
 
@@ -234,10 +264,15 @@ function mayHaveBeenProcessed(failure: Failure, method: IHttpRequestMethods): bo
 	if (failure.details.token) return false;
 	// 307 and 308 ask for the same request elsewhere: not done. A write answered 301, 302 or 303 may have been
 	// done already ("created, now look there").
-	if (failure.kind === 'redirect') return method !== 'GET' && [301, 302, 303].includes(failure.details.status ?? 0);
+	if (failure.kind === 'redirect')
+		return method !== 'GET' && [301, 302, 303].includes(failure.details.status ?? 0);
 	if (failure.kind === 'status') return (failure.details.status ?? 0) >= 500;
-	if (failure.kind === 'network') return failure.details.status !== undefined ? failure.details.status < 400 || failure.details.status >= 500 : !NOT_SENT_CODES.has(failure.details.code ?? '');
-	if (failure.kind === 'too-large') return (failure.details.status ?? 200) < 400 || (failure.details.status ?? 0) >= 500;
+	if (failure.kind === 'network')
+		return failure.details.status !== undefined
+			? failure.details.status < 400 || failure.details.status >= 500
+			: !NOT_SENT_CODES.has(failure.details.code ?? '');
+	if (failure.kind === 'too-large')
+		return (failure.details.status ?? 200) < 400 || (failure.details.status ?? 0) >= 500;
 	// deadline, cancelled (no complete answer), malformed (a success whose body cannot be read)
 	return true;
 }
@@ -282,13 +317,21 @@ export class ServiceClient {
 	}
 
 	/** GET `path`: the JSON answer, scrubbed. Safe to repeat: retried after 429, 5xx and network failures. */
-	async read<T = IDataObject>(path: ApiPath, itemIndex?: number, options: ReadOptions = {}): Promise<T> {
+	async read<T = IDataObject>(
+		path: ApiPath,
+		itemIndex?: number,
+		options: ReadOptions = {},
+	): Promise<T> {
 		const call = await this.call('read', 'GET', path, itemIndex, options);
 		return await this.json<T>(call, itemIndex);
 	}
 
 	/** POST (or PATCH, PUT, DELETE) `path` with `body`: the JSON answer, scrubbed. */
-	async write<T = IDataObject>(path: ApiPath, itemIndex?: number, options: WriteOptions = {}): Promise<T> {
+	async write<T = IDataObject>(
+		path: ApiPath,
+		itemIndex?: number,
+		options: WriteOptions = {},
+	): Promise<T> {
 		const method = options.method ?? 'POST';
 		const call = await this.call('write', method, path, itemIndex, options);
 		call.repeatable = this.service.repeatable?.(method, path.text) ?? false;
@@ -300,17 +343,25 @@ export class ServiceClient {
 	 * A write that carries the signing secret (Receipts: X-Password), to the credential's Base URL only. Never
 	 * repeated once it may have reached the service.
 	 */
-	async sign<T = IDataObject>(path: ApiPath, itemIndex?: number, options: Omit<WriteOptions, 'side'> = {}): Promise<T> {
+	async sign<T = IDataObject>(
+		path: ApiPath,
+		itemIndex?: number,
+		options: Omit<WriteOptions, 'side'> = {},
+	): Promise<T> {
 		const method = options.method ?? 'POST';
 		const call = await this.call('sign', method, path, itemIndex, options);
 		const signing = this.service.signing;
 		const secret = signing ? (await this.credentialData())[signing.field] : undefined;
 		if (!signing || typeof secret !== 'string' || secret === '') {
 			const label = signing?.label ?? 'signing secret';
-			throw new NodeOperationError(this.node, `The ${this.service.name} credential has no ${label}`, {
-				itemIndex,
-				description: `${where(call)} ${signing?.purpose ?? 'signs'}, which needs the ${label}${signing ? ` (sent as ${signing.header})` : ''}. Add it to the credential. Nothing was sent.`,
-			});
+			throw new NodeOperationError(
+				this.node,
+				`The ${this.service.name} credential has no ${label}`,
+				{
+					itemIndex,
+					description: `${where(call)} ${signing?.purpose ?? 'signs'}, which needs the ${label}${signing ? ` (sent as ${signing.header})` : ''}. Add it to the credential. Nothing was sent.`,
+				},
+			);
 		}
 		call.headers[signing.header] = secret;
 		call.body = options.body;
@@ -323,14 +374,21 @@ export class ServiceClient {
 	 * most MAX_REDIRECTS, each hop checked; once a hop leaves the credential's origin, the rest of the chain
 	 * carries no credential. The body is refused beyond `maxBytes`.
 	 */
-	async download(target: ApiPath | string, itemIndex: number | undefined, options: DownloadOptions): Promise<FileAnswer> {
+	async download(
+		target: ApiPath | string,
+		itemIndex: number | undefined,
+		options: DownloadOptions,
+	): Promise<FileAnswer> {
 		const side = this.sideOf(options.side);
 		const base = await this.baseUrl(itemIndex, side);
 		const baseOrigin = originOf(base);
 		let url: string;
 		if (typeof target === 'string') {
 			if (!originOf(target)) {
-				throw new NodeOperationError(this.node, `"${target}" is not an http(s) address`, { itemIndex, description: 'Only http and https addresses are downloaded. Nothing was sent.' });
+				throw new NodeOperationError(this.node, `"${target}" is not an http(s) address`, {
+					itemIndex,
+					description: 'Only http and https addresses are downloaded. Nothing was sent.',
+				});
 			}
 			url = target;
 		} else {
@@ -346,7 +404,10 @@ export class ServiceClient {
 				kind: 'download',
 				method: 'GET',
 				url,
-				path: withCredential && url.startsWith(base) ? url.slice(base.length).replace(/[?#].*$/, '') || '/' : url.replace(/[?#].*$/, ''),
+				path:
+					withCredential && url.startsWith(base)
+						? url.slice(base.length).replace(/[?#].*$/, '') || '/'
+						: url.replace(/[?#].*$/, ''),
 				query: hops === 0 ? options.query : undefined,
 				headers: { Accept: options.accept ?? '*/*' },
 				withCredential,
@@ -358,7 +419,8 @@ export class ServiceClient {
 				hops,
 			};
 			const answer = await this.send(call, itemIndex);
-			if (!isRedirect(answer.status)) return { body: answer.body, headers: answer.headers, url, hops, withCredential };
+			if (!isRedirect(answer.status))
+				return { body: answer.body, headers: answer.headers, url, hops, withCredential };
 			const location = answer.headers.location ?? '';
 			let next: string | undefined;
 			try {
@@ -366,8 +428,12 @@ export class ServiceClient {
 			} catch {
 				next = undefined;
 			}
-			const redirect = new HttpFailure('redirect', 'redirect', { status: answer.status, location: next ?? location });
-			if (!next || !originOf(next) || hops >= MAX_REDIRECTS) throw await this.failure(redirect, call, itemIndex);
+			const redirect = new HttpFailure('redirect', 'redirect', {
+				status: answer.status,
+				location: next ?? location,
+			});
+			if (!next || !originOf(next) || hops >= MAX_REDIRECTS)
+				throw await this.failure(redirect, call, itemIndex);
 			url = next;
 		}
 	}
@@ -377,7 +443,8 @@ export class ServiceClient {
 	 * everything this client returns or throws, and everything the node outputs (router.ts).
 	 */
 	keepSecret(...values: unknown[]): void {
-		for (const value of values) if (typeof value === 'string' && value !== '') this.known.add(value);
+		for (const value of values)
+			if (typeof value === 'string' && value !== '') this.known.add(value);
 	}
 
 	/** `value` (an answer, an output item, an error) without any secret this run knows (see redact.ts). */
@@ -388,8 +455,13 @@ export class ServiceClient {
 
 	private secrets(): string[] {
 		const data = this.credentials?.data ?? {};
-		const fields = [...this.service.secretFields, ...(this.service.tokenField ? [this.service.tokenField] : [])];
-		const values = fields.map((field) => data[field]).filter((v): v is string => typeof v === 'string' && v !== '');
+		const fields = [
+			...this.service.secretFields,
+			...(this.service.tokenField ? [this.service.tokenField] : []),
+		];
+		const values = fields
+			.map((field) => data[field])
+			.filter((v): v is string => typeof v === 'string' && v !== '');
 		return [...values, ...this.known];
 	}
 
@@ -397,7 +469,12 @@ export class ServiceClient {
 		if (this.credentials) return this.credentials;
 		this.loading ??= (async () => {
 			const data = await this.ctx.getCredentials(this.service.credentialType);
-			this.credentials = { id: '', name: this.service.credentialType, type: this.service.credentialType, data };
+			this.credentials = {
+				id: '',
+				name: this.service.credentialType,
+				type: this.service.credentialType,
+				data,
+			};
 			return this.credentials;
 		})();
 		return await this.loading;
@@ -420,15 +497,24 @@ export class ServiceClient {
 		const data = await this.credentialData();
 		const refused = side ? side.preflight?.(data) : this.service.preflight?.(data);
 		if (refused) {
-			throw new NodeApiError(this.node, { message: refused } as JsonObject, { message: refused, httpCode: '400' });
+			throw new NodeApiError(this.node, { message: refused } as JsonObject, {
+				message: refused,
+				httpCode: '400',
+			});
 		}
-		const base = (side ? side.baseUrl(data) : this.service.baseUrl(data)).trim().replace(/\/+$/, '');
+		const base = (side ? side.baseUrl(data) : this.service.baseUrl(data))
+			.trim()
+			.replace(/\/+$/, '');
 		if (!originOf(base)) {
 			const name = side?.name ?? this.service.name;
-			throw new NodeOperationError(this.node, `The ${side ? side.addressLabel(data) : 'Base URL'} of the ${this.service.name} credential is not an http(s) address`, {
-				itemIndex,
-				description: `Enter the address of the ${name} service, starting with https:// (or http://). Nothing was sent.`,
-			});
+			throw new NodeOperationError(
+				this.node,
+				`The ${side ? side.addressLabel(data) : 'Base URL'} of the ${this.service.name} credential is not an http(s) address`,
+				{
+					itemIndex,
+					description: `Enter the address of the ${name} service, starting with https:// (or http://). Nothing was sent.`,
+				},
+			);
 		}
 		return base;
 	}
@@ -443,10 +529,18 @@ export class ServiceClient {
 
 	private timeLimit(deadline: number | undefined): { endAt: number; callerDeadline: boolean } {
 		const own = Date.now() + (this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-		return deadline !== undefined && deadline < own ? { endAt: deadline, callerDeadline: true } : { endAt: own, callerDeadline: false };
+		return deadline !== undefined && deadline < own
+			? { endAt: deadline, callerDeadline: true }
+			: { endAt: own, callerDeadline: false };
 	}
 
-	private async call(kind: Call['kind'], method: IHttpRequestMethods, path: ApiPath, itemIndex: number | undefined, options: ReadOptions): Promise<Call> {
+	private async call(
+		kind: Call['kind'],
+		method: IHttpRequestMethods,
+		path: ApiPath,
+		itemIndex: number | undefined,
+		options: ReadOptions,
+	): Promise<Call> {
 		this.refuseUnsafe(path, itemIndex);
 		const side = this.sideOf(options.side);
 		const base = await this.baseUrl(itemIndex, side);
@@ -477,7 +571,11 @@ export class ServiceClient {
 			} catch {
 				// keep it as it came
 			}
-			throw await this.failure(new HttpFailure('redirect', 'redirect', { status: answer.status, location: to }), call, itemIndex);
+			throw await this.failure(
+				new HttpFailure('redirect', 'redirect', { status: answer.status, location: to }),
+				call,
+				itemIndex,
+			);
 		}
 		const text = answer.body.toString('utf8').replace(/^\uFEFF/, '');
 		if (!text.trim()) return {} as T;
@@ -488,7 +586,11 @@ export class ServiceClient {
 			const type = answer.headers['content-type'];
 			const start = JSON.stringify(text.trimStart().slice(0, 20));
 			throw await this.failure(
-				new HttpFailure('malformed', `the answer is not JSON (${type ? `content-type ${type}, ` : ''}starting with ${start})`, { status: answer.status, problem: 'not-json' }),
+				new HttpFailure(
+					'malformed',
+					`the answer is not JSON (${type ? `content-type ${type}, ` : ''}starting with ${start})`,
+					{ status: answer.status, problem: 'not-json' },
+				),
 				call,
 				itemIndex,
 			);
@@ -498,30 +600,45 @@ export class ServiceClient {
 
 	private cancelSignal(): AbortSignal | undefined {
 		const ctx = this.ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
-		return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+		return typeof ctx.getExecutionCancelSignal === 'function'
+			? ctx.getExecutionCancelSignal()
+			: undefined;
 	}
 
 	private sender(call: Call, credentials: ICredentialsDecrypted): Sender {
 		const ctx = this.ctx;
 		// A side's key is in the headers `options()` added; n8n's authenticate would add the Base URL's key.
-		if (!call.withCredential || call.side) return async (options) => await ctx.helpers.httpRequest(options);
+		if (!call.withCredential || call.side)
+			return async (options) => await ctx.helpers.httpRequest(options);
 		return async (options, signal) => {
 			// n8n's httpRequestWithAuthentication replaces a request's abortSignal with the execution's cancel
 			// signal (n8n-core, request-helpers/authentication): it is handed a context whose cancel signal is this
 			// request's, which fires at the deadline and when the execution is cancelled (see http.ts).
-			const scoped = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
-			return await ctx.helpers.httpRequestWithAuthentication.call(scoped, this.service.credentialType, options, {
-				credentialsDecrypted: credentials,
-				// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
-				preAuthenticationRetryStatusCode: [],
-			});
+			const scoped = Object.create(ctx, {
+				getExecutionCancelSignal: { value: () => signal },
+			}) as IExecuteFunctions;
+			return await ctx.helpers.httpRequestWithAuthentication.call(
+				scoped,
+				this.service.credentialType,
+				options,
+				{
+					credentialsDecrypted: credentials,
+					// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
+					preAuthenticationRetryStatusCode: [],
+				},
+			);
 		};
 	}
 
 	private options(call: Call, data: ICredentialDataDecryptedObject): IHttpRequestOptions {
 		// A side's key goes with the request only while it stays on that side's origin (`withCredential`).
 		const sideHeaders = call.withCredential && call.side ? call.side.headers(data) : {};
-		const options: IHttpRequestOptions = { method: call.method, url: call.url, headers: { ...call.headers, ...sideHeaders }, json: call.kind !== 'download' };
+		const options: IHttpRequestOptions = {
+			method: call.method,
+			url: call.url,
+			headers: { ...call.headers, ...sideHeaders },
+			json: call.kind !== 'download',
+		};
 		if (call.query) options.qs = call.query;
 		if (call.body !== undefined) options.body = call.body;
 		return options;
@@ -543,7 +660,8 @@ export class ServiceClient {
 
 		for (let attempt = 1; ; ) {
 			if (this.refreshing) await this.refreshing;
-			if (tokenField && data[tokenField] === '' && this.tokenFailure) throw await this.failure(this.tokenFailure, call, itemIndex);
+			if (tokenField && data[tokenField] === '' && this.tokenFailure)
+				throw await this.failure(this.tokenFailure, call, itemIndex);
 			const generation = this.tokenGeneration;
 			// The first request to find the token refused fetches the new one: n8n runs preAuthentication
 			// because the field is empty. Everyone else waits for it (above).
@@ -560,14 +678,27 @@ export class ServiceClient {
 					request: where(call),
 				});
 				if (answer.status < 400) return answer;
-				failure = { kind: 'answer', status: answer.status, headers: answer.headers, body: parseBody(answer.body) };
+				failure = {
+					kind: 'answer',
+					status: answer.status,
+					headers: answer.headers,
+					body: parseBody(answer.body),
+				};
 			} catch (error) {
 				const known = failureIn(error);
 				// exchange() rejects with HttpFailures only: anything else is a fault of this code, reported as it is.
-				if (!known) throw this.scrub(new NodeOperationError(this.node, error instanceof Error ? error.message : String(error), { itemIndex }));
+				if (!known)
+					throw this.scrub(
+						new NodeOperationError(
+							this.node,
+							error instanceof Error ? error.message : String(error),
+							{ itemIndex },
+						),
+					);
 				failure = known;
 			} finally {
-				if (tokenField && typeof data[tokenField] === 'string' && data[tokenField] !== '') this.known.add(data[tokenField] as string);
+				if (tokenField && typeof data[tokenField] === 'string' && data[tokenField] !== '')
+					this.known.add(data[tokenField] as string);
 				if (endRefresh) {
 					this.tokenGeneration++;
 					this.refreshing = undefined;
@@ -576,12 +707,24 @@ export class ServiceClient {
 			}
 			if (endRefresh && tokenField && data[tokenField] === '') this.tokenFailure = failure;
 			// What the token request answered is final: the credential is refused, or the service is not answering it.
-			if (failure.kind !== 'answer' && failure.details.token) throw await this.failure(failure, call, itemIndex);
+			if (failure.kind !== 'answer' && failure.details.token)
+				throw await this.failure(failure, call, itemIndex);
 			if (failure.kind === 'deadline') {
 				// The time ran out: the last real answer says more than "no answer in time", when there was one.
-				throw await this.failure(answered ?? failure, call, itemIndex, !answered && call.callerDeadline);
+				throw await this.failure(
+					answered ?? failure,
+					call,
+					itemIndex,
+					!answered && call.callerDeadline,
+				);
 			}
-			if (failure.kind === 'answer' && failure.status === 401 && tokenField && !refreshed && !endRefresh) {
+			if (
+				failure.kind === 'answer' &&
+				failure.status === 401 &&
+				tokenField &&
+				!refreshed &&
+				!endRefresh
+			) {
 				// Refused token: fetch a new one once (unless a refresh happened since this request was sent).
 				refreshed = true;
 				if (this.tokenGeneration === generation && !this.refreshing) data[tokenField] = '';
@@ -590,8 +733,11 @@ export class ServiceClient {
 			// An expired token, re-sent above with a new one, is not what went wrong with this request.
 			answered = failure;
 			const retryAfter = failure.kind === 'answer' ? failure.headers['retry-after'] : undefined;
-			const wait = this.shouldRetry(failure, call.repeatable, attempt) ? retryDelay(attempt, retryAfter, this.retry) : undefined;
-			if (wait === undefined || Date.now() + wait >= call.endAt) throw await this.failure(failure, call, itemIndex);
+			const wait = this.shouldRetry(failure, call.repeatable, attempt)
+				? retryDelay(attempt, retryAfter, this.retry)
+				: undefined;
+			if (wait === undefined || Date.now() + wait >= call.endAt)
+				throw await this.failure(failure, call, itemIndex);
 			attempt++;
 			await sleep(wait);
 		}
@@ -611,16 +757,26 @@ export class ServiceClient {
 			return repeatable && failure.status >= 500;
 		}
 		if (failure.kind !== 'network') return false;
-		if (failure.details.status === undefined && NOT_SENT_CODES.has(failure.details.code ?? '')) return true;
+		if (failure.details.status === undefined && NOT_SENT_CODES.has(failure.details.code ?? ''))
+			return true;
 		return repeatable;
 	}
 
 	/** `failure` as the NodeApiError to throw: with its facts, explained by the service, scrubbed. */
-	private async failure(failure: Failure, call: Call, itemIndex: number | undefined, cutByDeadline = false): Promise<NodeApiError> {
+	private async failure(
+		failure: Failure,
+		call: Call,
+		itemIndex: number | undefined,
+		cutByDeadline = false,
+	): Promise<NodeApiError> {
 		const error = this.toError(failure, call, itemIndex);
 		if (cutByDeadline) addFacts(error, { cutByDeadline });
 		if (this.service.explain && failure.kind === 'answer' && call.withCredential) {
-			await this.service.explain(error, { method: call.method, path: call.path, side: call.side?.key }, this);
+			await this.service.explain(
+				error,
+				{ method: call.method, path: call.path, side: call.side?.key },
+				this,
+			);
 		}
 		return this.scrub(error);
 	}
@@ -629,18 +785,29 @@ export class ServiceClient {
 		// Who answered (a side has a name of its own), and the credential field that holds its address.
 		const name = call.side?.name ?? this.service.name;
 		const address = `${call.side ? call.side.addressLabel(this.credentials?.data ?? {}) : 'Base URL'} of the ${this.service.name} credential`;
-		const request = failure.kind !== 'answer' && failure.details.request ? failure.details.request : where(call);
+		const request =
+			failure.kind !== 'answer' && failure.details.request ? failure.details.request : where(call);
 		const processed = mayHaveBeenProcessed(failure, call.method);
-		const caution = processed && !call.repeatable ? ' The request may have been processed before the answer was lost: check in the service before sending it again.' : '';
+		const caution =
+			processed && !call.repeatable
+				? ' The request may have been processed before the answer was lost: check in the service before sending it again.'
+				: '';
 		const status = statusOf(failure);
-		const facts: FailureFacts = { status, mayHaveBeenProcessed: processed, repeatable: call.repeatable || !processed };
+		const facts: FailureFacts = {
+			status,
+			mayHaveBeenProcessed: processed,
+			repeatable: call.repeatable || !processed,
+		};
 		if (call.hops) facts.hops = call.hops;
 		let message: string;
 		let description: string | undefined;
-		let body: JsonObject = { message: failure.kind === 'answer' ? `HTTP ${failure.status}` : failure.message };
+		let body: JsonObject = {
+			message: failure.kind === 'answer' ? `HTTP ${failure.status}` : failure.message,
+		};
 		if (failure.kind === 'answer') {
 			const scrubbed = this.scrub(failure.body);
-			if (scrubbed && typeof scrubbed === 'object' && !Array.isArray(scrubbed)) body = scrubbed as JsonObject;
+			if (scrubbed && typeof scrubbed === 'object' && !Array.isArray(scrubbed))
+				body = scrubbed as JsonObject;
 			else if (scrubbed !== undefined) body = { message: String(scrubbed).slice(0, 2000) };
 			if (!call.withCredential && (failure.status === 401 || failure.status === 403)) {
 				// Not "the key was refused": none was sent.
@@ -648,7 +815,10 @@ export class ServiceClient {
 				message = `HTTP ${failure.status} to a request without the ${label}`;
 				description = `${originOf(call.url)} is not the origin of the ${address}, so the ${label} was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
 			} else {
-				const described = this.service.describeError(failure.status, scrubbed, { token: false, side: call.side?.key });
+				const described = this.service.describeError(failure.status, scrubbed, {
+					token: false,
+					side: call.side?.key,
+				});
 				facts.said = described.said ?? bodyMessage(scrubbed);
 				message = described.message;
 				description = `${described.description ? `${described.description} ` : ''}(${request}, HTTP ${failure.status})${caution}`;
@@ -656,8 +826,11 @@ export class ServiceClient {
 		} else if (failure.kind === 'status') {
 			// An error status that ended a request of its own (the token request): the service's words, as for any answer.
 			const scrubbed = this.scrub(failure.details.body);
-			if (scrubbed && typeof scrubbed === 'object' && !Array.isArray(scrubbed)) body = scrubbed as JsonObject;
-			const described = this.service.describeError(failure.details.status ?? 0, scrubbed, { token: failure.details.token === true });
+			if (scrubbed && typeof scrubbed === 'object' && !Array.isArray(scrubbed))
+				body = scrubbed as JsonObject;
+			const described = this.service.describeError(failure.details.status ?? 0, scrubbed, {
+				token: failure.details.token === true,
+			});
 			facts.said = described.said ?? bodyMessage(scrubbed);
 			message = described.message;
 			description = `${described.description ? `${described.description} ` : ''}(${request}, HTTP ${failure.details.status ?? '?'})`;
@@ -671,9 +844,16 @@ export class ServiceClient {
 				description = `${request} was answered (HTTP ${failure.details.status}), but ${failure.message}.${caution}`;
 			}
 		} else if (failure.kind === 'deadline') {
-			const seconds = Math.max(1, Math.round((failure.details.allowedMs ?? this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000));
+			const seconds = Math.max(
+				1,
+				Math.round(
+					(failure.details.allowedMs ?? this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000,
+				),
+			);
 			message = `${name} did not answer in time (no complete answer within ${seconds} s)`;
-			const limit = call.callerDeadline ? 'the time left before the wait’s Timeout' : `the most one request may take${this.settings.timeoutOption ? ` (${this.settings.timeoutOption})` : ''}, retries included`;
+			const limit = call.callerDeadline
+				? 'the time left before the wait’s Timeout'
+				: `the most one request may take${this.settings.timeoutOption ? ` (${this.settings.timeoutOption})` : ''}, retries included`;
 			description = `${request} had no complete answer within ${seconds} s, ${limit}. An answer that arrives slowly is cut at that time too.${caution}`;
 		} else if (failure.kind === 'cancelled') {
 			message = `${name}: the execution was cancelled while ${request} waited for its answer`;
@@ -681,7 +861,9 @@ export class ServiceClient {
 		} else if (failure.kind === 'too-large') {
 			const { bytes = 0, limit = call.maxBytes, announced = false } = failure.details;
 			facts.size = { bytes, limit, announced };
-			const size = announced ? `it announced ${megabytes(bytes)}` : `more than ${megabytes(limit)} arrived`;
+			const size = announced
+				? `it announced ${megabytes(bytes)}`
+				: `more than ${megabytes(limit)} arrived`;
 			if (call.kind === 'download') {
 				message = `${name}: the file is larger than ${megabytes(limit)} (${size})`;
 				description = `${request}: the download was stopped at the Max File Size of ${megabytes(limit)} and nothing was kept. If the file is expected to be this large, raise Max File Size.`;
@@ -729,7 +911,10 @@ export class ServiceClient {
  */
 export function bodyMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
-		const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		const text = body
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
 		return text ? (text.length > 300 ? `${text.slice(0, 300)}…` : text) : undefined;
 	}
 	if (!body || typeof body !== 'object') return undefined;
@@ -737,7 +922,11 @@ export function bodyMessage(body: unknown): string | undefined {
 	for (const key of ['message', 'error_description', 'error', 'detail']) {
 		const value = b[key];
 		if (typeof value === 'string' && value) return value;
-		if (value && typeof value === 'object' && typeof (value as Record<string, unknown>).message === 'string') {
+		if (
+			value &&
+			typeof value === 'object' &&
+			typeof (value as Record<string, unknown>).message === 'string'
+		) {
 			return (value as Record<string, string>).message;
 		}
 	}

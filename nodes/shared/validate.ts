@@ -46,41 +46,71 @@ export class Checker {
 		return true;
 	}
 
-	string(field: string, value: unknown, opts: { min?: number; max?: number; required?: boolean } = {}): this {
+	string(
+		field: string,
+		value: unknown,
+		opts: { min?: number; max?: number; required?: boolean } = {},
+	): this {
 		if (isMissing(value)) {
 			if (opts.required) this.fail(field, 'is required');
 			return this;
 		}
-		if (typeof value !== 'string' && typeof value !== 'number') return this.fail(field, `must be text, got ${describe(value)}`);
+		if (typeof value !== 'string' && typeof value !== 'number')
+			return this.fail(field, `must be text, got ${describe(value)}`);
 		const length = String(value).length;
-		if (opts.min !== undefined && opts.max !== undefined && (length < opts.min || length > opts.max)) {
+		if (
+			opts.min !== undefined &&
+			opts.max !== undefined &&
+			(length < opts.min || length > opts.max)
+		) {
 			return this.fail(field, `must be ${opts.min} to ${opts.max} characters long, got ${length}`);
 		}
-		if (opts.max !== undefined && length > opts.max) return this.fail(field, `must be at most ${opts.max} characters long, got ${length}`);
-		if (opts.min !== undefined && length < opts.min) return this.fail(field, `must be at least ${opts.min} characters long, got ${length}`);
+		if (opts.max !== undefined && length > opts.max)
+			return this.fail(field, `must be at most ${opts.max} characters long, got ${length}`);
+		if (opts.min !== undefined && length < opts.min)
+			return this.fail(field, `must be at least ${opts.min} characters long, got ${length}`);
 		return this;
 	}
 
-	integer(field: string, value: unknown, opts: { min?: number; max?: number; required?: boolean } = {}): this {
+	integer(
+		field: string,
+		value: unknown,
+		opts: { min?: number; max?: number; required?: boolean } = {},
+	): this {
 		if (this.absentNumber(field, value, opts)) return this;
 		const n = numberValue(value);
 		// A whole number written with a fraction ("12.0") is refused as text: the text says more than the number.
-		if (n === undefined || !Number.isInteger(n) || (typeof value === 'string' && value.includes('.'))) {
+		if (
+			n === undefined ||
+			!Number.isInteger(n) ||
+			(typeof value === 'string' && value.includes('.'))
+		) {
 			return this.fail(field, `must be a whole number, got ${describe(value)}${commaHint(value)}`);
 		}
-		if (opts.min !== undefined && n < opts.min) return this.fail(field, `must be at least ${opts.min}, got ${n}`);
-		if (opts.max !== undefined && n > opts.max) return this.fail(field, `must be at most ${opts.max}, got ${n}`);
+		if (opts.min !== undefined && n < opts.min)
+			return this.fail(field, `must be at least ${opts.min}, got ${n}`);
+		if (opts.max !== undefined && n > opts.max)
+			return this.fail(field, `must be at most ${opts.max}, got ${n}`);
 		this.accepted(field, value, n);
 		return this;
 	}
 
-	number(field: string, value: unknown, opts: { min?: number; maxDecimals?: number; required?: boolean } = {}): this {
+	number(
+		field: string,
+		value: unknown,
+		opts: { min?: number; maxDecimals?: number; required?: boolean } = {},
+	): this {
 		if (this.absentNumber(field, value, opts)) return this;
 		const n = numberValue(value);
-		if (n === undefined) return this.fail(field, `must be a number, got ${describe(value)}${commaHint(value)}`);
-		if (opts.min !== undefined && n < opts.min) return this.fail(field, `must be at least ${opts.min}, got ${n}`);
+		if (n === undefined)
+			return this.fail(field, `must be a number, got ${describe(value)}${commaHint(value)}`);
+		if (opts.min !== undefined && n < opts.min)
+			return this.fail(field, `must be at least ${opts.min}, got ${n}`);
 		if (opts.maxDecimals !== undefined && decimals(value as number | string) > opts.maxDecimals) {
-			return this.fail(field, `must have at most ${opts.maxDecimals} decimals, got ${String(value)}`);
+			return this.fail(
+				field,
+				`must have at most ${opts.maxDecimals} decimals, got ${String(value)}`,
+			);
 		}
 		this.accepted(field, value, n);
 		return this;
@@ -98,24 +128,42 @@ export class Checker {
 		return true;
 	}
 
-	oneOf(field: string, value: unknown, allowed: readonly (string | number)[], opts: { required?: boolean } = {}): this {
+	oneOf(
+		field: string,
+		value: unknown,
+		allowed: readonly (string | number)[],
+		opts: { required?: boolean } = {},
+	): this {
 		if (isMissing(value)) {
 			if (opts.required) this.fail(field, 'is required');
 			return this;
 		}
 		// A list or an object is not one value, even when it reads as one (`String([2])` is "2").
-		if ((typeof value !== 'string' && typeof value !== 'number') || !allowed.some((a) => String(a) === String(value))) {
-			return this.fail(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(value)}`);
+		if (
+			(typeof value !== 'string' && typeof value !== 'number') ||
+			!allowed.some((a) => String(a) === String(value))
+		) {
+			return this.fail(
+				field,
+				`must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(value)}`,
+			);
 		}
 		return this;
 	}
 
-	matches(field: string, value: unknown, pattern: RegExp, what: string, opts: { required?: boolean } = {}): this {
+	matches(
+		field: string,
+		value: unknown,
+		pattern: RegExp,
+		what: string,
+		opts: { required?: boolean } = {},
+	): this {
 		if (isMissing(value)) {
 			if (opts.required) this.fail(field, 'is required');
 			return this;
 		}
-		if (typeof value !== 'string' || !pattern.test(value)) return this.fail(field, `${describe(value)} ${what}`);
+		if (typeof value !== 'string' || !pattern.test(value))
+			return this.fail(field, `${describe(value)} ${what}`);
 		return this;
 	}
 
@@ -131,13 +179,25 @@ export class Checker {
 			if (opts.required) this.fail(field, 'is required');
 			return this;
 		}
-		if (typeof value !== 'string' || !ISO_DATE.test(value) || !calendarDate(value.slice(0, 10)) || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))) {
-			return this.fail(field, `${describe(value)} is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)`);
+		if (
+			typeof value !== 'string' ||
+			!ISO_DATE.test(value) ||
+			!calendarDate(value.slice(0, 10)) ||
+			Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))
+		) {
+			return this.fail(
+				field,
+				`${describe(value)} is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)`,
+			);
 		}
 		return this;
 	}
 
-	array(field: string, value: unknown, opts: { required?: boolean; min?: number } = {}): value is unknown[] {
+	array(
+		field: string,
+		value: unknown,
+		opts: { required?: boolean; min?: number } = {},
+	): value is unknown[] {
 		if (isMissing(value)) {
 			if (opts.required) this.fail(field, 'is required');
 			return false;
@@ -153,7 +213,11 @@ export class Checker {
 		return true;
 	}
 
-	object(field: string, value: unknown, opts: { required?: boolean } = {}): value is Record<string, unknown> {
+	object(
+		field: string,
+		value: unknown,
+		opts: { required?: boolean } = {},
+	): value is Record<string, unknown> {
 		if (isMissing(value)) {
 			if (opts.required) this.fail(field, 'is required');
 			return false;
@@ -209,7 +273,9 @@ export function numberValue(value: unknown): number | undefined {
 
 /** A hint for a decimal comma ("1,50"), the usual way of writing decimals in Ecuador and Mexico. */
 function commaHint(value: unknown): string {
-	return typeof value === 'string' && /^-?\d+,\d+$/.test(value.trim()) ? ' (write decimals with a point, e.g. 1.50)' : '';
+	return typeof value === 'string' && /^-?\d+,\d+$/.test(value.trim())
+		? ' (write decimals with a point, e.g. 1.50)'
+		: '';
 }
 
 /** Replaces the text `was` at `path` (`a.b[0].c`) of `root` by `value`; does nothing when the path leads elsewhere. */
@@ -221,13 +287,20 @@ function replaceAt(root: IDataObject, path: string, was: string, value: number):
 		target = (target as Record<string, unknown>)[key];
 	}
 	const last = keys[keys.length - 1];
-	if (target && typeof target === 'object' && last !== undefined && (target as Record<string, unknown>)[last] === was) {
+	if (
+		target &&
+		typeof target === 'object' &&
+		last !== undefined &&
+		(target as Record<string, unknown>)[last] === was
+	) {
 		(target as Record<string, unknown>)[last] = value;
 	}
 }
 
 export function isMissing(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 export function decimals(value: number | string): number {
@@ -244,21 +317,33 @@ function numberToPlain(n: number): string {
 
 export function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
-	if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-	if (typeof value === 'object') return Array.isArray(value) ? 'a list' : value === null ? 'null' : 'an object';
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+	if (typeof value === 'object')
+		return Array.isArray(value) ? 'a list' : value === null ? 'null' : 'an object';
 	return String(value);
 }
 
 /** Parses a JSON parameter that may arrive as text or as an already-resolved object. */
-export function parseJsonParameter(node: INode, itemIndex: number, field: string, value: unknown): unknown {
+export function parseJsonParameter(
+	node: INode,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): unknown {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') return undefined;
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw new NodeOperationError(node, `${field}: is not valid JSON (${(error as Error).message})`, {
-			itemIndex,
-			description: 'Nothing was sent to the service. Check the JSON for a missing comma, quote or bracket.',
-		});
+		throw new NodeOperationError(
+			node,
+			`${field}: is not valid JSON (${(error as Error).message})`,
+			{
+				itemIndex,
+				description:
+					'Nothing was sent to the service. Check the JSON for a missing comma, quote or bracket.',
+			},
+		);
 	}
 }

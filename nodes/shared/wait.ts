@@ -51,7 +51,11 @@ export interface WaitFieldWords {
 }
 
 /** **Timeout (Seconds)**, shown under the service's toggle: its name, label and range are the same in every node. */
-export function waitTimeoutProperty({ default: seconds, description, displayOptions }: WaitFieldWords & { displayOptions: IDisplayOptions }): INodeProperties {
+export function waitTimeoutProperty({
+	default: seconds,
+	description,
+	displayOptions,
+}: WaitFieldWords & { displayOptions: IDisplayOptions }): INodeProperties {
 	return {
 		displayName: 'Timeout (Seconds)',
 		name: 'waitTimeout',
@@ -64,7 +68,10 @@ export function waitTimeoutProperty({ default: seconds, description, displayOpti
 }
 
 /** **Options → Poll Interval (Seconds)**: its name, label and range are the same in every node. */
-export function pollIntervalProperty({ default: seconds, description }: WaitFieldWords): INodeProperties {
+export function pollIntervalProperty({
+	default: seconds,
+	description,
+}: WaitFieldWords): INodeProperties {
 	return {
 		displayName: 'Poll Interval (Seconds)',
 		name: 'pollInterval',
@@ -76,7 +83,8 @@ export function pollIntervalProperty({ default: seconds, description }: WaitFiel
 }
 
 /** How the interval grows, for the option's description: one sentence in every node. */
-export const POLL_INTERVAL_RULE = 'seconds before the first check; each later check waits 1.5 times longer, up to 30 seconds (or Poll Interval, when longer)';
+export const POLL_INTERVAL_RULE =
+	'seconds before the first check; each later check waits 1.5 times longer, up to 30 seconds (or Poll Interval, when longer)';
 
 export interface WaitSettings {
 	/** How long the wait may take, from its start. */
@@ -119,17 +127,32 @@ export function readWaitTimes(
 		displayName: `${old.label} (a field of an earlier version of this node; set ${now} instead)`,
 	});
 
-	const timeoutChanged = this.getNodeParameter(fields.timeout.name, i, fields.timeout.default) !== fields.timeout.default;
+	const timeoutChanged =
+		this.getNodeParameter(fields.timeout.name, i, fields.timeout.default) !==
+		fields.timeout.default;
 	const timeout =
 		!timeoutChanged && legacy.timeout && saved(legacy.timeout)
-			? numberOption.call(this, asLegacy(fields.timeout, legacy.timeout, fields.timeout.displayName), i)
+			? numberOption.call(
+					this,
+					asLegacy(fields.timeout, legacy.timeout, fields.timeout.displayName),
+					i,
+				)
 			: numberOption.call(this, fields.timeout, i);
 
 	const options = this.getNodeParameter('options', i, {});
-	const intervalAdded = typeof options === 'object' && options !== null && fields.pollInterval.name in options;
+	const intervalAdded =
+		typeof options === 'object' && options !== null && fields.pollInterval.name in options;
 	const interval =
 		!intervalAdded && legacy.pollInterval && saved(legacy.pollInterval)
-			? numberOption.call(this, asLegacy(fields.pollInterval, legacy.pollInterval, `Options → ${fields.pollInterval.displayName}`), i)
+			? numberOption.call(
+					this,
+					asLegacy(
+						fields.pollInterval,
+						legacy.pollInterval,
+						`Options → ${fields.pollInterval.displayName}`,
+					),
+					i,
+				)
 			: numberOption.call(this, fields.pollInterval, i, { inOptions: true });
 
 	return { timeoutMs: timeout * 1000, firstMs: interval * 1000 };
@@ -153,7 +176,8 @@ export function failedCheck(error: unknown): { ends: boolean; counts: boolean } 
  */
 export function lastCheckFailure<E>(error: E, path: string, what: string): E {
 	const e = error as { description?: string | null };
-	if (factsOf(error).status === 404) e.description = `GET ${path} still answered 404 (not found) when the wait ended: the service had not made the new ${what} visible yet.`;
+	if (factsOf(error).status === 404)
+		e.description = `GET ${path} still answered 404 (not found) when the wait ended: the service had not made the new ${what} visible yet.`;
 	return error;
 }
 
@@ -183,7 +207,10 @@ export interface Follow<S> {
  * failed in a way that ends the wait (`check-failed`: a refused key at once, or the last failure when the
  * deadline came), with the last state known. A final state that is a failure is thrown by `isFinal`.
  */
-export type Followed<S> = { outcome: 'final'; state: S } | { outcome: 'timed-out'; state: S } | { outcome: 'check-failed'; state: S; error: unknown };
+export type Followed<S> =
+	| { outcome: 'final'; state: S }
+	| { outcome: 'timed-out'; state: S }
+	| { outcome: 'check-failed'; state: S; error: unknown };
 
 /** Follows one thing until it is final or the deadline passes (the rule above). */
 export async function followUntilFinal<S>(f: Follow<S>): Promise<Followed<S>> {
@@ -214,7 +241,8 @@ export async function followUntilFinal<S>(f: Follow<S>): Promise<Followed<S>> {
 		state = f.merge ? f.merge(state, next) : next;
 		if (f.isFinal(state)) return { outcome: 'final', state };
 	}
-	if (lastError !== undefined) return { outcome: 'check-failed', state, error: lastCheckFailure(lastError, f.path, f.what) };
+	if (lastError !== undefined)
+		return { outcome: 'check-failed', state, error: lastCheckFailure(lastError, f.path, f.what) };
 	return { outcome: 'timed-out', state };
 }
 

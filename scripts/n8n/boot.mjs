@@ -108,7 +108,13 @@ export function n8nEnv({ userFolder, extensionsDir, port, brokerPort, env = {} }
 // all of it. Groups still alive when this process exits or is interrupted are killed: an orphaned n8n keeps its
 // ports and its SQLite file, an orphaned database server its data folder.
 const liveGroups = new Set();
-const killGroup = (pid, sig) => { try { process.kill(-pid, sig); } catch { /* already gone */ } };
+const killGroup = (pid, sig) => {
+	try {
+		process.kill(-pid, sig);
+	} catch {
+		/* already gone */
+	}
+};
 function onParentSignal(sig) {
 	for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
 	process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[sig] ?? 1));
@@ -117,12 +123,18 @@ let cleanupInstalled = false;
 function track(child) {
 	if (!cleanupInstalled) {
 		cleanupInstalled = true;
-		process.on('exit', () => { for (const pid of liveGroups) killGroup(pid, 'SIGKILL'); });
+		process.on('exit', () => {
+			for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+		});
 		// Only when nobody else handles these (a handler of ours would otherwise replace the default exit).
-		for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) if (process.listenerCount(s) === 0) process.once(s, onParentSignal);
+		for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+			if (process.listenerCount(s) === 0) process.once(s, onParentSignal);
 	}
 	liveGroups.add(child.pid);
-	child.once('exit', () => { killGroup(child.pid, 'SIGKILL'); liveGroups.delete(child.pid); }); // the runner too
+	child.once('exit', () => {
+		killGroup(child.pid, 'SIGKILL');
+		liveGroups.delete(child.pid);
+	}); // the runner too
 }
 
 /**
@@ -153,21 +165,34 @@ function spawnN8n(args, envOpts) {
  * @param {N8nFolders & RunCliOptions} options
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string, ms: number }>}
  */
-export async function runCli(args, { userFolder, extensionsDir, env, check = false, timeoutMs = 120_000 }) {
+export async function runCli(
+	args,
+	{ userFolder, extensionsDir, env, check = false, timeoutMs = 120_000 },
+) {
 	const brokerPort = await freePort();
 	const started = Date.now();
 	return await new Promise((resolvePromise, reject) => {
 		const child = spawnN8n(args, { userFolder, extensionsDir, brokerPort, env });
 		let stdout = '';
 		let stderr = '';
-		child.stdout.on('data', (c) => { stdout += c; });
-		child.stderr.on('data', (c) => { stderr += c; });
+		child.stdout.on('data', (c) => {
+			stdout += c;
+		});
+		child.stderr.on('data', (c) => {
+			stderr += c;
+		});
 		const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), timeoutMs);
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			const result = { code, signal, stdout, stderr, ms: Date.now() - started };
-			if (check && code !== 0) reject(Object.assign(new Error(`n8n ${args.join(' ')} exited ${code ?? signal}\n${stdout}\n${stderr}`), result));
+			if (check && code !== 0)
+				reject(
+					Object.assign(
+						new Error(`n8n ${args.join(' ')} exited ${code ?? signal}\n${stdout}\n${stderr}`),
+						result,
+					),
+				);
 			else resolvePromise(result);
 		});
 	});
@@ -206,21 +231,49 @@ export function parseCliJson(stdout) {
  * exits or times out.
  * @param {N8nFolders & StartOptions} options
  */
-export async function startN8n({ command = 'start', userFolder, extensionsDir, port, env, timeoutMs = 90_000 }) {
-	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`unknown n8n command ${command}`);
+export async function startN8n({
+	command = 'start',
+	userFolder,
+	extensionsDir,
+	port,
+	env,
+	timeoutMs = 90_000,
+}) {
+	if (!['start', 'worker', 'webhook'].includes(command))
+		throw new Error(`unknown n8n command ${command}`);
 	port ??= await freePort();
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
 	mkdirSync(resolve(userFolder), { recursive: true });
-	const workerEnv = command === 'worker'
-		? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
-		: {};
-	const child = spawnN8n([command], { userFolder, extensionsDir, port: command === 'worker' ? undefined : port, brokerPort, env: { ...workerEnv, ...env } });
+	const workerEnv =
+		command === 'worker'
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
+			: {};
+	const child = spawnN8n([command], {
+		userFolder,
+		extensionsDir,
+		port: command === 'worker' ? undefined : port,
+		brokerPort,
+		env: { ...workerEnv, ...env },
+	});
 	let logs = '';
-	child.stdout.on('data', (c) => { logs += c; });
-	child.stderr.on('data', (c) => { logs += c; });
+	child.stdout.on('data', (c) => {
+		logs += c;
+	});
+	child.stderr.on('data', (c) => {
+		logs += c;
+	});
 	let exitInfo = null;
-	const exited = new Promise((r) => child.once('exit', (code, signal) => { exitInfo = { code, signal }; r(exitInfo); }));
+	const exited = new Promise((r) =>
+		child.once('exit', (code, signal) => {
+			exitInfo = { code, signal };
+			r(exitInfo);
+		}),
+	);
 	const url = `http://127.0.0.1:${port}`;
 	const healthPath = command === 'start' ? '/healthz' : '/healthz/readiness';
 
@@ -234,15 +287,22 @@ export async function startN8n({ command = 'start', userFolder, extensionsDir, p
 
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (exitInfo) throw new Error(`n8n ${command} exited (${JSON.stringify(exitInfo)}) before ${healthPath} answered. Logs:\n${logs.slice(-4000)}`);
+		if (exitInfo)
+			throw new Error(
+				`n8n ${command} exited (${JSON.stringify(exitInfo)}) before ${healthPath} answered. Logs:\n${logs.slice(-4000)}`,
+			);
 		try {
 			const res = await fetch(`${url}${healthPath}`, { signal: AbortSignal.timeout(1000) });
 			if (res.ok) return { command, url, port, child, logs: () => logs, stop };
-		} catch { /* not listening yet */ }
+		} catch {
+			/* not listening yet */
+		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	await stop();
-	throw new Error(`n8n ${command} did not answer ${url}${healthPath} within ${timeoutMs} ms. Logs:\n${logs.slice(-4000)}`);
+	throw new Error(
+		`n8n ${command} did not answer ${url}${healthPath} within ${timeoutMs} ms. Logs:\n${logs.slice(-4000)}`,
+	);
 }
 
 /**
@@ -252,7 +312,12 @@ export async function startN8n({ command = 'start', userFolder, extensionsDir, p
  */
 
 // Dev-only owner of every throw-away instance (password rules: 8–64 chars, a digit, an uppercase letter).
-export const DEV_OWNER = Object.freeze({ email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Dev-owner-1' });
+export const DEV_OWNER = Object.freeze({
+	email: 'owner@example.com',
+	firstName: 'Dev',
+	lastName: 'Owner',
+	password: 'Dev-owner-1',
+});
 
 /**
  * An API key for n8n's public API on a running instance, e.g. to read executions after webhook deliveries.
@@ -272,22 +337,32 @@ export async function createApiKey(url, owner = DEV_OWNER) {
 			return { res, body: JSON.parse(text) };
 		} catch {
 			// a route not mounted yet answers with the editor's HTML
-			throw new Error(`${path} answered ${res.status} with a body that is not JSON (n8n still starting?)`);
+			throw new Error(
+				`${path} answered ${res.status} with a body that is not JSON (n8n still starting?)`,
+			);
 		}
 	};
 	let r = await call('/rest/owner/setup', { method: 'POST', body: JSON.stringify(owner) });
 	if (r.res.status === 400 && /already setup/i.test(r.body?.message ?? '')) {
-		r = await call('/rest/login', { method: 'POST', body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }) });
+		r = await call('/rest/login', {
+			method: 'POST',
+			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+		});
 	}
-	if (!r.res.ok) throw new Error(`owner setup/login failed: ${r.res.status} ${JSON.stringify(r.body)}`);
-	const cookie = r.res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	if (!r.res.ok)
+		throw new Error(`owner setup/login failed: ${r.res.status} ${JSON.stringify(r.body)}`);
+	const cookie = r.res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
 	const scopes = (await call('/rest/api-keys/scopes', { headers: { cookie } })).body?.data;
 	r = await call('/rest/api-keys', {
 		method: 'POST',
 		headers: { cookie },
 		body: JSON.stringify({ label: `dev-scripts-${Date.now()}`, scopes, expiresAt: null }),
 	});
-	if (!r.res.ok) throw new Error(`creating an API key failed: ${r.res.status} ${JSON.stringify(r.body)}`);
+	if (!r.res.ok)
+		throw new Error(`creating an API key failed: ${r.res.status} ${JSON.stringify(r.body)}`);
 	const apiKey = r.body.data.rawApiKey;
 	return { apiKey, cookie, headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json' } };
 }

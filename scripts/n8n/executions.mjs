@@ -27,7 +27,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** n8n's public API on executions (GET /api/v1/executions...), with polling for webhook-started runs. */
 export function executionsClient(url, headers) {
 	const list = async (workflowId) => {
-		const res = await fetch(`${url}/api/v1/executions?workflowId=${encodeURIComponent(workflowId)}&limit=250`, { headers });
+		const res = await fetch(
+			`${url}/api/v1/executions?workflowId=${encodeURIComponent(workflowId)}&limit=250`,
+			{ headers },
+		);
 		assert.equal(res.status, 200, `executions API answered ${res.status}`);
 		return /** @type {{ data: Execution[] }} */ (await res.json()).data;
 	};
@@ -50,7 +53,10 @@ export function executionsClient(url, headers) {
 			for (;;) {
 				const now = await list(workflowId);
 				const ended = now.every((e) => e.finished || e.stoppedAt);
-				if (now.length !== last) { last = now.length; since = Date.now(); }
+				if (now.length !== last) {
+					last = now.length;
+					since = Date.now();
+				}
 				if (now.length >= atLeast && ended && Date.now() - since >= quietMs) return now;
 				if (Date.now() > deadline) return now;
 				await sleep(250);
@@ -63,9 +69,11 @@ export function executionsClient(url, headers) {
 				const res = await fetch(`${url}/api/v1/executions/${id}?includeData=true`, { headers });
 				if (res.status === 200) {
 					const execution = /** @type {ExecutionWithData} */ (await res.json());
-					if (execution.stoppedAt && execution.status !== 'running' && execution.status !== 'new') return execution;
+					if (execution.stoppedAt && execution.status !== 'running' && execution.status !== 'new')
+						return execution;
 				}
-				if (Date.now() > deadline) throw new Error(`execution ${id} did not end within ${timeoutMs} ms`);
+				if (Date.now() > deadline)
+					throw new Error(`execution ${id} did not end within ${timeoutMs} ms`);
 				await sleep(300);
 			}
 		},
@@ -86,7 +94,8 @@ export function nodeOutput(execution, nodeName, output = 0) {
  * @param {Pick<ExecutionWithData, 'data'>} execution
  * @param {string} nodeName
  */
-export const nodeRan = (execution, nodeName) => execution.data.resultData.runData[nodeName] !== undefined;
+export const nodeRan = (execution, nodeName) =>
+	execution.data.resultData.runData[nodeName] !== undefined;
 
 /**
  * POSTs a delivery again exactly as it was sent: the same bytes and the same signature and timestamp headers
@@ -95,7 +104,12 @@ export const nodeRan = (execution, nodeName) => execution.data.resultData.runDat
 export async function replay(url, delivery, extraHeaders = {}) {
 	const res = await fetch(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-svc-signature': delivery.signature, 'x-svc-timestamp': String(delivery.timestamp), ...extraHeaders },
+		headers: {
+			'content-type': 'application/json',
+			'x-svc-signature': delivery.signature,
+			'x-svc-timestamp': String(delivery.timestamp),
+			...extraHeaders,
+		},
 		body: delivery.rawBody,
 	});
 	return { status: res.status, text: await res.text() };
@@ -103,7 +117,11 @@ export async function replay(url, delivery, extraHeaders = {}) {
 
 /** POSTs raw bytes with the given headers (an unsigned or hand-made delivery). */
 export async function post(url, body, headers = {}) {
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
 	return { status: res.status, text: await res.text() };
 }
 
@@ -111,7 +129,11 @@ export async function post(url, body, headers = {}) {
 export async function untilServed(url, { timeoutMs = 60_000 } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const res = await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+		const res = await fetch(url, {
+			method: 'POST',
+			body: '{}',
+			headers: { 'content-type': 'application/json' },
+		}).catch(() => undefined);
 		if (res && res.status !== 404) return;
 		if (Date.now() > deadline) throw new Error(`${url} still answers 404 after ${timeoutMs} ms`);
 		await sleep(300);
@@ -122,9 +144,14 @@ export async function untilServed(url, { timeoutMs = 60_000 } = {}) {
 export async function untilGone(url, { timeoutMs = 30_000 } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const res = await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+		const res = await fetch(url, {
+			method: 'POST',
+			body: '{}',
+			headers: { 'content-type': 'application/json' },
+		}).catch(() => undefined);
 		if (res?.status === 404) return;
-		if (Date.now() > deadline) throw new Error(`${url} still served ${timeoutMs} ms after deactivation`);
+		if (Date.now() > deadline)
+			throw new Error(`${url} still served ${timeoutMs} ms after deactivation`);
 		await sleep(200);
 	}
 }

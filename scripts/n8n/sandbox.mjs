@@ -42,7 +42,10 @@ export const CREDENTIAL_IDS = Object.freeze({
 	partnersApi: { id: 'latamPartnersSim', name: 'Partners (simulator)' },
 	receiptsApi: { id: 'latamReceiptsSim', name: 'Receipts (simulator)' },
 	extractionApi: { id: 'latamExtractionSim', name: 'Extraction staging (simulator)' },
-	extractionWebhookApi: { id: 'latamExtractionHook', name: 'Extraction webhook secret (simulator)' },
+	extractionWebhookApi: {
+		id: 'latamExtractionHook',
+		name: 'Extraction webhook secret (simulator)',
+	},
 });
 
 const PACKAGE_PREFIX = 'n8n-nodes-latam-fiscal.';
@@ -52,13 +55,20 @@ const PACKAGE_PREFIX = 'n8n-nodes-latam-fiscal.';
  * run it outside Jest (`npm run dev`, the e2e tests, the benchmarks): a cache below node_modules, which no
  * linter or package ever looks at.
  */
-export const testBuildDir = join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-latam-fiscal', 'test-build');
+export const testBuildDir = join(
+	repoRoot,
+	'node_modules',
+	'.cache',
+	'n8n-nodes-latam-fiscal',
+	'test-build',
+);
 
 /**
  * A throw-away n8n user folder (database, settings, n8n's own copy of its editor) for `name`: beside the test
  * build, below node_modules, where linters and the package never look (n8n puts thousands of files there).
  */
-export const userFolderFor = (name) => join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-latam-fiscal', 'n8n-users', name);
+export const userFolderFor = (name) =>
+	join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-latam-fiscal', 'n8n-users', name);
 
 /**
  * A throw-away folder outside this repository, for what n8n must load as a user's n8n would: a module there
@@ -66,7 +76,12 @@ export const userFolderFor = (name) => join(repoRoot, 'node_modules', '.cache', 
  * a devDependency here, of the 2.x line). One folder per checkout, so worktrees side by side do not collide.
  */
 export const outsideRepoFor = (name) =>
-	join(tmpdir(), 'n8n-nodes-latam-fiscal', createHash('sha256').update(repoRoot).digest('hex').slice(0, 10), name);
+	join(
+		tmpdir(),
+		'n8n-nodes-latam-fiscal',
+		createHash('sha256').update(repoRoot).digest('hex').slice(0, 10),
+		name,
+	);
 
 /**
  * The compiled form of a module of test/ (e.g. 'simulator/main'), as `require` loads it. The simulators' module
@@ -90,14 +105,18 @@ export function requireTestModule(path) {
 export function build({ quiet = false } = {}) {
 	const stdio = quiet ? 'ignore' : 'inherit';
 	execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio });
-	execFileSync('npx', ['tsc', '-p', 'tsconfig.test.json', '--outDir', testBuildDir], { cwd: repoRoot, stdio });
+	execFileSync('npx', ['tsc', '-p', 'tsconfig.test.json', '--outDir', testBuildDir], {
+		cwd: repoRoot,
+		stdio,
+	});
 }
 
 /** Rewrites a workflow written for a community install so it runs with the package loaded as a custom extension. */
 export function forCustomExtension(workflow) {
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
-		if (node.type.startsWith(PACKAGE_PREFIX)) node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
+		if (node.type.startsWith(PACKAGE_PREFIX))
+			node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
 		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
 			if (CREDENTIAL_IDS[type]) node.credentials[type] = { ...CREDENTIAL_IDS[type] };
 			else node.credentials[type] = ref;
@@ -119,11 +138,28 @@ export function installPackage(userFolder, { quiet = false } = {}) {
 	const packDir = mkdtempSync(join(tmpdir(), 'latam-fiscal-pack-'));
 	try {
 		// npm prints the tarball's name last; split() returns at least one element, so pop() returns a string.
-		const tarball = /** @type {string} */ (execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: repoRoot, env, stdio, encoding: 'utf8' }).trim().split('\n').pop());
+		const tarball = /** @type {string} */ (
+			execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
+				cwd: repoRoot,
+				env,
+				stdio,
+				encoding: 'utf8',
+			})
+				.trim()
+				.split('\n')
+				.pop()
+		);
 		const nodesDir = join(userFolder, '.n8n', 'nodes');
 		mkdirSync(nodesDir, { recursive: true });
-		writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }, null, 2) + '\n');
-		execFileSync('npm', ['install', '--legacy-peer-deps', '--no-audit', '--no-fund', join(packDir, tarball)], { cwd: nodesDir, env, stdio });
+		writeFileSync(
+			join(nodesDir, 'package.json'),
+			JSON.stringify({ name: 'installed-nodes', private: true }, null, 2) + '\n',
+		);
+		execFileSync(
+			'npm',
+			['install', '--legacy-peer-deps', '--no-audit', '--no-fund', join(packDir, tarball)],
+			{ cwd: nodesDir, env, stdio },
+		);
 		return { tarball, packageDir: join(nodesDir, 'node_modules', PACKAGE_PREFIX.slice(0, -1)) };
 	} finally {
 		rmSync(packDir, { recursive: true, force: true });
@@ -136,10 +172,12 @@ export function installPackage(userFolder, { quiet = false } = {}) {
  * (`isWorkflowIdValid`), silently otherwise. IDs chosen by hand keep to 16 so they work on both lines.
  */
 export const MAX_WORKFLOW_ID = 16;
-export const isPortableWorkflowId = (id) => typeof id === 'string' && id.length > 0 && id.length <= MAX_WORKFLOW_ID;
+export const isPortableWorkflowId = (id) =>
+	typeof id === 'string' && id.length > 0 && id.length <= MAX_WORKFLOW_ID;
 
 /** Activating a workflow through the public API: `POST /api/v1/workflows/{id}/<on|off>` on each line. */
-export const apiActivation = (line) => (line === 1 ? { on: 'activate', off: 'deactivate' } : { on: 'publish', off: 'unpublish' });
+export const apiActivation = (line) =>
+	line === 1 ? { on: 'activate', off: 'deactivate' } : { on: 'publish', off: 'unpublish' };
 
 /**
  * The sandbox of the header. `userFolder` is resolved against the repository's root and must be outside it for
@@ -163,12 +201,15 @@ export async function prepareSandbox({
 	as = 'extension',
 	credentials: credentialRefs = CREDENTIAL_IDS,
 }) {
-	if (!['extension', 'installed'].includes(as)) throw new Error(`prepareSandbox: as must be 'extension' or 'installed', got ${as}`);
+	if (!['extension', 'installed'].includes(as))
+		throw new Error(`prepareSandbox: as must be 'extension' or 'installed', got ${as}`);
 	if (!skipBuild) build({ quiet });
 	const { line, version } = await install();
 	userFolder = resolve(repoRoot, userFolder);
 	if (as === 'installed' && !relative(repoRoot, userFolder).startsWith('..')) {
-		throw new Error(`an installed package needs a user folder outside the repository (outsideRepoFor), not ${userFolder}`);
+		throw new Error(
+			`an installed package needs a user folder outside the repository (outsideRepoFor), not ${userFolder}`,
+		);
 	}
 	mkdirSync(userFolder, { recursive: true });
 	let extensionsDir;
@@ -188,7 +229,11 @@ export async function prepareSandbox({
 	writeFileSync(
 		credentialsFile,
 		JSON.stringify(
-			Object.entries(sim.credentials).map(([type, data]) => ({ ...credentialRefs[type], type, data })),
+			Object.entries(sim.credentials).map(([type, data]) => ({
+				...credentialRefs[type],
+				type,
+				data,
+			})),
 			null,
 			2,
 		),
@@ -197,13 +242,20 @@ export async function prepareSandbox({
 
 	const importWorkflows = async (workflows) => {
 		if (!workflows.length) return;
-		const tooLong = workflows.filter((wf) => wf.id !== undefined && !isPortableWorkflowId(wf.id)).map((wf) => wf.id);
-		if (tooLong.length) throw new Error(`workflow IDs of more than ${MAX_WORKFLOW_ID} characters: ${tooLong.join(', ')} (n8n 1.x then never saves their static data)`);
+		const tooLong = workflows
+			.filter((wf) => wf.id !== undefined && !isPortableWorkflowId(wf.id))
+			.map((wf) => wf.id);
+		if (tooLong.length)
+			throw new Error(
+				`workflow IDs of more than ${MAX_WORKFLOW_ID} characters: ${tooLong.join(', ')} (n8n 1.x then never saves their static data)`,
+			);
 		const dir = join(userFolder, 'sandbox-workflows');
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
 		const prepare = as === 'extension' ? forCustomExtension : (wf) => wf;
-		workflows.forEach((wf, n) => writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(prepare(wf))));
+		workflows.forEach((wf, n) =>
+			writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(prepare(wf))),
+		);
 		await runCli(['import:workflow', '--separate', `--input=${dir}`], { ...opts, check: true });
 	};
 	/**
@@ -212,7 +264,8 @@ export async function prepareSandbox({
 	 * @param {string[]} args
 	 * @param {Partial<N8nFolders> & RunCliOptions} [extra]
 	 */
-	const cli = (args, extra = {}) => runCli(args, { ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });
+	const cli = (args, extra = {}) =>
+		runCli(args, { ...opts, ...extra, env: { ...env, ...(extra.env ?? {}) } });
 
 	return {
 		sim,
@@ -229,7 +282,10 @@ export async function prepareSandbox({
 		 */
 		activate: async (ids) => {
 			for (const id of ids) {
-				const args = line === 1 ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`];
+				const args =
+					line === 1
+						? ['update:workflow', `--id=${id}`, '--active=true']
+						: ['publish:workflow', `--id=${id}`];
 				await cli(args, { check: true });
 			}
 		},
@@ -258,11 +314,14 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		text = text.replaceAll('ext_REPLACE_ME', job.publicId);
 	}
 	for (const n of [1, 2]) {
-		if (text.includes(`REPLACE_WITH_RECEIPT_ID_${n}`)) text = text.replaceAll(`REPLACE_WITH_RECEIPT_ID_${n}`, sim.receipts.seed('retention').id);
+		if (text.includes(`REPLACE_WITH_RECEIPT_ID_${n}`))
+			text = text.replaceAll(`REPLACE_WITH_RECEIPT_ID_${n}`, sim.receipts.seed('retention').id);
 	}
 	const folder = join(userFolder, '.n8n-files', 'cfdi'); // inside n8n's default allowed folder for file nodes
 	if (text.includes('/home/node/cfdi/')) mkdirSync(folder, { recursive: true });
-	text = text.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'").replaceAll('/home/node/cfdi/', `${folder}/`);
+	text = text
+		.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'")
+		.replaceAll('/home/node/cfdi/', `${folder}/`);
 	return JSON.parse(text);
 }
 
@@ -295,10 +354,17 @@ export async function ownerApiKey(url, timeoutMs = 60_000) {
 		try {
 			return await createApiKey(url);
 		} catch (error) {
-			if (!(error instanceof Error) || !/ 404 |not JSON/.test(error.message) || Date.now() > deadline) throw error;
+			if (
+				!(error instanceof Error) ||
+				!/ 404 |not JSON/.test(error.message) ||
+				Date.now() > deadline
+			)
+				throw error;
 			await new Promise((r) => setTimeout(r, 500));
 		}
 	}
 }
 
-export const isBuilt = () => existsSync(join(repoRoot, 'dist', 'nodes')) && existsSync(join(testBuildDir, 'test', 'simulator', 'main.js'));
+export const isBuilt = () =>
+	existsSync(join(repoRoot, 'dist', 'nodes')) &&
+	existsSync(join(testBuildDir, 'test', 'simulator', 'main.js'));

@@ -2,10 +2,23 @@
 import { randomUUID } from 'node:crypto';
 
 /** A node of a workflow (typeVersion 1 unless `extra` says otherwise). */
-export const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
+export const node = (name, type, parameters, extra = {}) => ({
+	id: randomUUID(),
+	name,
+	type,
+	typeVersion: 1,
+	position: [0, 0],
+	parameters,
+	...extra,
+});
 
 /** Connections of nodes in a line: a → b → c. */
-export const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+export const chain = (...names) =>
+	Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
 
 /**
  * Manual Trigger "Start" → Code "Rows" (`count` items, each `{ json: <row> }` where `row` is a JavaScript
@@ -18,7 +31,12 @@ export function rowsWorkflow(id, count, row, target) {
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', {}),
-			node('Rows', 'n8n-nodes-base.code', { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: ${row} }));` }, { typeVersion: 2 }),
+			node(
+				'Rows',
+				'n8n-nodes-base.code',
+				{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: ${row} }));` },
+				{ typeVersion: 2 },
+			),
 			{ ...target, name: 'Target' },
 		],
 		connections: chain('Start', 'Rows', 'Target'),
@@ -33,13 +51,40 @@ export function retentionFromItem() {
 		secuencial: 0,
 		fecha_emision: '2026-11-30',
 		periodo_fiscal: '11/2026',
-		emisor: { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', establecimiento: { codigo: '001', punto_emision: '002' } },
-		sujeto: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' },
-		items: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, valor_retenido: 1.75, fecha_emision_documento_sustento: '2026-11-15', tipo_documento_sustento: '01' }],
+		emisor: {
+			ruc: '1792146739001',
+			razon_social: 'Distribuidora Andina S.A.',
+			establecimiento: { codigo: '001', punto_emision: '002' },
+		},
+		sujeto: {
+			identificacion: '1790016919001',
+			tipo_identificacion: '04',
+			razon_social: 'Corporación Ejemplo',
+		},
+		items: [
+			{
+				codigo: '1',
+				codigo_porcentaje: '312',
+				base_imponible: 100,
+				valor_retenido: 1.75,
+				fecha_emision_documento_sustento: '2026-11-15',
+				tipo_documento_sustento: '01',
+			},
+		],
 	};
 	return `=${JSON.stringify(body).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`;
 }
 
 /** Partners Plan → Get by the item's `id`, `parallel` requests at a time. */
 export const partnersGetById = (parallel) =>
-	node('Target', 'n8n-nodes-latam-fiscal.partners', { resource: 'plan', operation: 'get', plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, options: { parallelRequests: parallel } }, { credentials: { partnersApi: { id: 'x', name: 'x' } } });
+	node(
+		'Target',
+		'n8n-nodes-latam-fiscal.partners',
+		{
+			resource: 'plan',
+			operation: 'get',
+			plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			options: { parallelRequests: parallel },
+		},
+		{ credentials: { partnersApi: { id: 'x', name: 'x' } } },
+	);

@@ -9,7 +9,15 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 // Without the background-networking flags Chromium keeps trying to reach Google's servers, which a closed
 // network refuses; --no-sandbox because CI runs as root.
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
 
 selectors.setTestIdAttribute('data-test-id');
 
@@ -19,10 +27,14 @@ selectors.setTestIdAttribute('data-test-id');
  * @returns {Promise<string>}
  */
 const readClipboard = () =>
-	/** @type {{ navigator: { clipboard: { readText(): Promise<string> } } }} */ (/** @type {unknown} */ (globalThis)).navigator.clipboard.readText();
+	/** @type {{ navigator: { clipboard: { readText(): Promise<string> } } }} */ (
+		/** @type {unknown} */ (globalThis)
+	).navigator.clipboard.readText();
 /** Empties the clipboard (in the page, like readClipboard). */
 const clearClipboard = () =>
-	/** @type {{ navigator: { clipboard: { writeText(text: string): Promise<void> } } }} */ (/** @type {unknown} */ (globalThis)).navigator.clipboard.writeText('');
+	/** @type {{ navigator: { clipboard: { writeText(text: string): Promise<void> } } }} */ (
+		/** @type {unknown} */ (globalThis)
+	).navigator.clipboard.writeText('');
 
 export async function launchBrowser() {
 	return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -93,18 +105,31 @@ export class Editor {
 	async addAction(search, entry, action) {
 		await this.page.getByTestId('node-creator-plus-button').click();
 		await this.pick(search, entry);
-		await this.page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: action }).first().click();
+		await this.page
+			.getByTestId('node-creator')
+			.getByTestId('item-iterator-item')
+			.filter({ hasText: action })
+			.first()
+			.click();
 		await this.page.getByTestId('ndv').waitFor();
 	}
 
 	async pick(search, entry) {
 		await this.searchNodes(search);
-		await this.page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: entry }).first().click();
+		await this.page
+			.getByTestId('node-creator')
+			.getByTestId('item-iterator-item')
+			.filter({ hasText: entry })
+			.first()
+			.click();
 	}
 
 	async closeNodeView() {
 		await this.page.keyboard.press('Escape');
-		await this.page.getByTestId('ndv').waitFor({ state: 'hidden' }).catch(() => undefined);
+		await this.page
+			.getByTestId('ndv')
+			.waitFor({ state: 'hidden' })
+			.catch(() => undefined);
 	}
 
 	/** The form of the open node (its parameters). */
@@ -123,7 +148,11 @@ export class Editor {
 		await modal.getByTestId('credential-edit-dialog').waitFor();
 		await fill(new Form(this.page, modal));
 		const save = modal.getByTestId('credential-save-button');
-		const saved = this.page.waitForResponse((r) => /\/rest\/credentials\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH');
+		const saved = this.page.waitForResponse(
+			(r) =>
+				/\/rest\/credentials\/[^/]+$/.test(new URL(r.url()).pathname) &&
+				r.request().method() === 'PATCH',
+		);
 		await save.click();
 		const answer = await saved;
 		if (!answer.ok()) throw new Error(`saving the credential answered ${answer.status()}`);
@@ -138,11 +167,19 @@ export class Editor {
 	 * (GET /rest/executions/<id>) once it has ended, so the panel is read after that answer.
 	 */
 	async executeStep() {
-		const ended = this.page.waitForResponse((r) => r.request().method() === 'GET' && /\/rest\/executions\/\d+$/.test(new URL(r.url()).pathname), { timeout: 60_000 });
+		const ended = this.page.waitForResponse(
+			(r) =>
+				r.request().method() === 'GET' &&
+				/\/rest\/executions\/\d+$/.test(new URL(r.url()).pathname),
+			{ timeout: 60_000 },
+		);
 		await this.page.getByTestId('ndv').getByTestId('node-execute-button').first().click();
 		await ended;
 		const panel = this.page.getByTestId('output-panel');
-		await panel.getByText(/\d+ items?|error/i).first().waitFor({ timeout: 60_000 });
+		await panel
+			.getByText(/\d+ items?|error/i)
+			.first()
+			.waitFor({ timeout: 60_000 });
 		return await panel.innerText();
 	}
 
@@ -188,7 +225,9 @@ export class Form {
 	 * @param {{ collection: string, entry?: number }} [within]
 	 */
 	param(name, within) {
-		const scope = within ? this.root.getByTestId(`fixed-collection-${within.collection}`) : this.root;
+		const scope = within
+			? this.root.getByTestId(`fixed-collection-${within.collection}`)
+			: this.root;
 		const inputs = scope.getByTestId(`parameter-input-${name}`);
 		return within?.entry === undefined ? inputs.first() : inputs.nth(within.entry);
 	}

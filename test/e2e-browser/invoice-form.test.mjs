@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
-import { ownerApiKey, prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import {
+	ownerApiKey,
+	prepareSandbox,
+	requireTestModule,
+	userFolderFor,
+} from '../../scripts/n8n/sandbox.mjs';
 import { launchBrowser, openEditor } from './editor.mjs';
 
 const userFolder = userFolderFor('e2e-browser');
@@ -23,7 +28,11 @@ let bodies;
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	sb = await prepareSandbox({
+		userFolder,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+	});
 	bodies = requireTestModule('receipts/setup');
 	n8n = await sb.start();
 	await ownerApiKey(n8n.url);
@@ -44,7 +53,18 @@ describe('the bookkeeper’s invoice, through the n8n editor', () => {
 		await editor.newWorkflow();
 		await editor.addTrigger('manual', 'Manual Trigger');
 		await editor.page.getByTestId('node-creator-plus-button').click();
-		for (const search of ['factura', 'facturacion', 'facturación', 'retencion', 'guia de remision', 'nota de credito', 'liquidacion de compra', 'comprobante', 'invoice', 'SRI']) {
+		for (const search of [
+			'factura',
+			'facturacion',
+			'facturación',
+			'retencion',
+			'guia de remision',
+			'nota de credito',
+			'liquidacion de compra',
+			'comprobante',
+			'invoice',
+			'SRI',
+		]) {
 			const entries = await editor.searchNodes(search);
 			const receipts = entries.find((e) => e.startsWith('Receipts (Ecuador)'));
 			assert.ok(receipts, `"${search}" finds Receipts (Ecuador); found: ${entries.join(' | ')}`);
@@ -87,8 +107,16 @@ describe('the bookkeeper’s invoice, through the n8n editor', () => {
 		assert.match(await form.shown('medio', { collection: 'pagos' }), /^Cash \(Efectivo\)/);
 
 		// What the form tells a bookkeeper about the amounts it leaves at 0: a line under each, a notice above Totals.
-		assert.ok(await editor.page.getByText('The totals and the tax totals are computed from the items', { exact: false }).isVisible(), 'the notice above Totals');
-		assert.ok((await editor.page.getByText('Leave 0: the node computes it', { exact: true }).count()) >= 5, 'a hint under the computed amounts');
+		assert.ok(
+			await editor.page
+				.getByText('The totals and the tax totals are computed from the items', { exact: false })
+				.isVisible(),
+			'the notice above Totals',
+		);
+		assert.ok(
+			(await editor.page.getByText('Leave 0: the node computes it', { exact: true }).count()) >= 5,
+			'a hint under the computed amounts',
+		);
 
 		sb.sim.server.clear();
 		const panel = await editor.executeStep();
@@ -96,18 +124,37 @@ describe('the bookkeeper’s invoice, through the n8n editor', () => {
 		const [out] = await editor.outputJson();
 		assert.equal(out.estado, 'AUTORIZADO', JSON.stringify(out).slice(0, 800));
 		assert.equal(out.rejected, false);
-		assert.equal(out.numero, `${issuer.establecimiento.codigo}-${issuer.establecimiento.punto_emision}-${SECUENCIAL.padStart(9, '0')}`);
+		assert.equal(
+			out.numero,
+			`${issuer.establecimiento.codigo}-${issuer.establecimiento.punto_emision}-${SECUENCIAL.padStart(9, '0')}`,
+		);
 
 		// Sent once, with every amount computed by the node and the issuer from the credential.
 		const posts = issued();
-		assert.deepEqual(posts.map((p) => p.path), ['/invoices/issue']);
+		assert.deepEqual(
+			posts.map((p) => p.path),
+			['/invoices/issue'],
+		);
 		const body = posts[0].body;
 		const expected = bodies.bookkeeperAmounts();
-		assert.deepEqual(body.items.map((i) => [i.precio_total_sin_impuestos, i.impuestos]), expected.items.map((i) => [i.precio_total_sin_impuestos, i.impuestos]));
+		assert.deepEqual(
+			body.items.map((i) => [i.precio_total_sin_impuestos, i.impuestos]),
+			expected.items.map((i) => [i.precio_total_sin_impuestos, i.impuestos]),
+		);
 		assert.deepEqual(body.totales, expected.totales);
-		assert.deepEqual(body.pagos.map((p) => p.total), [150.5]);
+		assert.deepEqual(
+			body.pagos.map((p) => p.total),
+			[150.5],
+		);
 		assert.equal(body.comprador.tipo_identificacion, '05'); // a 10-digit cédula, inferred
-		assert.deepEqual([body.emisor.ruc, body.emisor.establecimiento.codigo, body.emisor.establecimiento.punto_emision], [issuer.ruc, '001', '002']);
+		assert.deepEqual(
+			[
+				body.emisor.ruc,
+				body.emisor.establecimiento.codigo,
+				body.emisor.establecimiento.punto_emision,
+			],
+			[issuer.ruc, '001', '002'],
+		);
 	});
 
 	test('run again, the same invoice is returned by the SRI, and the output panel says why and what to do', async () => {

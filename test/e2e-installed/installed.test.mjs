@@ -12,7 +12,12 @@ import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { executionsClient, nodeOutput, untilServed } from '../../scripts/n8n/executions.mjs';
 import { lineOf, selectedVersion } from '../../scripts/n8n/install.mjs';
-import { outsideRepoFor, ownerApiKey, prepareSandbox, repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import {
+	outsideRepoFor,
+	ownerApiKey,
+	prepareSandbox,
+	repoRoot,
+} from '../../scripts/n8n/sandbox.mjs';
 
 const PACKAGE = 'n8n-nodes-latam-fiscal';
 const NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
@@ -25,7 +30,8 @@ const examples = readdirSync(examplesDir)
 	.filter((f) => f.endsWith('.json'))
 	.sort()
 	.map((file) => ({ file, workflow: JSON.parse(readFileSync(join(examplesDir, file), 'utf8')) }));
-const isTrigger = (wf) => wf.nodes.some((n) => n.type.startsWith(`${PACKAGE}.`) && /Trigger$/.test(n.type));
+const isTrigger = (wf) =>
+	wf.nodes.some((n) => n.type.startsWith(`${PACKAGE}.`) && /Trigger$/.test(n.type));
 /** What a user replaces with their own data before an example runs (an extraction ID, receipt IDs, a password in n8n Variables, a folder). */
 const PLACEHOLDER = /REPLACE_ME|REPLACE_WITH_|\$vars\.|\/home\/node\//;
 const needsUserData = (wf) => PLACEHOLDER.test(JSON.stringify(wf));
@@ -56,7 +62,10 @@ function credentialsForExamples() {
 		const [id] = r.ids;
 		if (r.ids.size === 1 && !taken.has(id)) chosen[type] = { id, name: [...r.names][0] };
 		else if (r.names.size === 1) chosen[type] = { id: `latam-${type}`, name: [...r.names][0] };
-		else throw new Error(`the examples reference ${type} credentials with IDs ${[...r.ids]} and names ${[...r.names]}: n8n can resolve only one of them`);
+		else
+			throw new Error(
+				`the examples reference ${type} credentials with IDs ${[...r.ids]} and names ${[...r.names]}: n8n can resolve only one of them`,
+			);
 		taken.add(chosen[type].id);
 	}
 	return chosen;
@@ -87,7 +96,13 @@ async function execute(id) {
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, as: 'installed', credentials, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	sb = await prepareSandbox({
+		userFolder,
+		as: 'installed',
+		credentials,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+	});
 	await sb.cli(['import:workflow', '--separate', `--input=${examplesDir}`], { check: true });
 	const exported = join(userFolder, 'stored-workflows.json');
 	await sb.cli(['export:workflow', '--all', `--output=${exported}`], { check: true });
@@ -101,9 +116,12 @@ after(async () => {
 });
 
 describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`, () => {
-	test('npm installed the package alone: n8n-workflow is not installed beside it, so it can only be n8n\'s own', () => {
+	test("npm installed the package alone: n8n-workflow is not installed beside it, so it can only be n8n's own", () => {
 		const nodeModules = join(userFolder, '.n8n', 'nodes', 'node_modules');
-		assert.deepEqual(readdirSync(nodeModules).filter((e) => !e.startsWith('.')), [PACKAGE]);
+		assert.deepEqual(
+			readdirSync(nodeModules).filter((e) => !e.startsWith('.')),
+			[PACKAGE],
+		);
 		const fromPackage = createRequire(join(nodeModules, PACKAGE, 'package.json'));
 		assert.throws(() => fromPackage.resolve('n8n-workflow'), { code: 'MODULE_NOT_FOUND' });
 	});
@@ -112,18 +130,27 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 		const installed = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE);
 		const listed = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
 		assert.equal(listed.length, NODES.length + CREDENTIALS.length);
-		for (const file of listed) assert.doesNotThrow(() => readFileSync(join(installed, file)), `${file} missing from the tarball`);
+		for (const file of listed)
+			assert.doesNotThrow(
+				() => readFileSync(join(installed, file)),
+				`${file} missing from the tarball`,
+			);
 	});
 
 	test('n8n loads the five nodes, the tool variants of the three action nodes and nothing under CUSTOM', async () => {
 		const file = join(userFolder, 'nodes.json');
 		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
 		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);
-		for (const name of [...NODES, ...TOOLS]) assert.ok(names.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} not loaded`);
-		assert.deepEqual(names.filter((n) => n.startsWith('CUSTOM.')), []);
+		for (const name of [...NODES, ...TOOLS])
+			assert.ok(names.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} not loaded`);
+		assert.deepEqual(
+			names.filter((n) => n.startsWith('CUSTOM.')),
+			[],
+		);
 		// every node type of every example is known to n8n
 		for (const { file: f, workflow } of examples) {
-			for (const n of workflow.nodes) assert.ok(names.includes(n.type), `${f}: node type ${n.type} unknown to n8n`);
+			for (const n of workflow.nodes)
+				assert.ok(names.includes(n.type), `${f}: node type ${n.type} unknown to n8n`);
 		}
 	});
 
@@ -134,22 +161,36 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 			assert.ok(wf, `${file} not imported`);
 			assert.equal(wf.active, false, `${file}: imported inactive`);
 			for (const n of wf.nodes) {
-				for (const [type, ref] of Object.entries(n.credentials ?? {})) assert.equal(ref.id, credentials[type].id, `${file}, node "${n.name}": ${type} resolved to ${ref.id}`);
+				for (const [type, ref] of Object.entries(n.credentials ?? {}))
+					assert.equal(
+						ref.id,
+						credentials[type].id,
+						`${file}, node "${n.name}": ${type} resolved to ${ref.id}`,
+					);
 			}
 		}
 	});
 
 	test('the examples that need no data of the user run against the simulators', async () => {
-		const runnable = examples.filter(({ workflow }) => !isTrigger(workflow) && !needsUserData(workflow));
+		const runnable = examples.filter(
+			({ workflow }) => !isTrigger(workflow) && !needsUserData(workflow),
+		);
 		assert.ok(runnable.length >= 3, `only ${runnable.length} examples ran`);
 		for (const { file, workflow } of runnable) {
 			sb.sim.server.clear();
 			const run = await execute(ids[workflow.name]);
-			assert.equal(run.data.resultData.error, undefined, `${file}: ${run.data.resultData.error?.message}`);
+			assert.equal(
+				run.data.resultData.error,
+				undefined,
+				`${file}: ${run.data.resultData.error?.message}`,
+			);
 			for (const n of workflow.nodes.filter((x) => x.type.startsWith(`${PACKAGE}.`))) {
 				assert.ok(nodeOutput(run, n.name).length >= 1, `${file}: "${n.name}" produced no items`);
 			}
-			assert.ok(['partners', 'receipts', 'extraction'].some((s) => sb.sim.server.received(s).length > 0), `${file}: no request reached a simulator`);
+			assert.ok(
+				['partners', 'receipts', 'extraction'].some((s) => sb.sim.server.received(s).length > 0),
+				`${file}: no request reached a simulator`,
+			);
 		}
 	});
 });
@@ -162,28 +203,44 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 	};
 
 	before(async () => {
-		await sb.activate(examples.filter(({ workflow }) => isTrigger(workflow)).map(({ workflow }) => ids[workflow.name]));
+		await sb.activate(
+			examples
+				.filter(({ workflow }) => isTrigger(workflow))
+				.map(({ workflow }) => ids[workflow.name]),
+		);
 		port = await freePort();
 		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 		api = await ownerApiKey(n8n.url);
 		ex = executionsClient(n8n.url, api.headers);
 		await untilServed(url('extraction-trigger-download-completed.json', 'extraction'));
-		await untilServed(`${url('receipts-trigger-branch-on-authorization.json', 'receipts')}?event=receipt-issued`);
+		await untilServed(
+			`${url('receipts-trigger-branch-on-authorization.json', 'receipts')}?event=receipt-issued`,
+		);
 	});
 
 	test('n8n registers the four credential types of the package, their icons served from the package', async () => {
-		const res = await fetch(`${n8n.url}/types/credentials.json`, { headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' } });
+		const res = await fetch(`${n8n.url}/types/credentials.json`, {
+			headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' },
+		});
 		assert.equal(res.status, 200);
-		const types = /** @type {Array<{ name: string, iconUrl?: unknown, icon?: unknown }>} */ (await res.json());
+		const types = /** @type {Array<{ name: string, iconUrl?: unknown, icon?: unknown }>} */ (
+			await res.json()
+		);
 		for (const name of CREDENTIALS) {
 			const type = types.find((t) => t.name === name);
 			assert.ok(type, `${name} not registered`);
-			assert.match(JSON.stringify(type.iconUrl ?? type.icon), new RegExp(`${PACKAGE}/dist/`), `${name}: icon not from the installed package`);
+			assert.match(
+				JSON.stringify(type.iconUrl ?? type.icon),
+				new RegExp(`${PACKAGE}/dist/`),
+				`${name}: icon not from the installed package`,
+			);
 		}
 	});
 
 	test('n8n runs the package though its database does not list it: Settings → Community nodes shows nothing', async () => {
-		const res = await fetch(`${n8n.url}/rest/community-packages`, { headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' } });
+		const res = await fetch(`${n8n.url}/rest/community-packages`, {
+			headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' },
+		});
 		assert.equal(res.status, 200, await res.clone().text());
 		assert.deepEqual(/** @type {{ data: unknown[] }} */ (await res.json()).data, []);
 	});
@@ -194,7 +251,10 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 		const wf = storedOf('receipts-trigger-branch-on-authorization.json').id;
 		const receipt = sb.sim.receipts.seed('retention', {}, 'AUTORIZADO');
 		const answers = await sb.sim.receipts.deliver('receipt-issued', receipt.id);
-		assert.deepEqual(answers.map((a) => a.status), [200]);
+		assert.deepEqual(
+			answers.map((a) => a.status),
+			[200],
+		);
 		const [run] = await ex.settled(wf, { atLeast: 1 });
 		const detail = await ex.get(run.id);
 		assert.equal(detail.status, 'success');
@@ -205,9 +265,17 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 		const hook = url('extraction-trigger-download-completed.json', 'extraction');
 		const secret = sb.sim.credentials.extractionWebhookApi.secret;
 		const job = sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
-		const ok = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(job), { secret, url: hook });
+		const ok = await sb.sim.extraction.deliver(
+			'extraction.completed',
+			sb.sim.extraction.completedEventData(job),
+			{ secret, url: hook },
+		);
 		assert.equal(ok.status, 200, ok.text);
-		const forged = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(job), { secret: 'not-the-secret', url: hook });
+		const forged = await sb.sim.extraction.deliver(
+			'extraction.completed',
+			sb.sim.extraction.completedEventData(job),
+			{ secret: 'not-the-secret', url: hook },
+		);
 		assert.equal(forged.status, 401);
 		const wf = storedOf('extraction-trigger-download-completed.json').id;
 		const runs = await ex.settled(wf, { atLeast: 1 });

@@ -11,9 +11,24 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
+import {
+	executionsClient,
+	nodeOutput,
+	nodeRan,
+	post,
+	replay,
+	untilGone,
+	untilServed,
+} from '../../scripts/n8n/executions.mjs';
 import { queueEnv, startPostgres, startRedis } from '../../scripts/n8n/queue.mjs';
-import { apiActivation, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import {
+	apiActivation,
+	fillPlaceholders,
+	ownerApiKey,
+	prepareSandbox,
+	repoRoot,
+	userFolderFor,
+} from '../../scripts/n8n/sandbox.mjs';
 
 // Whatever happens, nothing outlives the suite: boot.mjs kills every child when this process exits.
 setTimeout(() => {
@@ -21,7 +36,13 @@ setTimeout(() => {
 	process.exit(1);
 }, 20 * 60_000).unref();
 
-const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
+const PACKAGE_NODES = [
+	'partners',
+	'receipts',
+	'extraction',
+	'receiptsTrigger',
+	'extractionTrigger',
+];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
 const REFUSAL = '{"error":"unauthorized"}';
 const ACKNOWLEDGED = '{"received":true}';
@@ -30,9 +51,15 @@ const BROWSER_ID = 'latam-fiscal-dev-scripts'; // the one boot.mjs createApiKey 
 /** @typedef {import('../../scripts/n8n/boot.mjs').LoadedTypes} LoadedTypes */
 
 const userFolder = userFolderFor('e2e-queue');
-const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
+const example = (file, id) => ({
+	...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')),
+	id,
+});
 const extractionTrigger = example('extraction-trigger-download-completed.json', 'qExtTrigger');
-const receiptsTrigger = example('receipts-trigger-branch-on-authorization.json', 'qReceiptsTrigger');
+const receiptsTrigger = example(
+	'receipts-trigger-branch-on-authorization.json',
+	'qReceiptsTrigger',
+);
 
 let pg;
 let redis;
@@ -41,8 +68,18 @@ let api;
 let ex;
 /** name → n8n process: main, worker, webhook-1, webhook-2 (each with its own user folder, as on separate hosts). */
 const procs = {};
-const folders = { main: userFolder, worker: join(userFolder, 'worker'), 'webhook-1': join(userFolder, 'webhook-1'), 'webhook-2': join(userFolder, 'webhook-2') };
-const EVENT_LOG = { main: 'n8nEventLog.log', worker: 'n8nEventLog-worker.log', 'webhook-1': 'n8nEventLog-webhook-processor.log', 'webhook-2': 'n8nEventLog-webhook-processor.log' };
+const folders = {
+	main: userFolder,
+	worker: join(userFolder, 'worker'),
+	'webhook-1': join(userFolder, 'webhook-1'),
+	'webhook-2': join(userFolder, 'webhook-2'),
+};
+const EVENT_LOG = {
+	main: 'n8nEventLog.log',
+	worker: 'n8nEventLog-worker.log',
+	'webhook-1': 'n8nEventLog-webhook-processor.log',
+	'webhook-2': 'n8nEventLog-webhook-processor.log',
+};
 const webhookProcs = ['webhook-1', 'webhook-2'];
 let publicUrl; // WEBHOOK_URL: where the services are told to deliver (webhook-1; a load balancer in production)
 
@@ -54,7 +91,15 @@ const receiptsPath = `/webhook/${receiptsTrigger.nodes[0].webhookId}/receipts`;
 function events(name) {
 	const file = join(folders[name], '.n8n', EVENT_LOG[name]);
 	if (!existsSync(file)) return [];
-	return readFileSync(file, 'utf8').split('\n').flatMap((line) => { try { return [JSON.parse(line)]; } catch { return []; } });
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.flatMap((line) => {
+			try {
+				return [JSON.parse(line)];
+			} catch {
+				return [];
+			}
+		});
 }
 
 /**
@@ -63,9 +108,17 @@ function events(name) {
  * of n8n 2.41.1 (execution_entity, execution_data, execution_metadata) carry no host or worker field.
  */
 async function whereRan(executionId) {
-	const find = (eventName) => Object.keys(procs).filter((name) => events(name).some((e) => e.eventName === eventName && e.payload?.executionId === String(executionId)));
+	const find = (eventName) =>
+		Object.keys(procs).filter((name) =>
+			events(name).some(
+				(e) => e.eventName === eventName && e.payload?.executionId === String(executionId),
+			),
+		);
 	for (let i = 0; i < 40; i++) {
-		const where = { enqueuedBy: find('n8n.queue.job.enqueued'), ranOn: find('n8n.queue.job.dequeued') };
+		const where = {
+			enqueuedBy: find('n8n.queue.job.enqueued'),
+			ranOn: find('n8n.queue.job.dequeued'),
+		};
 		if (where.enqueuedBy.length && where.ranOn.length) return where;
 		await sleep(250); // the event log is written a moment after the fact
 	}
@@ -73,9 +126,21 @@ async function whereRan(executionId) {
 }
 
 async function assertRanOnWorker(executionId, enqueuedBy) {
-	assert.deepEqual(await whereRan(executionId), { enqueuedBy: [enqueuedBy], ranOn: ['worker'] }, `execution ${executionId}`);
-	assert.match(procs.worker.logs(), new RegExp(`Worker started execution ${executionId} \\(job`), 'the worker says it ran it');
-	assert.doesNotMatch(procs.main.logs(), new RegExp(`started execution ${executionId} `), 'main did not run it');
+	assert.deepEqual(
+		await whereRan(executionId),
+		{ enqueuedBy: [enqueuedBy], ranOn: ['worker'] },
+		`execution ${executionId}`,
+	);
+	assert.match(
+		procs.worker.logs(),
+		new RegExp(`Worker started execution ${executionId} \\(job`),
+		'the worker says it ran it',
+	);
+	assert.doesNotMatch(
+		procs.main.logs(),
+		new RegExp(`started execution ${executionId} `),
+		'main did not run it',
+	);
 }
 
 /** The editor's "Execute workflow" (POST /rest/workflows/:id/run); with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS a worker runs it. */
@@ -94,7 +159,10 @@ async function runFromEditor(workflowId, startNode) {
 
 /** The same workflow in one process: `n8n execute` runs in the CLI process (n8n falls back from queue mode). */
 async function runInOneProcess(workflowId) {
-	const r = await sb.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { userFolder: join(userFolder, 'cli'), timeoutMs: 180_000 });
+	const r = await sb.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+		userFolder: join(userFolder, 'cli'),
+		timeoutMs: 180_000,
+	});
 	const run = parseCliJson(r.stdout);
 	assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 	return run;
@@ -102,24 +170,43 @@ async function runInOneProcess(workflowId) {
 
 /** What a run produced, without what differs from run to run (ids, dates): per node and output, each item's fields and files. */
 function shape(execution) {
-	return Object.fromEntries(Object.entries(execution.data.resultData.runData).map(([name, runs]) => [
-		name,
-		runs.map((r) => (r.data?.main ?? []).map((items) => (items ?? []).map((i) => ({
-			fields: Object.keys(i.json).sort().join(','),
-			files: Object.values(i.binary ?? {}).map((b) => `${b.mimeType} ${b.fileName}`).sort(),
-		})))),
-	]));
+	return Object.fromEntries(
+		Object.entries(execution.data.resultData.runData).map(([name, runs]) => [
+			name,
+			runs.map((r) =>
+				(r.data?.main ?? []).map((items) =>
+					(items ?? []).map((i) => ({
+						fields: Object.keys(i.json).sort().join(','),
+						files: Object.values(i.binary ?? {})
+							.map((b) => `${b.mimeType} ${b.fileName}`)
+							.sort(),
+					})),
+				),
+			),
+		]),
+	);
 }
 
-const newJob = () => sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
-const downloads = (publicId) => sb.sim.server.received('extraction').filter((r) => r.path.includes(publicId) && /\/download$/.test(r.path)).length;
+const newJob = () =>
+	sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
+const downloads = (publicId) =>
+	sb.sim.server
+		.received('extraction')
+		.filter((r) => r.path.includes(publicId) && /\/download$/.test(r.path)).length;
 const secret = () => sb.sim.credentials.extractionWebhookApi.secret;
 
 /** A signed delivery as the extraction service makes it, not sent yet (to send the same bytes to two processes at once). */
 function signed(type, data) {
 	const timestamp = Math.floor(Date.now() / 1000);
-	const rawBody = JSON.stringify({ event: { type, timestamp: new Date().toISOString(), version: '1.0' }, data });
-	return { rawBody, timestamp, signature: `sha256=${createHmac('sha256', secret()).update(`${timestamp}.${rawBody}`).digest('hex')}` };
+	const rawBody = JSON.stringify({
+		event: { type, timestamp: new Date().toISOString(), version: '1.0' },
+		data,
+	});
+	return {
+		rawBody,
+		timestamp,
+		signature: `sha256=${createHmac('sha256', secret()).update(`${timestamp}.${rawBody}`).digest('hex')}`,
+	};
 }
 
 function assertStarted(answer, message = 'started') {
@@ -134,11 +221,20 @@ before(async () => {
 	const t0 = Date.now();
 	[pg, redis] = await Promise.all([startPostgres(), startRedis()]);
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true, env: queueEnv({ pg, redis }) });
+	sb = await prepareSandbox({
+		userFolder,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+		env: queueEnv({ pg, redis }),
+	});
 	await sb.importWorkflows([
 		example('partners-onboard-clients.json', 'qPartners'),
 		example('receipts-retention-wait-branch.json', 'qReceipts'),
-		fillPlaceholders(example('extraction-get-and-download-all.json', 'qExtraction'), sb.sim, userFolder),
+		fillPlaceholders(
+			example('extraction-get-and-download-all.json', 'qExtraction'),
+			sb.sim,
+			userFolder,
+		),
 		extractionTrigger,
 		receiptsTrigger,
 	]);
@@ -151,7 +247,9 @@ before(async () => {
 	procs.main = await sb.start({ port: mainPort, env });
 	const started = await Promise.all([
 		sb.start({ command: 'worker', userFolder: folders.worker, env }),
-		...webhookPorts.map((port, i) => sb.start({ command: 'webhook', port, userFolder: folders[webhookProcs[i]], env })),
+		...webhookPorts.map((port, i) =>
+			sb.start({ command: 'webhook', port, userFolder: folders[webhookProcs[i]], env }),
+		),
 	]);
 	[procs.worker, procs['webhook-1'], procs['webhook-2']] = started;
 	api = await ownerApiKey(procs.main.url);
@@ -161,7 +259,8 @@ before(async () => {
 });
 
 after(async () => {
-	for (const name of ['webhook-1', 'webhook-2', 'worker', 'main']) await procs[name]?.stop().catch(() => {});
+	for (const name of ['webhook-1', 'webhook-2', 'worker', 'main'])
+		await procs[name]?.stop().catch(() => {});
 	await sb?.stop().catch(() => {});
 	await redis?.stop().catch(() => {});
 	await pg?.stop().catch(() => {});
@@ -170,12 +269,18 @@ after(async () => {
 describe('every process loads the package', () => {
 	test('main lists every node and credential type of the package', async () => {
 		const headers = { cookie: api.cookie, 'browser-id': BROWSER_ID };
-		const nodes = /** @type {LoadedTypes} */ (await (await fetch(`${procs.main.url}/types/nodes.json`, { headers })).json());
+		const nodes = /** @type {LoadedTypes} */ (
+			await (await fetch(`${procs.main.url}/types/nodes.json`, { headers })).json()
+		);
 		const nodeNames = (Array.isArray(nodes) ? nodes : Object.values(nodes)).map((n) => n.name);
-		for (const name of PACKAGE_NODES) assert.ok(nodeNames.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded by main`);
-		const creds = /** @type {LoadedTypes} */ (await (await fetch(`${procs.main.url}/types/credentials.json`, { headers })).json());
+		for (const name of PACKAGE_NODES)
+			assert.ok(nodeNames.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded by main`);
+		const creds = /** @type {LoadedTypes} */ (
+			await (await fetch(`${procs.main.url}/types/credentials.json`, { headers })).json()
+		);
 		const credNames = (Array.isArray(creds) ? creds : Object.values(creds)).map((c) => c.name);
-		for (const name of PACKAGE_CREDENTIALS) assert.ok(credNames.includes(name), `${name} not loaded by main`);
+		for (const name of PACKAGE_CREDENTIALS)
+			assert.ok(credNames.includes(name), `${name} not loaded by main`);
 	});
 
 	test("both webhook processes run both triggers' code with their credentials", async () => {
@@ -186,11 +291,23 @@ describe('every process loads the package', () => {
 			const base = procs[name].url;
 			// A wrong signature is refused only after the webhook-secret credential was read; a real token with a
 			// wrong api-key only after the Receipts credential was read. Anything else would be a 500 or a 404.
-			const forged = await sb.sim.extraction.deliver('extraction.completed', {}, { secret: 'not-the-secret', url: base + extractionPath });
-			assert.deepEqual({ status: forged.status, text: forged.text }, { status: 401, text: REFUSAL }, `${name}: Extraction Trigger`);
+			const forged = await sb.sim.extraction.deliver(
+				'extraction.completed',
+				{},
+				{ secret: 'not-the-secret', url: base + extractionPath },
+			);
+			assert.deepEqual(
+				{ status: forged.status, text: forged.text },
+				{ status: 401, text: REFUSAL },
+				`${name}: Extraction Trigger`,
+			);
 			const url = new URL(sub.webhook_url);
 			url.port = new URL(base).port;
-			assert.deepEqual(await post(url, { ...payload, 'api-key': 'not-the-key' }), { status: 401, text: REFUSAL }, `${name}: Receipts Trigger`);
+			assert.deepEqual(
+				await post(url, { ...payload, 'api-key': 'not-the-key' }),
+				{ status: 401, text: REFUSAL },
+				`${name}: Receipts Trigger`,
+			);
 		}
 	});
 });
@@ -203,16 +320,30 @@ describe('action workflows run on the worker, as in one process', () => {
 			sb.sim.partners.clients.clear(); // each run onboards the same two clients
 			const run = await runFromEditor('qPartners', 'Start');
 			await assertRanOnWorker(run.id, 'main');
-			assert.deepEqual(nodeOutput(run, 'Create client').map((item) => item.json.email), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
+			assert.deepEqual(
+				nodeOutput(run, 'Create client').map((item) => item.json.email),
+				['contacto@tiendaazul.mx', 'ventas@mostrador.mx'],
+			);
 			runs.push(run);
 		}
 		assert.equal(sb.sim.partners.tokensIssued - tokensBefore, 1, 'one token request for both runs');
 
 		sb.sim.partners.clients.clear();
 		const single = await runInOneProcess('qPartners');
-		assert.deepEqual(shape(runs[1]), shape(single), 'the worker produced what one process produces');
-		assert.deepEqual(nodeOutput(single, 'Create client').map((item) => item.json.email), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
-		assert.equal(sb.sim.partners.tokensIssued - tokensBefore, 1, 'the single process read the same stored token too');
+		assert.deepEqual(
+			shape(runs[1]),
+			shape(single),
+			'the worker produced what one process produces',
+		);
+		assert.deepEqual(
+			nodeOutput(single, 'Create client').map((item) => item.json.email),
+			['contacto@tiendaazul.mx', 'ventas@mostrador.mx'],
+		);
+		assert.equal(
+			sb.sim.partners.tokensIssued - tokensBefore,
+			1,
+			'the single process read the same stored token too',
+		);
 	});
 
 	test('Receipts: retentions issued, followed to a final state and branched, on the worker as in one process', async () => {
@@ -222,7 +353,8 @@ describe('action workflows run on the worker, as in one process', () => {
 		sb.sim.receipts.receipts.clear();
 		const single = await runInOneProcess('qReceipts');
 		assert.deepEqual(shape(onWorker), shape(single));
-		const states = (run) => nodeOutput(run, 'Issue retention').map((i) => `${i.json.secuencial} ${i.json.estado}`);
+		const states = (run) =>
+			nodeOutput(run, 'Issue retention').map((i) => `${i.json.secuencial} ${i.json.estado}`);
 		assert.ok(states(onWorker).length >= 1);
 		assert.deepEqual(states(onWorker), states(single));
 	});
@@ -232,8 +364,15 @@ describe('action workflows run on the worker, as in one process', () => {
 		await assertRanOnWorker(onWorker.id, 'main');
 		const single = await runInOneProcess('qExtraction');
 		assert.deepEqual(shape(onWorker), shape(single));
-		const files = (run) => nodeOutput(run, 'Download all documents').flatMap((i) => Object.values(i.binary ?? {}).map((b) => `${b.mimeType} ${b.fileName}`)).sort();
-		assert.ok(files(onWorker).some((f) => f.startsWith('application/xml')) && files(onWorker).some((f) => f.startsWith('application/pdf')), files(onWorker).join('; '));
+		const files = (run) =>
+			nodeOutput(run, 'Download all documents')
+				.flatMap((i) => Object.values(i.binary ?? {}).map((b) => `${b.mimeType} ${b.fileName}`))
+				.sort();
+		assert.ok(
+			files(onWorker).some((f) => f.startsWith('application/xml')) &&
+				files(onWorker).some((f) => f.startsWith('application/pdf')),
+			files(onWorker).join('; '),
+		);
 		assert.deepEqual(files(onWorker), files(single));
 	});
 });
@@ -247,12 +386,19 @@ describe('Extraction Trigger behind two webhook processes', () => {
 		for (let i = 0; i < 4; i++) {
 			const name = webhookProcs[i % 2];
 			const job = newJob();
-			const d = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(job), { secret: secret(), url: procs[name].url + extractionPath });
+			const d = await sb.sim.extraction.deliver(
+				'extraction.completed',
+				sb.sim.extraction.completedEventData(job),
+				{ secret: secret(), url: procs[name].url + extractionPath },
+			);
 			assertStarted(d, `delivery ${i + 1} to ${name}`);
 			deliveries.push({ ...d, job, name });
 			sentTo.push([job.publicId, name]);
 		}
-		const added = newSince(await ex.settled(extractionTrigger.id, { atLeast: beforeIds.size + 4 }), beforeIds);
+		const added = newSince(
+			await ex.settled(extractionTrigger.id, { atLeast: beforeIds.size + 4 }),
+			beforeIds,
+		);
 		assert.equal(added.length, 4, 'one run per delivery');
 		const seen = [];
 		for (const e of added) {
@@ -267,7 +413,8 @@ describe('Extraction Trigger behind two webhook processes', () => {
 			seen.push(publicId);
 		}
 		assert.deepEqual(seen.sort(), sentTo.map(([id]) => id).sort(), 'each event ran once');
-		for (const { job } of deliveries) assert.equal(downloads(job.publicId), 2, `${job.publicId}: its 2 documents downloaded once`);
+		for (const { job } of deliveries)
+			assert.equal(downloads(job.publicId), 2, `${job.publicId}: its 2 documents downloaded once`);
 	});
 
 	test('forged, tampered and stale deliveries to either process get the same 401 and start nothing', async () => {
@@ -276,12 +423,27 @@ describe('Extraction Trigger behind two webhook processes', () => {
 		for (const name of webhookProcs) {
 			const url = procs[name].url + extractionPath;
 			const answers = [
-				await sb.sim.extraction.deliver('extraction.completed', data, { secret: 'not-the-secret', url }),
-				await sb.sim.extraction.deliver('extraction.completed', data, { secret: secret(), url, tamper: 'body' }),
-				await sb.sim.extraction.deliver('extraction.completed', data, { secret: secret(), url, timestamp: Math.floor(Date.now() / 1000) - 301 }),
+				await sb.sim.extraction.deliver('extraction.completed', data, {
+					secret: 'not-the-secret',
+					url,
+				}),
+				await sb.sim.extraction.deliver('extraction.completed', data, {
+					secret: secret(),
+					url,
+					tamper: 'body',
+				}),
+				await sb.sim.extraction.deliver('extraction.completed', data, {
+					secret: secret(),
+					url,
+					timestamp: Math.floor(Date.now() / 1000) - 301,
+				}),
 				await post(url, JSON.stringify({ event: { type: 'extraction.completed' }, data })),
 			];
-			assert.deepEqual(answers.map((a) => [a.status, a.text]), answers.map(() => [401, REFUSAL]), name);
+			assert.deepEqual(
+				answers.map((a) => [a.status, a.text]),
+				answers.map(() => [401, REFUSAL]),
+				name,
+			);
 		}
 		assert.equal((await ex.settled(extractionTrigger.id)).length, before, 'no run');
 	});
@@ -290,14 +452,28 @@ describe('Extraction Trigger behind two webhook processes', () => {
 		const first = deliveries[0]; // accepted by webhook-1
 		const other = webhookProcs.find((n) => n !== first.name);
 		const beforeIds = new Set((await ex.settled(extractionTrigger.id)).map((e) => e.id));
-		assert.deepEqual(await replay(procs[first.name].url + extractionPath, first), { status: 200, text: ACKNOWLEDGED }, 'same process remembers');
-		assertStarted(await replay(procs[other].url + extractionPath, first), 'the other process does not know the event');
-		const added = newSince(await ex.settled(extractionTrigger.id, { atLeast: beforeIds.size + 1 }), beforeIds);
+		assert.deepEqual(
+			await replay(procs[first.name].url + extractionPath, first),
+			{ status: 200, text: ACKNOWLEDGED },
+			'same process remembers',
+		);
+		assertStarted(
+			await replay(procs[other].url + extractionPath, first),
+			'the other process does not know the event',
+		);
+		const added = newSince(
+			await ex.settled(extractionTrigger.id, { atLeast: beforeIds.size + 1 }),
+			beforeIds,
+		);
 		assert.equal(added.length, 1, 'one run, from the other process');
 		const run = await ex.get(added[0].id);
 		await assertRanOnWorker(run.id, other);
 		assert.equal(nodeOutput(run, DEDUP, 0).length, 0, 'nothing kept');
-		assert.equal(nodeOutput(run, DEDUP, 1)[0]?.json.publicId, first.job.publicId, 'discarded as processed in an earlier execution');
+		assert.equal(
+			nodeOutput(run, DEDUP, 1)[0]?.json.publicId,
+			first.job.publicId,
+			'discarded as processed in an earlier execution',
+		);
 		assert.equal(nodeRan(run, 'Download all XML'), false);
 		assert.equal(downloads(first.job.publicId), 2, 'the documents were downloaded once in all');
 	});
@@ -309,15 +485,29 @@ describe('Extraction Trigger behind two webhook processes', () => {
 		for (let i = 0; i < PAIRS; i++) {
 			const job = newJob();
 			const d = signed('extraction.completed', sb.sim.extraction.completedEventData(job));
-			const answers = await Promise.all(webhookProcs.map((name) => replay(procs[name].url + extractionPath, d)));
+			const answers = await Promise.all(
+				webhookProcs.map((name) => replay(procs[name].url + extractionPath, d)),
+			);
 			answers.forEach((a, n) => assertStarted(a, `pair ${i + 1}, ${webhookProcs[n]}`));
 			jobs.push(job);
 		}
-		const added = newSince(await ex.settled(extractionTrigger.id, { atLeast: beforeIds.size + 2 * PAIRS }), beforeIds);
+		const added = newSince(
+			await ex.settled(extractionTrigger.id, { atLeast: beforeIds.size + 2 * PAIRS }),
+			beforeIds,
+		);
 		assert.equal(added.length, 2 * PAIRS, 'each process started a run for each event');
 		const runs = await Promise.all(added.map((e) => ex.get(e.id)));
-		const perEvent = jobs.map((job) => runs.filter((r) => nodeOutput(r, 'Extraction events')[0]?.json.publicId === job.publicId && nodeRan(r, 'Download all XML')).length);
-		t.diagnostic(`download step runs per event: ${perEvent.join(', ')}; run statuses: ${runs.map((r) => r.status).join(', ')}`);
+		const perEvent = jobs.map(
+			(job) =>
+				runs.filter(
+					(r) =>
+						nodeOutput(r, 'Extraction events')[0]?.json.publicId === job.publicId &&
+						nodeRan(r, 'Download all XML'),
+				).length,
+		);
+		t.diagnostic(
+			`download step runs per event: ${perEvent.join(', ')}; run statuses: ${runs.map((r) => r.status).join(', ')}`,
+		);
 		perEvent.forEach((n, i) => {
 			assert.ok(n >= 1, `event ${i + 1} never reached the download step`);
 			assert.equal(downloads(jobs[i].publicId), 2 * n);
@@ -326,16 +516,32 @@ describe('Extraction Trigger behind two webhook processes', () => {
 });
 
 describe('Receipts Trigger in queue mode', () => {
-	const ours = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(publicUrl));
+	const ours = () =>
+		sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(publicUrl));
 
 	test('activation by main subscribed each event once, at the public URL; a restart of main and an unpublish/publish cycle subscribe nothing more', async () => {
 		const expectSame = (label, urls) => {
-			assert.deepEqual(ours().map((s) => s.event_name).sort(), ['issue-error', 'receipt-issued'], label);
+			assert.deepEqual(
+				ours()
+					.map((s) => s.event_name)
+					.sort(),
+				['issue-error', 'receipt-issued'],
+				label,
+			);
 			assert.equal(sb.sim.receipts.subscriptions.length, 2, `${label}: no other subscription`);
-			if (urls) assert.deepEqual(ours().map((s) => s.webhook_url).sort(), urls, `${label}: the same URLs and tokens`);
+			if (urls)
+				assert.deepEqual(
+					ours()
+						.map((s) => s.webhook_url)
+						.sort(),
+					urls,
+					`${label}: the same URLs and tokens`,
+				);
 		};
 		expectSame('after start');
-		const urls = ours().map((s) => s.webhook_url).sort();
+		const urls = ours()
+			.map((s) => s.webhook_url)
+			.sort();
 
 		// n8n 2.41.1 keeps the webhooks of published workflows in the database: a restart of main re-activates nothing.
 		await procs.main.stop();
@@ -347,7 +553,14 @@ describe('Receipts Trigger in queue mode', () => {
 		const url = `${procs['webhook-1'].url}${receiptsPath}?event=receipt-issued`;
 		const { on, off } = apiActivation(sb.line);
 		for (const action of [off, on]) {
-			const res = await fetch(`${procs.main.url}/api/v1/workflows/${receiptsTrigger.id}/${action}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
+			const res = await fetch(
+				`${procs.main.url}/api/v1/workflows/${receiptsTrigger.id}/${action}`,
+				{
+					method: 'POST',
+					headers: { ...api.headers, 'content-type': 'application/json' },
+					body: '{}',
+				},
+			);
 			assert.equal(res.status, 200, `${action}: ${await res.text()}`);
 			await (action === off ? untilGone(url) : untilServed(url));
 		}
@@ -361,14 +574,29 @@ describe('Receipts Trigger in queue mode', () => {
 		const answers = await sb.sim.receipts.deliver('receipt-issued', receipt.id); // to WEBHOOK_URL: webhook-1
 		assert.equal(answers.length, 1, 'one subscription for the event');
 		assertStarted({ status: answers[0].status, text: JSON.stringify(answers[0].body) });
-		let added = newSince(await ex.settled(receiptsTrigger.id, { atLeast: beforeIds.size + 1 }), beforeIds);
+		let added = newSince(
+			await ex.settled(receiptsTrigger.id, { atLeast: beforeIds.size + 1 }),
+			beforeIds,
+		);
 		assert.equal(added.length, 1, 'one run');
 		const run = await ex.get(added[0].id);
 		await assertRanOnWorker(run.id, 'webhook-1');
-		const item = /** @type {{ eventId: string, estado: string, stateFrom: string }} */ (nodeOutput(run, 'Receipt events')[0].json);
+		const item = /** @type {{ eventId: string, estado: string, stateFrom: string }} */ (
+			nodeOutput(run, 'Receipt events')[0].json
+		);
 		assert.match(item.eventId, new RegExp(`^${receipt.id}:[0-9a-f]{64}$`));
-		assert.deepEqual([item.estado, item.stateFrom], ['CREADO', 'service'], "the webhook process read the receipt's state from the service");
-		assert.equal(sb.sim.server.received('receipts').filter((r) => r.method === 'GET' && r.path === `/edocs/${receipt.id}`).length, 1, 'one read for the delivery');
+		assert.deepEqual(
+			[item.estado, item.stateFrom],
+			['CREADO', 'service'],
+			"the webhook process read the receipt's state from the service",
+		);
+		assert.equal(
+			sb.sim.server
+				.received('receipts')
+				.filter((r) => r.method === 'GET' && r.path === `/edocs/${receipt.id}`).length,
+			1,
+			'one read for the delivery',
+		);
 		assert.ok(nodeRan(run, 'Authorized?'), 'a new notification reaches the branch');
 
 		// webhook-2 checks the token against what main saved at activation (static data, in the database).
@@ -376,27 +604,56 @@ describe('Receipts Trigger in queue mode', () => {
 		const toOther = new URL(sub.webhook_url);
 		toOther.port = new URL(procs['webhook-2'].url).port;
 		const payload = sb.sim.receipts.payload(receipt.id);
-		assertStarted(await post(toOther, payload), 'webhook-2 accepts the token and does not know the notification');
-		assert.deepEqual(await post(sub.webhook_url, payload), { status: 200, text: ACKNOWLEDGED }, 'webhook-1 remembers it');
-		added = newSince(await ex.settled(receiptsTrigger.id, { atLeast: beforeIds.size + 2 }), beforeIds);
+		assertStarted(
+			await post(toOther, payload),
+			'webhook-2 accepts the token and does not know the notification',
+		);
+		assert.deepEqual(
+			await post(sub.webhook_url, payload),
+			{ status: 200, text: ACKNOWLEDGED },
+			'webhook-1 remembers it',
+		);
+		added = newSince(
+			await ex.settled(receiptsTrigger.id, { atLeast: beforeIds.size + 2 }),
+			beforeIds,
+		);
 		assert.equal(added.length, 2);
 		const second = await ex.get(newestOf(added).id);
 		await assertRanOnWorker(second.id, 'webhook-2');
-		assert.equal(nodeOutput(second, DEDUP, 0).length, 0, 'dropped as processed in an earlier execution');
+		assert.equal(
+			nodeOutput(second, DEDUP, 0).length,
+			0,
+			'dropped as processed in an earlier execution',
+		);
 		assert.equal(nodeRan(second, 'Authorized?'), false, 'the branch ran once in all');
 	});
 });
 
 describe('where the work ran', () => {
 	test('the worker ran every node type of the package; main and the webhook processes ran no execution', async () => {
-		const ranNodeTypes = new Set(events('worker').filter((e) => e.eventName === 'n8n.node.started').map((e) => e.payload.nodeType));
-		for (const name of PACKAGE_NODES) assert.ok(ranNodeTypes.has(sb.nodeType(name)), `the worker never ran ${sb.nodeType(name)}`);
+		const ranNodeTypes = new Set(
+			events('worker')
+				.filter((e) => e.eventName === 'n8n.node.started')
+				.map((e) => e.payload.nodeType),
+		);
+		for (const name of PACKAGE_NODES)
+			assert.ok(ranNodeTypes.has(sb.nodeType(name)), `the worker never ran ${sb.nodeType(name)}`);
 		for (const name of ['main', ...webhookProcs]) {
-			assert.equal(events(name).filter((e) => e.eventName === 'n8n.queue.job.dequeued' || e.eventName === 'n8n.node.started').length, 0, `${name} ran something`);
+			assert.equal(
+				events(name).filter(
+					(e) => e.eventName === 'n8n.queue.job.dequeued' || e.eventName === 'n8n.node.started',
+				).length,
+				0,
+				`${name} ran something`,
+			);
 		}
-		const dequeued = events('worker').filter((e) => e.eventName === 'n8n.queue.job.dequeued').length;
+		const dequeued = events('worker').filter(
+			(e) => e.eventName === 'n8n.queue.job.dequeued',
+		).length;
 		// `n8n execute` (the single-process reference runs) stores its runs too, with mode 'cli'.
-		const stored = Number((await pg.query("select count(*) from execution_entity where mode <> 'cli'")).trim());
+		const stored = Number(
+			(await pg.query("select count(*) from execution_entity where mode <> 'cli'")).trim(),
+		);
 		assert.equal(dequeued, stored, 'every execution of the installation was run by the worker');
 	});
 });

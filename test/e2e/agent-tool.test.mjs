@@ -12,7 +12,18 @@ import { node, retentionFromItem, rowsWorkflow } from '../../scripts/n8n/workflo
 const userFolder = userFolderFor('e2e-agent');
 const production = retentionFromItem().replace('"ambiente":1', '"ambiente":2');
 const asTool = (extra) =>
-	node('Target', 'n8n-nodes-latam-fiscal.receiptsTool', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: production, ...extra }, { credentials: { receiptsApi: { id: 'x', name: 'x' } } });
+	node(
+		'Target',
+		'n8n-nodes-latam-fiscal.receiptsTool',
+		{
+			resource: 'retention',
+			operation: 'issue',
+			inputMode: 'json',
+			jsonBody: production,
+			...extra,
+		},
+		{ credentials: { receiptsApi: { id: 'x', name: 'x' } } },
+	);
 
 let sb;
 
@@ -23,8 +34,15 @@ async function execute(id) {
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
-	await sb.importWorkflows([rowsWorkflow('e2eAgentRefused', 1, '{ seq: 7400 }', asTool({})), rowsWorkflow('e2eAgentAllowed', 1, '{ seq: 7401 }', asTool({ allowProductionFromAgent: true }))]);
+	sb = await prepareSandbox({
+		userFolder,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+	});
+	await sb.importWorkflows([
+		rowsWorkflow('e2eAgentRefused', 1, '{ seq: 7400 }', asTool({})),
+		rowsWorkflow('e2eAgentAllowed', 1, '{ seq: 7401 }', asTool({ allowProductionFromAgent: true })),
+	]);
 });
 
 after(async () => {
@@ -35,9 +53,15 @@ describe('Receipts as an AI agent’s tool, in real n8n', () => {
 	test('a production receipt is refused before anything is sent', async () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eAgentRefused');
-		assert.match(String(run.data.resultData.error?.message), /An AI agent may not issue this retention: it is in the production environment \(ambiente 2\)/);
+		assert.match(
+			String(run.data.resultData.error?.message),
+			/An AI agent may not issue this retention: it is in the production environment \(ambiente 2\)/,
+		);
 		// Nothing sent but the read of the rates' catalog that checking the receipt makes (GET, X-Key only).
-		assert.deepEqual(sb.sim.server.received('receipts').map((r) => `${r.method} ${r.path}`), ['GET /catalog/withholdings-tax-rates/1']);
+		assert.deepEqual(
+			sb.sim.server.received('receipts').map((r) => `${r.method} ${r.path}`),
+			['GET /catalog/withholdings-tax-rates/1'],
+		);
 	});
 
 	test('with the tool’s "Allow Production From an AI Agent" on, it is issued', async () => {

@@ -8,21 +8,52 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { CREDENTIAL_IDS, fillPlaceholders, ownerApiKey, prepareSandbox, repoRoot, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import {
+	CREDENTIAL_IDS,
+	fillPlaceholders,
+	ownerApiKey,
+	prepareSandbox,
+	repoRoot,
+	requireTestModule,
+	userFolderFor,
+} from '../../scripts/n8n/sandbox.mjs';
 
-const PACKAGE_NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
+const PACKAGE_NODES = [
+	'partners',
+	'receipts',
+	'extraction',
+	'receiptsTrigger',
+	'extractionTrigger',
+];
 const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
 /** @typedef {import('../../scripts/n8n/boot.mjs').LoadedTypes} LoadedTypes */
 
 /** The SRI codes' explanations of the built package (read after `before` has built it). */
-const sriCode = (code) => createRequire(import.meta.url)(join(repoRoot, 'dist', 'nodes', 'Receipts', 'domain', 'sriMessages.js')).SRI_CODES[code];
-const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
-const node = (name, type, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra });
+const sriCode = (code) =>
+	createRequire(import.meta.url)(
+		join(repoRoot, 'dist', 'nodes', 'Receipts', 'domain', 'sriMessages.js'),
+	).SRI_CODES[code];
+const example = (file, id) => ({
+	...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')),
+	id,
+});
+const node = (name, type, parameters, extra = {}) => ({
+	id: randomUUID(),
+	name,
+	type,
+	typeVersion: 1,
+	position: [0, 0],
+	parameters,
+	...extra,
+});
 const cred = (type) => ({ [type]: { id: 'x', name: 'x' } }); // replaced by the sandbox's fixed IDs on import
 const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
 const chain = (...names) =>
-	Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
-
+	Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
 
 /**
  * The examples that run as they are, plus one chain per service so every resource runs at least once
@@ -37,8 +68,12 @@ const PLACEHOLDER_EXAMPLES = {
 
 function workflows() {
 	const bodies = requireTestModule('receipts/setup');
-	const receipts = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
-	const extraction = (name, parameters) => node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, { credentials: cred('extractionApi') });
+	const receipts = (name, parameters) =>
+		node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
+	const extraction = (name, parameters) =>
+		node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, {
+			credentials: cred('extractionApi'),
+		});
 	/** Extraction → Create of last October's inbound invoices, with the sandbox's SAT password. */
 	const createJob = {
 		resource: 'extraction',
@@ -52,14 +87,24 @@ function workflows() {
 		direction: 'INBOUND',
 	};
 	return [
-		...Object.entries(PLACEHOLDER_EXAMPLES).map(([id, [file]]) => fillPlaceholders(example(file, id), sb.sim, userFolder)),
+		...Object.entries(PLACEHOLDER_EXAMPLES).map(([id, [file]]) =>
+			fillPlaceholders(example(file, id), sb.sim, userFolder),
+		),
 		example('partners-onboard-clients.json', 'e2eOnboard'),
 		example('receipts-retention-wait-branch.json', 'e2eRetention'),
 		{
 			id: 'e2eSubscriptions',
 			name: 'e2e partners subscriptions',
 			settings: { executionOrder: 'v1' },
-			nodes: [manual, node('Subscriptions', 'n8n-nodes-latam-fiscal.partners', { resource: 'subscription', operation: 'getMany', returnAll: true }, { credentials: cred('partnersApi') })],
+			nodes: [
+				manual,
+				node(
+					'Subscriptions',
+					'n8n-nodes-latam-fiscal.partners',
+					{ resource: 'subscription', operation: 'getMany', returnAll: true },
+					{ credentials: cred('partnersApi') },
+				),
+			],
 			connections: chain('Start', 'Subscriptions'),
 		},
 		{
@@ -70,18 +115,49 @@ function workflows() {
 				manual,
 				receipts('ATS retention', bodies.jsonIssue('atsRetention', bodies.atsRetentionBody())),
 				receipts('Waybill', bodies.jsonIssue('waybill', bodies.waybillBody())),
-				receipts('Get waybill', { resource: 'waybill', operation: 'get', receiptId: "={{ $('Waybill').item.json.id }}" }),
-				receipts('Purchase settlement', bodies.jsonIssue('purchaseSettlement', bodies.settlementBody())),
-				receipts('Get document', { resource: 'document', operation: 'get', receiptId: "={{ $('Purchase settlement').item.json.id }}" }),
-				receipts('Subscribe', { resource: 'webhook', operation: 'subscribe', event_name: 'issue-error', webhook_url: 'https://erp.example.com/hooks/sri' }),
+				receipts('Get waybill', {
+					resource: 'waybill',
+					operation: 'get',
+					receiptId: "={{ $('Waybill').item.json.id }}",
+				}),
+				receipts(
+					'Purchase settlement',
+					bodies.jsonIssue('purchaseSettlement', bodies.settlementBody()),
+				),
+				receipts('Get document', {
+					resource: 'document',
+					operation: 'get',
+					receiptId: "={{ $('Purchase settlement').item.json.id }}",
+				}),
+				receipts('Subscribe', {
+					resource: 'webhook',
+					operation: 'subscribe',
+					event_name: 'issue-error',
+					webhook_url: 'https://erp.example.com/hooks/sri',
+				}),
 			],
-			connections: chain('Start', 'ATS retention', 'Waybill', 'Get waybill', 'Purchase settlement', 'Get document', 'Subscribe'),
+			connections: chain(
+				'Start',
+				'ATS retention',
+				'Waybill',
+				'Get waybill',
+				'Purchase settlement',
+				'Get document',
+				'Subscribe',
+			),
 		},
 		{
 			id: 'e2eNotFound',
 			name: 'e2e receipts: a receipt the service does not know',
 			settings: { executionOrder: 'v1' },
-			nodes: [manual, receipts('Get unknown', { resource: 'document', operation: 'get', receiptId: '0123456789abcdef0123456789abcdef' })],
+			nodes: [
+				manual,
+				receipts('Get unknown', {
+					resource: 'document',
+					operation: 'get',
+					receiptId: '0123456789abcdef0123456789abcdef',
+				}),
+			],
 			connections: chain('Start', 'Get unknown'),
 		},
 		{
@@ -99,7 +175,14 @@ function workflows() {
 					formats: 'XML',
 					options: { pollInterval: 0.2 },
 				}),
-				{ ...extraction('Register taxpayer', { resource: 'taxpayer', operation: 'register', taxpayer: '{"identification":"1792146739001","name":"Distribuidora Andina S.A."}' }), executeOnce: true },
+				{
+					...extraction('Register taxpayer', {
+						resource: 'taxpayer',
+						operation: 'register',
+						taxpayer: '{"identification":"1792146739001","name":"Distribuidora Andina S.A."}',
+					}),
+					executeOnce: true,
+				},
 			],
 			connections: chain('Start', 'Verify', 'Create and download', 'Register taxpayer'),
 		},
@@ -135,9 +218,13 @@ async function execute(id) {
 const output = (run, nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
 
 async function executions(workflowId) {
-	const res = await fetch(`${n8n.url}/api/v1/executions?workflowId=${workflowId}&limit=250`, { headers: api.headers });
+	const res = await fetch(`${n8n.url}/api/v1/executions?workflowId=${workflowId}&limit=250`, {
+		headers: api.headers,
+	});
 	assert.equal(res.status, 200, `executions API answered ${res.status}`);
-	return /** @type {{ data: import('../../scripts/n8n/executions.mjs').Execution[] }} */ (await res.json()).data;
+	return /** @type {{ data: import('../../scripts/n8n/executions.mjs').Execution[] }} */ (
+		await res.json()
+	).data;
 }
 
 /** Executions of a workflow once the count has stopped changing (webhook runs are stored after the answer). */
@@ -146,7 +233,12 @@ async function settledExecutions(workflowId, { atLeast = 0 } = {}) {
 	let list = [];
 	for (let i = 0; i < 40; i++) {
 		list = await executions(workflowId);
-		if (list.length === last && list.length >= atLeast && list.every((e) => e.finished || e.stoppedAt)) return list;
+		if (
+			list.length === last &&
+			list.length >= atLeast &&
+			list.every((e) => e.finished || e.stoppedAt)
+		)
+			return list;
 		last = list.length;
 		await new Promise((r) => setTimeout(r, 500));
 	}
@@ -155,7 +247,11 @@ async function settledExecutions(workflowId, { atLeast = 0 } = {}) {
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	sb = await prepareSandbox({
+		userFolder,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+	});
 	await sb.importWorkflows(workflows());
 });
 
@@ -169,7 +265,8 @@ describe('n8n loads the package', () => {
 		const file = join(userFolder, 'nodes.json');
 		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
 		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);
-		for (const name of PACKAGE_NODES) assert.ok(names.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded`);
+		for (const name of PACKAGE_NODES)
+			assert.ok(names.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded`);
 	});
 });
 
@@ -177,7 +274,11 @@ describe('workflows executed by n8n', () => {
 	test('the examples with placeholders run as `npm run dev` imports them (demo data filled in)', async () => {
 		for (const [id, [file, last]] of Object.entries(PLACEHOLDER_EXAMPLES)) {
 			const run = (runs[id] = await execute(id));
-			assert.equal(run.data.resultData.error, undefined, `${file}: ${run.data.resultData.error?.message}`);
+			assert.equal(
+				run.data.resultData.error,
+				undefined,
+				`${file}: ${run.data.resultData.error?.message}`,
+			);
 			assert.ok(output(run, last).length >= 1, `${file}: "${last}" produced no items`);
 		}
 	});
@@ -187,11 +288,22 @@ describe('workflows executed by n8n', () => {
 		const run = (runs.partners = await execute('e2eOnboard'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const created = output(run, 'Create client');
-		assert.deepEqual(created.map((i) => i.json.email), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
+		assert.deepEqual(
+			created.map((i) => i.json.email),
+			['contacto@tiendaazul.mx', 'ventas@mostrador.mx'],
+		);
 		const received = sb.sim.server.received('partners');
-		assert.equal(received.filter((r) => r.path === '/v1/auth/token').length, 1, 'exactly one token request');
+		assert.equal(
+			received.filter((r) => r.path === '/v1/auth/token').length,
+			1,
+			'exactly one token request',
+		);
 		assert.ok(received.every((r) => r.headers['f-sandbox-mode'] === 'true'));
-		assert.ok(received.filter((r) => r.path !== '/v1/auth/token').every((r) => /^Bearer /.test(r.headers.authorization)));
+		assert.ok(
+			received
+				.filter((r) => r.path !== '/v1/auth/token')
+				.every((r) => /^Bearer /.test(r.headers.authorization)),
+		);
 		assert.equal(sb.sim.partners.clients.size, 2);
 	});
 
@@ -201,15 +313,28 @@ describe('workflows executed by n8n', () => {
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const issued = output(run, 'Issue retention');
 		assert.ok(issued.length >= 1);
-		assert.ok(issued.every((i) => typeof i.json.id === 'string' && /^\d{49}$/.test(String(i.json.clave_acceso))));
+		assert.ok(
+			issued.every(
+				(i) => typeof i.json.id === 'string' && /^\d{49}$/.test(String(i.json.clave_acceso)),
+			),
+		);
 		const received = sb.sim.server.received('receipts');
 		const posts = received.filter((r) => r.method === 'POST');
 		const reads = received.filter((r) => r.method === 'GET');
 		assert.ok(posts.length >= 1 && reads.length >= 1, 'issued and polled');
-		assert.ok(posts.every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword), 'X-Password on every issue');
-		assert.ok(reads.every((r) => r.headers['x-password'] === undefined), 'no X-Password on reads');
+		assert.ok(
+			posts.every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword),
+			'X-Password on every issue',
+		);
+		assert.ok(
+			reads.every((r) => r.headers['x-password'] === undefined),
+			'no X-Password on reads',
+		);
 		assert.ok(received.every((r) => r.headers['x-key'] === sb.sim.receipts.apiKey));
-		assert.ok(!JSON.stringify(run).includes(sb.sim.receipts.certificatePassword), 'certificate password never in the run data');
+		assert.ok(
+			!JSON.stringify(run).includes(sb.sim.receipts.certificatePassword),
+			'certificate password never in the run data',
+		);
 		// The repeated third row carries the first row's reproducible access key: the SRI authorizes one of the two
 		// and returns the other with 43 (whichever arrives second: rows may be sent side by side), and the example's
 		// Code node reads the reason and the next step from the simplified output.
@@ -217,20 +342,28 @@ describe('workflows executed by n8n', () => {
 		const repeated = posts.filter((r) => r.body.secuencial === 101);
 		assert.equal(repeated.length, 2);
 		assert.equal(repeated[1].body.clave_acceso, repeated[0].body.clave_acceso);
-		assert.deepEqual(output(run, 'Authorized').map((i) => [i.json.numero, i.json.estado]).sort(), [
-			['001-002-000000101', 'AUTORIZADO'],
-			['001-002-000000102', 'AUTORIZADO'],
-		]);
+		assert.deepEqual(
+			output(run, 'Authorized')
+				.map((i) => [i.json.numero, i.json.estado])
+				.sort(),
+			[
+				['001-002-000000101', 'AUTORIZADO'],
+				['001-002-000000102', 'AUTORIZADO'],
+			],
+		);
 		const [reason] = output(run, 'Not authorized: reasons');
-		assert.deepEqual({ ...reason.json, id: undefined }, {
-			numero: '001-002-000000101',
-			id: undefined,
-			estado: 'DEVUELTO',
-			timedOut: false,
-			codes: '43',
-			reason: `43 CLAVE ACCESO REGISTRADA — ${sriCode('43').explanation}`,
-			next_step: sriCode('43').nextStep,
-		});
+		assert.deepEqual(
+			{ ...reason.json, id: undefined },
+			{
+				numero: '001-002-000000101',
+				id: undefined,
+				estado: 'DEVUELTO',
+				timedOut: false,
+				codes: '43',
+				reason: `43 CLAVE ACCESO REGISTRADA — ${sriCode('43').explanation}`,
+				next_step: sriCode('43').nextStep,
+			},
+		);
 		const returned = issued.find((i) => i.json.estado === 'DEVUELTO').json;
 		assert.equal(returned.rejected, true);
 		assert.equal('url_formato_impresion' in returned, false, 'no RIDE link for a rejected receipt');
@@ -243,40 +376,80 @@ describe('workflows executed by n8n', () => {
 		assert.equal(rejected[0].estado, 'DEVUELTO');
 		assert.equal(rejected[0].numero, '001-002-000002001');
 		assert.equal(rejected[0].next_step, sriCode('43').nextStep);
-		assert.deepEqual(rejected[0].sri_messages.map((m) => [m.identificador, m.source]), [['43', 'envio_sri']]);
-		assert.deepEqual(output(run, 'Download the RIDE').map((i) => i.json.estado), ['AUTORIZADO', 'AUTORIZADO']);
-		const authorizedBefore = [...sb.sim.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO' && r.kind === 'invoice').length;
+		assert.deepEqual(
+			rejected[0].sri_messages.map((m) => [m.identificador, m.source]),
+			[['43', 'envio_sri']],
+		);
+		assert.deepEqual(
+			output(run, 'Download the RIDE').map((i) => i.json.estado),
+			['AUTORIZADO', 'AUTORIZADO'],
+		);
+		const authorizedBefore = [...sb.sim.receipts.receipts.values()].filter(
+			(r) => r.estado === 'AUTORIZADO' && r.kind === 'invoice',
+		).length;
 		const again = await execute('e2eExInvoiceMail');
 		assert.equal(again.data.resultData.error, undefined, again.data.resultData.error?.message);
-		assert.deepEqual(output(again, 'Not authorized').map((i) => [i.json.numero, i.json.sri_messages[0].identificador]), [
-			['001-002-000002001', '43'],
-			['001-002-000002002', '43'],
-			['001-002-000002001', '43'],
-		]);
+		assert.deepEqual(
+			output(again, 'Not authorized').map((i) => [
+				i.json.numero,
+				i.json.sri_messages[0].identificador,
+			]),
+			[
+				['001-002-000002001', '43'],
+				['001-002-000002002', '43'],
+				['001-002-000002001', '43'],
+			],
+		);
 		assert.equal(output(again, 'Download the RIDE').length, 0);
-		assert.equal([...sb.sim.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO' && r.kind === 'invoice').length, authorizedBefore);
+		assert.equal(
+			[...sb.sim.receipts.receipts.values()].filter(
+				(r) => r.estado === 'AUTORIZADO' && r.kind === 'invoice',
+			).length,
+			authorizedBefore,
+		);
 	});
 
 	test('Partners: subscriptions listed', async () => {
 		const run = await execute('e2eSubscriptions');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
-		assert.deepEqual(output(run, 'Subscriptions').map((i) => i.json.client.email).sort(), ['contacto@tiendaazul.mx', 'ventas@mostrador.mx']);
+		assert.deepEqual(
+			output(run, 'Subscriptions')
+				.map((i) => i.json.client.email)
+				.sort(),
+			['contacto@tiendaazul.mx', 'ventas@mostrador.mx'],
+		);
 	});
 
 	test('Receipts: ATS retention, waybill, purchase settlement, document read and webhook subscription', async () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eRcptResources');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
-		for (const name of ['ATS retention', 'Waybill', 'Purchase settlement']) assert.match(String(output(run, name)[0]?.json.clave_acceso), /^\d{49}$/, name);
+		for (const name of ['ATS retention', 'Waybill', 'Purchase settlement'])
+			assert.match(String(output(run, name)[0]?.json.clave_acceso), /^\d{49}$/, name);
 		assert.equal(output(run, 'Get waybill')[0].json.id, output(run, 'Waybill')[0].json.id);
-		assert.equal(output(run, 'Get document')[0].json.id, output(run, 'Purchase settlement')[0].json.id);
+		assert.equal(
+			output(run, 'Get document')[0].json.id,
+			output(run, 'Purchase settlement')[0].json.id,
+		);
 		const received = sb.sim.server.received('receipts');
 		const posts = received.filter((r) => r.method === 'POST');
-		assert.deepEqual(posts.map((r) => r.path), ['/ats-retentions/issue', '/waybills/issue', '/purchase-settlements/issue', '/webhooks']);
+		assert.deepEqual(
+			posts.map((r) => r.path),
+			['/ats-retentions/issue', '/waybills/issue', '/purchase-settlements/issue', '/webhooks'],
+		);
 		// X-Password only where the spec sends it, on issuing operations; subscribing issues nothing (nodes/Receipts/webhooks.ts).
-		assert.ok(posts.slice(0, 3).every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword), 'X-Password on every issue');
+		assert.ok(
+			posts
+				.slice(0, 3)
+				.every((r) => r.headers['x-password'] === sb.sim.receipts.certificatePassword),
+			'X-Password on every issue',
+		);
 		assert.equal(posts[3].headers['x-password'], undefined, 'no X-Password on the subscription');
-		assert.ok(received.filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
+		assert.ok(
+			received
+				.filter((r) => r.method === 'GET')
+				.every((r) => r.headers['x-password'] === undefined),
+		);
 	});
 
 	test('a receipts service that refuses the connection: an issue says nothing reached it on 2.x; on 1.x, that the receipt may exist', async () => {
@@ -288,15 +461,42 @@ describe('workflows executed by n8n', () => {
 		rmSync(dir, { recursive: true, force: true });
 		const write = (file, data) => writeFileSync(join(dir, file), JSON.stringify(data));
 		mkdirSync(dir, { recursive: true });
-		write('credentials.json', [{ ...credential, type: 'receiptsApi', data: { ...sb.sim.credentials.receiptsApi, baseUrl: `http://127.0.0.1:${await freePort()}` } }]);
+		write('credentials.json', [
+			{
+				...credential,
+				type: 'receiptsApi',
+				data: {
+					...sb.sim.credentials.receiptsApi,
+					baseUrl: `http://127.0.0.1:${await freePort()}`,
+				},
+			},
+		]);
 		const bodies = requireTestModule('receipts/setup');
-		const issue = { ...node('Issue', sb.nodeType('receipts'), bodies.jsonIssue('retention', bodies.retentionBody())), credentials: { receiptsApi: credential } };
-		write('workflow.json', { id: 'e2eClosedPort', name: 'e2e receipts: nothing listening', settings: { executionOrder: 'v1' }, nodes: [manual, issue], connections: chain('Start', 'Issue') });
-		await sb.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`], { check: true });
+		const issue = {
+			...node(
+				'Issue',
+				sb.nodeType('receipts'),
+				bodies.jsonIssue('retention', bodies.retentionBody()),
+			),
+			credentials: { receiptsApi: credential },
+		};
+		write('workflow.json', {
+			id: 'e2eClosedPort',
+			name: 'e2e receipts: nothing listening',
+			settings: { executionOrder: 'v1' },
+			nodes: [manual, issue],
+			connections: chain('Start', 'Issue'),
+		});
+		await sb.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`], {
+			check: true,
+		});
 		await sb.cli(['import:workflow', `--input=${join(dir, 'workflow.json')}`], { check: true });
 		const error = (await execute('e2eClosedPort')).data.resultData.error;
 		if (sb.line === 1) {
-			assert.match(error.message, /^\[item 1\] The retention may exist: Receipts could not be reached/);
+			assert.match(
+				error.message,
+				/^\[item 1\] The retention may exist: Receipts could not be reached/,
+			);
 			assert.match(error.description, /may have been issued/);
 		} else {
 			assert.match(error.message, /^\[item 1\] Receipts could not be reached \(ECONNREFUSED\)$/);
@@ -332,19 +532,48 @@ describe('workflows executed by n8n', () => {
 		assert.equal(output(run, 'Register taxpayer').length, 1);
 		const received = sb.sim.server.received('extraction');
 		assert.ok(received.some((r) => r.method === 'POST' && /\/v1\/extractions$/.test(r.path)));
-		assert.ok(received.some((r) => /\/documents\/.+\/download$/.test(r.path) && r.query.type === 'XML'));
-		assert.ok(received.every((r) => r.headers.authorization === `Bearer ${sb.sim.extraction.stagingKey}`));
-		assert.ok(received.every((r) => r.headers['x-api-key'] === undefined && r.headers['x-organization-id'] === undefined), 'the Ecuador key never goes to the Mexico API');
-		assert.ok(!received.some((r) => r.path.endsWith('/taxpayers')), 'Register never goes to the Mexico API');
+		assert.ok(
+			received.some((r) => /\/documents\/.+\/download$/.test(r.path) && r.query.type === 'XML'),
+		);
+		assert.ok(
+			received.every((r) => r.headers.authorization === `Bearer ${sb.sim.extraction.stagingKey}`),
+		);
+		assert.ok(
+			received.every(
+				(r) => r.headers['x-api-key'] === undefined && r.headers['x-organization-id'] === undefined,
+			),
+			'the Ecuador key never goes to the Mexico API',
+		);
+		assert.ok(
+			!received.some((r) => r.path.endsWith('/taxpayers')),
+			'Register never goes to the Mexico API',
+		);
 		// Register went to the Ecuador API: its own host, its own key in x-api-key, the organization, no bearer.
 		const ecuador = sb.sim.server.received(sb.sim.extraction.ecuador.prefix);
 		assert.deepEqual(
-			ecuador.map((r) => [r.method, r.path, r.headers['x-api-key'], r.headers['x-organization-id'], r.headers.authorization]),
-			[['POST', '/staging/taxpayers', sb.sim.extraction.ecuador.stagingKey, sb.sim.extraction.ecuador.organizationId, undefined]],
+			ecuador.map((r) => [
+				r.method,
+				r.path,
+				r.headers['x-api-key'],
+				r.headers['x-organization-id'],
+				r.headers.authorization,
+			]),
+			[
+				[
+					'POST',
+					'/staging/taxpayers',
+					sb.sim.extraction.ecuador.stagingKey,
+					sb.sim.extraction.ecuador.organizationId,
+					undefined,
+				],
+			],
 		);
 		assert.notEqual(ecuador[0].origin, received[0].origin, 'the Ecuador API is another host');
 		assert.equal(output(run, 'Register taxpayer')[0].json.status, 'REGISTERED');
-		assert.ok(!JSON.stringify(run).includes('ciec-e2e-secret'), 'SAT password never in the run data');
+		assert.ok(
+			!JSON.stringify(run).includes('ciec-e2e-secret'),
+			'SAT password never in the run data',
+		);
 	});
 
 	test('Extraction: a workflow saved with the old wait fields keeps their values (n8n passes the hidden parameters on); a job not finished in time is output, marked', async () => {
@@ -355,8 +584,14 @@ describe('workflows executed by n8n', () => {
 		const [item] = output(run, 'Create and wait');
 		assert.equal(item.json.wait_timed_out, true);
 		// 3 s from the old `timeout` (the new field's default is 600 s); checks from the old 1 s (the default: 15 s).
-		assert.match(String(item.json.warnings), /^Wait for Completion timed out after 3 s in state PROCESSING/);
-		assert.ok(sb.sim.server.received('extraction').filter((r) => r.method === 'GET').length >= 1, 'checked before the 3 s passed');
+		assert.match(
+			String(item.json.warnings),
+			/^Wait for Completion timed out after 3 s in state PROCESSING/,
+		);
+		assert.ok(
+			sb.sim.server.received('extraction').filter((r) => r.method === 'GET').length >= 1,
+			'checked before the 3 s passed',
+		);
 	});
 });
 
@@ -377,20 +612,33 @@ describe('trigger nodes receive real deliveries', () => {
 		extractionUrl = `${n8n.url}/webhook/${triggerWorkflows.extraction.nodes[0].webhookId}/extraction`;
 		// Published webhooks register a few seconds after /healthz: wait until ours stops answering 404.
 		for (let i = 0; i < 60; i++) {
-			const res = await fetch(extractionUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+			const res = await fetch(extractionUrl, {
+				method: 'POST',
+				body: '{}',
+				headers: { 'content-type': 'application/json' },
+			});
 			if (res.status !== 404) break;
 			await new Promise((r) => setTimeout(r, 500));
 		}
 	});
 
 	test('n8n lists every credential type of the package', async () => {
-		const res = await fetch(`${n8n.url}/types/credentials.json`, { headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' } });
+		const res = await fetch(`${n8n.url}/types/credentials.json`, {
+			headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' },
+		});
 		assert.equal(res.status, 200);
 		const body = /** @type {LoadedTypes | { data: LoadedTypes }} */ (await res.json());
 		const list = Array.isArray(body) ? body : Object.values(body.data ?? body);
-		const types = [...list.map((t) => t?.name), ...(Array.isArray(body) ? [] : Object.keys(body.data ?? body))];
-		for (const name of PACKAGE_CREDENTIALS) assert.ok(types.includes(name), `${name} not registered`);
-		assert.doesNotMatch(n8n.logs(), /(Error|error).{0,80}(CUSTOM|latam|dist\/nodes|dist\/credentials)/);
+		const types = [
+			...list.map((t) => t?.name),
+			...(Array.isArray(body) ? [] : Object.keys(body.data ?? body)),
+		];
+		for (const name of PACKAGE_CREDENTIALS)
+			assert.ok(types.includes(name), `${name} not registered`);
+		assert.doesNotMatch(
+			n8n.logs(),
+			/(Error|error).{0,80}(CUSTOM|latam|dist\/nodes|dist\/credentials)/,
+		);
 	});
 
 	test("the Receipts credential's Test button, through n8n's own credential-test route: success with a correct key; distinct failures for a refused key and an unreachable URL", async () => {
@@ -401,14 +649,23 @@ describe('trigger nodes receive real deliveries', () => {
 		const testWith = async (data) => {
 			const res = await fetch(`${n8n.url}/rest/credentials/test`, {
 				method: 'POST',
-				headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts', 'content-type': 'application/json' },
-				body: JSON.stringify({ credentials: { id, name, type: 'receiptsApi', data: { ...good, ...data } } }),
+				headers: {
+					cookie: api.cookie,
+					'browser-id': 'latam-fiscal-dev-scripts',
+					'content-type': 'application/json',
+				},
+				body: JSON.stringify({
+					credentials: { id, name, type: 'receiptsApi', data: { ...good, ...data } },
+				}),
 			});
 			assert.equal(res.status, 200, `the test route answered ${res.status}`);
-			const body = /** @type {{ data: { status: 'OK' | 'Error', message: string } }} */ (await res.json());
+			const body = /** @type {{ data: { status: 'OK' | 'Error', message: string } }} */ (
+				await res.json()
+			);
 			return body.data ?? body;
 		};
-		const calls = () => sb.sim.server.received('receipts').filter((r) => r.path === '/catalog/id-types').length;
+		const calls = () =>
+			sb.sim.server.received('receipts').filter((r) => r.path === '/catalog/id-types').length;
 		const before = calls();
 		assert.deepEqual(await testWith({}), { status: 'OK', message: 'Connection successful!' });
 		assert.equal(calls(), before + 1, 'the test really asked the service');
@@ -416,17 +673,25 @@ describe('trigger nodes receive real deliveries', () => {
 		assert.equal(refused.status, 'Error');
 		// n8n 1.x never applies a credential's responseCode rules: its credential tester reads the HTTP answer from
 		// the error's `cause`, which its own NodeApiError drops. It says its generic sentence instead.
-		const refusedMessage = sb.line === 1 ? /^Authorization failed - please check your credentials$/ : /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/;
+		const refusedMessage =
+			sb.line === 1
+				? /^Authorization failed - please check your credentials$/
+				: /^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/;
 		assert.match(refused.message, refusedMessage);
 		const unreachable = await testWith({ baseUrl: `http://127.0.0.1:${await freePort()}` });
 		assert.equal(unreachable.status, 'Error');
 		assert.match(unreachable.message, /ECONNREFUSED|connect/i);
 		assert.notEqual(unreachable.message, refused.message);
-		for (const r of [refused, unreachable]) assert.ok(!r.message.includes(good.apiKey) && !r.message.includes('not-the-key'), 'no key in the message');
+		for (const r of [refused, unreachable])
+			assert.ok(
+				!r.message.includes(good.apiKey) && !r.message.includes('not-the-key'),
+				'no key in the message',
+			);
 	});
 
 	test('activating the Receipts trigger subscribed both events at the service, each with its own URL', async () => {
-		const ours = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(n8n.url));
+		const ours = () =>
+			sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(n8n.url));
 		for (let i = 0; i < 40 && ours().length < 2; i++) await new Promise((r) => setTimeout(r, 250)); // activation runs after start-up
 		const subs = ours();
 		assert.deepEqual(subs.map((s) => s.event_name).sort(), ['issue-error', 'receipt-issued']);
@@ -445,16 +710,28 @@ describe('trigger nodes receive real deliveries', () => {
 
 		const sub = sb.sim.receipts.subscriptions.find((s) => s.event_name === 'receipt-issued');
 		const payload = sb.sim.receipts.payload(issuedId);
-		const post = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const post = (url, body) =>
+			fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
 		const forgedToken = new URL(sub.webhook_url);
 		forgedToken.searchParams.set('token', 'guessed-token');
 		assert.equal((await post(forgedToken, payload)).status, 401, 'wrong token');
-		assert.equal((await post(sub.webhook_url, { ...payload, 'api-key': 'not-the-key' })).status, 401, 'wrong api-key');
+		assert.equal(
+			(await post(sub.webhook_url, { ...payload, 'api-key': 'not-the-key' })).status,
+			401,
+			'wrong api-key',
+		);
 		const noToken = new URL(sub.webhook_url);
 		noToken.searchParams.delete('token');
 		assert.equal((await post(noToken, payload)).status, 401, 'no token');
 		const [dup] = await sb.sim.receipts.deliver('receipt-issued', issuedId);
-		assert.ok(dup.status >= 200 && dup.status < 300, 'a duplicate is acknowledged so the service stops');
+		assert.ok(
+			dup.status >= 200 && dup.status < 300,
+			'a duplicate is acknowledged so the service stops',
+		);
 		const final = await settledExecutions(wf);
 		assert.equal(final.length, before + 1, 'forged and duplicate deliveries started nothing');
 	});
@@ -465,32 +742,70 @@ describe('trigger nodes receive real deliveries', () => {
 		const job = [...sb.sim.extraction.jobs.values()][0];
 		const data = sb.sim.extraction.completedEventData(job);
 		const eventTimestamp = new Date().toISOString();
-		const ok = await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, eventTimestamp });
+		const ok = await sb.sim.extraction.deliver('extraction.completed', data, {
+			secret,
+			url: extractionUrl,
+			eventTimestamp,
+		});
 		assert.equal(ok.status, 200, ok.text);
 		const afterOne = await settledExecutions(wf, { atLeast: 1 });
 		assert.equal(afterOne.length, 1);
 		// What this test reads of n8n's run data: node → runs → outputs → items (each run here has its output).
-		const detail = /** @type {{ data: { resultData: { runData: Record<string, Array<{ data: { main: import('n8n-workflow').INodeExecutionData[][] } }>> } } }} */ (
-			await (await fetch(`${n8n.url}/api/v1/executions/${afterOne[0].id}?includeData=true`, { headers: api.headers })).json()
-		);
+		const detail =
+			/** @type {{ data: { resultData: { runData: Record<string, Array<{ data: { main: import('n8n-workflow').INodeExecutionData[][] } }>> } } }} */ (
+				await (
+					await fetch(`${n8n.url}/api/v1/executions/${afterOne[0].id}?includeData=true`, {
+						headers: api.headers,
+					})
+				).json()
+			);
 		const runData = detail.data.resultData.runData;
 		const [item] = runData['Extraction events'][0].data.main[0];
 		assert.equal(item.json.publicId, job.publicId, 'extractionId normalized to publicId');
-		assert.equal(/** @type {{ direction: string }} */ (item.json.options).direction, 'INBOUND', 'RECEIVED normalized to INBOUND');
+		assert.equal(
+			/** @type {{ direction: string }} */ (item.json.options).direction,
+			'INBOUND',
+			'RECEIVED normalized to INBOUND',
+		);
 		const downloaded = runData['Download all XML'][0].data.main[0];
-		assert.ok(downloaded.length >= 1 && downloaded.every((i) => i.binary?.data?.mimeType === 'application/xml'), 'the example downloaded the XML files');
+		assert.ok(
+			downloaded.length >= 1 &&
+				downloaded.every((i) => i.binary?.data?.mimeType === 'application/xml'),
+			'the example downloaded the XML files',
+		);
 
 		const refused = [
-			await sb.sim.extraction.deliver('extraction.completed', data, { secret: 'wrong-secret', url: extractionUrl }),
-			await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, tamper: 'body' }),
-			await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, tamper: 'signature' }),
-			await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, timestamp: Math.floor(Date.now() / 1000) - 301 }),
+			await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret: 'wrong-secret',
+				url: extractionUrl,
+			}),
+			await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret,
+				url: extractionUrl,
+				tamper: 'body',
+			}),
+			await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret,
+				url: extractionUrl,
+				tamper: 'signature',
+			}),
+			await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret,
+				url: extractionUrl,
+				timestamp: Math.floor(Date.now() / 1000) - 301,
+			}),
 		];
-		assert.deepEqual(refused.map((r) => r.status), [401, 401, 401, 401]);
-		const replay = await sb.sim.extraction.deliver('extraction.completed', data, { secret, url: extractionUrl, eventTimestamp });
+		assert.deepEqual(
+			refused.map((r) => r.status),
+			[401, 401, 401, 401],
+		);
+		const replay = await sb.sim.extraction.deliver('extraction.completed', data, {
+			secret,
+			url: extractionUrl,
+			eventTimestamp,
+		});
 		assert.ok(replay.status >= 200 && replay.status < 300, 'a redelivery is acknowledged');
 		const final = await settledExecutions(wf);
 		assert.equal(final.length, 1, 'forged, stale and replayed deliveries started nothing');
 	});
 });
-

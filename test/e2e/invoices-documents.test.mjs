@@ -6,12 +6,19 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { CREDENTIAL_IDS, ownerApiKey, prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import {
+	CREDENTIAL_IDS,
+	ownerApiKey,
+	prepareSandbox,
+	requireTestModule,
+	userFolderFor,
+} from '../../scripts/n8n/sandbox.mjs';
 import { chain, node } from '../../scripts/n8n/workflow.mjs';
 
 const userFolder = userFolderFor('e2e-invoices');
 const credentials = { receiptsApi: { id: 'x', name: 'x' } };
-const receipts = (name, parameters, extra = {}) => node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials, ...extra });
+const receipts = (name, parameters, extra = {}) =>
+	node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials, ...extra });
 const manual = () => node('Start', 'n8n-nodes-base.manualTrigger', {});
 const fast = { waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 0.2 } };
 
@@ -25,7 +32,8 @@ async function execute(id) {
 }
 const output = (run, name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
 const received = () => sb.sim.server.received('receipts');
-const shape = (r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/, '{id}')} ${r.headers['x-password'] === undefined ? '-' : 'X-Password'}`;
+const shape = (r) =>
+	`${r.method} ${r.path.replace(/[0-9a-f]{32}/, '{id}')} ${r.headers['x-password'] === undefined ? '-' : 'X-Password'}`;
 
 /**
  * The numbers of the receipts reissued here: not the ones e2eInvoicesNotes issues, since the SRI refuses a receipt
@@ -34,64 +42,212 @@ const shape = (r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/, '{id}')} ${r.
 const REISSUED = { invoice: 151, creditNote: 13, debitNote: '8' };
 
 function workflows() {
-	const { jsonIssue, invoiceBody, creditNoteBody, debitNoteBody, retentionBody, settlementBody, xmlOf } = bodies;
-	const wf = (id, nodes) => ({ id, name: id, settings: { executionOrder: 'v1' }, nodes: [manual(), ...nodes], connections: chain('Start', ...nodes.map((n) => n.name)) });
+	const {
+		jsonIssue,
+		invoiceBody,
+		creditNoteBody,
+		debitNoteBody,
+		retentionBody,
+		settlementBody,
+		xmlOf,
+	} = bodies;
+	const wf = (id, nodes) => ({
+		id,
+		name: id,
+		settings: { executionOrder: 'v1' },
+		nodes: [manual(), ...nodes],
+		connections: chain('Start', ...nodes.map((n) => n.name)),
+	});
 	return [
 		wf('e2eInvoicesNotes', [
 			receipts('Invoice', jsonIssue('invoice', invoiceBody(), fast)),
-			receipts('Get invoice', { resource: 'invoice', operation: 'get', receiptId: "={{ $('Invoice').item.json.id }}" }),
+			receipts('Get invoice', {
+				resource: 'invoice',
+				operation: 'get',
+				receiptId: "={{ $('Invoice').item.json.id }}",
+			}),
 			receipts('Invoice (fields)', {
 				resource: 'invoice',
 				operation: 'issue',
 				inputMode: 'fields',
 				secuencial: '149',
-				emisor: { details: { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', establecimiento_codigo: '001', punto_emision: '002' } },
-				comprador: { details: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Juan Pérez', email: 'juan@example.com' } },
-				lineItems: { item: [{ descripcion: 'Café', codigo_principal: 'CAF-001', cantidad: 2, precio_unitario: 5, descuento: 0, precio_total_sin_impuestos: 10, tax_codigo: '2', tax_codigo_porcentaje: '4', tax_tarifa: 15, tax_base_imponible: 10, tax_valor: 1.5 }] },
-				totales: { details: { total_sin_impuestos: 10, descuento: 0, propina: 0, importe_total: 11.5 } },
-				totalTaxes: { tax: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }] },
+				emisor: {
+					details: {
+						ruc: '1792146739001',
+						razon_social: 'Distribuidora Andina S.A.',
+						establecimiento_codigo: '001',
+						punto_emision: '002',
+					},
+				},
+				comprador: {
+					details: {
+						identificacion: '1710034065',
+						tipo_identificacion: '05',
+						razon_social: 'Juan Pérez',
+						email: 'juan@example.com',
+					},
+				},
+				lineItems: {
+					item: [
+						{
+							descripcion: 'Café',
+							codigo_principal: 'CAF-001',
+							cantidad: 2,
+							precio_unitario: 5,
+							descuento: 0,
+							precio_total_sin_impuestos: 10,
+							tax_codigo: '2',
+							tax_codigo_porcentaje: '4',
+							tax_tarifa: 15,
+							tax_base_imponible: 10,
+							tax_valor: 1.5,
+						},
+					],
+				},
+				totales: {
+					details: { total_sin_impuestos: 10, descuento: 0, propina: 0, importe_total: 11.5 },
+				},
+				totalTaxes: {
+					tax: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 10, valor: 1.5 }],
+				},
 				pagos: { payment: [{ medio: 'efectivo', total: 11.5 }] },
 			}),
 			receipts('Credit note', jsonIssue('creditNote', creditNoteBody(), fast)),
-			receipts('Get credit note', { resource: 'creditNote', operation: 'get', receiptId: "={{ $('Credit note').item.json.id }}" }),
+			receipts('Get credit note', {
+				resource: 'creditNote',
+				operation: 'get',
+				receiptId: "={{ $('Credit note').item.json.id }}",
+			}),
 			receipts('Debit note', jsonIssue('debitNote', debitNoteBody(), fast)),
-			receipts('Get debit note', { resource: 'debitNote', operation: 'get', receiptId: "={{ $('Debit note').item.json.id }}" }),
-			receipts('Invoice from XML', { resource: 'invoice', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('factura') }),
-			receipts('Credit note from XML', { resource: 'creditNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaCredito') }),
-			receipts('Debit note from XML', { resource: 'debitNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaDebito') }),
+			receipts('Get debit note', {
+				resource: 'debitNote',
+				operation: 'get',
+				receiptId: "={{ $('Debit note').item.json.id }}",
+			}),
+			receipts('Invoice from XML', {
+				resource: 'invoice',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('factura'),
+			}),
+			receipts('Credit note from XML', {
+				resource: 'creditNote',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('notaCredito'),
+			}),
+			receipts('Debit note from XML', {
+				resource: 'debitNote',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('notaDebito'),
+			}),
 		]),
 		wf('e2eReissues', [
-			receipts('Reissue invoice', jsonIssue('invoice', { ...invoiceBody(), secuencial: REISSUED.invoice }, { receiptId: seeded.invoice, ...fast }, 'reissue')),
-			receipts('Reissue credit note', jsonIssue('creditNote', { ...creditNoteBody(), secuencial: REISSUED.creditNote }, { receiptId: seeded.creditNote }, 'reissue')),
-			receipts('Reissue debit note', jsonIssue('debitNote', { ...debitNoteBody(), secuencial: REISSUED.debitNote }, { receiptId: seeded.debitNote }, 'reissue')),
-			receipts('Reissue retention', jsonIssue('retention', retentionBody(), { receiptId: seeded.retention }, 'reissue')),
-			receipts('Reissue settlement', jsonIssue('purchaseSettlement', settlementBody(true), { receiptId: seeded.purchaseSettlement }, 'reissue')),
+			receipts(
+				'Reissue invoice',
+				jsonIssue(
+					'invoice',
+					{ ...invoiceBody(), secuencial: REISSUED.invoice },
+					{ receiptId: seeded.invoice, ...fast },
+					'reissue',
+				),
+			),
+			receipts(
+				'Reissue credit note',
+				jsonIssue(
+					'creditNote',
+					{ ...creditNoteBody(), secuencial: REISSUED.creditNote },
+					{ receiptId: seeded.creditNote },
+					'reissue',
+				),
+			),
+			receipts(
+				'Reissue debit note',
+				jsonIssue(
+					'debitNote',
+					{ ...debitNoteBody(), secuencial: REISSUED.debitNote },
+					{ receiptId: seeded.debitNote },
+					'reissue',
+				),
+			),
+			receipts(
+				'Reissue retention',
+				jsonIssue('retention', retentionBody(), { receiptId: seeded.retention }, 'reissue'),
+			),
+			receipts(
+				'Reissue settlement',
+				jsonIssue(
+					'purchaseSettlement',
+					settlementBody(true),
+					{ receiptId: seeded.purchaseSettlement },
+					'reissue',
+				),
+			),
 		]),
 		wf('e2eDocuments', [
 			receipts('Invoice', jsonIssue('invoice', { ...invoiceBody(), secuencial: 150 }, fast)),
-			receipts('Send by email', { resource: 'document', operation: 'sendEmail', receiptId: '={{ $json.id }}', recipients: 'compras@andes.ec, contabilidad@andes.ec' }),
-			receipts('Download RIDE', { resource: 'document', operation: 'download', receiptId: '={{ $json.id }}', file: 'ride' }),
-			receipts('Download XML', { resource: 'document', operation: 'download', receiptId: "={{ $('Invoice').item.json.id }}", file: 'xml', binaryPropertyName: 'xml' }),
+			receipts('Send by email', {
+				resource: 'document',
+				operation: 'sendEmail',
+				receiptId: '={{ $json.id }}',
+				recipients: 'compras@andes.ec, contabilidad@andes.ec',
+			}),
+			receipts('Download RIDE', {
+				resource: 'document',
+				operation: 'download',
+				receiptId: '={{ $json.id }}',
+				file: 'ride',
+			}),
+			receipts('Download XML', {
+				resource: 'document',
+				operation: 'download',
+				receiptId: "={{ $('Invoice').item.json.id }}",
+				file: 'xml',
+				binaryPropertyName: 'xml',
+			}),
 		]),
-		wf('e2eBadInvoice', [receipts('Invoice', jsonIssue('invoice', { ...invoiceBody(), totales: { ...invoiceBody().totales, importe_total: 65 } }))]),
+		wf('e2eBadInvoice', [
+			receipts(
+				'Invoice',
+				jsonIssue('invoice', {
+					...invoiceBody(),
+					totales: { ...invoiceBody().totales, importe_total: 65 },
+				}),
+			),
+		]),
 		// The bookkeeper's invoice, on the form of node version 2: only quantities, prices, tax codes, the buyer and
 		// the means of payment; the issuer comes from the credential. Preview first, then Issue.
 		wf('e2eBookkeeper', [
-			receipts('Preview', { resource: 'invoice', operation: 'preview', ...bodies.bookkeeperForm('777') }, { typeVersion: 2 }),
-			receipts('Issue', { resource: 'invoice', operation: 'issue', ...bodies.bookkeeperForm('777'), ...fast }, { typeVersion: 2 }),
+			receipts(
+				'Preview',
+				{ resource: 'invoice', operation: 'preview', ...bodies.bookkeeperForm('777') },
+				{ typeVersion: 2 },
+			),
+			receipts(
+				'Issue',
+				{ resource: 'invoice', operation: 'issue', ...bodies.bookkeeperForm('777'), ...fast },
+				{ typeVersion: 2 },
+			),
 		]),
 	];
 }
 
-
-
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	sb = await prepareSandbox({
+		userFolder,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+	});
 	bodies = requireTestModule('receipts/setup');
 	for (const [kind, body, estado] of [
 		['invoice', { ...bodies.invoiceBody(), secuencial: REISSUED.invoice }, 'DEVUELTO'],
-		['creditNote', { ...bodies.creditNoteBody(), secuencial: REISSUED.creditNote }, 'NO AUTORIZADO'],
+		[
+			'creditNote',
+			{ ...bodies.creditNoteBody(), secuencial: REISSUED.creditNote },
+			'NO AUTORIZADO',
+		],
 		['debitNote', { ...bodies.debitNoteBody(), secuencial: REISSUED.debitNote }, 'DEVUELTO'],
 		['retention', bodies.retentionBody(), 'NO AUTORIZADO'],
 		['purchaseSettlement', bodies.settlementBody(true), 'DEVUELTO'],
@@ -104,7 +260,16 @@ before(async () => {
 /** Saves the issuer in the sandbox's Receipts credential (same ID, so every workflow's node uses it). */
 async function saveIssuerInCredential() {
 	const file = join(userFolder, 'receipts-credential-with-issuer.json');
-	writeFileSync(file, JSON.stringify([{ ...CREDENTIAL_IDS.receiptsApi, type: 'receiptsApi', data: { ...sb.sim.credentials.receiptsApi, ...bodies.savedIssuer() } }]));
+	writeFileSync(
+		file,
+		JSON.stringify([
+			{
+				...CREDENTIAL_IDS.receiptsApi,
+				type: 'receiptsApi',
+				data: { ...sb.sim.credentials.receiptsApi, ...bodies.savedIssuer() },
+			},
+		]),
+	);
 	await sb.cli(['import:credentials', `--input=${file}`], { check: true });
 }
 
@@ -117,12 +282,21 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eInvoicesNotes');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
-		for (const name of ['Invoice', 'Credit note', 'Debit note']) assert.equal(output(run, name)[0]?.json.estado, 'AUTORIZADO', name);
-		for (const name of ['Invoice (fields)', 'Invoice from XML', 'Credit note from XML', 'Debit note from XML']) assert.match(String(output(run, name)[0]?.json.clave_acceso), /^\d{49}$/, name);
+		for (const name of ['Invoice', 'Credit note', 'Debit note'])
+			assert.equal(output(run, name)[0]?.json.estado, 'AUTORIZADO', name);
+		for (const name of [
+			'Invoice (fields)',
+			'Invoice from XML',
+			'Credit note from XML',
+			'Debit note from XML',
+		])
+			assert.match(String(output(run, name)[0]?.json.clave_acceso), /^\d{49}$/, name);
 		assert.equal(output(run, 'Get invoice')[0].json.id, output(run, 'Invoice')[0].json.id);
 		assert.equal(output(run, 'Get credit note')[0].json.motivo, 'Devolución de mercadería');
 		assert.deepEqual(output(run, 'Get debit note')[0].json.items, bodies.debitNoteBody().items);
-		const posts = received().filter((r) => r.method === 'POST').map(shape);
+		const posts = received()
+			.filter((r) => r.method === 'POST')
+			.map(shape);
 		assert.deepEqual(posts, [
 			'POST /invoices/issue X-Password',
 			'POST /invoices/issue X-Password',
@@ -133,9 +307,28 @@ describe('Receipts: invoices and notes in real n8n', () => {
 			'POST /debit-notes/issue/xml X-Password',
 		]);
 		const fields = received().find((r) => r.method === 'POST' && r.body.secuencial === 149).body;
-		assert.deepEqual(fields.items, [{ descripcion: 'Café', codigo_principal: 'CAF-001', cantidad: 2, precio_unitario: 5, descuento: 0, precio_total_sin_impuestos: 10, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] }]);
-		assert.ok(received().filter((r) => r.method === 'GET').every((r) => r.headers['x-password'] === undefined));
-		assert.ok(!JSON.stringify(run).includes(sb.sim.receipts.certificatePassword), 'certificate password never in the run data');
+		assert.deepEqual(fields.items, [
+			{
+				descripcion: 'Café',
+				codigo_principal: 'CAF-001',
+				cantidad: 2,
+				precio_unitario: 5,
+				descuento: 0,
+				precio_total_sin_impuestos: 10,
+				impuestos: [
+					{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 },
+				],
+			},
+		]);
+		assert.ok(
+			received()
+				.filter((r) => r.method === 'GET')
+				.every((r) => r.headers['x-password'] === undefined),
+		);
+		assert.ok(
+			!JSON.stringify(run).includes(sb.sim.receipts.certificatePassword),
+			'certificate password never in the run data',
+		);
 	});
 
 	test('Reissue of invoices, credit notes, debit notes, retentions and purchase settlements', async () => {
@@ -143,16 +336,29 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		const run = await execute('e2eReissues');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		assert.equal(output(run, 'Reissue invoice')[0].json.estado, 'AUTORIZADO');
-		const byName = { 'Reissue invoice': 'invoice', 'Reissue credit note': 'creditNote', 'Reissue debit note': 'debitNote', 'Reissue retention': 'retention', 'Reissue settlement': 'purchaseSettlement' };
-		for (const [name, kind] of Object.entries(byName)) assert.equal(output(run, name)[0].json.id, seeded[kind], name);
-		assert.deepEqual(received().filter((r) => r.method === 'POST').map(shape), [
-			'POST /invoices/{id}/reissue X-Password',
-			'POST /credit-notes/{id}/reissue X-Password',
-			'POST /debit-notes/{id}/reissue X-Password',
-			'POST /retentions/{id}/reissue X-Password',
-			'POST /purchase-settlements/{id}/reissue X-Password',
-		]);
-		for (const kind of Object.values(byName)) assert.equal(sb.sim.receipts.receipts.get(seeded[kind]).reissues, 1, kind);
+		const byName = {
+			'Reissue invoice': 'invoice',
+			'Reissue credit note': 'creditNote',
+			'Reissue debit note': 'debitNote',
+			'Reissue retention': 'retention',
+			'Reissue settlement': 'purchaseSettlement',
+		};
+		for (const [name, kind] of Object.entries(byName))
+			assert.equal(output(run, name)[0].json.id, seeded[kind], name);
+		assert.deepEqual(
+			received()
+				.filter((r) => r.method === 'POST')
+				.map(shape),
+			[
+				'POST /invoices/{id}/reissue X-Password',
+				'POST /credit-notes/{id}/reissue X-Password',
+				'POST /debit-notes/{id}/reissue X-Password',
+				'POST /retentions/{id}/reissue X-Password',
+				'POST /purchase-settlements/{id}/reissue X-Password',
+			],
+		);
+		for (const kind of Object.values(byName))
+			assert.equal(sb.sim.receipts.receipts.get(seeded[kind]).reissues, 1, kind);
 	});
 
 	test('Send by Email (X-Key only, once) and Download of the RIDE and the XML from the other host, without the API key', async () => {
@@ -162,8 +368,14 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const id = output(run, 'Invoice')[0].json.id;
 		const clave = output(run, 'Invoice')[0].json.clave_acceso;
-		assert.deepEqual(output(run, 'Send by email')[0].json, { id, result: 'Correo enviado', destinatarios: ['compras@andes.ec', 'contabilidad@andes.ec'] });
-		assert.deepEqual(sb.sim.receipts.emails.slice(emailsBefore), [{ id, destinatarios: ['compras@andes.ec', 'contabilidad@andes.ec'] }]);
+		assert.deepEqual(output(run, 'Send by email')[0].json, {
+			id,
+			result: 'Correo enviado',
+			destinatarios: ['compras@andes.ec', 'contabilidad@andes.ec'],
+		});
+		assert.deepEqual(sb.sim.receipts.emails.slice(emailsBefore), [
+			{ id, destinatarios: ['compras@andes.ec', 'contabilidad@andes.ec'] },
+		]);
 		const email = received().find((r) => r.path === `/edocs/send-email/${id}`);
 		assert.equal(email.headers['x-key'], sb.sim.receipts.apiKey);
 		assert.equal(email.headers['x-password'], undefined);
@@ -175,16 +387,28 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		assert.equal(xml.binary.xml.mimeType, 'application/xml');
 		assert.equal(xml.binary.xml.fileName, `${clave}.xml`);
 		const files = received().filter((r) => r.path.startsWith('/ver/'));
-		assert.deepEqual(files.map((r) => r.path), [`/ver/${id}/pdf`, `/ver/${id}/xml`]);
+		assert.deepEqual(
+			files.map((r) => r.path),
+			[`/ver/${id}/pdf`, `/ver/${id}/xml`],
+		);
 		const filesHost = new URL(sb.sim.receipts.filesBaseUrl).host;
-		assert.ok(files.every((r) => r.headers.host === filesHost && r.headers['x-key'] === undefined), 'the file host never sees the API key');
+		assert.ok(
+			files.every((r) => r.headers.host === filesHost && r.headers['x-key'] === undefined),
+			'the file host never sees the API key',
+		);
 	});
 
 	test('an invoice whose amounts do not add up is stopped before any request that issues, naming the field', async () => {
 		sb.sim.server.clear();
 		const run = await execute('e2eBadInvoice');
-		assert.match(String(run.data.resultData.error?.message), /^\[item 1\] Totals › Total Amount \(totales\.importe_total\) is 65\.00, but 56\.00 \+ 5\.40 taxes \+ 0\.00 tip is 61\.40/);
-		assert.deepEqual(received().map((r) => `${r.method} ${r.path}`), ['GET /catalog/sales-tax-rates/2']);
+		assert.match(
+			String(run.data.resultData.error?.message),
+			/^\[item 1\] Totals › Total Amount \(totales\.importe_total\) is 65\.00, but 56\.00 \+ 5\.40 taxes \+ 0\.00 tip is 61\.40/,
+		);
+		assert.deepEqual(
+			received().map((r) => `${r.method} ${r.path}`),
+			['GET /catalog/sales-tax-rates/2'],
+		);
 	});
 
 	test('the bookkeeper’s two-item invoice from the Fields form (version 2): previewed, then issued and authorized with every amount computed', async () => {
@@ -203,12 +427,23 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		assert.match(body.fecha_emision, /^\d{4}-\d{2}-\d{2}$/);
 		const { ISSUER, BUYER, bookkeeperAmounts } = bodies;
 		assert.deepEqual(body.emisor, { ...ISSUER, obligado_contabilidad: true });
-		assert.deepEqual(body.comprador, { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social, tipo_identificacion: '05' });
+		assert.deepEqual(body.comprador, {
+			identificacion: BUYER.identificacion,
+			razon_social: BUYER.razon_social,
+			tipo_identificacion: '05',
+		});
 		const { items, totales, pagos } = bookkeeperAmounts();
 		assert.deepEqual([body.items, body.totales, body.pagos], [items, totales, pagos]);
-		assert.deepEqual(issued.json.warnings, ['Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it']);
+		assert.deepEqual(issued.json.warnings, [
+			'Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it',
+		]);
 		// Each node's execution reads the tax-rate catalog once (for all its items): here, once for Preview, once for Issue.
-		assert.deepEqual(received().filter((r) => r.path.startsWith('/catalog/')).map((r) => r.path), ['/catalog/sales-tax-rates/2', '/catalog/sales-tax-rates/2']);
+		assert.deepEqual(
+			received()
+				.filter((r) => r.path.startsWith('/catalog/'))
+				.map((r) => r.path),
+			['/catalog/sales-tax-rates/2', '/catalog/sales-tax-rates/2'],
+		);
 	});
 });
 
@@ -226,7 +461,11 @@ describe('catalog dropdowns in real n8n', () => {
 	const options = async (methodName, path, currentNodeParameters) => {
 		const res = await fetch(`${n8n.url}/rest/dynamic-node-parameters/options`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', cookie: session.cookie, 'browser-id': 'latam-fiscal-dev-scripts' },
+			headers: {
+				'content-type': 'application/json',
+				cookie: session.cookie,
+				'browser-id': 'latam-fiscal-dev-scripts',
+			},
 			body: JSON.stringify({
 				path,
 				methodName,
@@ -236,28 +475,68 @@ describe('catalog dropdowns in real n8n', () => {
 			}),
 		});
 		assert.equal(res.status, 200, await res.clone().text());
-		return /** @type {{ data: import('n8n-workflow').INodePropertyOptions[] }} */ (await res.json()).data;
+		return /** @type {{ data: import('n8n-workflow').INodePropertyOptions[] }} */ (await res.json())
+			.data;
 	};
 
 	test('identification types, and the percentage codes of the tax type chosen next to the field, come from the service’s catalogs', async () => {
 		sb.sim.server.clear();
-		const ids = await options('getIdTypes', 'parameters.comprador.details.tipo_identificacion', { resource: 'invoice', operation: 'issue' });
-		assert.deepEqual(ids.find((o) => o.value === '04'), { name: 'RUC (04)', value: '04' });
-		const rates = await options('getSalesTaxRates', 'parameters.totalTaxes.tax[0].codigo_porcentaje', { resource: 'invoice', operation: 'issue', inputMode: 'fields', totalTaxes: { tax: [{ codigo: '5' }] } });
+		const ids = await options('getIdTypes', 'parameters.comprador.details.tipo_identificacion', {
+			resource: 'invoice',
+			operation: 'issue',
+		});
+		assert.deepEqual(
+			ids.find((o) => o.value === '04'),
+			{ name: 'RUC (04)', value: '04' },
+		);
+		const rates = await options(
+			'getSalesTaxRates',
+			'parameters.totalTaxes.tax[0].codigo_porcentaje',
+			{
+				resource: 'invoice',
+				operation: 'issue',
+				inputMode: 'fields',
+				totalTaxes: { tax: [{ codigo: '5' }] },
+			},
+		);
 		assert.deepEqual(rates, [{ name: 'IRBPNR (5001)', value: '5001' }]);
-		const withholding = await options('getWithholdingRates', 'parameters.items.item[0].codigo_porcentaje', { resource: 'retention', operation: 'issue', inputMode: 'fields', items: { item: [{ codigo: '2' }] } });
+		const withholding = await options(
+			'getWithholdingRates',
+			'parameters.items.item[0].codigo_porcentaje',
+			{
+				resource: 'retention',
+				operation: 'issue',
+				inputMode: 'fields',
+				items: { item: [{ codigo: '2' }] },
+			},
+		);
 		assert.ok(withholding.some((o) => o.value === '9'));
-		assert.deepEqual(received().map((r) => [r.path, r.headers['x-key']]), [
-			['/catalog/id-types', sb.sim.receipts.apiKey],
-			['/catalog/sales-tax-rates/5', sb.sim.receipts.apiKey],
-			['/catalog/withholdings-tax-rates/2', sb.sim.receipts.apiKey],
-		]);
+		assert.deepEqual(
+			received().map((r) => [r.path, r.headers['x-key']]),
+			[
+				['/catalog/id-types', sb.sim.receipts.apiKey],
+				['/catalog/sales-tax-rates/5', sb.sim.receipts.apiKey],
+				['/catalog/withholdings-tax-rates/2', sb.sim.receipts.apiKey],
+			],
+		);
 	});
 
 	test('when the catalog cannot be read, the built-in list', async () => {
-		sb.sim.server.fail({ service: 'receipts', method: 'GET', path: '/catalog/', status: 404, times: 1 });
-		const types = await options('getDocumentTypes', 'parameters.tipo_documento_modificado', { resource: 'creditNote', operation: 'issue' });
-		assert.deepEqual(types.map((o) => o.value), ['01', '03', '04', '05', '06', '07']);
+		sb.sim.server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/catalog/',
+			status: 404,
+			times: 1,
+		});
+		const types = await options('getDocumentTypes', 'parameters.tipo_documento_modificado', {
+			resource: 'creditNote',
+			operation: 'issue',
+		});
+		assert.deepEqual(
+			types.map((o) => o.value),
+			['01', '03', '04', '05', '06', '07'],
+		);
 		assert.ok(types.every((o) => /built-in list/.test(o.description ?? '')));
 	});
 });

@@ -11,20 +11,43 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../scripts/n8n/boot.mjs';
 import { selectedVersion } from '../../scripts/n8n/install.mjs';
-import { executionsClient, nodeOutput, nodeRan, post, replay, untilGone, untilServed } from '../../scripts/n8n/executions.mjs';
-import { apiActivation, ownerApiKey, prepareSandbox, repoRoot, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import {
+	executionsClient,
+	nodeOutput,
+	nodeRan,
+	post,
+	replay,
+	untilGone,
+	untilServed,
+} from '../../scripts/n8n/executions.mjs';
+import {
+	apiActivation,
+	ownerApiKey,
+	prepareSandbox,
+	repoRoot,
+	userFolderFor,
+} from '../../scripts/n8n/sandbox.mjs';
 
 const userFolder = userFolderFor('e2e-triggers');
-const example = (file, id) => ({ ...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')), id });
+const example = (file, id) => ({
+	...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')),
+	id,
+});
 const extractionWf = example('extraction-trigger-download-completed.json', 'e2eTrigExtract');
 const receiptsWf = example('receipts-trigger-branch-on-authorization.json', 'e2eTrigReceipts');
 // The recipe's limit as measured: the same example with a History Size of 2, on its own URL.
-const historyWf = structuredClone(example('extraction-trigger-download-completed.json', 'e2eTrigHistory'));
+const historyWf = structuredClone(
+	example('extraction-trigger-download-completed.json', 'e2eTrigHistory'),
+);
 historyWf.name = 'e2e: Remove Duplicates with a History Size of 2';
 historyWf.nodes[0].webhookId = 'a4f1e7c2-0b5d-4e8a-9c3f-6d2b1e0a7f94';
-historyWf.nodes.find((n) => n.type === 'n8n-nodes-base.removeDuplicates').parameters.options = { historySize: 2 };
+historyWf.nodes.find((n) => n.type === 'n8n-nodes-base.removeDuplicates').parameters.options = {
+	historySize: 2,
+};
 // The Receipts example again, on its own URL, published only by the test of a lost subscription answer.
-const receiptsLateWf = structuredClone(example('receipts-trigger-branch-on-authorization.json', 'e2eTrigRcptLate'));
+const receiptsLateWf = structuredClone(
+	example('receipts-trigger-branch-on-authorization.json', 'e2eTrigRcptLate'),
+);
 receiptsLateWf.name = 'e2e: Receipts Trigger published while the service loses an answer';
 receiptsLateWf.nodes[0].webhookId = '7d0e5b2a-3c4f-4a1e-8b9d-2f6c0a1e5d37';
 
@@ -52,20 +75,30 @@ let extractionUrl;
 let historyUrl;
 let receiptsBase;
 
-const webhookUrl = (wf, path) => `http://127.0.0.1:${port}/webhook/${wf.nodes[0].webhookId}/${path}`;
-const downloads = (publicId) => sb.sim.server.received('extraction').filter((r) => r.path.includes(publicId) && /\/download$/.test(r.path)).length;
-const ourSubscriptions = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(receiptsBase));
+const webhookUrl = (wf, path) =>
+	`http://127.0.0.1:${port}/webhook/${wf.nodes[0].webhookId}/${path}`;
+const downloads = (publicId) =>
+	sb.sim.server
+		.received('extraction')
+		.filter((r) => r.path.includes(publicId) && /\/download$/.test(r.path)).length;
+const ourSubscriptions = () =>
+	sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(receiptsBase));
 
 async function startN8n() {
 	n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 	api = await ownerApiKey(n8n.url);
 	ex = executionsClient(n8n.url, api.headers);
-	for (const url of [extractionUrl, historyUrl, `${receiptsBase}?event=receipt-issued`]) await untilServed(url);
+	for (const url of [extractionUrl, historyUrl, `${receiptsBase}?event=receipt-issued`])
+		await untilServed(url);
 }
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	sb = await prepareSandbox({
+		userFolder,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+	});
 	await sb.importWorkflows([extractionWf, receiptsWf, historyWf, receiptsLateWf]);
 	await sb.activate([extractionWf, receiptsWf, historyWf].map((wf) => wf.id));
 	port = await freePort();
@@ -82,15 +115,24 @@ after(async () => {
 
 describe('Extraction Trigger in one n8n process', () => {
 	const secret = () => sb.sim.credentials.extractionWebhookApi.secret;
-	const newJob = () => sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
+	const newJob = () =>
+		sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
 
 	test('an accepted event redelivered byte for byte is answered 200 and starts nothing, every time', async () => {
 		const job = newJob();
-		const first = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(job), { secret: secret(), url: extractionUrl });
+		const first = await sb.sim.extraction.deliver(
+			'extraction.completed',
+			sb.sim.extraction.completedEventData(job),
+			{ secret: secret(), url: extractionUrl },
+		);
 		assertStarted(first);
 		const [run] = await ex.settled(extractionWf.id, { atLeast: 1 });
 		const detail = await ex.get(run.id);
-		assert.match(String(nodeOutput(detail, 'Extraction events')[0]?.json.eventId), new RegExp(`^extraction\\.completed:.+:${job.publicId}$`), 'eventId on the item');
+		assert.match(
+			String(nodeOutput(detail, 'Extraction events')[0]?.json.eventId),
+			new RegExp(`^extraction\\.completed:.+:${job.publicId}$`),
+			'eventId on the item',
+		);
 		assert.equal(downloads(job.publicId), 2, 'the downstream work ran once');
 
 		for (let i = 0; i < 3; i++) {
@@ -108,9 +150,21 @@ describe('Extraction Trigger in one n8n process', () => {
 
 	test('an event type not selected is acknowledged without a run, and so is every redelivery of it', async () => {
 		const before = (await ex.settled(extractionWf.id)).length;
-		const failed = await sb.sim.extraction.deliver('extraction.failed', sb.sim.extraction.failedEventData(newJob()), { secret: secret(), url: extractionUrl });
-		assert.deepEqual({ status: failed.status, text: failed.text }, { status: 200, text: ACKNOWLEDGED });
-		for (let i = 0; i < 2; i++) assert.deepEqual(await replay(extractionUrl, failed), { status: 200, text: ACKNOWLEDGED }, `redelivery ${i + 1}`);
+		const failed = await sb.sim.extraction.deliver(
+			'extraction.failed',
+			sb.sim.extraction.failedEventData(newJob()),
+			{ secret: secret(), url: extractionUrl },
+		);
+		assert.deepEqual(
+			{ status: failed.status, text: failed.text },
+			{ status: 200, text: ACKNOWLEDGED },
+		);
+		for (let i = 0; i < 2; i++)
+			assert.deepEqual(
+				await replay(extractionUrl, failed),
+				{ status: 200, text: ACKNOWLEDGED },
+				`redelivery ${i + 1}`,
+			);
 		assert.equal((await ex.settled(extractionWf.id)).length, before, 'no execution');
 	});
 
@@ -119,25 +173,56 @@ describe('Extraction Trigger in one n8n process', () => {
 		const logBefore = (n8n.logs().match(/Extraction Trigger refused a delivery/g) ?? []).length;
 		const data = sb.sim.extraction.completedEventData(newJob());
 		const now = () => Math.floor(Date.now() / 1000); // at each call: a delivery takes a moment
-		const signed = await sb.sim.extraction.deliver('extraction.completed', data, { secret: 'not-the-secret', url: extractionUrl });
+		const signed = await sb.sim.extraction.deliver('extraction.completed', data, {
+			secret: 'not-the-secret',
+			url: extractionUrl,
+		});
 		const answers = {
 			forged: signed,
-			tampered: await sb.sim.extraction.deliver('extraction.completed', data, { secret: secret(), url: extractionUrl, tamper: 'body' }),
-			'wrong signature': await sb.sim.extraction.deliver('extraction.completed', data, { secret: secret(), url: extractionUrl, tamper: 'signature' }),
-			stale: await sb.sim.extraction.deliver('extraction.completed', data, { secret: secret(), url: extractionUrl, timestamp: now() - 301 }),
-			future: await sb.sim.extraction.deliver('extraction.completed', data, { secret: secret(), url: extractionUrl, timestamp: now() + 305 }),
+			tampered: await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret: secret(),
+				url: extractionUrl,
+				tamper: 'body',
+			}),
+			'wrong signature': await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret: secret(),
+				url: extractionUrl,
+				tamper: 'signature',
+			}),
+			stale: await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret: secret(),
+				url: extractionUrl,
+				timestamp: now() - 301,
+			}),
+			future: await sb.sim.extraction.deliver('extraction.completed', data, {
+				secret: secret(),
+				url: extractionUrl,
+				timestamp: now() + 305,
+			}),
 			unsigned: await post(extractionUrl, signed.rawBody),
-			'signature without timestamp': await post(extractionUrl, signed.rawBody, { 'x-svc-signature': signed.signature }),
+			'signature without timestamp': await post(extractionUrl, signed.rawBody, {
+				'x-svc-signature': signed.signature,
+			}),
 		};
-		for (const [kind, answer] of Object.entries(answers)) assert.deepEqual({ status: answer.status, text: answer.text }, { status: 401, text: REFUSAL }, kind);
+		for (const [kind, answer] of Object.entries(answers))
+			assert.deepEqual(
+				{ status: answer.status, text: answer.text },
+				{ status: 401, text: REFUSAL },
+				kind,
+			);
 		assert.equal((await ex.settled(extractionWf.id)).length, before, 'no execution');
-		const logged = (n8n.logs().match(/Extraction Trigger refused a delivery/g) ?? []).length - logBefore;
+		const logged =
+			(n8n.logs().match(/Extraction Trigger refused a delivery/g) ?? []).length - logBefore;
 		assert.equal(logged, Object.keys(answers).length, 'one log line with the reason per refusal');
 	});
 
 	test('after a restart the in-process memory is gone: a redelivery starts a run, and Remove Duplicates drops its downstream work', async () => {
 		const job = newJob();
-		const first = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(job), { secret: secret(), url: extractionUrl });
+		const first = await sb.sim.extraction.deliver(
+			'extraction.completed',
+			sb.sim.extraction.completedEventData(job),
+			{ secret: secret(), url: extractionUrl },
+		);
 		assertStarted(first);
 		const before = await ex.settled(extractionWf.id, { atLeast: 1 });
 		assert.equal(downloads(job.publicId), 2, 'downloaded once');
@@ -152,19 +237,33 @@ describe('Extraction Trigger in one n8n process', () => {
 		const newest = await ex.get(Math.max(...after.map((e) => Number(e.id))));
 		assert.equal(newest.status, 'success');
 		assert.equal(nodeOutput(newest, DEDUP, 0).length, 0, 'nothing kept');
-		assert.equal(nodeOutput(newest, DEDUP, 1).length, 1, 'the event discarded as already processed');
+		assert.equal(
+			nodeOutput(newest, DEDUP, 1).length,
+			1,
+			'the event discarded as already processed',
+		);
 		assert.equal(nodeRan(newest, DOWNLOAD), false, 'the download step did not run');
 		assert.equal(downloads(job.publicId), 2, 'the documents were downloaded once in all');
 	});
 
 	test(`the recipe's limit in n8n ${selectedVersion()}: once History Size keys are stored, every later run fails (n8n issue 38475)`, async () => {
 		for (let i = 0; i < 3; i++) {
-			const d = await sb.sim.extraction.deliver('extraction.completed', sb.sim.extraction.completedEventData(newJob()), { secret: secret(), url: historyUrl });
+			const d = await sb.sim.extraction.deliver(
+				'extraction.completed',
+				sb.sim.extraction.completedEventData(newJob()),
+				{ secret: secret(), url: historyUrl },
+			);
 			assertStarted(d);
 			await ex.settled(historyWf.id, { atLeast: i + 1 });
 		}
-		const runs = (await ex.settled(historyWf.id, { atLeast: 3 })).sort((a, b) => Number(a.id) - Number(b.id));
-		assert.deepEqual(runs.map((r) => r.status), ['success', 'success', 'error'], 'two distinct events fill a history of 2; the third fails');
+		const runs = (await ex.settled(historyWf.id, { atLeast: 3 })).sort(
+			(a, b) => Number(a.id) - Number(b.id),
+		);
+		assert.deepEqual(
+			runs.map((r) => r.status),
+			['success', 'success', 'error'],
+			'two distinct events fill a history of 2; the third fails',
+		);
 		const third = await ex.get(runs[2].id);
 		assert.match(String(third.data.resultData.error?.message), /exceeds the maximum history size/);
 	});
@@ -174,30 +273,53 @@ describe('Receipts Trigger in one n8n process', () => {
 	test('activation subscribed each event once; a restart (above) subscribed nothing more', async () => {
 		const subs = ourSubscriptions();
 		assert.deepEqual(subs.map((s) => s.event_name).sort(), ['issue-error', 'receipt-issued']);
-		assert.ok(subs.every((s) => new URL(s.webhook_url).searchParams.get('token')), 'a token in each URL');
+		assert.ok(
+			subs.every((s) => new URL(s.webhook_url).searchParams.get('token')),
+			'a token in each URL',
+		);
 	});
 
 	test('wrong token, no token, wrong api-key, unknown event: the same 401 body', async () => {
 		const before = (await ex.settled(receiptsWf.id)).length;
 		const sub = ourSubscriptions().find((s) => s.event_name === 'receipt-issued');
 		const payload = sb.sim.receipts.payload(sb.sim.receipts.seed('retention').id);
-		const withQuery = (edit) => { const u = new URL(sub.webhook_url); edit(u.searchParams); return u.toString(); };
+		const withQuery = (edit) => {
+			const u = new URL(sub.webhook_url);
+			edit(u.searchParams);
+			return u.toString();
+		};
 		const answers = {
-			'wrong token': await post(withQuery((q) => q.set('token', 'guessed')), payload),
-			'no token': await post(withQuery((q) => q.delete('token')), payload),
+			'wrong token': await post(
+				withQuery((q) => q.set('token', 'guessed')),
+				payload,
+			),
+			'no token': await post(
+				withQuery((q) => q.delete('token')),
+				payload,
+			),
 			'wrong api-key': await post(sub.webhook_url, { ...payload, 'api-key': 'not-the-key' }),
 			'no api-key': await post(sub.webhook_url, { ...payload, 'api-key': undefined }),
-			'unknown event': await post(withQuery((q) => q.set('event', 'receipt-deleted')), payload),
+			'unknown event': await post(
+				withQuery((q) => q.set('event', 'receipt-deleted')),
+				payload,
+			),
 		};
-		for (const [kind, answer] of Object.entries(answers)) assert.deepEqual(answer, { status: 401, text: REFUSAL }, kind);
+		for (const [kind, answer] of Object.entries(answers))
+			assert.deepEqual(answer, { status: 401, text: REFUSAL }, kind);
 		assert.equal((await ex.settled(receiptsWf.id)).length, before, 'no execution');
 	});
 
 	test('3 deactivate/activate cycles through the public API (unpublish/publish on 2.x) leave one subscription per event, and deliveries still start runs', async () => {
-		const tokensBefore = ourSubscriptions().map((s) => s.webhook_url).sort();
+		const tokensBefore = ourSubscriptions()
+			.map((s) => s.webhook_url)
+			.sort();
 		const { on, off } = apiActivation(sb.line);
 		const call = async (action) => {
-			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsWf.id}/${action}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
+			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsWf.id}/${action}`, {
+				method: 'POST',
+				headers: { ...api.headers, 'content-type': 'application/json' },
+				body: '{}',
+			});
 			assert.equal(res.status, 200, `${action}: ${res.status} ${await res.text()}`);
 		};
 		for (let cycle = 1; cycle <= 3; cycle++) {
@@ -206,16 +328,30 @@ describe('Receipts Trigger in one n8n process', () => {
 			await call(on);
 			await untilServed(`${receiptsBase}?event=receipt-issued`);
 		}
-		assert.deepEqual(ourSubscriptions().map((s) => s.webhook_url).sort(), tokensBefore, 'the same two subscriptions, no new ones');
+		assert.deepEqual(
+			ourSubscriptions()
+				.map((s) => s.webhook_url)
+				.sort(),
+			tokensBefore,
+			'the same two subscriptions, no new ones',
+		);
 
 		const before = (await ex.settled(receiptsWf.id)).length;
 		const receipt = sb.sim.receipts.seed('retention');
 		const answers = await sb.sim.receipts.deliver('receipt-issued', receipt.id);
-		assert.deepEqual(answers.map((a) => a.status), [200], 'one subscription delivered, and was accepted');
+		assert.deepEqual(
+			answers.map((a) => a.status),
+			[200],
+			'one subscription delivered, and was accepted',
+		);
 		const after = await ex.settled(receiptsWf.id, { atLeast: before + 1 });
 		assert.equal(after.length, before + 1, 'one run');
 		const run = await ex.get(Math.max(...after.map((e) => Number(e.id))));
-		assert.match(String(nodeOutput(run, 'Receipt events')[0]?.json.eventId), new RegExp(`^${receipt.id}:[0-9a-f]{64}$`), 'eventId = receipt id + hash of the notification');
+		assert.match(
+			String(nodeOutput(run, 'Receipt events')[0]?.json.eventId),
+			new RegExp(`^${receipt.id}:[0-9a-f]{64}$`),
+			'eventId = receipt id + hash of the notification',
+		);
 		assert.equal(nodeOutput(run, DEDUP, 0).length, 1, 'a new event passes Remove Duplicates');
 	});
 
@@ -225,21 +361,36 @@ describe('Receipts Trigger in one n8n process', () => {
 		const forged = {
 			...sb.sim.receipts.payload(rejected.id),
 			estado: 'AUTORIZADO',
-			autorizacion: { numero: rejected.clave_acceso, fecha: '2026-11-20T10:00:00-05:00', estado: 'AUTORIZADO', mensajes: [] },
+			autorizacion: {
+				numero: rejected.clave_acceso,
+				fecha: '2026-11-20T10:00:00-05:00',
+				estado: 'AUTORIZADO',
+				mensajes: [],
+			},
 		};
 		const before = (await ex.settled(receiptsWf.id)).length;
-		const [answer] = await sb.sim.receipts.forge('receipt-issued', forged, { url: sub.webhook_url });
-		assertStarted({ status: answer.status, text: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body) });
+		const [answer] = await sb.sim.receipts.forge('receipt-issued', forged, {
+			url: sub.webhook_url,
+		});
+		assertStarted({
+			status: answer.status,
+			text: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body),
+		});
 		const after = await ex.settled(receiptsWf.id, { atLeast: before + 1 });
 		assert.equal(after.length, before + 1, 'one run');
 		const run = await ex.get(Math.max(...after.map((e) => Number(e.id))));
-		const item = /** @type {{ estado: string, stateFrom: string, autorizacion: { estado: string } }} */ (nodeOutput(run, 'Receipt events')[0]?.json);
-		assert.equal(item.estado, 'NO AUTORIZADO', 'the service\'s state, not the claim');
+		const item =
+			/** @type {{ estado: string, stateFrom: string, autorizacion: { estado: string } }} */ (
+				nodeOutput(run, 'Receipt events')[0]?.json
+			);
+		assert.equal(item.estado, 'NO AUTORIZADO', "the service's state, not the claim");
 		assert.equal(item.autorizacion.estado, 'NO AUTORIZADO');
 		assert.equal(item.stateFrom, 'service');
 		assert.equal(nodeOutput(run, 'Authorized?', 0).length, 0, 'not the authorized branch');
 		assert.equal(nodeOutput(run, 'Authorized?', 1).length, 1, 'the rejected branch');
-		const reads = sb.sim.server.received('receipts').filter((r) => r.method === 'GET' && r.path === `/edocs/${rejected.id}`);
+		const reads = sb.sim.server
+			.received('receipts')
+			.filter((r) => r.method === 'GET' && r.path === `/edocs/${rejected.id}`);
 		assert.equal(reads.length, 1, 'one read of the receipt');
 		assert.equal(reads[0].headers['x-key'], sb.sim.receipts.apiKey);
 		assert.equal(reads[0].headers['x-password'], undefined, 'reading signs nothing');
@@ -249,7 +400,10 @@ describe('Receipts Trigger in one n8n process', () => {
 		const sub = ourSubscriptions().find((s) => s.event_name === 'receipt-issued');
 		const unknownId = 'f'.repeat(32);
 		const before = (await ex.settled(receiptsWf.id)).length;
-		const answer = await post(sub.webhook_url, { ...sb.sim.receipts.payload(sb.sim.receipts.seed('retention', {}, 'AUTORIZADO').id), id: unknownId });
+		const answer = await post(sub.webhook_url, {
+			...sb.sim.receipts.payload(sb.sim.receipts.seed('retention', {}, 'AUTORIZADO').id),
+			id: unknownId,
+		});
 		assert.deepEqual(answer, { status: 200, text: ACKNOWLEDGED });
 		assert.equal((await ex.settled(receiptsWf.id)).length, before, 'no execution');
 		assert.match(n8n.logs(), new RegExp(`does not know receipt ${unknownId}`));
@@ -259,7 +413,13 @@ describe('Receipts Trigger in one n8n process', () => {
 		const sub = ourSubscriptions().find((s) => s.event_name === 'receipt-issued');
 		const payload = sb.sim.receipts.payload(sb.sim.receipts.seed('retention', {}, 'AUTORIZADO').id);
 		const before = (await ex.settled(receiptsWf.id)).length;
-		sb.sim.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 10 });
+		sb.sim.server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/edocs/',
+			status: 503,
+			times: 10,
+		});
 		const started = Date.now();
 		const answer = await post(sub.webhook_url, payload);
 		const took = Date.now() - started;
@@ -273,10 +433,23 @@ describe('Receipts Trigger in one n8n process', () => {
 
 	test('a subscription request whose answer was lost: the failed activation keeps its token in n8n; the next attempt asks once more, and both subscriptions deliver one run', async () => {
 		const lateBase = webhookUrl(receiptsLateWf, 'receipts');
-		const mine = () => sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(lateBase));
-		const workflow = async () => /** @type {{ active: boolean, staticData: unknown }} */ (await (await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}`, { headers: api.headers })).json());
+		const mine = () =>
+			sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(lateBase));
+		const workflow = async () =>
+			/** @type {{ active: boolean, staticData: unknown }} */ (
+				await (
+					await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}`, { headers: api.headers })
+				).json()
+			);
 		const publish = async () => {
-			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}/${apiActivation(sb.line).on}`, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: '{}' });
+			const res = await fetch(
+				`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}/${apiActivation(sb.line).on}`,
+				{
+					method: 'POST',
+					headers: { ...api.headers, 'content-type': 'application/json' },
+					body: '{}',
+				},
+			);
 			return { status: res.status, text: await res.text() };
 		};
 		// The service makes the first subscription (issue-error), then the connection drops before its answer:
@@ -284,9 +457,16 @@ describe('Receipts Trigger in one n8n process', () => {
 		// its publication service tries again by itself (measured: about a second later); were the workflow left
 		// unpublished instead, publishing again is what a user would do. n8n 1.x activates before it answers: the
 		// failed activation is an error answer, the workflow stays inactive, and the user activates it again.
-		sb.sim.server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', mode: 'drop-after', times: 1 });
+		sb.sim.server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/webhooks',
+			mode: 'drop-after',
+			times: 1,
+		});
 		const first = await publish();
-		if (sb.line === 1) assert.notEqual(first.status, 200, `1.x reports the failed activation: ${first.text}`);
+		if (sb.line === 1)
+			assert.notEqual(first.status, 200, `1.x reports the failed activation: ${first.text}`);
 		else assert.equal(first.status, 200, first.text);
 		for (const deadline = Date.now() + 60_000; mine().length < 3; ) {
 			assert.ok(Date.now() < deadline, `still ${mine().length} subscriptions`);
@@ -297,13 +477,27 @@ describe('Receipts Trigger in one n8n process', () => {
 			await new Promise((r) => setTimeout(r, 250));
 		}
 		await untilServed(`${lateBase}?event=receipt-issued`);
-		assert.deepEqual(mine().map((s) => s.event_name), ['issue-error', 'issue-error', 'receipt-issued'], 'the lost one, then one more request for issue-error');
-		assert.ok(JSON.stringify((await workflow()).staticData).includes('unconfirmed'), 'the lost one is kept as unconfirmed');
+		assert.deepEqual(
+			mine().map((s) => s.event_name),
+			['issue-error', 'issue-error', 'receipt-issued'],
+			'the lost one, then one more request for issue-error',
+		);
+		assert.ok(
+			JSON.stringify((await workflow()).staticData).includes('unconfirmed'),
+			'the lost one is kept as unconfirmed',
+		);
 
 		const [lost, twin] = mine().map((s) => s.webhook_url);
 		const payload = sb.sim.receipts.payload(sb.sim.receipts.seed('retention', {}, 'DEVUELTO').id);
-		assertStarted(await post(lost, payload), 'the subscription whose answer was lost is accepted, not refused');
-		assert.deepEqual(await post(twin, payload), { status: 200, text: ACKNOWLEDGED }, 'its twin: the same notification, one run');
+		assertStarted(
+			await post(lost, payload),
+			'the subscription whose answer was lost is accepted, not refused',
+		);
+		assert.deepEqual(
+			await post(twin, payload),
+			{ status: 200, text: ACKNOWLEDGED },
+			'its twin: the same notification, one run',
+		);
 		assert.equal((await ex.settled(receiptsLateWf.id, { atLeast: 1 })).length, 1);
 	});
 });

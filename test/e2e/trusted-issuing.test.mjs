@@ -6,11 +6,27 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { prepareSandbox, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
-import { node, partnersGetById, retentionFromItem, rowsWorkflow } from '../../scripts/n8n/workflow.mjs';
+import {
+	node,
+	partnersGetById,
+	retentionFromItem,
+	rowsWorkflow,
+} from '../../scripts/n8n/workflow.mjs';
 
 const userFolder = userFolderFor('e2e-trust');
 const issue = (extra) =>
-	node('Target', 'n8n-nodes-latam-fiscal.receipts', { resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody: retentionFromItem(), ...extra }, { credentials: { receiptsApi: { id: 'x', name: 'x' } }, onError: 'continueRegularOutput' });
+	node(
+		'Target',
+		'n8n-nodes-latam-fiscal.receipts',
+		{
+			resource: 'retention',
+			operation: 'issue',
+			inputMode: 'json',
+			jsonBody: retentionFromItem(),
+			...extra,
+		},
+		{ credentials: { receiptsApi: { id: 'x', name: 'x' } }, onError: 'continueRegularOutput' },
+	);
 const seqRows = (id, n, from, target) => rowsWorkflow(id, n, `{ seq: ${from} + i }`, target);
 
 let sb;
@@ -25,13 +41,29 @@ async function execute(id) {
 
 before(async () => {
 	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({ userFolder, skipBuild: process.env.E2E_SKIP_BUILD === '1', quiet: true });
+	sb = await prepareSandbox({
+		userFolder,
+		skipBuild: process.env.E2E_SKIP_BUILD === '1',
+		quiet: true,
+	});
 	[{ uuid: planId }] = sb.sim.partners.seedProducts(1, 'E2E token');
 	await sb.importWorkflows([
-		seqRows('e2eTrustBatch', 20, 7000, issue({ waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 0.3 } })),
+		seqRows(
+			'e2eTrustBatch',
+			20,
+			7000,
+			issue({ waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 0.3 } }),
+		),
 		seqRows('e2eTrustSigning', 2, 7100, issue({ waitForFinalState: true, waitTimeout: 120 })),
 		seqRows('e2eTrustLost', 1, 7200, issue({ options: { accessKey: 'reproducible' } })),
-		...[1, 5, 20].map((p) => rowsWorkflow(`e2eTrustTokenP${p}`, 1000, `{ id: ${JSON.stringify(planId)} }`, partnersGetById(p))),
+		...[1, 5, 20].map((p) =>
+			rowsWorkflow(
+				`e2eTrustTokenP${p}`,
+				1000,
+				`{ id: ${JSON.stringify(planId)} }`,
+				partnersGetById(p),
+			),
+		),
 	]);
 });
 
@@ -45,11 +77,21 @@ describe('Receipts: trusted issuing in real n8n', () => {
 		sb.sim.receipts.decideAfterMs = 1500;
 		const items = await execute('e2eTrustBatch');
 		sb.sim.receipts.decideAfterMs = undefined;
-		assert.deepEqual(items.map((i) => i.json.secuencial), Array.from({ length: 20 }, (_, i) => 7000 + i));
-		assert.ok(items.every((i) => i.json.estado === 'AUTORIZADO'), JSON.stringify(items.map((i) => i.json.estado)));
+		assert.deepEqual(
+			items.map((i) => i.json.secuencial),
+			Array.from({ length: 20 }, (_, i) => 7000 + i),
+		);
+		assert.ok(
+			items.every((i) => i.json.estado === 'AUTORIZADO'),
+			JSON.stringify(items.map((i) => i.json.estado)),
+		);
 		const received = sb.sim.server.received('receipts');
 		const lastPost = Math.max(...received.filter((r) => r.method === 'POST').map((r) => r.at));
-		const firstGet = Math.min(...received.filter((r) => r.method === 'GET' && r.path.startsWith('/edocs/')).map((r) => r.at));
+		const firstGet = Math.min(
+			...received
+				.filter((r) => r.method === 'GET' && r.path.startsWith('/edocs/'))
+				.map((r) => r.at),
+		);
 		assert.ok(lastPost <= firstGet, 'every receipt was issued before the first status check');
 	});
 
@@ -59,13 +101,25 @@ describe('Receipts: trusted issuing in real n8n', () => {
 		sb.sim.receipts.certificatePassword = 'the-service-expects-another-one';
 		const items = await execute('e2eTrustSigning');
 		sb.sim.receipts.certificatePassword = real;
-		assert.equal(sb.sim.server.received('receipts').filter((r) => r.method === 'GET' && r.path.startsWith('/edocs/')).length, 0, 'no status checks');
+		assert.equal(
+			sb.sim.server
+				.received('receipts')
+				.filter((r) => r.method === 'GET' && r.path.startsWith('/edocs/')).length,
+			0,
+			'no status checks',
+		);
 		for (const item of items) {
 			assert.equal(item.json.signing_failed, true);
 			assert.equal(item.json.document_exists, true);
 			assert.match(String(item.json.id), /^[0-9a-f]{32}$/);
-			assert.match(String(item.json.error), /refused the Certificate Password of the Receipts credential/);
-			assert.match(String(item.json.instruction), new RegExp(`Document → Authorize \\(ID ${item.json.id}\\)`));
+			assert.match(
+				String(item.json.error),
+				/refused the Certificate Password of the Receipts credential/,
+			);
+			assert.match(
+				String(item.json.instruction),
+				new RegExp(`Document → Authorize \\(ID ${item.json.id}\\)`),
+			);
 		}
 		assert.ok(!JSON.stringify(items).includes(real));
 	});

@@ -43,14 +43,22 @@ describe('Credential', () => {
 	test('a staging key with Production is refused before any request, saying what to change', async () => {
 		env.useCredential({ environment: 'production', apiKey: env.sim.stagingKey });
 		const result = await env.run(verify);
-		expect(result.error?.message).toMatch(/staging key.*Environment is Production: set Environment to Staging, or enter a production key/);
+		expect(result.error?.message).toMatch(
+			/staging key.*Environment is Production: set Environment to Staging, or enter a production key/,
+		);
 		expect(env.calls()).toHaveLength(0);
 	});
 
 	test('a production key with Staging is refused before any request, saying what to change', async () => {
 		env.useCredential({ environment: 'staging', apiKey: env.sim.prodKey });
-		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: 'ext_1' });
-		expect(result.error?.message).toMatch(/Environment is Staging but the Mexico API Key is not a staging key.*set Environment to Production, or enter a staging key/);
+		const result = await env.run({
+			resource: 'extraction',
+			operation: 'get',
+			extractionId: 'ext_1',
+		});
+		expect(result.error?.message).toMatch(
+			/Environment is Staging but the Mexico API Key is not a staging key.*set Environment to Production, or enter a staging key/,
+		);
 		expect(env.calls()).toHaveLength(0);
 	});
 
@@ -70,7 +78,11 @@ describe('Credential', () => {
 			ecuadorApiKey: env.sim.ecuador.prodKey,
 			ecuadorOrganizationId: env.sim.ecuador.organizationId,
 		};
-		const bearer = await env.engine.credentials.testCredential('extractionApi', { ...base, apiKey: env.sim.prodKey, authScheme: 'bearer' }, helpers);
+		const bearer = await env.engine.credentials.testCredential(
+			'extractionApi',
+			{ ...base, apiKey: env.sim.prodKey, authScheme: 'bearer' },
+			helpers,
+		);
 		expect(bearer.status).toBe(200);
 		const staging = await env.engine.credentials.testCredential(
 			'extractionApi',
@@ -78,23 +90,45 @@ describe('Credential', () => {
 			helpers,
 		);
 		expect(staging.status).toBe(200);
-		expect(env.calls().map((c) => [c.path, c.headers.authorization ?? c.headers['x-api-key']])).toEqual([
+		expect(
+			env.calls().map((c) => [c.path, c.headers.authorization ?? c.headers['x-api-key']]),
+		).toEqual([
 			['/prod/v1/auth/verify', `Bearer ${env.sim.prodKey}`],
 			['/staging/v1/auth/verify', env.sim.stagingKey],
 		]);
-		const wrong = await env.engine.credentials.testCredential('extractionApi', { ...base, apiKey: 'live_wrong' }, helpers);
+		const wrong = await env.engine.credentials.testCredential(
+			'extractionApi',
+			{ ...base, apiKey: 'live_wrong' },
+			helpers,
+		);
 		expect(wrong.status).toBe(401);
 		expect(env.server.receivedAt(env.ecuadorOrigin)).toEqual([]);
-		expect(JSON.stringify(env.server.received().map((c) => c.headers))).not.toContain(env.sim.ecuador.prodKey);
+		expect(JSON.stringify(env.server.received().map((c) => c.headers))).not.toContain(
+			env.sim.ecuador.prodKey,
+		);
 	});
 
 	test('every credential field the messages name is a field of the credential, as the form labels it', () => {
-		const labels = env.engine.credentials.type('extractionApi').properties.map((p) => p.displayName);
-		for (const label of ['Environment', 'Mexico Production Base URL', 'Mexico Staging Base URL', 'Mexico API Key', 'Mexico Auth Scheme', 'Ecuador Production Base URL', 'Ecuador Staging Base URL', 'Ecuador API Key', 'Ecuador Organization ID']) {
+		const labels = env.engine.credentials
+			.type('extractionApi')
+			.properties.map((p) => p.displayName);
+		for (const label of [
+			'Environment',
+			'Mexico Production Base URL',
+			'Mexico Staging Base URL',
+			'Mexico API Key',
+			'Mexico Auth Scheme',
+			'Ecuador Production Base URL',
+			'Ecuador Staging Base URL',
+			'Ecuador API Key',
+			'Ecuador Organization ID',
+		]) {
 			expect(labels).toContain(label);
 		}
 		// The Ecuador fields are optional: a credential for the Mexico API alone can be saved without them.
-		const ecuador = env.engine.credentials.type('extractionApi').properties.filter((p) => p.name.startsWith('ecuador'));
+		const ecuador = env.engine.credentials
+			.type('extractionApi')
+			.properties.filter((p) => p.name.startsWith('ecuador'));
 		expect(ecuador.map((p) => [p.name, p.required ?? false, p.default])).toEqual([
 			['ecuadorProductionBaseUrl', false, ''],
 			['ecuadorStagingBaseUrl', false, ''],

@@ -3,7 +3,11 @@ import { createServer } from 'node:http';
 /** @import { AddressInfo } from 'node:net' */
 import { SlidingWindowLimiter } from '../../nodes/shared/rateLimit';
 import { documentsOf, downloadQuery, fileNameFor } from '../../nodes/Extraction/domain/documents';
-import { baseUrlFor, credentialProblem, ecuadorCredentialProblem } from '../../nodes/Extraction/domain/environment';
+import {
+	baseUrlFor,
+	credentialProblem,
+	ecuadorCredentialProblem,
+} from '../../nodes/Extraction/domain/environment';
 import { permissionFor } from '../../nodes/Extraction/domain/limits';
 import { jobIdIn, normalizeDirection, normalizeRecord } from '../../nodes/Extraction/domain/names';
 import { toDate } from '../../nodes/Extraction/actions/extraction/extractionInput';
@@ -41,7 +45,8 @@ describe('SlidingWindowLimiter', () => {
 			await limiter.acquire();
 			stamps.push(now());
 		}
-		for (const t of stamps) expect(stamps.filter((s) => s > t - 60_000 && s <= t).length).toBeLessThanOrEqual(3);
+		for (const t of stamps)
+			expect(stamps.filter((s) => s > t - 60_000 && s <= t).length).toBeLessThanOrEqual(3);
 	});
 
 	test('refuses without taking a slot when the wait is longer than allowed', async () => {
@@ -75,7 +80,9 @@ describe('SlidingWindowLimiter', () => {
 
 	test('a held slot counts in the window from when it is used; what is not used goes back', async () => {
 		const { limiter, advance } = fake();
-		const held = /** @type {NonNullable<ReturnType<typeof limiter.reserve>>} */ (limiter.reserve(3));
+		const held = /** @type {NonNullable<ReturnType<typeof limiter.reserve>>} */ (
+			limiter.reserve(3)
+		);
 		advance(30_000);
 		expect(held.use()).toBe(true);
 		held.release();
@@ -97,23 +104,46 @@ describe('environment', () => {
 		expect(baseUrlFor({ ...base, environment: 'staging' })).toBe('https://stg.x');
 	});
 	test('staging/production key mismatch says which setting to change', () => {
-		expect(credentialProblem({ ...base, environment: 'production', apiKey: 'staging_abc' })).toMatch(/set Environment to Staging/);
-		expect(credentialProblem({ ...base, environment: 'staging', apiKey: 'live_abc' })).toMatch(/set Environment to Production/);
-		expect(credentialProblem({ ...base, environment: 'staging', apiKey: 'staging_abc' })).toBeUndefined();
-		expect(credentialProblem({ ...base, environment: 'production', apiKey: 'live_abc' })).toBeUndefined();
+		expect(
+			credentialProblem({ ...base, environment: 'production', apiKey: 'staging_abc' }),
+		).toMatch(/set Environment to Staging/);
+		expect(credentialProblem({ ...base, environment: 'staging', apiKey: 'live_abc' })).toMatch(
+			/set Environment to Production/,
+		);
+		expect(
+			credentialProblem({ ...base, environment: 'staging', apiKey: 'staging_abc' }),
+		).toBeUndefined();
+		expect(
+			credentialProblem({ ...base, environment: 'production', apiKey: 'live_abc' }),
+		).toBeUndefined();
 		expect(credentialProblem({ ...base, apiKey: ' ' })).toMatch(/no Mexico API Key/);
 	});
 	test('the Ecuador API has its own address per environment, and its own fields to check', () => {
-		const ecuador = { ecuadorProductionBaseUrl: ' https://ec.x// ', ecuadorStagingBaseUrl: 'https://stg.ec.x', ecuadorApiKey: 'ec_live', ecuadorOrganizationId: 'org' };
+		const ecuador = {
+			ecuadorProductionBaseUrl: ' https://ec.x// ',
+			ecuadorStagingBaseUrl: 'https://stg.ec.x',
+			ecuadorApiKey: 'ec_live',
+			ecuadorOrganizationId: 'org',
+		};
 		expect(baseUrlFor({ ...base, ...ecuador }, 'ecuador')).toBe('https://ec.x');
-		expect(baseUrlFor({ ...base, ...ecuador, environment: 'staging' }, 'ecuador')).toBe('https://stg.ec.x');
+		expect(baseUrlFor({ ...base, ...ecuador, environment: 'staging' }, 'ecuador')).toBe(
+			'https://stg.ec.x',
+		);
 		expect(ecuadorCredentialProblem({ ...ecuador })).toBeUndefined();
 		// The Mexico fields are not the Ecuador API's business.
 		expect(ecuadorCredentialProblem({ ...ecuador, apiKey: 'staging_mx' })).toBeUndefined();
-		expect(ecuadorCredentialProblem({ ...ecuador, environment: 'staging', ecuadorApiKey: 'staging_ec' })).toBeUndefined();
-		expect(ecuadorCredentialProblem({ ...ecuador, environment: 'staging' })).toMatch(/Environment is Staging but the Ecuador API Key is not a staging key/);
-		expect(ecuadorCredentialProblem({ ...base, apiKey: 'live' })).toMatch(/has no Ecuador Production Base URL, Ecuador API Key and Ecuador Organization ID: fill them/);
-		expect(ecuadorCredentialProblem({ ...ecuador, ecuadorApiKey: 7, ecuadorOrganizationId: '' })).toMatch(/has no Ecuador API Key and Ecuador Organization ID: fill them/);
+		expect(
+			ecuadorCredentialProblem({ ...ecuador, environment: 'staging', ecuadorApiKey: 'staging_ec' }),
+		).toBeUndefined();
+		expect(ecuadorCredentialProblem({ ...ecuador, environment: 'staging' })).toMatch(
+			/Environment is Staging but the Ecuador API Key is not a staging key/,
+		);
+		expect(ecuadorCredentialProblem({ ...base, apiKey: 'live' })).toMatch(
+			/has no Ecuador Production Base URL, Ecuador API Key and Ecuador Organization ID: fill them/,
+		);
+		expect(
+			ecuadorCredentialProblem({ ...ecuador, ecuadorApiKey: 7, ecuadorOrganizationId: '' }),
+		).toMatch(/has no Ecuador API Key and Ecuador Organization ID: fill them/);
 	});
 });
 
@@ -125,7 +155,15 @@ describe('names', () => {
 		expect(normalizeDirection('SIDEWAYS')).toBe('SIDEWAYS');
 	});
 	test('records get current names at every depth; unknown fields pass through', () => {
-		expect(normalizeRecord({ extractionId: 'e1', status: 'COMPLETED', x: 1, options: { direction: 'ISSUED' }, list: [{ extractionId: 'e2', publicId: 'p2' }] })).toEqual({
+		expect(
+			normalizeRecord({
+				extractionId: 'e1',
+				status: 'COMPLETED',
+				x: 1,
+				options: { direction: 'ISSUED' },
+				list: [{ extractionId: 'e2', publicId: 'p2' }],
+			}),
+		).toEqual({
 			publicId: 'e1',
 			status: 'COMPLETED',
 			x: 1,
@@ -151,7 +189,16 @@ describe('documents (the one place of the two assumptions)', () => {
 		expect(fileNameFor('../a/b c', 'PDF')).toBe('__a_b_c.pdf');
 	});
 	test('documents list: records (id or documentId) or bare IDs; formats read case-insensitively; absent list → undefined', () => {
-		expect(documentsOf({ documents: [{ id: 'a', availableFormats: ['xml'], extra: 1 }, 'b', { documentId: 'c' }, { nope: 1 }] })).toEqual([
+		expect(
+			documentsOf({
+				documents: [
+					{ id: 'a', availableFormats: ['xml'], extra: 1 },
+					'b',
+					{ documentId: 'c' },
+					{ nope: 1 },
+				],
+			}),
+		).toEqual([
 			{ id: 'a', formats: ['XML'], record: { id: 'a', availableFormats: ['xml'], extra: 1 } },
 			{ id: 'b', record: { id: 'b' } },
 			{ id: 'c', formats: undefined, record: { documentId: 'c' } },
@@ -164,7 +211,9 @@ describe('permissions and dates', () => {
 	test('permission per endpoint', () => {
 		expect(permissionFor('POST', '/v1/extractions')).toBe('extractions:create');
 		expect(permissionFor('GET', '/v1/extractions/e1')).toBe('extractions:read');
-		expect(permissionFor('GET', '/v1/extractions/e1/documents/d1/download')).toBe('documents:download');
+		expect(permissionFor('GET', '/v1/extractions/e1/documents/d1/download')).toBe(
+			'documents:download',
+		);
 		expect(permissionFor('POST', '/taxpayers')).toBeUndefined();
 	});
 	test('dates: YYYY-MM-DD from text, date-times and Date objects; impossible dates refused', () => {
@@ -194,19 +243,36 @@ describe('simulator webhook delivery', () => {
 		try {
 			const sim = new ExtractionSimulator();
 			const job = sim.seedJob({ status: 'COMPLETED', documents: 2 });
-			const sent = await sim.deliver('extraction.completed', sim.completedEventData(job), { secret: 'whsec_1', url, timestamp: 1795000000 });
+			const sent = await sim.deliver('extraction.completed', sim.completedEventData(job), {
+				secret: 'whsec_1',
+				url,
+				timestamp: 1795000000,
+			});
 			expect(sent.status).toBe(204);
 			const [ok] = received;
-			const expected = createHmac('sha256', 'whsec_1').update(`1795000000.${ok.body}`).digest('hex');
+			const expected = createHmac('sha256', 'whsec_1')
+				.update(`1795000000.${ok.body}`)
+				.digest('hex');
 			expect(ok.headers['x-svc-signature']).toBe(`sha256=${expected}`);
 			expect(ok.headers['x-svc-timestamp']).toBe('1795000000');
 			const envelope = JSON.parse(ok.body);
 			expect(envelope.event).toMatchObject({ type: 'extraction.completed', version: '1.0' });
-			expect(envelope.data).toMatchObject({ extractionId: job.publicId, status: 'COMPLETED', summary: { totalDocuments: 2 } });
+			expect(envelope.data).toMatchObject({
+				extractionId: job.publicId,
+				status: 'COMPLETED',
+				summary: { totalDocuments: 2 },
+			});
 
-			await sim.deliver('extraction.completed', sim.completedEventData(job), { secret: 'whsec_1', url, timestamp: 1795000000, tamper: true });
+			await sim.deliver('extraction.completed', sim.completedEventData(job), {
+				secret: 'whsec_1',
+				url,
+				timestamp: 1795000000,
+				tamper: true,
+			});
 			const tampered = received[1];
-			const recomputed = createHmac('sha256', 'whsec_1').update(`1795000000.${tampered.body}`).digest('hex');
+			const recomputed = createHmac('sha256', 'whsec_1')
+				.update(`1795000000.${tampered.body}`)
+				.digest('hex');
 			expect(tampered.headers['x-svc-signature']).not.toBe(`sha256=${recomputed}`);
 		} finally {
 			server.close();

@@ -8,8 +8,12 @@ import { built } from '../harness/engine';
  * begins with the action node's, and the entry says what the node does rather than "Starts a workflow when…".
  */
 
-const extraction = /** @type {{ description: INodeTypeDescription }} */ (built('nodes/Extraction/Extraction.node', 'Extraction')).description;
-const trigger = /** @type {{ description: INodeTypeDescription }} */ (built('nodes/Triggers/ExtractionTrigger/ExtractionTrigger.node', 'ExtractionTrigger')).description;
+const extraction = /** @type {{ description: INodeTypeDescription }} */ (
+	built('nodes/Extraction/Extraction.node', 'Extraction')
+).description;
+const trigger = /** @type {{ description: INodeTypeDescription }} */ (
+	built('nodes/Triggers/ExtractionTrigger/ExtractionTrigger.node', 'ExtractionTrigger')
+).description;
 
 describe('finding the node', () => {
 	test('the node and its trigger are one entry of the panel (the trigger’s type name is the node’s plus "Trigger")', () => {

@@ -25,7 +25,8 @@ export async function startExtraction() {
 		[built('credentials/ExtractionApi.credentials', 'ExtractionApi')],
 	);
 	const baseUrl = (env) => ExtractionSimulator.baseUrl(server.url('extraction'), env);
-	const ecuadorBaseUrl = (env) => EcuadorExtractionSimulator.baseUrl(`${ecuadorOrigin}/${sim.ecuador.prefix}`, env);
+	const ecuadorBaseUrl = (env) =>
+		EcuadorExtractionSimulator.baseUrl(`${ecuadorOrigin}/${sim.ecuador.prefix}`, env);
 	/** The Ecuador fields of a full credential (production). */
 	const ecuadorFields = () => ({
 		ecuadorProductionBaseUrl: ecuadorBaseUrl('prod'),
@@ -47,14 +48,26 @@ export async function startExtraction() {
 	useCredential();
 	/** @returns {Promise<RunResult>} */
 	const run = (parameters, input, continueOnFail = false) =>
-		engine.run(workflowWith({ nodeType: 'extraction', credentialType: 'extractionApi', parameters, input, continueOnFail, name: NODE }));
+		engine.run(
+			workflowWith({
+				nodeType: 'extraction',
+				credentialType: 'extractionApi',
+				parameters,
+				input,
+				continueOnFail,
+				name: NODE,
+			}),
+		);
 	/**
 	 * `run` on the fake clock (test/harness/clock.js): for every run that waits (Wait for Completion, a
 	 * Retry-After, a late answer), so its time is the code's, never the machine's.
 	 * @returns {Promise<RunResult & { elapsedMs: number }>}
 	 */
 	const runTimed = async (parameters, input, continueOnFail = false, clock = {}) => {
-		const { result, elapsedMs } = await withFakeClock(() => run(parameters, input, continueOnFail), clock);
+		const { result, elapsedMs } = await withFakeClock(
+			() => run(parameters, input, continueOnFail),
+			clock,
+		);
 		return { ...result, elapsedMs };
 	};
 	/** Requests that reached the Mexico API, and the Ecuador API. */
@@ -65,7 +78,22 @@ export async function startExtraction() {
 		server.clear();
 		useCredential();
 	};
-	return { sim, server, engine, run, runTimed, calls, ecuadorCalls, baseUrl, ecuadorBaseUrl, useCredential, reset, otherOrigin, ecuadorOrigin, stop: () => server.stop() };
+	return {
+		sim,
+		server,
+		engine,
+		run,
+		runTimed,
+		calls,
+		ecuadorCalls,
+		baseUrl,
+		ecuadorBaseUrl,
+		useCredential,
+		reset,
+		otherOrigin,
+		ecuadorOrigin,
+		stop: () => server.stop(),
+	};
 }
 
 /**
@@ -96,4 +124,8 @@ export const createParams = (extra = {}) => ({
 export const fastWait = { waitForCompletion: true, waitTimeout: 600, options: { pollInterval: 1 } };
 
 /** Wait for Completion with a Timeout of `seconds` and the first check after `pollInterval` seconds. */
-export const waitFor = (seconds, pollInterval = 1) => ({ waitForCompletion: true, waitTimeout: seconds, options: { pollInterval } });
+export const waitFor = (seconds, pollInterval = 1) => ({
+	waitForCompletion: true,
+	waitTimeout: seconds,
+	options: { pollInterval },
+});

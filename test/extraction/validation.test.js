@@ -15,14 +15,46 @@ beforeEach(() => env.reset());
 
 /** @type {Array<[label: string, parameters: Record<string, unknown>, message: RegExp]>} */
 const refused = [
-	['Poll Interval "5s"', { waitForCompletion: true, options: { pollInterval: '={{ "5s" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/],
-	['Poll Interval 0', { waitForCompletion: true, options: { pollInterval: 0 } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/],
-	['Poll Interval in hexadecimal', { waitForCompletion: true, options: { pollInterval: '={{ "0xF" }}' } }, /^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0xF"$/],
-	['Timeout "abc"', { waitForCompletion: true, waitTimeout: '={{ "abc" }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "abc"$/],
-	['Timeout -1', { waitForCompletion: true, waitTimeout: -1 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/],
-	['Timeout of a week', { waitForCompletion: true, waitTimeout: 604800 }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got 604800$/],
-	['Timeout not finite', { waitForCompletion: true, waitTimeout: '={{ 1/0 }}' }, /^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/],
-	['Timeout of a week, saved under the old name', { waitForCompletion: true, timeout: 604800 }, /^\[item 1\] Timeout \(Seconds\) \(a field of an earlier version of this node; set Timeout \(Seconds\) instead\): must be a number from 0 to 86400, got 604800$/],
+	[
+		'Poll Interval "5s"',
+		{ waitForCompletion: true, options: { pollInterval: '={{ "5s" }}' } },
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/,
+	],
+	[
+		'Poll Interval 0',
+		{ waitForCompletion: true, options: { pollInterval: 0 } },
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/,
+	],
+	[
+		'Poll Interval in hexadecimal',
+		{ waitForCompletion: true, options: { pollInterval: '={{ "0xF" }}' } },
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0xF"$/,
+	],
+	[
+		'Timeout "abc"',
+		{ waitForCompletion: true, waitTimeout: '={{ "abc" }}' },
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "abc"$/,
+	],
+	[
+		'Timeout -1',
+		{ waitForCompletion: true, waitTimeout: -1 },
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/,
+	],
+	[
+		'Timeout of a week',
+		{ waitForCompletion: true, waitTimeout: 604800 },
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got 604800$/,
+	],
+	[
+		'Timeout not finite',
+		{ waitForCompletion: true, waitTimeout: '={{ 1/0 }}' },
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/,
+	],
+	[
+		'Timeout of a week, saved under the old name',
+		{ waitForCompletion: true, timeout: 604800 },
+		/^\[item 1\] Timeout \(Seconds\) \(a field of an earlier version of this node; set Timeout \(Seconds\) instead\): must be a number from 0 to 86400, got 604800$/,
+	],
 ];
 
 describe('Extraction: numeric options are refused before anything is sent', () => {
@@ -35,32 +67,62 @@ describe('Extraction: numeric options are refused before anything is sent', () =
 
 	test.each(refused)('Get with %s', async (_label, extra, message) => {
 		const job = env.sim.seedJob();
-		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, ...extra });
+		const result = await env.run({
+			resource: 'extraction',
+			operation: 'get',
+			extractionId: job.publicId,
+			...extra,
+		});
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toMatch(message);
 	});
 
 	test('the second item’s wrong Poll Interval stops the batch before the first job is created', async () => {
-		const result = await env.run(createParams({ waitForCompletion: true, options: { pollInterval: '={{ $json.every }}' } }), [{ every: 1 }, { every: '1m' }]);
+		const result = await env.run(
+			createParams({ waitForCompletion: true, options: { pollInterval: '={{ $json.every }}' } }),
+			[{ every: 1 }, { every: '1m' }],
+		);
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 2] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "1m"');
+		expect(result.error?.message).toBe(
+			'[item 2] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "1m"',
+		);
 	});
 
 	test.each([
 		['0.5', 0.5, /got 0\.5 \(read once per execution, from the first item\)$/],
 		['0', 0, /got 0 /],
 		['"5s"', '={{ "5s" }}', /got "5s" /],
-	])('Get with Parallel Requests %s: refused before any read', async (_label, parallelRequests, says) => {
-		const job = env.sim.seedJob();
-		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, options: { parallelRequests } }, [{}, {}]);
-		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toMatch(/^Options → Parallel Requests: must be a whole number from 1 to 20, /);
-		expect(result.error?.message).toMatch(says);
-	});
+	])(
+		'Get with Parallel Requests %s: refused before any read',
+		async (_label, parallelRequests, says) => {
+			const job = env.sim.seedJob();
+			const result = await env.run(
+				{
+					resource: 'extraction',
+					operation: 'get',
+					extractionId: job.publicId,
+					options: { parallelRequests },
+				},
+				[{}, {}],
+			);
+			expect(env.calls()).toHaveLength(0);
+			expect(result.error?.message).toMatch(
+				/^Options → Parallel Requests: must be a whole number from 1 to 20, /,
+			);
+			expect(result.error?.message).toMatch(says);
+		},
+	);
 
 	test('options given as plain decimal text are read as those numbers', async () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED' });
-		const result = await env.run({ resource: 'extraction', operation: 'get', extractionId: job.publicId, waitForCompletion: true, waitTimeout: '={{ "5" }}', options: { parallelRequests: '={{ "2" }}', pollInterval: '={{ "0.1" }}' } });
+		const result = await env.run({
+			resource: 'extraction',
+			operation: 'get',
+			extractionId: job.publicId,
+			waitForCompletion: true,
+			waitTimeout: '={{ "5" }}',
+			options: { parallelRequests: '={{ "2" }}', pollInterval: '={{ "0.1" }}' },
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].json.status).toBe('COMPLETED');
 	});

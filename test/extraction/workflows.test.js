@@ -9,21 +9,28 @@ import { startExtraction } from './setup';
 
 /** Stand-in for n8n's "Read/Write Files from Disk" (write): writes each item's binary field to `fileName`. */
 class WriteFile {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
-		displayName: 'Read/Write Files from Disk',
-		name: 'readWriteFile',
-		group: ['transform'],
-		version: 1,
-		description: '',
-		defaults: {},
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [
-			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
-			{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
-			{ displayName: 'Data Property Name', name: 'dataPropertyName', type: 'string', default: 'data' },
-		],
-	}));
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Read/Write Files from Disk',
+			name: 'readWriteFile',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [
+				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
+				{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
+				{
+					displayName: 'Data Property Name',
+					name: 'dataPropertyName',
+					type: 'string',
+					default: 'data',
+				},
+			],
+		})
+	);
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -34,7 +41,13 @@ class WriteFile {
 			this.getInputData().map((item, i) => {
 				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));
 				const field = /** @type {string} */ (this.getNodeParameter('dataPropertyName', i));
-				writeFileSync(fileName, Buffer.from(/** @type {NonNullable<typeof item.binary>} */ (item.binary)[field].data, 'base64'));
+				writeFileSync(
+					fileName,
+					Buffer.from(
+						/** @type {NonNullable<typeof item.binary>} */ (item.binary)[field].data,
+						'base64',
+					),
+				);
 				return { json: { fileName }, pairedItem: { item: i } };
 			}),
 		];
@@ -47,7 +60,9 @@ let env;
 let dir;
 beforeAll(async () => {
 	env = await startExtraction();
-	/** @type {{ types: Map<string, INodeType> }} */ (/** @type {unknown} */ (env.engine.nodeTypes)).types.set('n8n-nodes-base.readWriteFile', new WriteFile());
+	/** @type {{ types: Map<string, INodeType> }} */ (
+		/** @type {unknown} */ (env.engine.nodeTypes)
+	).types.set('n8n-nodes-base.readWriteFile', new WriteFile());
 });
 afterAll(async () => env.stop());
 beforeEach(() => {
@@ -64,7 +79,8 @@ function patch(workflow, node, parameters) {
 }
 
 /** Runs a workflow on the fake clock: the examples' own Timeout and Poll Interval, in fake time. */
-const run = async (workflow) => (await withFakeClock(() => env.engine.run(workflow), { maxMs: 2 * 3_600_000 })).result;
+const run = async (workflow) =>
+	(await withFakeClock(() => env.engine.run(workflow), { maxMs: 2 * 3_600_000 })).result;
 
 /** The last month example, its SAT password given (the fixture reads it from an n8n Variable) and its files written to `dir`. */
 function lastMonthToDisk() {
@@ -80,14 +96,16 @@ test("fixture: last month's inbound invoices → wait → download all XML → f
 	expect(result.error).toBeUndefined();
 
 	const [create] = env.calls();
-	const period = /** @type {{ options: { period: { from: string; to: string } } }} */ (create.body).options.period;
+	const period = /** @type {{ options: { period: { from: string; to: string } } }} */ (create.body)
+		.options.period;
 	expect(period.from).toMatch(/^\d{4}-\d{2}-01$/);
 	expect(period.to.slice(0, 7)).toBe(period.from.slice(0, 7));
 	expect(new Date(`${period.to}T00:00:00Z`).getTime()).toBeLessThan(Date.now());
 
 	const job = [...env.sim.jobs.values()][0];
 	expect(readdirSync(dir).sort()).toEqual(job.documents.map((d) => `${d.id}.xml`).sort());
-	for (const doc of job.documents) expect(readFileSync(join(dir, `${doc.id}.xml`)).equals(env.sim.content(doc, 'XML'))).toBe(true);
+	for (const doc of job.documents)
+		expect(readFileSync(join(dir, `${doc.id}.xml`)).equals(env.sim.content(doc, 'XML'))).toBe(true);
 	expect(result.output('Write XML to disk')).toHaveLength(3);
 });
 
@@ -95,16 +113,25 @@ test("fixture: last month's invoices, a job not finished within the Timeout: no 
 	env.sim.nextJobs.push({ checks: 100_000, outcome: 'COMPLETED', documents: 3 });
 	const result = await run(lastMonthToDisk());
 	const [job] = [...env.sim.jobs.values()];
-	expect(result.output("Extract last month's invoices")[0].json).toMatchObject({ publicId: job.publicId, wait_timed_out: true });
+	expect(result.output("Extract last month's invoices")[0].json).toMatchObject({
+		publicId: job.publicId,
+		wait_timed_out: true,
+	});
 	expect(readdirSync(dir)).toEqual([]);
 	expect(result.output('Write XML to disk')).toEqual([]);
-	expect(result.error?.message).toMatch(new RegExp(`^Wait for Completion timed out after 1800 s in state PROCESSING .*follow it with Extraction → Get \\(publicId ${job.publicId}\\)`));
+	expect(result.error?.message).toMatch(
+		new RegExp(
+			`^Wait for Completion timed out after 1800 s in state PROCESSING .*follow it with Extraction → Get \\(publicId ${job.publicId}\\)`,
+		),
+	);
 });
 
 test('fixture: get an extraction from webhook-shaped data and download XML and PDF', async () => {
 	const job = env.sim.seedJob({ status: 'COMPLETED', documents: 2 });
 	const workflow = fixture('extraction-get-and-download-all.json');
-	patch(workflow, 'Extractions to fetch', { jsCode: `return [{ json: { data: { extractionId: '${job.publicId}' } } }];` });
+	patch(workflow, 'Extractions to fetch', {
+		jsCode: `return [{ json: { data: { extractionId: '${job.publicId}' } } }];`,
+	});
 	const result = await run(workflow);
 	expect(result.error).toBeUndefined();
 	const out = result.output('Download all documents');

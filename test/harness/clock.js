@@ -76,7 +76,9 @@ class Wire {
 export async function withFakeClock(run, { stepMs = 100, maxMs = 30 * 60 * 1000 } = {}) {
 	const wire = new Wire();
 	wire.listen();
-	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'] });
+	jest.useFakeTimers({
+		doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'],
+	});
 	const started = Date.now();
 	let done = false;
 	try {
@@ -86,7 +88,10 @@ export async function withFakeClock(run, { stepMs = 100, maxMs = 30 * 60 * 1000 
 			if (wire.busy()) {
 				// Real time for the sockets; a socket that never delivers is a broken test, said plainly.
 				heldSince ||= performance.now();
-				if (performance.now() - heldSince > 20_000) throw new Error(`an HTTP exchange stayed on the wire for 20 s of real time (${wire.busy()} open)`);
+				if (performance.now() - heldSince > 20_000)
+					throw new Error(
+						`an HTTP exchange stayed on the wire for 20 s of real time (${wire.busy()} open)`,
+					);
 				await realWait(1);
 				continue;
 			}

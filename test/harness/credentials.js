@@ -15,7 +15,12 @@ function resolveDeep(value, credentials) {
 	if (Array.isArray(value)) return value.map((v) => resolveDeep(v, credentials));
 	if (value && typeof value === 'object') {
 		// Keys are resolved too, as n8n's server does (a header's name may be an expression).
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [String(resolveCredentialValue(k, credentials)), resolveDeep(v, credentials)]));
+		return Object.fromEntries(
+			Object.entries(value).map(([k, v]) => [
+				String(resolveCredentialValue(k, credentials)),
+				resolveDeep(v, credentials),
+			]),
+		);
 	}
 	return resolveCredentialValue(value, credentials);
 }
@@ -65,7 +70,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const out = {};
 		for (const p of this.type(typeName).properties) {
 			if (p.type === 'notice') continue;
-			out[p.name] = data[p.name] ?? /** @type {ICredentialDataDecryptedObject[string]} */ (p.default);
+			out[p.name] =
+				data[p.name] ?? /** @type {ICredentialDataDecryptedObject[string]} */ (p.default);
 		}
 		return { ...out, ...data };
 	}
@@ -107,47 +113,47 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/** @returns {Promise<IHttpRequestOptions>} */
-	async authenticate(
-		credentials,
-		typeName,
-		requestOptions,
-	) {
+	async authenticate(credentials, typeName, requestOptions) {
 		const auth = this.type(typeName).authenticate;
 		const options = /** @type {IHttpRequestOptions} */ (requestOptions);
 		if (!auth) return options;
 		if (typeof auth === 'function') return await auth(credentials, options);
-		const props = /** @type {{ headers?: Record<string, string>; qs?: Record<string, string>; body?: Record<string, string>; auth?: { username: string; password: string }; }} */ (resolveDeep(auth.properties, credentials));
+		const props =
+			/** @type {{ headers?: Record<string, string>; qs?: Record<string, string>; body?: Record<string, string>; auth?: { username: string; password: string }; }} */ (
+				resolveDeep(auth.properties, credentials)
+			);
 		if (props.headers) options.headers = { ...(options.headers ?? {}), ...props.headers };
 		if (props.qs) options.qs = { ...(options.qs ?? {}), ...props.qs };
-		if (props.body) options.body = { ...(/** @type {object} */ (options.body) ?? {}), ...props.body };
+		if (props.body) options.body = { .../** @type {object} */ (options.body ?? {}), ...props.body };
 		if (props.auth) options.auth = props.auth;
 		return options;
 	}
 
 	/** @returns {Promise<ICredentialDataDecryptedObject | undefined>} */
-	async preAuthentication(
-		helpers,
-		credentials,
-		typeName,
-		_node,
-		credentialsExpired,
-	) {
+	async preAuthentication(helpers, credentials, typeName, _node, credentialsExpired) {
 		const type = this.type(typeName);
-		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
 		this.preAuthRuns++;
 		if (output[expirable.name] === undefined) return undefined;
 		const stored = this.store.get(typeName) ?? {};
-		this.store.set(typeName, { ...stored, .../** @type {ICredentialDataDecryptedObject} */ (output) });
+		this.store.set(typeName, {
+			...stored,
+			.../** @type {ICredentialDataDecryptedObject} */ (output),
+		});
 		return Object.assign(credentials, /** @type {ICredentialDataDecryptedObject} */ (output));
 	}
 
 	async runPreAuthentication(helpers, credentials, typeName) {
 		const type = this.type(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return /** @type {ICredentialDataDecryptedObject} */ ((await type.preAuthentication.call(helpers, credentials)));
+		return /** @type {ICredentialDataDecryptedObject} */ (
+			await type.preAuthentication.call(helpers, credentials)
+		);
 	}
 
 	async updateCredentials(_details, type, data) {
@@ -165,14 +171,19 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	async testCredential(typeName, data, helpers) {
 		const type = this.type(typeName);
 		const credentials = this.withDefaults(typeName, { ...data });
-		if (typeof type.preAuthentication === 'function') Object.assign(credentials, await type.preAuthentication.call(helpers, credentials));
-		const request = /** @type {IHttpRequestOptions & { baseURL?: string }} */ (resolveDeep(type.test?.request ?? {}, credentials));
+		if (typeof type.preAuthentication === 'function')
+			Object.assign(credentials, await type.preAuthentication.call(helpers, credentials));
+		const request = /** @type {IHttpRequestOptions & { baseURL?: string }} */ (
+			resolveDeep(type.test?.request ?? {}, credentials)
+		);
 		const options = await this.authenticate(credentials, typeName, {
 			...request,
 			url: `${request.baseURL ?? ''}${request.url ?? ''}`,
 			method: request.method ?? 'GET',
 		});
-		const qs = options.qs ? `?${new URLSearchParams(/** @type {Record<string, string>} */ (options.qs))}` : '';
+		const qs = options.qs
+			? `?${new URLSearchParams(/** @type {Record<string, string>} */ (options.qs))}`
+			: '';
 		const response = await fetch(`${options.url}${qs}`, {
 			method: options.method,
 			headers: /** @type {Record<string, string>} */ (options.headers),

@@ -36,17 +36,19 @@ export function built(path, exportName) {
 }
 
 class ManualTrigger {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
-		displayName: 'Manual Trigger',
-		name: 'manualTrigger',
-		group: ['trigger'],
-		version: 1,
-		description: '',
-		defaults: {},
-		inputs: [],
-		outputs: ['main'],
-		properties: [],
-	}));
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Manual Trigger',
+			name: 'manualTrigger',
+			group: ['trigger'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [],
+			outputs: ['main'],
+			properties: [],
+		})
+	);
 
 	async trigger() {
 		return {};
@@ -62,17 +64,19 @@ class ManualTrigger {
 }
 
 class Code {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
-		displayName: 'Code',
-		name: 'code',
-		group: ['transform'],
-		version: [1, 2],
-		description: '',
-		defaults: {},
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '' }],
-	}));
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Code',
+			name: 'code',
+			group: ['transform'],
+			version: [1, 2],
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '' }],
+		})
+	);
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -82,8 +86,16 @@ class Code {
 		const code = /** @type {string} */ (this.getNodeParameter('jsCode', 0));
 		const items = this.getInputData();
 		const $input = { all: () => items, first: () => items[0] };
-		const result = /** @type {Array<IDataObject | INodeExecutionData>} */ (new Function('$input', 'items', code)($input, items));
-		return [result.map((r, i) => ('json' in r && typeof r.json === 'object' ? /** @type {INodeExecutionData} */ (r) : { json: /** @type {IDataObject} */ (r), pairedItem: { item: i } }))];
+		const result = /** @type {Array<IDataObject | INodeExecutionData>} */ (
+			new Function('$input', 'items', code)($input, items)
+		);
+		return [
+			result.map((r, i) =>
+				'json' in r && typeof r.json === 'object'
+					? /** @type {INodeExecutionData} */ (r)
+					: { json: /** @type {IDataObject} */ (r), pairedItem: { item: i } },
+			),
+		];
 	}
 }
 
@@ -92,17 +104,19 @@ class Code {
  * "equals" or a boolean "is true" / "is false"; items that pass go to the first output, the others to the second.
  */
 class If {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
-		displayName: 'If',
-		name: 'if',
-		group: ['transform'],
-		version: [1, 2],
-		description: '',
-		defaults: {},
-		inputs: ['main'],
-		outputs: ['main', 'main'],
-		properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
-	}));
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'If',
+			name: 'if',
+			group: ['transform'],
+			version: [1, 2],
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main', 'main'],
+			properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
+		})
+	);
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -110,16 +124,24 @@ class If {
 	 */
 	async execute() {
 		/** @type {Record<string, (left: unknown, right: unknown) => boolean>} */
-		const operations = { equals: (left, right) => left === right, true: (left) => left === true, false: (left) => left === false };
+		const operations = {
+			equals: (left, right) => left === right,
+			true: (left) => left === true,
+			false: (left) => left === false,
+		};
 		/** @type {INodeExecutionData[]} */
 		const yes = [];
 		/** @type {INodeExecutionData[]} */
 		const no = [];
 		this.getInputData().forEach((item, i) => {
-			const filter = /** @type {{ conditions: Array<{ leftValue: unknown; rightValue: unknown; operator: { operation: string } }> }} */ (this.getNodeParameter('conditions', i));
+			const filter =
+				/** @type {{ conditions: Array<{ leftValue: unknown; rightValue: unknown; operator: { operation: string } }> }} */ (
+					this.getNodeParameter('conditions', i)
+				);
 			const pass = filter.conditions.every((c) => {
 				const operation = operations[c.operator.operation];
-				if (!operation) throw new Error(`the If stand-in has no operation "${c.operator.operation}"`);
+				if (!operation)
+					throw new Error(`the If stand-in has no operation "${c.operator.operation}"`);
 				return operation(c.leftValue, c.rightValue);
 			});
 			(pass ? yes : no).push({ ...item, pairedItem: { item: i } });
@@ -130,7 +152,19 @@ class If {
 
 /** n8n's No Operation node: passes its items on. */
 class NoOp {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({ displayName: 'No Operation', name: 'noOp', group: ['transform'], version: 1, description: '', defaults: {}, inputs: ['main'], outputs: ['main'], properties: [] }));
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'No Operation',
+			name: 'noOp',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [],
+		})
+	);
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -143,17 +177,21 @@ class NoOp {
 
 /** n8n's Stop and Error node (error message): stops the run with the message of its first item. */
 class StopAndError {
-	description = /** @type {INodeTypeDescription} */ (/** @type {unknown} */ ({
-		displayName: 'Stop and Error',
-		name: 'stopAndError',
-		group: ['input'],
-		version: 1,
-		description: '',
-		defaults: {},
-		inputs: ['main'],
-		outputs: [],
-		properties: [{ displayName: 'Error Message', name: 'errorMessage', type: 'string', default: '' }],
-	}));
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Stop and Error',
+			name: 'stopAndError',
+			group: ['input'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: [],
+			properties: [
+				{ displayName: 'Error Message', name: 'errorMessage', type: 'string', default: '' },
+			],
+		})
+	);
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -198,9 +236,17 @@ export class TestNodeTypes {
 	toolVariant(type) {
 		const base = type.endsWith('Tool') ? this.types.get(type.slice(0, -'Tool'.length)) : undefined;
 		if (!base?.description.usableAsTool) return undefined;
-		const description = { ...base.description, name: `${base.description.name}Tool`, displayName: `${base.description.displayName} Tool`, inputs: [], outputs: ['ai_tool'] };
+		const description = {
+			...base.description,
+			name: `${base.description.name}Tool`,
+			displayName: `${base.description.displayName} Tool`,
+			inputs: [],
+			outputs: ['ai_tool'],
+		};
 		delete description.usableAsTool;
-		const tool = /** @type {INodeType} */ (Object.create(base, { description: { value: description } }));
+		const tool = /** @type {INodeType} */ (
+			Object.create(base, { description: { value: description } })
+		);
 		this.types.set(type, tool);
 		return tool;
 	}
@@ -247,31 +293,33 @@ export class Engine {
 	 */
 	additionalData(hooks) {
 		const base = 'http://127.0.0.1:5678';
-		return /** @type {IWorkflowExecuteAdditionalData} */ (/** @type {unknown} */ ({
-			credentialsHelper: this.credentials,
-			hooks,
-			variables: {},
-			currentNodeExecutionIndex: 0,
-			instanceBaseUrl: `${base}/`,
-			restApiUrl: `${base}/rest`,
-			formBaseUrl: `${base}/form`,
-			formWaitingBaseUrl: `${base}/form-waiting`,
-			formTestBaseUrl: `${base}/form-test`,
-			webhookBaseUrl: `${base}/webhook`,
-			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
-			webhookTestBaseUrl: `${base}/webhook-test`,
-			mcpBaseUrl: `${base}/mcp`,
-			mcpTestBaseUrl: `${base}/mcp-test`,
-			executeWorkflow: async () => {
-				throw new Error('sub-workflows are not used in tests');
-			},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			logAiEvent: () => {},
-			startRunnerTask: async () => {
-				throw new Error('task runners are not used in tests');
-			},
-		}));
+		return /** @type {IWorkflowExecuteAdditionalData} */ (
+			/** @type {unknown} */ ({
+				credentialsHelper: this.credentials,
+				hooks,
+				variables: {},
+				currentNodeExecutionIndex: 0,
+				instanceBaseUrl: `${base}/`,
+				restApiUrl: `${base}/rest`,
+				formBaseUrl: `${base}/form`,
+				formWaitingBaseUrl: `${base}/form-waiting`,
+				formTestBaseUrl: `${base}/form-test`,
+				webhookBaseUrl: `${base}/webhook`,
+				webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+				webhookTestBaseUrl: `${base}/webhook-test`,
+				mcpBaseUrl: `${base}/mcp`,
+				mcpTestBaseUrl: `${base}/mcp-test`,
+				executeWorkflow: async () => {
+					throw new Error('sub-workflows are not used in tests');
+				},
+				getRunExecutionData: async () => undefined,
+				getRuntimeCredential: async () => undefined,
+				logAiEvent: () => {},
+				startRunnerTask: async () => {
+					throw new Error('task runners are not used in tests');
+				},
+			})
+		);
 	}
 
 	/**
@@ -290,10 +338,18 @@ export class Engine {
 	/** @returns {Promise<RunResult>} */
 	async run(workflowData) {
 		const workflow = this.workflow(workflowData);
-		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', /** @type {IWorkflowBase} */ ({ ...workflowData, id: workflowData.id ?? 'test' }));
-		const finished = /** @type {Promise<IRun>} */ (new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run))));
+		const hooks = new ExecutionLifecycleHooks(
+			'manual',
+			'test-execution',
+			/** @type {IWorkflowBase} */ ({ ...workflowData, id: workflowData.id ?? 'test' }),
+		);
+		const finished = /** @type {Promise<IRun>} */ (
+			new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)))
+		);
 		const additionalData = this.additionalData(hooks);
-		const startNode = /** @type {INode} */ (workflowData.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger'));
+		const startNode = /** @type {INode} */ (
+			workflowData.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')
+		);
 		const execution = new WorkflowExecute(additionalData, 'manual');
 		await execution.run({ workflow, startNode });
 		const run = await finished;
@@ -311,7 +367,9 @@ export class Engine {
  * @returns {IWorkflowBase}
  */
 export function fixture(name) {
-	return /** @type {IWorkflowBase} */ (JSON.parse(readFileSync(join(root, 'examples', name), 'utf8')));
+	return /** @type {IWorkflowBase} */ (
+		JSON.parse(readFileSync(join(root, 'examples', name), 'utf8'))
+	);
 }
 
 /**
@@ -320,43 +378,53 @@ export function fixture(name) {
  * (1 unless given: what workflows saved before a node's later versions carry).
  * @returns {IWorkflowBase}
  */
-export function workflowWith(opts
-) {
+export function workflowWith(opts) {
 	const nodeName = opts.name ?? 'Node';
 	const input = opts.input ?? [{}];
-	return /** @type {IWorkflowBase} */ (/** @type {unknown} */ ({
-		id: 'wf',
-		name: `test ${opts.nodeType}`,
-		active: false,
-		isArchived: false,
-		activeVersionId: null,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{ id: 't', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'c',
-				name: 'Input',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { jsCode: `return ${JSON.stringify(input.map((json) => ({ json })))};` },
+	return /** @type {IWorkflowBase} */ (
+		/** @type {unknown} */ ({
+			id: 'wf',
+			name: `test ${opts.nodeType}`,
+			active: false,
+			isArchived: false,
+			activeVersionId: null,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				{
+					id: 't',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'c',
+					name: 'Input',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [200, 0],
+					parameters: { jsCode: `return ${JSON.stringify(input.map((json) => ({ json })))};` },
+				},
+				{
+					id: 'n',
+					name: nodeName,
+					type: `${PACKAGE}.${opts.nodeType}`,
+					typeVersion: opts.typeVersion ?? 1,
+					position: [400, 0],
+					parameters: /** @type {INode['parameters']} */ (opts.parameters),
+					credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } },
+					...(opts.continueOnFail
+						? { onError: /** @type {const} */ ('continueRegularOutput') }
+						: {}),
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+				Input: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
 			},
-			{
-				id: 'n',
-				name: nodeName,
-				type: `${PACKAGE}.${opts.nodeType}`,
-				typeVersion: opts.typeVersion ?? 1,
-				position: [400, 0],
-				parameters: /** @type {INode['parameters']} */ (opts.parameters),
-				credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } },
-				...(opts.continueOnFail ? { onError: /** @type {const} */ ('continueRegularOutput') } : {}),
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-			Input: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
-		},
-	}));
+		})
+	);
 }

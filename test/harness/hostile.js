@@ -10,7 +10,14 @@
  * @returns {string[]}
  */
 export function formsOf(secret) {
-	return [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)])];
+	return [
+		...new Set([
+			secret,
+			JSON.stringify(secret).slice(1, -1),
+			encodeURIComponent(secret),
+			new URLSearchParams({ s: secret }).toString().slice(2),
+		]),
+	];
 }
 
 /**
@@ -22,7 +29,9 @@ export function formsOf(secret) {
  * @returns {string}
  */
 export function everythingOf(result) {
-	const e = /** @type {Record<string, unknown> | undefined} */ (/** @type {unknown} */ (result.error));
+	const e = /** @type {Record<string, unknown> | undefined} */ (
+		/** @type {unknown} */ (result.error)
+	);
 	const fields = e
 		? {
 				message: e.message,
@@ -32,7 +41,8 @@ export function everythingOf(result) {
 				errorResponse: e.errorResponse,
 				context: e.context,
 				facts: e.facts,
-				cause: e.cause instanceof Error ? { message: e.cause.message, stack: e.cause.stack } : e.cause,
+				cause:
+					e.cause instanceof Error ? { message: e.cause.message, stack: e.cause.stack } : e.cause,
 				node: e.node,
 			}
 		: {};

@@ -60,7 +60,13 @@ import { PACKAGE, TestNodeTypes } from './engine';
 
 function quietLogger(lines) {
 	const log = (level) => (message) => lines.push({ level, message });
-	return { error: log('error'), warn: log('warn'), info: log('info'), debug: log('debug'), scoped: () => quietLogger(lines) };
+	return {
+		error: log('error'),
+		warn: log('warn'),
+		info: log('info'),
+		debug: log('debug'),
+		scoped: () => quietLogger(lines),
+	};
 }
 
 /** @returns {ServerResponse} */
@@ -76,7 +82,8 @@ function addExpressMethods(res) {
 		return r;
 	};
 	r.send = (body) => {
-		if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) return /** @type {(b: unknown) => unknown} */ (r.json)(body);
+		if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body))
+			return /** @type {(b: unknown) => unknown} */ (r.json)(body);
 		res.end(/** @type {string | Buffer | undefined} */ (body));
 		return r;
 	};
@@ -125,7 +132,8 @@ export class TriggerHarness {
 		this.options = options;
 		this.nodeTypes = new TestNodeTypes([options.node]);
 		this.credentials = new TestCredentialsHelper(options.credentialTypes);
-		for (const [type, data] of Object.entries(options.credentials)) this.credentials.set(type, /** @type {ICredentialDataDecryptedObject} */ (data));
+		for (const [type, data] of Object.entries(options.credentials))
+			this.credentials.set(type, /** @type {ICredentialDataDecryptedObject} */ (data));
 		this.mode = options.mode ?? 'webhook';
 		this.node = {
 			id: 'trigger-node-id',
@@ -134,8 +142,10 @@ export class TriggerHarness {
 			typeVersion: 1,
 			position: [0, 0],
 			webhookId: options.webhookId ?? 'a1b2c3d4-0000-4000-8000-000000000001',
-			parameters: /** @type {INode['parameters']} */ ((options.parameters ?? {})),
-			credentials: Object.fromEntries(Object.keys(options.credentials).map((t) => [t, { id: '1', name: `${t} test` }])),
+			parameters: /** @type {INode['parameters']} */ (options.parameters ?? {}),
+			credentials: Object.fromEntries(
+				Object.keys(options.credentials).map((t) => [t, { id: '1', name: `${t} test` }]),
+			),
 		};
 	}
 
@@ -164,7 +174,15 @@ export class TriggerHarness {
 				});
 			});
 		});
-		await /** @type {Promise<void>} */ (new Promise((resolve) => /** @type {NonNullable<typeof this.server>} */ (this.server).listen(0, '127.0.0.1', resolve)));
+		await /** @type {Promise<void>} */ (
+			new Promise((resolve) =>
+				/** @type {NonNullable<typeof this.server>} */ (this.server).listen(
+					0,
+					'127.0.0.1',
+					resolve,
+				),
+			)
+		);
 		this.base = `http://127.0.0.1:${/** @type {AddressInfo} */ (this.server.address()).port}`;
 		return this;
 	}
@@ -172,7 +190,11 @@ export class TriggerHarness {
 	async stop() {
 		if (!this.server) return;
 		this.server.closeAllConnections();
-		await /** @type {Promise<void>} */ (new Promise((resolve) => /** @type {NonNullable<typeof this.server>} */ (this.server).close(() => resolve())));
+		await /** @type {Promise<void>} */ (
+			new Promise((resolve) =>
+				/** @type {NonNullable<typeof this.server>} */ (this.server).close(() => resolve()),
+			)
+		);
 		this.server = undefined;
 	}
 
@@ -192,28 +214,30 @@ export class TriggerHarness {
 
 	/** @returns {IWorkflowExecuteAdditionalData} */
 	additionalData(extra = {}) {
-		return /** @type {IWorkflowExecuteAdditionalData} */ (/** @type {unknown} */ ({
-			credentialsHelper: this.credentials,
-			variables: {},
-			currentNodeExecutionIndex: 0,
-			instanceBaseUrl: `${this.base}/`,
-			restApiUrl: `${this.base}/rest`,
-			formBaseUrl: `${this.base}/form`,
-			formWaitingBaseUrl: `${this.base}/form-waiting`,
-			formTestBaseUrl: `${this.base}/form-test`,
-			webhookBaseUrl: `${this.base}/webhook`,
-			webhookWaitingBaseUrl: `${this.base}/webhook-waiting`,
-			webhookTestBaseUrl: `${this.base}/webhook-test`,
-			mcpBaseUrl: `${this.base}/mcp`,
-			mcpTestBaseUrl: `${this.base}/mcp-test`,
-			executeWorkflow: async () => {
-				throw new Error('not used');
-			},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			logAiEvent: () => {},
-			...extra,
-		}));
+		return /** @type {IWorkflowExecuteAdditionalData} */ (
+			/** @type {unknown} */ ({
+				credentialsHelper: this.credentials,
+				variables: {},
+				currentNodeExecutionIndex: 0,
+				instanceBaseUrl: `${this.base}/`,
+				restApiUrl: `${this.base}/rest`,
+				formBaseUrl: `${this.base}/form`,
+				formWaitingBaseUrl: `${this.base}/form-waiting`,
+				formTestBaseUrl: `${this.base}/form-test`,
+				webhookBaseUrl: `${this.base}/webhook`,
+				webhookWaitingBaseUrl: `${this.base}/webhook-waiting`,
+				webhookTestBaseUrl: `${this.base}/webhook-test`,
+				mcpBaseUrl: `${this.base}/mcp`,
+				mcpTestBaseUrl: `${this.base}/mcp-test`,
+				executeWorkflow: async () => {
+					throw new Error('not used');
+				},
+				getRunExecutionData: async () => undefined,
+				getRuntimeCredential: async () => undefined,
+				logAiEvent: () => {},
+				...extra,
+			})
+		);
 	}
 
 	/** @returns {IWebhookData} */
@@ -236,13 +260,22 @@ export class TriggerHarness {
 		const fn = this.options.node.webhookMethods?.default?.[method];
 		if (!fn) return undefined;
 		const node = /** @type {any} */ (workflow.getNode(this.node.name));
-		const context = new HookContext(workflow, node, additionalData, method === 'delete' ? 'internal' : this.mode, activation, webhookData);
+		const context = new HookContext(
+			workflow,
+			node,
+			additionalData,
+			method === 'delete' ? 'internal' : this.mode,
+			activation,
+			webhookData,
+		);
 		Object.defineProperty(context, 'logger', { value: quietLogger(this.logs) });
 		return await fn.call(context);
 	}
 
 	save(workflow) {
-		const data = structuredClone(/** @type {IDataObject} */ (JSON.parse(JSON.stringify(workflow.staticData))));
+		const data = structuredClone(
+			/** @type {IDataObject} */ (JSON.parse(JSON.stringify(workflow.staticData))),
+		);
 		delete data.__dataChanged;
 		this.savedStaticData = data;
 	}
@@ -290,7 +323,11 @@ export class TriggerHarness {
 	async handle(req, res, raw) {
 		const url = new URL(req.url ?? '/', this.base);
 		const expected = new URL(this.url);
-		if (!this.active || url.pathname !== expected.pathname || req.method !== this.description.httpMethod) {
+		if (
+			!this.active ||
+			url.pathname !== expected.pathname ||
+			req.method !== this.description.httpMethod
+		) {
 			res.statusCode = 404;
 			res.setHeader('content-type', 'application/json');
 			res.end(JSON.stringify({ code: 404, message: 'The requested webhook is not registered.' }));
@@ -319,12 +356,22 @@ export class TriggerHarness {
 		const additionalData = this.additionalData({ httpRequest: request, httpResponse: res });
 		const webhookData = this.webhookData(workflow, additionalData);
 		const node = /** @type {any} */ (workflow.getNode(this.node.name));
-		const context = new WebhookContext(workflow, node, additionalData, this.mode, webhookData, [], null);
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			this.mode,
+			webhookData,
+			[],
+			null,
+		);
 		Object.defineProperty(context, 'logger', { value: quietLogger(this.logs) });
 		/** @type {IWebhookResponseData} */
 		let result;
 		try {
-			result = await /** @type {NonNullable<typeof this.options.node.webhook>} */ (this.options.node.webhook).call(context);
+			result = await /** @type {NonNullable<typeof this.options.node.webhook>} */ (
+				this.options.node.webhook
+			).call(context);
 		} catch (error) {
 			this.errorExecutions.push(/** @type {Error} */ (error));
 			if (!res.headersSent) {

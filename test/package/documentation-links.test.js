@@ -16,7 +16,11 @@ const repoPage = String(manifest.homepage).replace(/#readme$/, '');
 /** Every file under a folder whose name ends in `suffix`, relative to the repository root. */
 const filesUnder = (dir, suffix) =>
 	readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
-		e.isDirectory() ? filesUnder(join(dir, e.name), suffix) : e.name.endsWith(suffix) ? [join(dir, e.name)] : [],
+		e.isDirectory()
+			? filesUnder(join(dir, e.name), suffix)
+			: e.name.endsWith(suffix)
+				? [join(dir, e.name)]
+				: [],
 	);
 
 /**
@@ -58,18 +62,36 @@ const readmeAnchors = anchorsOf(read('README.md'));
 /** Every link into the README in the sources: the repository page, or its README.md, with an #anchor. */
 const escaped = repoPage.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const intoReadme = new RegExp(`${escaped}(?:/blob/[\\w.-]+/README\\.md)?#([\\w%.-]*)`, 'g');
-const links = [...filesUnder('nodes', '.json'), ...filesUnder('nodes', '.ts'), ...filesUnder('credentials', '.ts')].flatMap((file) =>
-	[...read(file).matchAll(intoReadme)].map((m) => ({ file, url: m[0], anchor: decodeURIComponent(m[1]) })),
+const links = [
+	...filesUnder('nodes', '.json'),
+	...filesUnder('nodes', '.ts'),
+	...filesUnder('credentials', '.ts'),
+].flatMap((file) =>
+	[...read(file).matchAll(intoReadme)].map((m) => ({
+		file,
+		url: m[0],
+		anchor: decodeURIComponent(m[1]),
+	})),
 );
 
 describe('documentation links land on a README heading', () => {
 	test('GitHub’s anchors, as this test computes them', () => {
-		expect(githubSlug('Document Extraction (Mexico, Ecuador) Trigger')).toBe('document-extraction-mexico-ecuador-trigger');
-		expect(githubSlug("For bookkeepers: an invoice without a calculator, then a month's batch")).toBe('for-bookkeepers-an-invoice-without-a-calculator-then-a-months-batch');
-		expect(githubSlug('Reading the outcome: rejected, reason, next step')).toBe('reading-the-outcome-rejected-reason-next-step');
+		expect(githubSlug('Document Extraction (Mexico, Ecuador) Trigger')).toBe(
+			'document-extraction-mexico-ecuador-trigger',
+		);
+		expect(
+			githubSlug("For bookkeepers: an invoice without a calculator, then a month's batch"),
+		).toBe('for-bookkeepers-an-invoice-without-a-calculator-then-a-months-batch');
+		expect(githubSlug('Reading the outcome: rejected, reason, next step')).toBe(
+			'reading-the-outcome-rejected-reason-next-step',
+		);
 		expect(githubSlug('401 and 403')).toBe('401-and-403');
 		expect(githubSlug('Wait for `Final_State` **now**')).toBe('wait-for-final_state-now');
-		expect(anchorsOf('# A\n```sh\n# not a heading\n```\n## Operations\n### Operations\n')).toEqual(['a', 'operations', 'operations-1']);
+		expect(anchorsOf('# A\n```sh\n# not a heading\n```\n## Operations\n### Operations\n')).toEqual([
+			'a',
+			'operations',
+			'operations-1',
+		]);
 	});
 
 	test('every node’s codex and every credential links into the README', () => {
@@ -77,7 +99,9 @@ describe('documentation links land on a README heading', () => {
 		expect(codexFiles.length).toBe(manifest.n8n.nodes.length);
 		for (const file of codexFiles) {
 			const { resources } = JSON.parse(read(file));
-			const urls = [...resources.primaryDocumentation, ...resources.credentialDocumentation].map((r) => r.url);
+			const urls = [...resources.primaryDocumentation, ...resources.credentialDocumentation].map(
+				(r) => r.url,
+			);
 			expect([file, urls.every((url) => url.startsWith(`${repoPage}#`))]).toEqual([file, true]);
 		}
 		const credentialFiles = filesUnder('credentials', '.credentials.ts');

@@ -25,7 +25,13 @@ describe('Client', () => {
 		expect(call.headers['f-sandbox-mode']).toBe('true');
 		expect(call.body).toEqual({
 			client: { name: 'Tienda Azul', email: 'contacto@tiendaazul.mx' },
-			tax_information: { tax_id: 'EKU9003173C9', legal_name: 'ESCUELA KEMPER URGATE', postal_code: '26015', invoice_use_key: 'G03', tax_regime: '601' },
+			tax_information: {
+				tax_id: 'EKU9003173C9',
+				legal_name: 'ESCUELA KEMPER URGATE',
+				postal_code: '26015',
+				invoice_use_key: 'G03',
+				tax_regime: '601',
+			},
 			product: { uuid: plan.uuid, vigency_uuid: plan.vigencies[0].uuid },
 		});
 		const out = result.output('Partners')[0].json;
@@ -38,23 +44,45 @@ describe('Client', () => {
 		const result = await env.run(createParams({ tax_id: 'EKU9003173C8' }));
 		expect(result.error).toBeUndefined();
 		expect(env.calls()).toHaveLength(1);
-		expect(result.output('Partners')[0].json.warnings).toEqual(['tax_information.tax_id: check digit is 8 but 9 was expected; sent anyway, verify the RFC']);
+		expect(result.output('Partners')[0].json.warnings).toEqual([
+			'tax_information.tax_id: check digit is 8 but 9 was expected; sent anyway, verify the RFC',
+		]);
 	});
 
 	test('the generic RFC XAXX010101000 is accepted without warnings', async () => {
-		const result = await env.run(createParams({ tax_id: 'XAXX010101000', tax_regime: '616', invoice_use_key: 'S01' }));
+		const result = await env.run(
+			createParams({ tax_id: 'XAXX010101000', tax_regime: '616', invoice_use_key: 'S01' }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.output('Partners')[0].json.warnings).toBeUndefined();
 	});
 
 	test.each([
 		[{ email: 'abc' }, 'client.email: "abc" is not an e-mail address'],
-		[{ postal_code: '1234' }, 'tax_information.postal_code: "1234" is not a postal code: it must be 5 digits'],
-		[{ tax_id: 'EKU900317' }, 'tax_information.tax_id: "EKU900317" must be 12 (company) or 13 (person) characters long, got 9'],
-		[{ tax_id: 'EKU9013173C9' }, 'tax_information.tax_id: "EKU9013173C9" has an impossible date part 901317 (YYMMDD)'],
-		[{ tax_id: '1KU9003173C9' }, 'tax_information.tax_id: "1KU9003173C9" is not an RFC: expected 3 or 4 letters, a date YYMMDD and a 3-character homoclave'],
-		[{ invoice_use_key: 'gastos' }, 'tax_information.invoice_use_key: "gastos" is not a uso CFDI code (e.g. G03, S01, CP01)'],
-		[{ tax_regime: '60' }, 'tax_information.tax_regime: "60" is not a régimen fiscal code (3 digits, e.g. 601, 612)'],
+		[
+			{ postal_code: '1234' },
+			'tax_information.postal_code: "1234" is not a postal code: it must be 5 digits',
+		],
+		[
+			{ tax_id: 'EKU900317' },
+			'tax_information.tax_id: "EKU900317" must be 12 (company) or 13 (person) characters long, got 9',
+		],
+		[
+			{ tax_id: 'EKU9013173C9' },
+			'tax_information.tax_id: "EKU9013173C9" has an impossible date part 901317 (YYMMDD)',
+		],
+		[
+			{ tax_id: '1KU9003173C9' },
+			'tax_information.tax_id: "1KU9003173C9" is not an RFC: expected 3 or 4 letters, a date YYMMDD and a 3-character homoclave',
+		],
+		[
+			{ invoice_use_key: 'gastos' },
+			'tax_information.invoice_use_key: "gastos" is not a uso CFDI code (e.g. G03, S01, CP01)',
+		],
+		[
+			{ tax_regime: '60' },
+			'tax_information.tax_regime: "60" is not a régimen fiscal code (3 digits, e.g. 601, 612)',
+		],
 		[{ name: '={{ $json.missing }}' }, 'client.name: is required'],
 		[{ vigency: '={{ "" }}' }, 'product.vigency_uuid: is required'],
 	])('invalid input %j is refused before any request', async (overrides, message) => {
@@ -86,8 +114,17 @@ describe('Client', () => {
 		await createClient('two@x.mx');
 		await createClient('three@x.mx');
 		const all = await env.run({ resource: 'client', operation: 'getMany', returnAll: true });
-		expect(all.output('Partners').map((i) => i.json.email)).toEqual(['one@x.mx', 'two@x.mx', 'three@x.mx']);
-		const some = await env.run({ resource: 'client', operation: 'getMany', returnAll: false, limit: 2 });
+		expect(all.output('Partners').map((i) => i.json.email)).toEqual([
+			'one@x.mx',
+			'two@x.mx',
+			'three@x.mx',
+		]);
+		const some = await env.run({
+			resource: 'client',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(some.output('Partners')).toHaveLength(2);
 		expect(env.calls().every((c) => c.method === 'GET' && c.path === '/v1/clients')).toBe(true);
 	});
@@ -98,17 +135,33 @@ describe('Client', () => {
 			resource: 'client',
 			operation: 'update',
 			client: byId(uuid),
-			updateFields: { email: 'new@x.mx', city: 'Monterrey', postal_code: '64000', additional_email: 'conta@x.mx' },
+			updateFields: {
+				email: 'new@x.mx',
+				city: 'Monterrey',
+				postal_code: '64000',
+				additional_email: 'conta@x.mx',
+			},
 		});
 		expect(result.error).toBeUndefined();
 		const [call] = env.calls();
 		expect([call.method, call.path]).toEqual(['PATCH', `/v1/clients/${uuid}`]);
-		expect(call.body).toEqual({ client: { email: 'new@x.mx' }, tax_information: { city: 'Monterrey', postal_code: '64000', additional_email: 'conta@x.mx' } });
-		expect(result.output('Partners')[0].json).toMatchObject({ email: 'new@x.mx', tax_information: { city: 'Monterrey' } });
+		expect(call.body).toEqual({
+			client: { email: 'new@x.mx' },
+			tax_information: { city: 'Monterrey', postal_code: '64000', additional_email: 'conta@x.mx' },
+		});
+		expect(result.output('Partners')[0].json).toMatchObject({
+			email: 'new@x.mx',
+			tax_information: { city: 'Monterrey' },
+		});
 	});
 
 	test('Update of a client that does not exist reports 404 with the item', async () => {
-		const result = await env.run({ resource: 'client', operation: 'update', client: byId('ghost'), updateFields: { name: 'X' } });
+		const result = await env.run({
+			resource: 'client',
+			operation: 'update',
+			client: byId('ghost'),
+			updateFields: { name: 'X' },
+		});
 		expect(result.error?.message).toBe('[item 1] Partners: Client ghost not found [not_found]');
 	});
 
@@ -122,29 +175,56 @@ describe('Client', () => {
 			options: { message: 'Pago pendiente', keep_folios: true },
 		});
 		expect(suspended.error).toBeUndefined();
-		expect(env.calls()[0]).toMatchObject({ method: 'POST', path: '/v1/clients/suspend', body: { uuids: [a.uuid, b.uuid], message: 'Pago pendiente', keep_folios: true } });
+		expect(env.calls()[0]).toMatchObject({
+			method: 'POST',
+			path: '/v1/clients/suspend',
+			body: { uuids: [a.uuid, b.uuid], message: 'Pago pendiente', keep_folios: true },
+		});
 		expect(env.partners.clients.get(a.uuid)?.status).toBe('suspended');
 		expect(suspended.output('Partners')[0].json.suspended).toEqual([a.uuid, b.uuid]);
 
 		env.server.clear();
-		const reactivated = await env.run({ resource: 'client', operation: 'reactivate', clientIds: [a.uuid] });
+		const reactivated = await env.run({
+			resource: 'client',
+			operation: 'reactivate',
+			clientIds: [a.uuid],
+		});
 		expect(reactivated.error).toBeUndefined();
-		expect(env.calls()[0]).toMatchObject({ method: 'POST', path: '/v1/clients/reactivate', body: { uuids: [a.uuid] } });
+		expect(env.calls()[0]).toMatchObject({
+			method: 'POST',
+			path: '/v1/clients/reactivate',
+			body: { uuids: [a.uuid] },
+		});
 		expect(env.partners.clients.get(a.uuid)?.status).toBe('active');
 		expect(env.partners.clients.get(b.uuid)?.status).toBe('suspended');
 	});
 
 	test('Resend Credentials posts to the client and is not retried on a server error', async () => {
 		const { uuid } = await createClient();
-		const ok = await env.run({ resource: 'client', operation: 'resendCredentials', client: byId(uuid) });
+		const ok = await env.run({
+			resource: 'client',
+			operation: 'resendCredentials',
+			client: byId(uuid),
+		});
 		expect(ok.error).toBeUndefined();
-		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual([`POST /v1/clients/${uuid}/resend-credentials`]);
+		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual([
+			`POST /v1/clients/${uuid}/resend-credentials`,
+		]);
 		expect(ok.output('Partners')[0].json).toMatchObject({ uuid, response: 'success' });
 		expect(env.partners.clients.get(uuid)?.credentials_sent).toBe(2);
 
 		env.server.clear();
-		env.server.fail({ service: 'partners', path: `/v1/clients/${uuid}/resend-credentials`, status: 503, times: 1 });
-		const failed = await env.run({ resource: 'client', operation: 'resendCredentials', client: byId(uuid) });
+		env.server.fail({
+			service: 'partners',
+			path: `/v1/clients/${uuid}/resend-credentials`,
+			status: 503,
+			times: 1,
+		});
+		const failed = await env.run({
+			resource: 'client',
+			operation: 'resendCredentials',
+			client: byId(uuid),
+		});
 		expect(failed.error?.httpCode).toBe('503');
 		expect(env.calls()).toHaveLength(1);
 	});
@@ -155,15 +235,32 @@ describe('Subscription', () => {
 		await createClient('s@x.mx');
 		const many = await env.run({ resource: 'subscription', operation: 'getMany', returnAll: true });
 		const [sub] = many.output('Partners');
-		expect(sub.json).toMatchObject({ folios: 100, folios_used: 0, vigency: 'Mensual', client: { email: 's@x.mx' } });
+		expect(sub.json).toMatchObject({
+			folios: 100,
+			folios_used: 0,
+			vigency: 'Mensual',
+			client: { email: 's@x.mx' },
+		});
 		env.server.clear();
-		const one = await env.run({ resource: 'subscription', operation: 'get', subscription: byId(/** @type {string} */ (sub.json.uuid)) });
-		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual([`GET /v1/subscriptions/${String(sub.json.uuid)}`]);
+		const one = await env.run({
+			resource: 'subscription',
+			operation: 'get',
+			subscription: byId(/** @type {string} */ (sub.json.uuid)),
+		});
+		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual([
+			`GET /v1/subscriptions/${String(sub.json.uuid)}`,
+		]);
 		expect(one.output('Partners')[0].json).toEqual(sub.json);
 	});
 
 	test('Get of an unknown subscription is a 404 error naming the item', async () => {
-		const result = await env.run({ resource: 'subscription', operation: 'get', subscription: byId('nope') });
-		expect(result.error?.message).toBe('[item 1] Partners: Subscription nope not found [not_found]');
+		const result = await env.run({
+			resource: 'subscription',
+			operation: 'get',
+			subscription: byId('nope'),
+		});
+		expect(result.error?.message).toBe(
+			'[item 1] Partners: Subscription nope not found [not_found]',
+		);
 	});
 });

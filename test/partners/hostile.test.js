@@ -15,7 +15,12 @@ const SECRET = 'p@ss "wörd"/+ &x=1';
 
 const env = usePartners((env) => {
 	env.partners.clientSecret = SECRET;
-	env.engine.credentials.set('partnersApi', { baseUrl: env.server.url('partners'), clientId: env.partners.clientId, clientSecret: SECRET, sandbox: true });
+	env.engine.credentials.set('partnersApi', {
+		baseUrl: env.server.url('partners'),
+		clientId: env.partners.clientId,
+		clientSecret: SECRET,
+		sandbox: true,
+	});
 });
 
 /** A token stored with the credential, as after an earlier run. */
@@ -28,20 +33,42 @@ describe('a credential goes only to its own origin: no redirect is followed', ()
 	test('Plan → Get answered 307 to another host: not followed, the bearer token never reaches it', async () => {
 		const [plan] = env.partners.seedProducts(1);
 		await warm(plan);
-		env.server.fail({ service: 'partners', path: `/v1/products/${plan.uuid}`, mode: 'redirect', times: 1 });
+		env.server.fail({
+			service: 'partners',
+			path: `/v1/products/${plan.uuid}`,
+			mode: 'redirect',
+			times: 1,
+		});
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) });
-		expect(result.error?.message).toBe(`[item 1] Partners answered GET /v1/products/${plan.uuid} with a redirect (HTTP 307), which was not followed`);
-		expect(result.error?.description).toMatch(/never follow a redirect, so nothing was sent there\. Check the Base URL/);
-		expect(/** @type {any} */ (result.error).facts).toMatchObject({ status: 307, redirectedTo: `${env.otherOrigin}/partners/v1/products/${plan.uuid}`, mayHaveBeenProcessed: false });
+		expect(result.error?.message).toBe(
+			`[item 1] Partners answered GET /v1/products/${plan.uuid} with a redirect (HTTP 307), which was not followed`,
+		);
+		expect(result.error?.description).toMatch(
+			/never follow a redirect, so nothing was sent there\. Check the Base URL/,
+		);
+		expect(/** @type {any} */ (result.error).facts).toMatchObject({
+			status: 307,
+			redirectedTo: `${env.otherOrigin}/partners/v1/products/${plan.uuid}`,
+			mayHaveBeenProcessed: false,
+		});
 		expect(env.server.receivedAt(env.otherOrigin)).toEqual([]);
 	});
 
 	test('Client → Create answered 308: not followed, nothing sent twice or elsewhere', async () => {
 		const [plan] = env.partners.seedProducts(1);
 		await warm(plan);
-		env.server.fail({ service: 'partners', method: 'POST', path: '/v1/clients', mode: 'redirect', status: 308, times: 1 });
+		env.server.fail({
+			service: 'partners',
+			method: 'POST',
+			path: '/v1/clients',
+			mode: 'redirect',
+			status: 308,
+			times: 1,
+		});
 		const result = await env.run(clientCreateParams(plan));
-		expect(result.error?.message).toMatch(/^\[item 1\] Partners answered POST \/v1\/clients with a redirect \(HTTP 308\), which was not followed$/);
+		expect(result.error?.message).toMatch(
+			/^\[item 1\] Partners answered POST \/v1\/clients with a redirect \(HTTP 308\), which was not followed$/,
+		);
 		expect(env.calls()).toHaveLength(1);
 		expect(env.server.receivedAt(env.otherOrigin)).toEqual([]);
 		expect(env.partners.clients.size).toBe(0);
@@ -51,7 +78,9 @@ describe('a credential goes only to its own origin: no redirect is followed', ()
 		env.partners.seedProducts(1);
 		env.server.fail({ service: 'partners', path: '/v1/auth/token', mode: 'redirect', times: 1 });
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
-		expect(result.error?.message).toBe('[item 1] Partners answered POST /v1/auth/token with a redirect (HTTP 307), which was not followed');
+		expect(result.error?.message).toBe(
+			'[item 1] Partners answered POST /v1/auth/token with a redirect (HTTP 307), which was not followed',
+		);
 		expect(env.tokenCalls()).toHaveLength(1);
 		expect(env.server.receivedAt(env.otherOrigin)).toEqual([]);
 		expect(env.calls()).toHaveLength(0);
@@ -63,10 +92,23 @@ describe('every request has a wall-clock deadline (fake clock)', () => {
 	test('a plan answered one byte every 400 ms is cut at 60 s, and the service sees the connection closed', async () => {
 		const [plan] = env.partners.seedProducts(1);
 		await warm(plan);
-		env.server.fail({ service: 'partners', path: `/v1/products/${plan.uuid}`, mode: 'drip', intervalMs: 400, times: 1 });
-		const { result, elapsedMs } = await withFakeClock(() => env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) }));
-		expect(result.error?.message).toBe('[item 1] Partners did not answer in time (no complete answer within 60 s)');
-		expect(/** @type {any} */ (result.error).facts).toMatchObject({ mayHaveBeenProcessed: true, repeatable: true });
+		env.server.fail({
+			service: 'partners',
+			path: `/v1/products/${plan.uuid}`,
+			mode: 'drip',
+			intervalMs: 400,
+			times: 1,
+		});
+		const { result, elapsedMs } = await withFakeClock(() =>
+			env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) }),
+		);
+		expect(result.error?.message).toBe(
+			'[item 1] Partners did not answer in time (no complete answer within 60 s)',
+		);
+		expect(/** @type {any} */ (result.error).facts).toMatchObject({
+			mayHaveBeenProcessed: true,
+			repeatable: true,
+		});
 		const [drip] = await env.server.delivered();
 		expect(drip.closedEarly).toBe(true);
 		expect(drip.sent).toBeLessThan(drip.total);
@@ -77,10 +119,22 @@ describe('every request has a wall-clock deadline (fake clock)', () => {
 	});
 
 	test('a token answer that drips is cut at 30 s: no data request, no token stored', async () => {
-		env.server.fail({ service: 'partners', path: '/v1/auth/token', mode: 'drip', intervalMs: 400, times: 1 });
-		const { result, elapsedMs } = await withFakeClock(() => env.run({ resource: 'plan', operation: 'getMany', returnAll: true }));
-		expect(result.error?.message).toBe('[item 1] Partners did not answer in time (no complete answer within 30 s)');
-		expect(result.error?.description).toMatch(/^POST \/v1\/auth\/token had no complete answer within 30 s/);
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/auth/token',
+			mode: 'drip',
+			intervalMs: 400,
+			times: 1,
+		});
+		const { result, elapsedMs } = await withFakeClock(() =>
+			env.run({ resource: 'plan', operation: 'getMany', returnAll: true }),
+		);
+		expect(result.error?.message).toBe(
+			'[item 1] Partners did not answer in time (no complete answer within 30 s)',
+		);
+		expect(result.error?.description).toMatch(
+			/^POST \/v1\/auth\/token had no complete answer within 30 s/,
+		);
 		expect(elapsedMs).toBeGreaterThanOrEqual(30_000);
 		expect(elapsedMs).toBeLessThan(60_000);
 		expect((await env.server.delivered())[0].closedEarly).toBe(true);
@@ -95,11 +149,20 @@ describe('every answer has a size cap', () => {
 	])('a 300 MB plan list, %s', async (_what, declareLength, says) => {
 		const [plan] = env.partners.seedProducts(1);
 		await warm(plan);
-		env.server.fail({ service: 'partners', path: '/v1/products', mode: 'oversize', declareLength, times: 1 });
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/products',
+			mode: 'oversize',
+			declareLength,
+			times: 1,
+		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
 		expect(result.error?.message).toMatch(/^\[item 1\] Partners: the answer is larger than 16 MB /);
 		expect(result.error?.message).toMatch(says);
-		expect(/** @type {any} */ (result.error).facts.size).toMatchObject({ limit: 16 * 1024 * 1024, announced: declareLength });
+		expect(/** @type {any} */ (result.error).facts.size).toMatchObject({
+			limit: 16 * 1024 * 1024,
+			announced: declareLength,
+		});
 		const [stream] = await env.server.delivered();
 		expect(stream.closedEarly).toBe(true);
 		expect(stream.sent).toBeLessThan(64 * 1024 * 1024);
@@ -112,21 +175,42 @@ describe('secrets a service echoes stay out of the run', () => {
 	test.each([
 		['JSON', false],
 		['an HTML page', true],
-	])('a token refusal (%s) repeating the client secret raw, JSON-escaped and URL-encoded', async (_what, asText) => {
-		env.server.fail({ service: 'partners', path: '/v1/auth/token', mode: 'echo-secrets', as: asText ? 'text' : undefined, times: 1 });
-		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true }, [{}, {}], true);
-		const body = /** @type {Record<string, unknown>} */ (env.tokenCalls()[0].body);
-		expect(body.client_secret).toBe(SECRET);
-		expect(result.output('Partners')[0].json.error).toMatch(/^\[item 1\] Partners refused the credential/);
-		expect(leaks(everythingOf(result), [SECRET])).toEqual([]);
-		expect(everythingOf(result)).toContain('[redacted]');
-	});
+	])(
+		'a token refusal (%s) repeating the client secret raw, JSON-escaped and URL-encoded',
+		async (_what, asText) => {
+			env.server.fail({
+				service: 'partners',
+				path: '/v1/auth/token',
+				mode: 'echo-secrets',
+				as: asText ? 'text' : undefined,
+				times: 1,
+			});
+			const result = await env.run(
+				{ resource: 'plan', operation: 'getMany', returnAll: true },
+				[{}, {}],
+				true,
+			);
+			const body = /** @type {Record<string, unknown>} */ (env.tokenCalls()[0].body);
+			expect(body.client_secret).toBe(SECRET);
+			expect(result.output('Partners')[0].json.error).toMatch(
+				/^\[item 1\] Partners refused the credential/,
+			);
+			expect(leaks(everythingOf(result), [SECRET])).toEqual([]);
+			expect(everythingOf(result)).toContain('[redacted]');
+		},
+	);
 
 	test('a data refusal repeating the bearer token: the token is cut out too', async () => {
 		const [plan] = env.partners.seedProducts(1);
 		await warm(plan);
 		const token = String(env.engine.credentials.get('partnersApi').accessToken);
-		env.server.fail({ service: 'partners', path: `/v1/products/${plan.uuid}`, mode: 'echo-secrets', status: 403, times: 1 });
+		env.server.fail({
+			service: 'partners',
+			path: `/v1/products/${plan.uuid}`,
+			mode: 'echo-secrets',
+			status: 403,
+			times: 1,
+		});
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) });
 		expect(result.error?.httpCode).toBe('403');
 		expect(token.length).toBeGreaterThan(20);
@@ -137,18 +221,36 @@ describe('secrets a service echoes stay out of the run', () => {
 describe('paging stops when the service does not advance, and has a hard cap', () => {
 	test('a service that ignores `page`: Plan → Get Many stops at page 2 with an error that says so', async () => {
 		env.partners.seedProducts(40);
-		env.server.fail({ service: 'partners', path: '/v1/products', mode: 'ignore-page', times: 1000 });
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/products',
+			mode: 'ignore-page',
+			times: 1000,
+		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
-		expect(result.error?.message).toBe('[item 1] Partners answered page 1 when page 2 was asked: the plan list does not advance');
-		expect(/** @type {any} */ (result.error).facts.paging).toEqual({ asked: 2, answered: 1, reason: 'not-advancing' });
+		expect(result.error?.message).toBe(
+			'[item 1] Partners answered page 1 when page 2 was asked: the plan list does not advance',
+		);
+		expect(/** @type {any} */ (result.error).facts.paging).toEqual({
+			asked: 2,
+			answered: 1,
+			reason: 'not-advancing',
+		});
 		expect(env.calls()).toHaveLength(2);
 	});
 
 	test('a service that claims the page asked but repeats the same plans: stopped at the repetition', async () => {
 		env.partners.seedProducts(40);
-		env.server.fail({ service: 'partners', path: '/v1/products', mode: 'repeat-page', times: 1000 });
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/products',
+			mode: 'repeat-page',
+			times: 1000,
+		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
-		expect(result.error?.message).toBe('[item 1] Partners answered page 2 with the same plans as page 1: the plan list does not advance');
+		expect(result.error?.message).toBe(
+			'[item 1] Partners answered page 2 with the same plans as page 1: the plan list does not advance',
+		);
 		expect(env.calls()).toHaveLength(2);
 	});
 
@@ -169,12 +271,34 @@ describe('paging stops when the service does not advance, and has a hard cap', (
 		/** @type {INodeType} */
 		const node = built('nodes/Partners/Partners.node', 'Partners');
 		const methods = /** @type {any} */ (node.methods);
-		const ctx = env.engine.loadOptionsContext(workflowWith({ nodeType: 'partners', credentialType: 'partnersApi', parameters: { resource: 'plan', operation: 'delete' }, name: 'Partners' }), 'Partners');
-		env.server.fail({ service: 'partners', path: '/v1/products', mode: 'ignore-page', times: 1000 });
-		await expect(methods.listSearch.searchPlans.call(ctx, undefined, '2')).rejects.toThrow('Partners answered page 1 when page 2 was asked');
+		const ctx = env.engine.loadOptionsContext(
+			workflowWith({
+				nodeType: 'partners',
+				credentialType: 'partnersApi',
+				parameters: { resource: 'plan', operation: 'delete' },
+				name: 'Partners',
+			}),
+			'Partners',
+		);
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/products',
+			mode: 'ignore-page',
+			times: 1000,
+		});
+		await expect(methods.listSearch.searchPlans.call(ctx, undefined, '2')).rejects.toThrow(
+			'Partners answered page 1 when page 2 was asked',
+		);
 		env.server.clear();
-		env.server.fail({ service: 'partners', path: '/v1/products', mode: 'repeat-page', times: 1000 });
-		await expect(methods.loadOptions.getPlans.call(ctx)).rejects.toThrow('Partners answered page 2 with the same plans as page 1');
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/products',
+			mode: 'repeat-page',
+			times: 1000,
+		});
+		await expect(methods.loadOptions.getPlans.call(ctx)).rejects.toThrow(
+			'Partners answered page 2 with the same plans as page 1',
+		);
 		expect(env.calls()).toHaveLength(2);
 	});
 });
@@ -196,12 +320,24 @@ describe('an ID that goes into the address is checked before anything is sent', 
 
 describe('a token answer without access_token stops at the token answer', () => {
 	test('no empty token stored, no request sent as "Authorization: Bearer ", and the error says why', async () => {
-		env.server.fail({ service: 'partners', path: '/v1/auth/token', status: 200, body: { token_type: 'Bearer', expires_in: 3600 }, times: 1 });
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/auth/token',
+			status: 200,
+			body: { token_type: 'Bearer', expires_in: 3600 },
+			times: 1,
+		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
-		expect(result.error?.message).toBe('[item 1] Partners: the token answer has no access token (access_token)');
-		expect(result.error?.description).toMatch(/^POST \/v1\/auth\/token answered HTTP 200, but the token answer has no access token/);
+		expect(result.error?.message).toBe(
+			'[item 1] Partners: the token answer has no access token (access_token)',
+		);
+		expect(result.error?.description).toMatch(
+			/^POST \/v1\/auth\/token answered HTTP 200, but the token answer has no access token/,
+		);
 		expect(env.calls()).toHaveLength(0);
-		expect(env.server.received('partners').filter((r) => r.headers.authorization !== undefined)).toEqual([]);
+		expect(
+			env.server.received('partners').filter((r) => r.headers.authorization !== undefined),
+		).toEqual([]);
 		expect(env.engine.credentials.get('partnersApi').accessToken).toBeFalsy();
 	});
 });

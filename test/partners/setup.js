@@ -22,16 +22,44 @@ export async function startPartners(opts = {}) {
 	});
 	/** @returns {Promise<RunResult>} */
 	const run = (parameters, input, continueOnFail = false) =>
-		engine.run(workflowWith({ nodeType: 'partners', credentialType: 'partnersApi', parameters, input, continueOnFail, name: 'Partners' }));
+		engine.run(
+			workflowWith({
+				nodeType: 'partners',
+				credentialType: 'partnersApi',
+				parameters,
+				input,
+				continueOnFail,
+				name: 'Partners',
+			}),
+		);
 	/**
 	 * The same node run as an AI agent's tool, under the type `<package>.partnersTool` (see TestNodeTypes.toolVariant).
 	 * @returns {Promise<RunResult>}
 	 */
-	const runAsTool = (parameters, input) => engine.run(workflowWith({ nodeType: 'partnersTool', credentialType: 'partnersApi', parameters, input, name: 'Partners' }));
+	const runAsTool = (parameters, input) =>
+		engine.run(
+			workflowWith({
+				nodeType: 'partnersTool',
+				credentialType: 'partnersApi',
+				parameters,
+				input,
+				name: 'Partners',
+			}),
+		);
 	/** Requests to the service other than the token request. */
 	const calls = () => server.received('partners').filter((r) => r.path !== '/v1/auth/token');
 	const tokenCalls = () => server.received('partners').filter((r) => r.path === '/v1/auth/token');
-	return { partners, server, engine, run, runAsTool, calls, tokenCalls, otherOrigin, stop: () => server.stop() };
+	return {
+		partners,
+		server,
+		engine,
+		run,
+		runAsTool,
+		calls,
+		tokenCalls,
+		otherOrigin,
+		stop: () => server.stop(),
+	};
 }
 
 /**

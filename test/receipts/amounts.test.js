@@ -1,6 +1,20 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 import { todayInEcuador } from '../../nodes/Receipts/actions/common/fields';
-import { atsRetentionBody, bookkeeperAmounts, bookkeeperForm, BUYER, debitNoteBody, invoiceBody, ISSUER, jsonIssue, plain, retentionBody, savedIssuer, settlementBody, useReceipts } from './setup';
+import {
+	atsRetentionBody,
+	bookkeeperAmounts,
+	bookkeeperForm,
+	BUYER,
+	debitNoteBody,
+	invoiceBody,
+	ISSUER,
+	jsonIssue,
+	plain,
+	retentionBody,
+	savedIssuer,
+	settlementBody,
+	useReceipts,
+} from './setup';
 
 /**
  * The node does the arithmetic: amounts left out are computed from what was sold (quantities, unit prices,
@@ -18,7 +32,8 @@ const posted = () => {
 };
 
 /** Nothing that issues, signs or writes was sent. */
-const nothingSent = () => expect(env.server.received('receipts').filter((c) => c.method !== 'GET')).toEqual([]);
+const nothingSent = () =>
+	expect(env.server.received('receipts').filter((c) => c.method !== 'GET')).toEqual([]);
 
 /** An invoice body of JSON mode with only what was sold: no amount beyond quantities, prices and discounts. */
 const soldOnly = (items, extra = {}) => ({
@@ -33,7 +48,13 @@ const soldOnly = (items, extra = {}) => ({
 	pagos: [{ medio: 'efectivo' }],
 	...extra,
 });
-const item = (descripcion, cantidad, precio_unitario, impuestos, extra = {}) => ({ descripcion, cantidad, precio_unitario, impuestos, ...extra });
+const item = (descripcion, cantidad, precio_unitario, impuestos, extra = {}) => ({
+	descripcion,
+	cantidad,
+	precio_unitario,
+	impuestos,
+	...extra,
+});
 const iva = (codigo_porcentaje) => ({ codigo: '2', codigo_porcentaje });
 
 describe('the bookkeeper’s invoice: two items from the Fields form, no calculator', () => {
@@ -58,12 +79,22 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 				nombre_comercial: ISSUER.nombre_comercial,
 				direccion: ISSUER.direccion,
 				obligado_contabilidad: true,
-				establecimiento: { codigo: '001', punto_emision: '002', direccion: ISSUER.establecimiento.direccion },
+				establecimiento: {
+					codigo: '001',
+					punto_emision: '002',
+					direccion: ISSUER.establecimiento.direccion,
+				},
 			},
-			comprador: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social, tipo_identificacion: '05' },
+			comprador: {
+				identificacion: BUYER.identificacion,
+				razon_social: BUYER.razon_social,
+				tipo_identificacion: '05',
+			},
 			...bookkeeperAmounts(),
 		});
-		expect(result.output('Receipts')[0].json.warnings).toEqual(['Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it']);
+		expect(result.output('Receipts')[0].json.warnings).toEqual([
+			'Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it',
+		]);
 		expect(env.catalogReads().map((c) => c.path)).toEqual(['/catalog/sales-tax-rates/2']);
 	});
 
@@ -83,14 +114,30 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 		const v1 = {
 			...form,
 			inputMode: 'fields',
-			lineItems: { item: [{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, descuento: 0, precio_total_sin_impuestos: 120, tax_codigo: '2', tax_codigo_porcentaje: '4' }] },
-			totales: { details: { total_sin_impuestos: 120, descuento: 0, propina: 0, importe_total: 120 } },
+			lineItems: {
+				item: [
+					{
+						descripcion: 'Servicio contable',
+						cantidad: 3,
+						precio_unitario: 40,
+						descuento: 0,
+						precio_total_sin_impuestos: 120,
+						tax_codigo: '2',
+						tax_codigo_porcentaje: '4',
+					},
+				],
+			},
+			totales: {
+				details: { total_sin_impuestos: 120, descuento: 0, propina: 0, importe_total: 120 },
+			},
 			totalTaxes: { tax: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 0, valor: 0 }] },
 			pagos: { payment: [{ medio: 'efectivo', total: 120 }] },
 		};
 		const result = await env.run(v1);
 		nothingSent();
-		expect(result.error?.message).toBe('[item 1] Item 1 › Tax Base is 0.00, but the item\'s subtotal is 120.00 (off by 120.00): the tax authority rejects a receipt whose amounts do not add up');
+		expect(result.error?.message).toBe(
+			"[item 1] Item 1 › Tax Base is 0.00, but the item's subtotal is 120.00 (off by 120.00): the tax authority rejects a receipt whose amounts do not add up",
+		);
 		const also = String(result.error?.description);
 		expect(also).toContain('- Item 1 › Tax Rate is 0 %, but IVA percentage code 4 is 15 %');
 		expect(also).toContain('- Item 1 › Tax Value is 0.00, but IVA 15 % of 120.00 is 18.00');
@@ -101,19 +148,64 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 describe('every kind’s Fields form (version 2) with its amounts left at 0: the node computes them', () => {
 	// Only what a bookkeeper knows: quantities, unit prices, discounts, tax and percentage codes, the buyer or
 	// supplier, the means of payment, the supporting document. Every amount field keeps its default (0).
-	const buyer = { comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } } };
-	const modified = { tipo_documento_modificado: '01', numero_documento_modificado: '001-002-000000148', fecha_emision_documento_modificado: '2026-03-31' };
-	const subject = { periodo_fiscal: '03/2026', sujeto: { details: { identificacion: '1790016919001', razon_social: 'Corporación Ejemplo' } } };
-	const supporting = { fecha_emision_documento_sustento: '2026-03-15', numero_documento_sustento: '001-001-000000045', tipo_documento_sustento: '01' };
-	const ivaLine = (codigo_porcentaje, tarifa, base_imponible, valor) => ({ codigo: '2', codigo_porcentaje, tarifa, base_imponible, valor });
+	const buyer = {
+		comprador: {
+			details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social },
+		},
+	};
+	const modified = {
+		tipo_documento_modificado: '01',
+		numero_documento_modificado: '001-002-000000148',
+		fecha_emision_documento_modificado: '2026-03-31',
+	};
+	const subject = {
+		periodo_fiscal: '03/2026',
+		sujeto: { details: { identificacion: '1790016919001', razon_social: 'Corporación Ejemplo' } },
+	};
+	const supporting = {
+		fecha_emision_documento_sustento: '2026-03-15',
+		numero_documento_sustento: '001-001-000000045',
+		tipo_documento_sustento: '01',
+	};
+	const ivaLine = (codigo_porcentaje, tarifa, base_imponible, valor) => ({
+		codigo: '2',
+		codigo_porcentaje,
+		tarifa,
+		base_imponible,
+		valor,
+	});
 	/** An item as sent: what was sold, its computed subtotal and its one tax line. */
-	const sent = (descripcion, cantidad, precio_unitario, descuento, precio_total_sin_impuestos, tax) => ({ descripcion, cantidad, precio_unitario, descuento, precio_total_sin_impuestos, impuestos: [tax] });
+	const sent = (
+		descripcion,
+		cantidad,
+		precio_unitario,
+		descuento,
+		precio_total_sin_impuestos,
+		tax,
+	) => ({
+		descripcion,
+		cantidad,
+		precio_unitario,
+		descuento,
+		precio_total_sin_impuestos,
+		impuestos: [tax],
+	});
 	/** An IVA line of the totals (no rate: only debit notes carry it there). */
-	const ivaTotal = (codigo_porcentaje, base_imponible, valor) => ({ codigo: '2', codigo_porcentaje, base_imponible, valor });
+	const ivaTotal = (codigo_porcentaje, base_imponible, valor) => ({
+		codigo: '2',
+		codigo_porcentaje,
+		base_imponible,
+		valor,
+	});
 	/** The invoice an ATS retention is supported by (`atsRetentionBody`): its totals and payment as printed on it. */
 	const [supportingInvoice] = /** @type {IDataObject[]} */ (atsRetentionBody().documentos_soporte);
 	/** The reimbursed document of `settlementBody(true)` without its taxes (each row gives its own). */
-	const reimbursed = { .../** @type {IDataObject[]} */ (/** @type {IDataObject} */ (settlementBody(true).reembolso).documentos)[0], impuestos: undefined };
+	const reimbursed = {
+		.../** @type {IDataObject[]} */ (
+			/** @type {IDataObject} */ (settlementBody(true).reembolso).documentos
+		)[0],
+		impuestos: undefined,
+	};
 
 	test.each([
 		[
@@ -125,8 +217,21 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 				motivo: 'Devolución',
 				lineItems: {
 					item: [
-						{ descripcion: 'Servicio contable', cantidad: 2, precio_unitario: 40, descuento: 5, tax_codigo: '2', tax_codigo_porcentaje: '4' },
-						{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, tax_codigo: '2', tax_codigo_porcentaje: '0' },
+						{
+							descripcion: 'Servicio contable',
+							cantidad: 2,
+							precio_unitario: 40,
+							descuento: 5,
+							tax_codigo: '2',
+							tax_codigo_porcentaje: '4',
+						},
+						{
+							descripcion: 'Libro',
+							cantidad: 1,
+							precio_unitario: 12.5,
+							tax_codigo: '2',
+							tax_codigo_porcentaje: '0',
+						},
 					],
 				},
 			},
@@ -148,7 +253,12 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 			{
 				...buyer,
 				...modified,
-				debitItems: { item: [{ motivo: 'Interés por mora', valor: 8.35 }, { motivo: 'Gastos de cobranza', valor: 1.5 }] },
+				debitItems: {
+					item: [
+						{ motivo: 'Interés por mora', valor: 8.35 },
+						{ motivo: 'Gastos de cobranza', valor: 1.5 },
+					],
+				},
 				totalTaxes: { tax: [{ codigo: '2', codigo_porcentaje: '4' }] },
 			},
 			{
@@ -156,7 +266,11 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 					{ motivo: 'Interés por mora', valor: 8.35 },
 					{ motivo: 'Gastos de cobranza', valor: 1.5 },
 				],
-				totales: { total_sin_impuestos: 9.85, importe_total: 11.33, impuestos: [ivaLine('4', 15, 9.85, 1.48)] },
+				totales: {
+					total_sin_impuestos: 9.85,
+					importe_total: 11.33,
+					impuestos: [ivaLine('4', 15, 9.85, 1.48)],
+				},
 			},
 		],
 		[
@@ -166,8 +280,20 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 				proveedor: { details: { identificacion: '1710034065', razon_social: 'María Quispe' } },
 				settlementItems: {
 					item: [
-						{ descripcion: 'Tejidos artesanales', cantidad: 3, precio_unitario: 16.335, tax_codigo: '2', tax_codigo_porcentaje: '4' },
-						{ descripcion: 'Transporte', cantidad: 1, precio_unitario: 10, tax_codigo: '2', tax_codigo_porcentaje: '0' },
+						{
+							descripcion: 'Tejidos artesanales',
+							cantidad: 3,
+							precio_unitario: 16.335,
+							tax_codigo: '2',
+							tax_codigo_porcentaje: '4',
+						},
+						{
+							descripcion: 'Transporte',
+							cantidad: 1,
+							precio_unitario: 10,
+							tax_codigo: '2',
+							tax_codigo_porcentaje: '0',
+						},
 					],
 				},
 				pagos: { payment: [{ forma_pago: '20' }] },
@@ -192,15 +318,34 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 			{
 				operation: 'issueWithReimbursement',
 				proveedor: { details: { identificacion: '1710034065', razon_social: 'María Quispe' } },
-				settlementItems: { item: [{ descripcion: 'Gastos de viaje', cantidad: 1, precio_unitario: 80 }] },
+				settlementItems: {
+					item: [{ descripcion: 'Gastos de viaje', cantidad: 1, precio_unitario: 80 }],
+				},
 				pagos: { payment: [{ forma_pago: '01' }] },
-				reembolso: JSON.stringify({ documentos: [{ ...reimbursed, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 80 }] }] }),
+				reembolso: JSON.stringify({
+					documentos: [
+						{
+							...reimbursed,
+							impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 80 }],
+						},
+					],
+				}),
 			},
 			{
 				items: [sent('Gastos de viaje', 1, 80, 0, 80, ivaLine('6', 0, 80, 0))],
-				totales: { total_sin_impuestos: 80, descuento: 0, importe_total: 80, impuestos: [ivaTotal('6', 80, 0)] },
+				totales: {
+					total_sin_impuestos: 80,
+					descuento: 0,
+					importe_total: 80,
+					impuestos: [ivaTotal('6', 80, 0)],
+				},
 				pagos: [{ forma_pago: '01', total: 80 }],
-				reembolso: { documentos: [{ ...reimbursed, impuestos: [ivaLine('4', 15, 80, 12)] }], subtotal: 80, total_impuestos: 12, total: 92 },
+				reembolso: {
+					documentos: [{ ...reimbursed, impuestos: [ivaLine('4', 15, 80, 12)] }],
+					subtotal: 80,
+					total_impuestos: 12,
+					total: 92,
+				},
 			},
 		],
 		[
@@ -218,8 +363,22 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 			},
 			{
 				items: [
-					{ codigo: '1', codigo_porcentaje: '303', base_imponible: 250.45, porcentaje: 10, valor_retenido: 25.05, ...supporting },
-					{ codigo: '2', codigo_porcentaje: '1', base_imponible: 15.25, porcentaje: 30, valor_retenido: 4.58, ...supporting },
+					{
+						codigo: '1',
+						codigo_porcentaje: '303',
+						base_imponible: 250.45,
+						porcentaje: 10,
+						valor_retenido: 25.05,
+						...supporting,
+					},
+					{
+						codigo: '2',
+						codigo_porcentaje: '1',
+						base_imponible: 15.25,
+						porcentaje: 30,
+						valor_retenido: 4.58,
+						...supporting,
+					},
 				],
 			},
 		],
@@ -246,8 +405,20 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 						...supportingInvoice,
 						impuestos: [ivaLine('4', 15, 100, 15)],
 						retenciones: [
-							{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, tarifa: 1.75, valor_retenido: 1.75 },
-							{ codigo: '2', codigo_porcentaje: '2', base_imponible: 15, tarifa: 70, valor_retenido: 10.5 },
+							{
+								codigo: '1',
+								codigo_porcentaje: '312',
+								base_imponible: 100,
+								tarifa: 1.75,
+								valor_retenido: 1.75,
+							},
+							{
+								codigo: '2',
+								codigo_porcentaje: '2',
+								base_imponible: 15,
+								tarifa: 70,
+								valor_retenido: 10.5,
+							},
 						],
 					},
 				],
@@ -255,12 +426,21 @@ describe('every kind’s Fields form (version 2) with its amounts left at 0: the
 		],
 	])('%s', async (_what, resource, form, amounts) => {
 		env.setCredential(savedIssuer());
-		const result = await env.runTimed({ resource, operation: 'issue', secuencial: '12', ...form }, undefined, false, 2);
+		const result = await env.runTimed(
+			{ resource, operation: 'issue', secuencial: '12', ...form },
+			undefined,
+			false,
+			2,
+		);
 		expect(result.error).toBeUndefined();
 		const body = posted();
-		expect(Object.fromEntries(Object.keys(amounts).map((key) => [key, body[key]]))).toEqual(amounts);
+		expect(Object.fromEntries(Object.keys(amounts).map((key) => [key, body[key]]))).toEqual(
+			amounts,
+		);
 		// No amount is off by a rounding cent: the only warning says which identification type was inferred.
-		expect(result.output('Receipts')[0].json.warnings).toEqual([expect.stringMatching(/^(Buyer|Supplier|Retained Subject) › ID Type was empty: 0[45] /)]);
+		expect(result.output('Receipts')[0].json.warnings).toEqual([
+			expect.stringMatching(/^(Buyer|Supplier|Retained Subject) › ID Type was empty: 0[45] /),
+		]);
 	});
 });
 
@@ -280,7 +460,9 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		const body = posted();
 		const items = /** @type {IDataObject[]} */ (body.items);
 		expect(items.map((i) => i.precio_total_sin_impuestos)).toEqual([1.01, 0.3, 1.01]);
-		expect(items.map((i) => /** @type {IDataObject[]} */ (i.impuestos)[0].valor)).toEqual([0.15, 0.05, 0]);
+		expect(items.map((i) => /** @type {IDataObject[]} */ (i.impuestos)[0].valor)).toEqual([
+			0.15, 0.05, 0,
+		]);
 		expect(body.totales).toEqual({
 			total_sin_impuestos: 2.32,
 			descuento: 0,
@@ -295,17 +477,41 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 	});
 
 	test('item discounts come off the item; an additional discount comes off the IVA base in the totals', async () => {
-		const result = await env.run(jsonIssue('invoice', soldOnly([item('Café', 3, 12.5, [iva('4')], { descuento: 1.5 })], { totales: { descuento_adicional: 1 } })));
+		const result = await env.run(
+			jsonIssue(
+				'invoice',
+				soldOnly([item('Café', 3, 12.5, [iva('4')], { descuento: 1.5 })], {
+					totales: { descuento_adicional: 1 },
+				}),
+			),
+		);
 		expect(result.error).toBeUndefined();
 		const body = posted();
-		expect(/** @type {IDataObject[]} */ (body.items)[0]).toMatchObject({ precio_total_sin_impuestos: 36, impuestos: [{ tarifa: 15, base_imponible: 36, valor: 5.4 }] });
+		expect(/** @type {IDataObject[]} */ (body.items)[0]).toMatchObject({
+			precio_total_sin_impuestos: 36,
+			impuestos: [{ tarifa: 15, base_imponible: 36, valor: 5.4 }],
+		});
 		// The documentation's rule: the totals line's value is the tax of (base − additional discount): 15 % of 35.00.
-		expect(body.totales).toEqual({ descuento_adicional: 1, total_sin_impuestos: 36, descuento: 2.5, propina: 0, importe_total: 40.25, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.25 }] });
+		expect(body.totales).toEqual({
+			descuento_adicional: 1,
+			total_sin_impuestos: 36,
+			descuento: 2.5,
+			propina: 0,
+			importe_total: 40.25,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 36, valor: 5.25 }],
+		});
 		expect(body.pagos).toEqual([{ medio: 'efectivo', total: 40.25 }]);
 	});
 
 	test('an additional discount over several rates is shared by their bases, and a warning says how', async () => {
-		const result = await env.run(jsonIssue('invoice', soldOnly([item('Servicio', 1, 80, [iva('4')]), item('Libro', 1, 20, [iva('0')])], { totales: { descuento_adicional: 10 } })));
+		const result = await env.run(
+			jsonIssue(
+				'invoice',
+				soldOnly([item('Servicio', 1, 80, [iva('4')]), item('Libro', 1, 20, [iva('0')])], {
+					totales: { descuento_adicional: 10 },
+				}),
+			),
+		);
 		expect(result.error).toBeUndefined();
 		const totales = /** @type {IDataObject} */ (posted().totales);
 		expect(totales.impuestos).toEqual([
@@ -320,7 +526,15 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 
 	test('several rates: one totals line per tax and percentage code, in the order the items show them', async () => {
 		const result = await env.run(
-			jsonIssue('invoice', soldOnly([item('A', 2, 10, [iva('4')]), item('B', 1, 7, [iva('5')]), item('C', 1, 3, [iva('4')]), item('D', 4, 2.5, [iva('6')])])),
+			jsonIssue(
+				'invoice',
+				soldOnly([
+					item('A', 2, 10, [iva('4')]),
+					item('B', 1, 7, [iva('5')]),
+					item('C', 1, 3, [iva('4')]),
+					item('D', 4, 2.5, [iva('6')]),
+				]),
+			),
 		);
 		expect(result.error).toBeUndefined();
 		expect(/** @type {IDataObject} */ (posted().totales)).toMatchObject({
@@ -335,11 +549,22 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 	});
 
 	test('two taxes on one item: the ICE given, the IVA computed on the subtotal plus the ICE (its documented base)', async () => {
-		const ice = { codigo: '3', codigo_porcentaje: '3011', tarifa: 10, base_imponible: 100, valor: 10 };
-		const result = await env.run(jsonIssue('invoice', soldOnly([item('Cigarrillos', 10, 10, [ice, iva('4')])])));
+		const ice = {
+			codigo: '3',
+			codigo_porcentaje: '3011',
+			tarifa: 10,
+			base_imponible: 100,
+			valor: 10,
+		};
+		const result = await env.run(
+			jsonIssue('invoice', soldOnly([item('Cigarrillos', 10, 10, [ice, iva('4')])])),
+		);
 		expect(result.error).toBeUndefined();
 		const body = posted();
-		expect(/** @type {IDataObject[]} */ (body.items)[0].impuestos).toEqual([ice, { codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 110, valor: 16.5 }]);
+		expect(/** @type {IDataObject[]} */ (body.items)[0].impuestos).toEqual([
+			ice,
+			{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 110, valor: 16.5 },
+		]);
 		expect(body.totales).toMatchObject({
 			total_sin_impuestos: 100,
 			importe_total: 126.5,
@@ -352,23 +577,33 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 
 	test('the amounts given are kept: only what is missing is computed', async () => {
 		const body = invoiceBody();
-		delete /** @type {IDataObject[]} */ (body.items)[1].precio_total_sin_impuestos;
-		delete /** @type {IDataObject} */ (body.totales).importe_total;
+		delete (/** @type {IDataObject[]} */ (body.items)[1].precio_total_sin_impuestos);
+		delete (/** @type {IDataObject} */ (body.totales).importe_total);
 		const result = await env.run(jsonIssue('invoice', body));
 		expect(result.error).toBeUndefined();
 		expect(posted()).toEqual(plain(invoiceBody()));
 	});
 
 	test('payments: several without a total cannot be shared, and each is named; one with a total leaves the rest to the other', async () => {
-		const two = soldOnly([item('A', 1, 100, [iva('4')])], { pagos: [{ medio: 'efectivo' }, { medio: 'tarjeta_credito' }] });
+		const two = soldOnly([item('A', 1, 100, [iva('4')])], {
+			pagos: [{ medio: 'efectivo' }, { medio: 'tarjeta_credito' }],
+		});
 		const refused = await env.run(jsonIssue('invoice', two));
 		nothingSent();
 		expect(refused.error?.message).toBe(
 			'[item 1] Payment 1 › Total (pagos[0].total) is required when several payments are given: only one payment may leave its total empty, and it takes the rest of the Total Amount',
 		);
-		expect(refused.error?.description).toContain('- Payment 2 › Total (pagos[1].total) is required');
+		expect(refused.error?.description).toContain(
+			'- Payment 2 › Total (pagos[1].total) is required',
+		);
 		env.server.clear();
-		const result = await env.run(jsonIssue('invoice', { ...two, pagos: [{ medio: 'tarjeta_credito', total: 100 }, { medio: 'efectivo' }], credito: { monto: 10, fecha_vencimiento: '2026-04-30' } }));
+		const result = await env.run(
+			jsonIssue('invoice', {
+				...two,
+				pagos: [{ medio: 'tarjeta_credito', total: 100 }, { medio: 'efectivo' }],
+				credito: { monto: 10, fecha_vencimiento: '2026-04-30' },
+			}),
+		);
 		expect(result.error).toBeUndefined();
 		expect(posted().pagos).toEqual([
 			{ medio: 'tarjeta_credito', total: 100 },
@@ -377,13 +612,25 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 	});
 
 	test('credit notes: items, totals and tax totals computed the same way (no payments, no tip)', async () => {
-		const sold = /** @type {IDataObject} */ (soldOnly([item('Café', 1, 12.5, [iva('4')], { descuento: 0.5 })]));
+		const sold = /** @type {IDataObject} */ (
+			soldOnly([item('Café', 1, 12.5, [iva('4')], { descuento: 0.5 })])
+		);
 		delete sold.pagos;
-		const note = { ...sold, tipo_documento_modificado: '01', numero_documento_modificado: '001-002-000000148', fecha_emision_documento_modificado: '2026-03-30', motivo: 'Devolución' };
+		const note = {
+			...sold,
+			tipo_documento_modificado: '01',
+			numero_documento_modificado: '001-002-000000148',
+			fecha_emision_documento_modificado: '2026-03-30',
+			motivo: 'Devolución',
+		};
 		const result = await env.run(jsonIssue('creditNote', note));
 		expect(result.error).toBeUndefined();
 		const body = posted();
-		expect(body.totales).toEqual({ total_sin_impuestos: 12, importe_total: 13.8, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 12, valor: 1.8 }] });
+		expect(body.totales).toEqual({
+			total_sin_impuestos: 12,
+			importe_total: 13.8,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 12, valor: 1.8 }],
+		});
 		expect(body.pagos).toBeUndefined();
 	});
 
@@ -392,17 +639,32 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		body.totales = { impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] };
 		const result = await env.run(jsonIssue('debitNote', body));
 		expect(result.error).toBeUndefined();
-		expect(posted().totales).toEqual({ total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] });
+		expect(posted().totales).toEqual({
+			total_sin_impuestos: 10,
+			importe_total: 11.5,
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 },
+			],
+		});
 	});
 
 	test('debit notes: with two tax lines the base of each cannot be told, and the message says which', async () => {
 		const body = debitNoteBody();
-		body.totales = { impuestos: [{ codigo: '2', codigo_porcentaje: '4' }, { codigo: '2', codigo_porcentaje: '0' }] };
+		body.totales = {
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '4' },
+				{ codigo: '2', codigo_porcentaje: '0' },
+			],
+		};
 		const result = await env.run(jsonIssue('debitNote', body));
 		nothingSent();
 		const said = `${result.error?.message}\n${result.error?.description}`;
-		expect(said).toContain('Total Taxes › Tax 1 › Base (totales.impuestos[0].base_imponible) is required');
-		expect(said).toContain('Total Taxes › Tax 2 › Base (totales.impuestos[1].base_imponible) is required');
+		expect(said).toContain(
+			'Total Taxes › Tax 1 › Base (totales.impuestos[0].base_imponible) is required',
+		);
+		expect(said).toContain(
+			'Total Taxes › Tax 2 › Base (totales.impuestos[1].base_imponible) is required',
+		);
 	});
 
 	test('purchase settlements: totals, tax totals and the payment from the items', async () => {
@@ -421,20 +683,47 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 	test('purchase settlements with reimbursement: no-object-of-tax items at 0, the reimbursed documents’ IVA and totals', async () => {
 		const body = settlementBody(true);
 		const reembolso = /** @type {IDataObject} */ (body.reembolso);
-		reembolso.documentos = [{ .../** @type {IDataObject[]} */ (reembolso.documentos)[0], impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100 }] }];
+		reembolso.documentos = [
+			{
+				.../** @type {IDataObject[]} */ (reembolso.documentos)[0],
+				impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100 }],
+			},
+		];
 		delete reembolso.subtotal;
 		delete reembolso.total_impuestos;
 		delete reembolso.total;
-		/** @type {IDataObject[]} */ (body.items)[0].impuestos = [{ codigo: '2', codigo_porcentaje: '6' }];
+		/** @type {IDataObject[]} */ (body.items)[0].impuestos = [
+			{ codigo: '2', codigo_porcentaje: '6' },
+		];
 		delete body.totales;
 		body.pagos = [{ forma_pago: '20' }];
-		const result = await env.run(jsonIssue('purchaseSettlement', body, {}, 'issueWithReimbursement'));
+		const result = await env.run(
+			jsonIssue('purchaseSettlement', body, {}, 'issueWithReimbursement'),
+		);
 		expect(result.error).toBeUndefined();
 		const sent = posted();
-		expect(/** @type {IDataObject[]} */ (sent.items)[0].impuestos).toEqual([{ codigo: '2', codigo_porcentaje: '6', tarifa: 0, base_imponible: 100, valor: 0 }]);
-		expect(sent.totales).toEqual({ total_sin_impuestos: 100, descuento: 0, importe_total: 100, impuestos: [{ codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 }] });
+		expect(/** @type {IDataObject[]} */ (sent.items)[0].impuestos).toEqual([
+			{ codigo: '2', codigo_porcentaje: '6', tarifa: 0, base_imponible: 100, valor: 0 },
+		]);
+		expect(sent.totales).toEqual({
+			total_sin_impuestos: 100,
+			descuento: 0,
+			importe_total: 100,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 }],
+		});
 		expect(sent.pagos).toEqual([{ forma_pago: '20', total: 100 }]);
-		expect(sent.reembolso).toMatchObject({ subtotal: 100, total_impuestos: 15, total: 115, documentos: [{ impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 100, valor: 15 }] }] });
+		expect(sent.reembolso).toMatchObject({
+			subtotal: 100,
+			total_impuestos: 15,
+			total: 115,
+			documentos: [
+				{
+					impuestos: [
+						{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 100, valor: 15 },
+					],
+				},
+			],
+		});
 	});
 
 	test('retentions: the retained value from the base and the rate of its code (the service’s catalog, else the built-in table)', async () => {
@@ -442,20 +731,39 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		const [first] = /** @type {IDataObject[]} */ (body.items);
 		body.items = [
 			{ ...first, porcentaje: undefined, valor_retenido: undefined }, // income tax 312: 1.75 % in the service's catalog
-			{ ...first, codigo: '2', codigo_porcentaje: '1', base_imponible: 15.25, porcentaje: undefined, valor_retenido: undefined }, // VAT 30 %
+			{
+				...first,
+				codigo: '2',
+				codigo_porcentaje: '1',
+				base_imponible: 15.25,
+				porcentaje: undefined,
+				valor_retenido: undefined,
+			}, // VAT 30 %
 		];
 		const result = await env.run(jsonIssue('retention', body));
 		expect(result.error).toBeUndefined();
-		expect(/** @type {IDataObject[]} */ (posted().items).map((i) => [i.porcentaje, i.valor_retenido])).toEqual([
+		expect(
+			/** @type {IDataObject[]} */ (posted().items).map((i) => [i.porcentaje, i.valor_retenido]),
+		).toEqual([
 			[1.75, 1.75],
 			[30, 4.58], // 4.575 → 4.58
 		]);
-		expect(env.catalogReads().map((c) => c.path).sort()).toEqual(['/catalog/withholdings-tax-rates/1', '/catalog/withholdings-tax-rates/2']);
+		expect(
+			env
+				.catalogReads()
+				.map((c) => c.path)
+				.sort(),
+		).toEqual(['/catalog/withholdings-tax-rates/1', '/catalog/withholdings-tax-rates/2']);
 	});
 
 	test('retentions: a rate no one knows cannot be computed, and the message says what to give', async () => {
 		const body = retentionBody();
-		/** @type {IDataObject[]} */ (body.items)[0] = { .../** @type {IDataObject[]} */ (body.items)[0], codigo_porcentaje: '343', porcentaje: undefined, valor_retenido: undefined };
+		/** @type {IDataObject[]} */ (body.items)[0] = {
+			.../** @type {IDataObject[]} */ (body.items)[0],
+			codigo_porcentaje: '343',
+			porcentaje: undefined,
+			valor_retenido: undefined,
+		};
 		const result = await env.run(jsonIssue('retention', body));
 		nothingSent();
 		expect(result.error?.message).toBe(
@@ -474,26 +782,53 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		const result = await env.run(jsonIssue('atsRetention', body));
 		expect(result.error).toBeUndefined();
 		const [sent] = /** @type {IDataObject[]} */ (posted().documentos_soporte);
-		expect(sent.impuestos).toEqual([{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 100, valor: 15 }]);
+		expect(sent.impuestos).toEqual([
+			{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 100, valor: 15 },
+		]);
 		expect(sent.retenciones).toEqual([
-			{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, tarifa: 1.75, valor_retenido: 1.75 },
+			{
+				codigo: '1',
+				codigo_porcentaje: '312',
+				base_imponible: 100,
+				tarifa: 1.75,
+				valor_retenido: 1.75,
+			},
 			{ codigo: '2', codigo_porcentaje: '2', base_imponible: 15, tarifa: 70, valor_retenido: 10.5 },
 		]);
 	});
 
 	test('a catalog that cannot be read leaves the built-in table to give the rate', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', path: '/catalog/', status: 404, times: 10 });
-		const result = await env.run(jsonIssue('invoice', soldOnly([item('Servicio', 2, 50, [iva('4')])])));
+		env.server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/catalog/',
+			status: 404,
+			times: 10,
+		});
+		const result = await env.run(
+			jsonIssue('invoice', soldOnly([item('Servicio', 2, 50, [iva('4')])])),
+		);
 		expect(result.error).toBeUndefined();
 		expect(/** @type {IDataObject} */ (posted().totales).importe_total).toBe(115);
 		expect(env.catalogReads()).toHaveLength(1);
 	});
 
 	test('the service’s catalog has the last word on a rate (a rate it changed wins over the built-in table)', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', path: '/catalog/sales-tax-rates/2', status: 200, body: { count: 1, results: [{ nombre: 'IVA 16%', tarifa: '16.00', codigo_porcentaje: '4' }] }, times: 1 });
-		const result = await env.run(jsonIssue('invoice', soldOnly([item('Servicio', 1, 100, [iva('4')])])));
+		env.server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/catalog/sales-tax-rates/2',
+			status: 200,
+			body: { count: 1, results: [{ nombre: 'IVA 16%', tarifa: '16.00', codigo_porcentaje: '4' }] },
+			times: 1,
+		});
+		const result = await env.run(
+			jsonIssue('invoice', soldOnly([item('Servicio', 1, 100, [iva('4')])])),
+		);
 		expect(result.error).toBeUndefined();
-		expect(/** @type {IDataObject[]} */ (/** @type {IDataObject[]} */ (posted().items)[0].impuestos)[0]).toMatchObject({ tarifa: 16, valor: 16 });
+		expect(
+			/** @type {IDataObject[]} */ (/** @type {IDataObject[]} */ (posted().items)[0].impuestos)[0],
+		).toMatchObject({ tarifa: 16, valor: 16 });
 	});
 });
 
@@ -532,8 +867,10 @@ describe('contradictions are refused before sending, every problem of the item i
 
 	test('a one-cent difference is a warning, and the receipt is sent', async () => {
 		const body = invoiceBody();
-		/** @type {IDataObject[]} */ (/** @type {IDataObject[]} */ (body.items)[0].impuestos)[0].valor = 5.41;
-		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos)[0].valor = 5.41;
+		/** @type {IDataObject[]} */ (/** @type {IDataObject[]} */ (body.items)[0].impuestos)[0].valor =
+			5.41;
+		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos)[0].valor =
+			5.41;
 		/** @type {IDataObject} */ (body.totales).importe_total = 61.41;
 		/** @type {IDataObject[]} */ (body.pagos)[1].total = 21.41;
 		const result = await env.run(jsonIssue('invoice', body));
@@ -546,12 +883,28 @@ describe('contradictions are refused before sending, every problem of the item i
 	test('a VAT withholding percentage that contradicts its code is refused; an income-tax value off the catalog’s rate only warns', async () => {
 		const body = retentionBody();
 		const [first] = /** @type {IDataObject[]} */ (body.items);
-		body.items = [{ ...first, codigo: '2', codigo_porcentaje: '2', base_imponible: 10, porcentaje: 30, valor_retenido: 3 }];
+		body.items = [
+			{
+				...first,
+				codigo: '2',
+				codigo_porcentaje: '2',
+				base_imponible: 10,
+				porcentaje: 30,
+				valor_retenido: 3,
+			},
+		];
 		const refused = await env.run(jsonIssue('retention', body));
 		nothingSent();
-		expect(refused.error?.message).toBe('[item 1] Retained Tax 1 › Percentage (items[0].porcentaje) is 30 %, but withholding code 2 of tax 2 is 70 %');
+		expect(refused.error?.message).toBe(
+			'[item 1] Retained Tax 1 › Percentage (items[0].porcentaje) is 30 %, but withholding code 2 of tax 2 is 70 %',
+		);
 		env.server.clear();
-		const warned = await env.run(jsonIssue('retention', { ...body, items: [{ ...first, porcentaje: undefined, valor_retenido: 2 }] }));
+		const warned = await env.run(
+			jsonIssue('retention', {
+				...body,
+				items: [{ ...first, porcentaje: undefined, valor_retenido: 2 }],
+			}),
+		);
 		expect(warned.error).toBeUndefined();
 		expect(warned.output('Receipts')[0].json.warnings).toEqual([
 			"Retained Tax 1 › Retained Value (items[0].valor_retenido) is 2.00, but 1.75 % of 100.00 (the service's rate for code 312) is 1.75; sent anyway, verify the percentage",
@@ -565,11 +918,25 @@ describe('contradictions are refused before sending, every problem of the item i
 				resource: 'invoice',
 				operation: 'issue',
 				secuencial: '150',
-				comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } },
+				comprador: {
+					details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social },
+				},
 				lineItems: {
 					item: [
-						{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, tax_codigo_porcentaje: '4', tax_tarifa: 12 },
-						{ descripcion: '', cantidad: 1, precio_unitario: 12.5, tax_codigo_porcentaje: '0', tax_valor: 3 },
+						{
+							descripcion: 'Servicio contable',
+							cantidad: 3,
+							precio_unitario: 40,
+							tax_codigo_porcentaje: '4',
+							tax_tarifa: 12,
+						},
+						{
+							descripcion: '',
+							cantidad: 1,
+							precio_unitario: 12.5,
+							tax_codigo_porcentaje: '0',
+							tax_valor: 3,
+						},
 					],
 				},
 				pagos: { payment: [{ medio: 'efectivo' }] },
@@ -580,7 +947,11 @@ describe('contradictions are refused before sending, every problem of the item i
 		);
 		nothingSent();
 		expect(result.error?.message).toBe('[item 1] Item 2 › Description is required');
-		expect(String(result.error?.description).split('\n').filter((l) => l.startsWith('- '))).toEqual([
+		expect(
+			String(result.error?.description)
+				.split('\n')
+				.filter((l) => l.startsWith('- ')),
+		).toEqual([
 			'- Item 1 › Tax Rate is 12 %, but IVA percentage code 4 is 15 %',
 			'- Item 2 › Tax Value is 3.00, but IVA 0 % of 12.50 is 0.00 (off by 3.00): the tax authority rejects a receipt whose amounts do not add up',
 		]);
@@ -600,7 +971,11 @@ describe('the issuer saved in the credential and the identification type', () =>
 			nombre_comercial: ISSUER.nombre_comercial,
 			direccion: ISSUER.direccion,
 			obligado_contabilidad: true,
-			establecimiento: { punto_emision: '009', codigo: '001', direccion: ISSUER.establecimiento.direccion },
+			establecimiento: {
+				punto_emision: '009',
+				codigo: '001',
+				direccion: ISSUER.establecimiento.direccion,
+			},
 		});
 	});
 
@@ -609,19 +984,26 @@ describe('the issuer saved in the credential and the identification type', () =>
 		delete body.emisor;
 		const result = await env.run(jsonIssue('invoice', body));
 		nothingSent();
-		expect(result.error?.message).toBe('[item 1] Issuer (emisor) is required: fill it in, or save your issuer once in the Receipts credential (every receipt then uses it)');
+		expect(result.error?.message).toBe(
+			'[item 1] Issuer (emisor) is required: fill it in, or save your issuer once in the Receipts credential (every receipt then uses it)',
+		);
 	});
 
 	test.each([
 		['1790016919001', '04', 'RUC, from 13 digits ending in 001'],
 		['1710034065', '05', 'cédula, from 10 digits'],
 		['9999999999999', '07', 'final consumer, from 9999999999999'],
-	])('an empty identification type is told from %s: %s, with a warning', async (identificacion, code, why) => {
-		const body = invoiceBody();
-		body.comprador = { identificacion, razon_social: 'Cliente' };
-		const result = await env.run(jsonIssue('invoice', body));
-		expect(result.error).toBeUndefined();
-		expect(/** @type {IDataObject} */ (posted().comprador).tipo_identificacion).toBe(code);
-		expect(result.output('Receipts')[0].json.warnings).toEqual([`Buyer › ID Type (comprador.tipo_identificacion) was empty: ${code} (${why}) was used; check it`]);
-	});
+	])(
+		'an empty identification type is told from %s: %s, with a warning',
+		async (identificacion, code, why) => {
+			const body = invoiceBody();
+			body.comprador = { identificacion, razon_social: 'Cliente' };
+			const result = await env.run(jsonIssue('invoice', body));
+			expect(result.error).toBeUndefined();
+			expect(/** @type {IDataObject} */ (posted().comprador).tipo_identificacion).toBe(code);
+			expect(result.output('Receipts')[0].json.warnings).toEqual([
+				`Buyer › ID Type (comprador.tipo_identificacion) was empty: ${code} (${why}) was used; check it`,
+			]);
+		},
+	);
 });

@@ -1,6 +1,17 @@
 /** @import { ICredentialTestRequest, ICredentialType, IDataObject, IHttpRequestHelper } from 'n8n-workflow' */
 import { built } from '../harness/engine';
-import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
+import {
+	atsRetentionBody,
+	creditNoteBody,
+	debitNoteBody,
+	invoiceBody,
+	jsonIssue,
+	retentionBody,
+	settlementBody,
+	useReceipts,
+	waybillBody,
+	xmlOf,
+} from './setup';
 
 const env = useReceipts();
 
@@ -17,42 +28,94 @@ describe('X-Key and X-Password placement', () => {
 		/** @type {IDataObject[]} */
 		const runs = [
 			jsonIssue('atsRetention', atsRetentionBody()),
-			{ resource: 'atsRetention', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('comprobanteRetencion') },
+			{
+				resource: 'atsRetention',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('comprobanteRetencion'),
+			},
 			{ resource: 'atsRetention', operation: 'get', receiptId: ats.id },
 			jsonIssue('retention', retentionBody()),
-			{ resource: 'retention', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('comprobanteRetencion') },
+			{
+				resource: 'retention',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('comprobanteRetencion'),
+			},
 			jsonIssue('waybill', waybillBody()),
-			{ resource: 'waybill', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('guiaRemision') },
+			{
+				resource: 'waybill',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('guiaRemision'),
+			},
 			{ resource: 'waybill', operation: 'get', receiptId: waybill.id },
 			jsonIssue('waybill', waybillBody(), { receiptId: waybill.id }, 'reissue'),
 			jsonIssue('purchaseSettlement', settlementBody()),
 			jsonIssue('purchaseSettlement', settlementBody(true), {}, 'issueWithReimbursement'),
-			{ resource: 'purchaseSettlement', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('liquidacionCompra') },
-			{ resource: 'document', operation: 'authorize', receiptId: ats.id, waitForFinalState: true, waitTimeout: 5, options: { pollInterval: 0.01 } },
+			{
+				resource: 'purchaseSettlement',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('liquidacionCompra'),
+			},
+			{
+				resource: 'document',
+				operation: 'authorize',
+				receiptId: ats.id,
+				waitForFinalState: true,
+				waitTimeout: 5,
+				options: { pollInterval: 0.01 },
+			},
 			{ resource: 'document', operation: 'get', receiptId: ats.id },
-			{ resource: 'webhook', operation: 'subscribe', event_name: 'receipt-issued', webhook_url: 'https://example.com/hook' },
+			{
+				resource: 'webhook',
+				operation: 'subscribe',
+				event_name: 'receipt-issued',
+				webhook_url: 'https://example.com/hook',
+			},
 			jsonIssue('invoice', invoiceBody()),
 			{ resource: 'invoice', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('factura') },
 			{ resource: 'invoice', operation: 'get', receiptId: invoice.id },
 			jsonIssue('invoice', invoiceBody(), { receiptId: invoice.id }, 'reissue'),
 			jsonIssue('creditNote', creditNoteBody()),
-			{ resource: 'creditNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaCredito') },
+			{
+				resource: 'creditNote',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('notaCredito'),
+			},
 			{ resource: 'creditNote', operation: 'get', receiptId: credit.id },
 			jsonIssue('creditNote', creditNoteBody(), { receiptId: credit.id }, 'reissue'),
 			jsonIssue('debitNote', debitNoteBody()),
-			{ resource: 'debitNote', operation: 'issueFromXml', xmlSource: 'text', xml: xmlOf('notaDebito') },
+			{
+				resource: 'debitNote',
+				operation: 'issueFromXml',
+				xmlSource: 'text',
+				xml: xmlOf('notaDebito'),
+			},
 			{ resource: 'debitNote', operation: 'get', receiptId: debit.id },
 			jsonIssue('debitNote', debitNoteBody(), { receiptId: debit.id }, 'reissue'),
 			jsonIssue('retention', retentionBody(), { receiptId: retention.id }, 'reissue'),
 			jsonIssue('purchaseSettlement', settlementBody(), { receiptId: settlement.id }, 'reissue'),
-			{ resource: 'document', operation: 'sendEmail', receiptId: invoice.id, recipients: 'ana@example.com' },
+			{
+				resource: 'document',
+				operation: 'sendEmail',
+				receiptId: invoice.id,
+				recipients: 'ana@example.com',
+			},
 			{ resource: 'document', operation: 'download', receiptId: invoice.id, file: 'ride' },
 		];
 		for (const parameters of runs) {
 			const result = await env.run(parameters);
 			expect(result.error).toBeUndefined();
 		}
-		const seen = env.calls().map((c) => `${c.method} ${c.path.replace(/[0-9a-f]{32}/, '{id}')} ${c.headers['x-password'] === undefined ? '-' : 'X-Password'}`);
+		const seen = env
+			.calls()
+			.map(
+				(c) =>
+					`${c.method} ${c.path.replace(/[0-9a-f]{32}/, '{id}')} ${c.headers['x-password'] === undefined ? '-' : 'X-Password'}`,
+			);
 		expect(seen).toEqual([
 			'POST /ats-retentions/issue X-Password',
 			'POST /ats-retentions/issue/xml X-Password',
@@ -89,16 +152,34 @@ describe('X-Key and X-Password placement', () => {
 		]);
 		// The receipt files are on another host: neither key goes there.
 		const files = env.calls().filter((c) => c.path.startsWith('/ver/'));
-		expect(files.every((c) => c.headers['x-key'] === undefined && c.headers.host === env.filesOrigin.replace('http://', ''))).toBe(true);
-		expect(env.calls().filter((c) => !c.path.startsWith('/ver/')).every((c) => c.headers['x-key'] === env.receipts.apiKey)).toBe(true);
-		expect(env.calls().filter((c) => c.headers['x-password']).every((c) => c.headers['x-password'] === env.receipts.certificatePassword)).toBe(true);
+		expect(
+			files.every(
+				(c) =>
+					c.headers['x-key'] === undefined &&
+					c.headers.host === env.filesOrigin.replace('http://', ''),
+			),
+		).toBe(true);
+		expect(
+			env
+				.calls()
+				.filter((c) => !c.path.startsWith('/ver/'))
+				.every((c) => c.headers['x-key'] === env.receipts.apiKey),
+		).toBe(true);
+		expect(
+			env
+				.calls()
+				.filter((c) => c.headers['x-password'])
+				.every((c) => c.headers['x-password'] === env.receipts.certificatePassword),
+		).toBe(true);
 	});
 
 	test('a signing operation with no certificate password in the credential stops before sending', async () => {
 		env.setCredential({ certificatePassword: '' });
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] The Receipts credential has no Certificate Password');
+		expect(result.error?.message).toBe(
+			'[item 1] The Receipts credential has no Certificate Password',
+		);
 	});
 
 	test('reads work without a certificate password', async () => {
@@ -129,13 +210,20 @@ describe('retries', () => {
 	test.each([
 		['answered 503', { status: 503 }],
 		['cut off (connection reset)', { reset: true }],
-	])('an issue request %s is never re-sent: it may have reached the service', async (_what, fault) => {
-		env.server.fail({ service: 'receipts', method: 'POST', times: 1, ...fault });
-		const result = await env.run(jsonIssue('retention', retentionBody()));
-		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toMatch(/^\[item 1\] The retention may exist: Receipts (answered 503|could not be reached)/);
-		expect(result.error?.description).toMatch(/^The retention may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 123, series 001-002, issuer 1792146739001\)/);
-	});
+	])(
+		'an issue request %s is never re-sent: it may have reached the service',
+		async (_what, fault) => {
+			env.server.fail({ service: 'receipts', method: 'POST', times: 1, ...fault });
+			const result = await env.run(jsonIssue('retention', retentionBody()));
+			expect(env.calls()).toHaveLength(1);
+			expect(result.error?.message).toMatch(
+				/^\[item 1\] The retention may exist: Receipts (answered 503|could not be reached)/,
+			);
+			expect(result.error?.description).toMatch(
+				/^The retention may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 123, series 001-002, issuer 1792146739001\)/,
+			);
+		},
+	);
 
 	test('an authorize request answered 502 is not re-sent either', async () => {
 		const r = env.receipts.seed('retention', retentionBody(), 'CREADO');
@@ -152,7 +240,13 @@ describe('secrets stay out of outputs and errors', () => {
 			method: 'GET',
 			times: 1,
 			status: 200,
-			body: { id: 'x', estado: 'CREADO', 'api-key': env.receipts.apiKey, 'certificate-password': null, firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 } },
+			body: {
+				id: 'x',
+				estado: 'CREADO',
+				'api-key': env.receipts.apiKey,
+				'certificate-password': null,
+				firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 },
+			},
 		});
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'x' });
 		const out = result.output('Receipts')[0].json;
@@ -164,7 +258,8 @@ describe('secrets stay out of outputs and errors', () => {
 			firma: { result: 'error', error: 'Contraseña incorrecta', status: 400 },
 			rejected: true,
 			reason: 'The receipts service could not sign the receipt: Contraseña incorrecta (status 400)',
-			next_step: 'Correct the Certificate Password of the Receipts credential, then sign it again with Document → Authorize (ID x); do not issue it again.',
+			next_step:
+				'Correct the Certificate Password of the Receipts credential, then sign it again with Document → Authorize (ID x); do not issue it again.',
 			sri_messages: [],
 		});
 		expect(JSON.stringify(out)).not.toContain(env.receipts.apiKey);
@@ -177,11 +272,24 @@ describe('secrets stay out of outputs and errors', () => {
 			method: 'POST',
 			times: 1,
 			status: 400,
-			body: { error: `key ${apiKey} with password ${certificatePassword} refused`, 'api-key': apiKey, mensajes: [{ identificador: '1', mensaje: `X-Password ${certificatePassword}`, tipo: 'ERROR' }] },
+			body: {
+				error: `key ${apiKey} with password ${certificatePassword} refused`,
+				'api-key': apiKey,
+				mensajes: [
+					{ identificador: '1', mensaje: `X-Password ${certificatePassword}`, tipo: 'ERROR' },
+				],
+			},
 		});
 		const result = await env.run(jsonIssue('retention', retentionBody()));
-		expect(result.error?.message).toBe('[item 1] Receipts rejected the request: key [redacted] with password [redacted] refused');
-		const everything = JSON.stringify({ message: result.error?.message, description: result.error?.description, error: result.error, run: result.run.data });
+		expect(result.error?.message).toBe(
+			'[item 1] Receipts rejected the request: key [redacted] with password [redacted] refused',
+		);
+		const everything = JSON.stringify({
+			message: result.error?.message,
+			description: result.error?.description,
+			error: result.error,
+			run: result.run.data,
+		});
 		expect(everything).not.toContain(apiKey);
 		expect(everything).not.toContain(certificatePassword);
 	});
@@ -197,7 +305,9 @@ describe('secrets stay out of outputs and errors', () => {
 
 describe('credential test', () => {
 	const type = built('credentials/ReceiptsApi.credentials', 'ReceiptsApi');
-	const helpers = /** @type {IHttpRequestHelper} */ (/** @type {unknown} */ ({ helpers: { httpRequest: async () => ({}) } }));
+	const helpers = /** @type {IHttpRequestHelper} */ (
+		/** @type {unknown} */ ({ helpers: { httpRequest: async () => ({}) } })
+	);
 
 	/**
 	 * What n8n's credential tester shows for an answer: its `rules` only replace the message of a non-2xx answer.
@@ -205,8 +315,13 @@ describe('credential test', () => {
 	 */
 	function verdict(test, status) {
 		if (status >= 200 && status < 300) return { status: 'OK', message: 'Connection successful!' };
-		const rule = /** @type {{ properties: { message: string } } | undefined} */ ((test.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === status));
-		return { status: 'Error', message: rule?.properties.message ?? `Received HTTP status code: ${status}` };
+		const rule = /** @type {{ properties: { message: string } } | undefined} */ (
+			(test.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === status)
+		);
+		return {
+			status: 'Error',
+			message: rule?.properties.message ?? `Received HTTP status code: ${status}`,
+		};
 	}
 
 	test('a harmless authenticated read: the identification-type catalog', () => {
@@ -214,39 +329,85 @@ describe('credential test', () => {
 	});
 
 	test('right key: the service answers 200, so the test succeeds (the trailing slash of the Base URL does not matter)', async () => {
-		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: `${env.server.url('receipts')}/`, apiKey: env.receipts.apiKey }, helpers);
+		const answer = await env.engine.credentials.testCredential(
+			'receiptsApi',
+			{ baseUrl: `${env.server.url('receipts')}/`, apiKey: env.receipts.apiKey },
+			helpers,
+		);
 		expect(answer.status).toBe(200);
 		const [call] = env.calls();
 		expect([call.method, call.path]).toEqual(['GET', '/catalog/id-types']);
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBeUndefined();
-		expect(verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status).status).toBe('OK');
+		expect(
+			verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status).status,
+		).toBe('OK');
 	});
 
 	test('wrong key: 401 and a message that says the key was refused', async () => {
-		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: env.server.url('receipts'), apiKey: 'nope-nope' }, helpers);
+		const answer = await env.engine.credentials.testCredential(
+			'receiptsApi',
+			{ baseUrl: env.server.url('receipts'), apiKey: 'nope-nope' },
+			helpers,
+		);
 		expect(answer.status).toBe(401);
-		expect(verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status)).toEqual({ status: 'Error', message: expect.stringMatching(/^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/) });
+		expect(
+			verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status),
+		).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/,
+			),
+		});
 	});
 
 	test('a Base URL that is not the service: 404 and a message that names the Base URL', async () => {
-		const answer = await env.engine.credentials.testCredential('receiptsApi', { baseUrl: `${env.server.url('receipts')}/nothing-here`, apiKey: env.receipts.apiKey }, helpers);
+		const answer = await env.engine.credentials.testCredential(
+			'receiptsApi',
+			{ baseUrl: `${env.server.url('receipts')}/nothing-here`, apiKey: env.receipts.apiKey },
+			helpers,
+		);
 		expect(answer.status).toBe(404);
-		expect(verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status).message).toMatch(/^The Base URL answers, but not as the receipts service/);
+		expect(
+			verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status).message,
+		).toMatch(/^The Base URL answers, but not as the receipts service/);
 	});
 
 	test('the credential applies only X-Key (X-Password is added by the node on signing operations)', async () => {
 		const authenticate = type.authenticate;
 		if (typeof authenticate !== 'function') throw new Error('authenticate is not a function');
-		const credentials = { baseUrl: 'https://api.example', apiKey: 'the-key', certificatePassword: 'the-password', accessKeySecret: 'the-secret' };
-		const options = await authenticate(credentials, { url: '/edocs/1', headers: { Accept: 'application/json' } });
-		expect(options).toEqual({ url: '/edocs/1', headers: { Accept: 'application/json', 'X-Key': 'the-key' } });
+		const credentials = {
+			baseUrl: 'https://api.example',
+			apiKey: 'the-key',
+			certificatePassword: 'the-password',
+			accessKeySecret: 'the-secret',
+		};
+		const options = await authenticate(credentials, {
+			url: '/edocs/1',
+			headers: { Accept: 'application/json' },
+		});
+		expect(options).toEqual({
+			url: '/edocs/1',
+			headers: { Accept: 'application/json', 'X-Key': 'the-key' },
+		});
 		expect(type.properties.map((p) => [p.name, p.typeOptions?.password === true])).toEqual([
 			['baseUrl', false],
 			['apiKey', true],
 			['certificatePassword', true],
 			['accessKeySecret', true],
-			...['issuerNotice', 'issuerRuc', 'issuerLegalName', 'issuerTradeName', 'issuerAddress', 'issuerEstablishment', 'issuerEmissionPoint', 'issuerEstablishmentAddress', 'issuerKeepsAccounting', 'issuerSpecialTaxpayer', 'issuerRegime'].map((name) => [name, false]),
+			...[
+				'issuerNotice',
+				'issuerRuc',
+				'issuerLegalName',
+				'issuerTradeName',
+				'issuerAddress',
+				'issuerEstablishment',
+				'issuerEmissionPoint',
+				'issuerEstablishmentAddress',
+				'issuerKeepsAccounting',
+				'issuerSpecialTaxpayer',
+				'issuerRegime',
+			].map((name) => [name, false]),
 		]);
 	});
 });
@@ -261,12 +422,22 @@ describe('service-side outcomes', () => {
 		expect(result.error?.message).toBe(
 			`[item 1] Receipt ID ${id}, clave_acceso ${stored.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
 		);
-		expect(result.error?.description).toMatch(new RegExp(`^Correct the Certificate Password in the Receipts credential .* Document → Authorize \\(ID ${id}\\)\\. It exists in state CREADO: do not issue it again\\.`));
+		expect(result.error?.description).toMatch(
+			new RegExp(
+				`^Correct the Certificate Password in the Receipts credential .* Document → Authorize \\(ID ${id}\\)\\. It exists in state CREADO: do not issue it again\\.`,
+			),
+		);
 		expect(JSON.stringify(result.error)).not.toContain('not-the-password');
 		env.setCredential();
 		const got = await env.run({ resource: 'waybill', operation: 'get', receiptId: id });
-		expect(got.output('Receipts')[0].json).toMatchObject({ estado: 'CREADO', firma: { status: 400 } });
-		expect(env.receipts.payload(id)).toMatchObject({ firma: { result: 'error', status: 400 }, 'certificate-password': null });
+		expect(got.output('Receipts')[0].json).toMatchObject({
+			estado: 'CREADO',
+			firma: { status: 400 },
+		});
+		expect(env.receipts.payload(id)).toMatchObject({
+			firma: { result: 'error', status: 400 },
+			'certificate-password': null,
+		});
 	});
 
 	test('a refusal by the service shows its message and the tax-authority messages', async () => {
@@ -275,11 +446,25 @@ describe('service-side outcomes', () => {
 			method: 'POST',
 			times: 1,
 			status: 400,
-			body: { error: 'Comprobante inválido', mensajes: [{ identificador: '35', mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML', tipo: 'ERROR', informacion_adicional: 'fechaEmision' }] },
+			body: {
+				error: 'Comprobante inválido',
+				mensajes: [
+					{
+						identificador: '35',
+						mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML',
+						tipo: 'ERROR',
+						informacion_adicional: 'fechaEmision',
+					},
+				],
+			},
 		});
 		const result = await env.run(jsonIssue('retention', retentionBody()));
-		expect(result.error?.message).toBe('[item 1] Receipts rejected the request: Comprobante inválido');
-		expect(result.error?.description).toContain('- [ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML (fechaEmision)');
+		expect(result.error?.message).toBe(
+			'[item 1] Receipts rejected the request: Comprobante inválido',
+		);
+		expect(result.error?.description).toContain(
+			'- [ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML (fechaEmision)',
+		);
 		expect(result.error?.description).toContain('POST /retentions/issue, HTTP 400');
 	});
 

@@ -13,13 +13,29 @@ const node = built('nodes/Receipts/Receipts.node', 'Receipts');
 describe('Document → Send by Email', () => {
 	test('to chosen recipients: POST /edocs/send-email/{id} with {destinatarios}, X-Key only; outputs {id, result}', async () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
-		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: r.id, recipients: 'ana@example.com, pagos@example.com' });
+		const result = await env.run({
+			resource: 'document',
+			operation: 'sendEmail',
+			receiptId: r.id,
+			recipients: 'ana@example.com, pagos@example.com',
+		});
 		expect(result.error).toBeUndefined();
 		const [call] = env.calls();
-		expect([call.method, call.path, call.headers['x-key'], call.headers['x-password']]).toEqual(['POST', `/edocs/send-email/${r.id}`, env.receipts.apiKey, undefined]);
+		expect([call.method, call.path, call.headers['x-key'], call.headers['x-password']]).toEqual([
+			'POST',
+			`/edocs/send-email/${r.id}`,
+			env.receipts.apiKey,
+			undefined,
+		]);
 		expect(call.body).toEqual({ destinatarios: ['ana@example.com', 'pagos@example.com'] });
-		expect(result.output('Receipts')[0].json).toEqual({ id: r.id, result: 'Correo enviado', destinatarios: ['ana@example.com', 'pagos@example.com'] });
-		expect(env.receipts.emails).toEqual([{ id: r.id, destinatarios: ['ana@example.com', 'pagos@example.com'] }]);
+		expect(result.output('Receipts')[0].json).toEqual({
+			id: r.id,
+			result: 'Correo enviado',
+			destinatarios: ['ana@example.com', 'pagos@example.com'],
+		});
+		expect(env.receipts.emails).toEqual([
+			{ id: r.id, destinatarios: ['ana@example.com', 'pagos@example.com'] },
+		]);
 	});
 
 	test('without recipients: no body, the service mails the buyer written in the receipt', async () => {
@@ -32,30 +48,68 @@ describe('Document → Send by Email', () => {
 
 	test('a list from an expression is taken as it is', async () => {
 		const r = env.receipts.seed('retention', retentionBody(), 'AUTORIZADO');
-		await env.run({ resource: 'document', operation: 'sendEmail', receiptId: r.id, recipients: '={{ $json.to }}' }, [{ to: ['a@example.com', 'a@example.com', 'b@example.com'] }]);
+		await env.run(
+			{
+				resource: 'document',
+				operation: 'sendEmail',
+				receiptId: r.id,
+				recipients: '={{ $json.to }}',
+			},
+			[{ to: ['a@example.com', 'a@example.com', 'b@example.com'] }],
+		);
 		expect(env.calls()[0].body).toEqual({ destinatarios: ['a@example.com', 'b@example.com'] });
 	});
 
 	test('an address that is not one stops the run before anything is sent, naming it', async () => {
-		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: 'abc', recipients: 'ana@example.com, pagos(at)example.com' });
+		const result = await env.run({
+			resource: 'document',
+			operation: 'sendEmail',
+			receiptId: 'abc',
+			recipients: 'ana@example.com, pagos(at)example.com',
+		});
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 1] recipients[1]: "pagos(at)example.com" is not an e-mail address');
+		expect(result.error?.message).toBe(
+			'[item 1] recipients[1]: "pagos(at)example.com" is not an e-mail address',
+		);
 	});
 
 	test('a lost answer is never re-sent: the item says the e-mail may have gone out', async () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
 		env.server.fail({ service: 'receipts', method: 'POST', mode: 'error-after', times: 1 });
-		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: r.id, recipients: 'ana@example.com' }, [{}], true);
+		const result = await env.run(
+			{
+				resource: 'document',
+				operation: 'sendEmail',
+				receiptId: r.id,
+				recipients: 'ana@example.com',
+			},
+			[{}],
+			true,
+		);
 		expect(env.calls()).toHaveLength(1);
 		expect(env.receipts.emails).toHaveLength(1);
 		const out = result.output('Receipts')[0].json;
-		expect(out.error).toMatch(new RegExp(`^\\[item 1\\] The e-mail of receipt ${r.id} may have been sent: Receipts answered 502`));
-		expect(out).toMatchObject({ email_may_have_been_sent: true, id: r.id, destinatarios: ['ana@example.com'] });
+		expect(out.error).toMatch(
+			new RegExp(
+				`^\\[item 1\\] The e-mail of receipt ${r.id} may have been sent: Receipts answered 502`,
+			),
+		);
+		expect(out).toMatchObject({
+			email_may_have_been_sent: true,
+			id: r.id,
+			destinatarios: ['ana@example.com'],
+		});
 	});
 
 	test('a 429 is retried (the service did not take it): one e-mail', async () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
-		env.server.fail({ service: 'receipts', method: 'POST', mode: 'throttle', retryAfterSeconds: 0, times: 1 });
+		env.server.fail({
+			service: 'receipts',
+			method: 'POST',
+			mode: 'throttle',
+			retryAfterSeconds: 0,
+			times: 1,
+		});
 		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: r.id });
 		expect(result.error).toBeUndefined();
 		expect(env.calls()).toHaveLength(2);
@@ -63,23 +117,45 @@ describe('Document → Send by Email', () => {
 	});
 
 	test('the service’s refusal (no e-mail in the receipt) reaches the user', async () => {
-		const r = env.receipts.seed('retention', { ...retentionBody(), sujeto: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan' } }, 'AUTORIZADO');
+		const r = env.receipts.seed(
+			'retention',
+			{
+				...retentionBody(),
+				sujeto: {
+					identificacion: '1710034065001',
+					tipo_identificacion: '04',
+					razon_social: 'Juan',
+				},
+			},
+			'AUTORIZADO',
+		);
 		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: r.id });
 		expect(result.error?.message).toBe('[item 1] Receipts rejected the request: Datos inválidos');
-		expect(result.error?.description).toMatch(/El comprobante no tiene correo electrónico del receptor/);
+		expect(result.error?.description).toMatch(
+			/El comprobante no tiene correo electrónico del receptor/,
+		);
 	});
 });
 
 describe('Document → Download', () => {
-	const download = (receiptId, file, extra = {}) => env.run({ resource: 'document', operation: 'download', receiptId, file, ...extra });
+	const download = (receiptId, file, extra = {}) =>
+		env.run({ resource: 'document', operation: 'download', receiptId, file, ...extra });
 
 	test('the RIDE: read from the receipt’s url_formato_impresion on the other host, without the API key; a PDF named after the access key', async () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
 		const result = await download(r.id, 'ride');
 		expect(result.error).toBeUndefined();
 		const [edoc, file] = env.calls();
-		expect([edoc.method, edoc.path, edoc.headers['x-key']]).toEqual(['GET', `/edocs/${r.id}`, env.receipts.apiKey]);
-		expect([file.method, file.path, file.headers.host]).toEqual(['GET', `/ver/${r.id}/pdf`, env.filesOrigin.replace('http://', '')]);
+		expect([edoc.method, edoc.path, edoc.headers['x-key']]).toEqual([
+			'GET',
+			`/edocs/${r.id}`,
+			env.receipts.apiKey,
+		]);
+		expect([file.method, file.path, file.headers.host]).toEqual([
+			'GET',
+			`/ver/${r.id}/pdf`,
+			env.filesOrigin.replace('http://', ''),
+		]);
 		expect(file.headers['x-key']).toBeUndefined();
 		expect(file.headers['x-password']).toBeUndefined();
 		const [item] = result.output('Receipts');
@@ -93,8 +169,17 @@ describe('Document → Download', () => {
 			mimeType: 'application/pdf',
 			fileSize: env.receipts.file(r, 'pdf').length,
 		});
-		expect(item.binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${r.clave_acceso}.pdf`, fileExtension: 'pdf' });
-		expect(Buffer.from(/** @type {NonNullable<typeof item.binary>} */ (item.binary).data.data, 'base64').equals(env.receipts.file(r, 'pdf'))).toBe(true);
+		expect(item.binary?.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: `${r.clave_acceso}.pdf`,
+			fileExtension: 'pdf',
+		});
+		expect(
+			Buffer.from(
+				/** @type {NonNullable<typeof item.binary>} */ (item.binary).data.data,
+				'base64',
+			).equals(env.receipts.file(r, 'pdf')),
+		).toBe(true);
 	});
 
 	test('the authorized XML into a chosen binary field', async () => {
@@ -103,8 +188,16 @@ describe('Document → Download', () => {
 		expect(result.error).toBeUndefined();
 		expect(env.calls()[1].path).toBe(`/ver/${r.id}/xml`);
 		const [item] = result.output('Receipts');
-		expect(item.binary?.xml).toMatchObject({ mimeType: 'application/xml', fileName: `${r.clave_acceso}.xml` });
-		expect(Buffer.from(/** @type {NonNullable<typeof item.binary>} */ (item.binary).xml.data, 'base64').toString()).toContain(`<claveAcceso>${r.clave_acceso}</claveAcceso>`);
+		expect(item.binary?.xml).toMatchObject({
+			mimeType: 'application/xml',
+			fileName: `${r.clave_acceso}.xml`,
+		});
+		expect(
+			Buffer.from(
+				/** @type {NonNullable<typeof item.binary>} */ (item.binary).xml.data,
+				'base64',
+			).toString(),
+		).toContain(`<claveAcceso>${r.clave_acceso}</claveAcceso>`);
 	});
 
 	test('a file address on the Base URL’s own host gets the API key', async () => {
@@ -121,8 +214,12 @@ describe('Document → Download', () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
 		const result = await download(r.id, 'ride');
 		expect(env.calls()[1].headers['x-key']).toBeUndefined();
-		expect(result.error?.message).toBe(`[item 1] Could not download the printable form (RIDE) of receipt ${r.id} from ${env.filesOrigin}: HTTP 401 to a request without the API key`);
-		expect(result.error?.description).toMatch(/the API key was not sent there \(it is never sent to another host\)/);
+		expect(result.error?.message).toBe(
+			`[item 1] Could not download the printable form (RIDE) of receipt ${r.id} from ${env.filesOrigin}: HTTP 401 to a request without the API key`,
+		);
+		expect(result.error?.description).toMatch(
+			/the API key was not sent there \(it is never sent to another host\)/,
+		);
 	});
 
 	test('an HTML page instead of the PDF (a login wall) is an error, not a broken file', async () => {
@@ -147,10 +244,19 @@ describe('Document → Download', () => {
 	});
 
 	test('a receipt without the address says so', async () => {
-		env.server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 200, body: { id: 'abc', estado: 'CREADO', url_formato_impresion: null }, times: 1 });
+		env.server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/edocs/',
+			status: 200,
+			body: { id: 'abc', estado: 'CREADO', url_formato_impresion: null },
+			times: 1,
+		});
 		const result = await download('abc', 'ride');
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toBe('[item 1] Receipt abc has no printable form (RIDE) to download: its url_formato_impresion is empty');
+		expect(result.error?.message).toBe(
+			'[item 1] Receipt abc has no printable form (RIDE) to download: its url_formato_impresion is empty',
+		);
 	});
 
 	test('reads are retried: a 503 from the file host, then the file', async () => {
@@ -158,22 +264,52 @@ describe('Document → Download', () => {
 		env.server.fail({ service: 'receipts', method: 'GET', path: '/ver/', status: 503, times: 1 });
 		const result = await download(r.id, 'ride');
 		expect(result.error).toBeUndefined();
-		expect(env.calls().map((c) => c.path)).toEqual([`/edocs/${r.id}`, `/ver/${r.id}/pdf`, `/ver/${r.id}/pdf`]);
+		expect(env.calls().map((c) => c.path)).toEqual([
+			`/edocs/${r.id}`,
+			`/ver/${r.id}/pdf`,
+			`/ver/${r.id}/pdf`,
+		]);
 	});
 
 	test('many receipts at once, output in input order', async () => {
-		const ids = Array.from({ length: 5 }, () => env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO').id);
-		const result = await env.run({ resource: 'document', operation: 'download', receiptId: '={{ $json.id }}', file: 'xml', options: { parallelRequests: 3 } }, ids.map((id) => ({ id })));
+		const ids = Array.from(
+			{ length: 5 },
+			() => env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO').id,
+		);
+		const result = await env.run(
+			{
+				resource: 'document',
+				operation: 'download',
+				receiptId: '={{ $json.id }}',
+				file: 'xml',
+				options: { parallelRequests: 3 },
+			},
+			ids.map((id) => ({ id })),
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.output('Receipts').map((i) => i.json.id)).toEqual(ids);
-		expect(result.output('Receipts').map((i) => i.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
+		expect(result.output('Receipts').map((i) => i.pairedItem)).toEqual(
+			ids.map((_, item) => ({ item })),
+		);
 	});
 });
 
 describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext)', () => {
 	const context = (parameters, path = 'parameters') =>
-		env.engine.loadOptionsContext(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, name: 'Receipts' }), 'Receipts', path);
-	const load = (method, parameters = {}, path) => /** @type {NonNullable<NonNullable<typeof node.methods>['loadOptions']>} */ (/** @type {NonNullable<typeof node.methods>} */ (node.methods).loadOptions)[method].call(context(parameters, path));
+		env.engine.loadOptionsContext(
+			workflowWith({
+				nodeType: 'receipts',
+				credentialType: 'receiptsApi',
+				parameters,
+				name: 'Receipts',
+			}),
+			'Receipts',
+			path,
+		);
+	const load = (method, parameters = {}, path) =>
+		/** @type {NonNullable<NonNullable<typeof node.methods>['loadOptions']>} */ (
+			/** @type {NonNullable<typeof node.methods>} */ (node.methods).loadOptions
+		)[method].call(context(parameters, path));
 
 	test('identification and document types come from the service’s catalogs, with X-Key', async () => {
 		expect(await load('getIdTypes')).toEqual(
@@ -182,7 +318,14 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 				{ name: 'CEDULA (05)', value: '05' },
 			]),
 		);
-		expect((await load('getDocumentTypes')).map((o) => o.value)).toEqual(['01', '03', '04', '05', '06', '07']);
+		expect((await load('getDocumentTypes')).map((o) => o.value)).toEqual([
+			'01',
+			'03',
+			'04',
+			'05',
+			'06',
+			'07',
+		]);
 		expect(env.calls().map((c) => [c.path, c.headers['x-key'], c.headers['x-password']])).toEqual([
 			['/catalog/id-types', env.receipts.apiKey, undefined],
 			['/catalog/document-types', env.receipts.apiKey, undefined],
@@ -190,13 +333,40 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 	});
 
 	test('percentage codes follow the tax type chosen next to the field', async () => {
-		const parameters = { resource: 'invoice', operation: 'issue', inputMode: 'fields', totalTaxes: { tax: [{ codigo: '5' }] }, lineItems: { item: [{ tax_codigo: '3' }] } };
-		expect(await load('getSalesTaxRates', parameters, 'parameters.totalTaxes.tax[0].codigo_porcentaje')).toEqual([{ name: 'IRBPNR (5001)', value: '5001' }]);
-		expect(await load('getSalesTaxRates', parameters, 'parameters.lineItems.item[0].tax_codigo_porcentaje')).toEqual([{ name: 'ICE CIGARRILLOS RUBIOS (3011)', value: '3011' }]);
-		const retention = { resource: 'retention', operation: 'issue', inputMode: 'fields', items: { item: [{ codigo: '2' }, {}] } };
-		expect((await load('getWithholdingRates', retention, 'parameters.items.item[0].codigo_porcentaje')).map((o) => o.value)).toEqual(['2', '1', '7', '9', '10', '8']);
+		const parameters = {
+			resource: 'invoice',
+			operation: 'issue',
+			inputMode: 'fields',
+			totalTaxes: { tax: [{ codigo: '5' }] },
+			lineItems: { item: [{ tax_codigo: '3' }] },
+		};
+		expect(
+			await load('getSalesTaxRates', parameters, 'parameters.totalTaxes.tax[0].codigo_porcentaje'),
+		).toEqual([{ name: 'IRBPNR (5001)', value: '5001' }]);
+		expect(
+			await load(
+				'getSalesTaxRates',
+				parameters,
+				'parameters.lineItems.item[0].tax_codigo_porcentaje',
+			),
+		).toEqual([{ name: 'ICE CIGARRILLOS RUBIOS (3011)', value: '3011' }]);
+		const retention = {
+			resource: 'retention',
+			operation: 'issue',
+			inputMode: 'fields',
+			items: { item: [{ codigo: '2' }, {}] },
+		};
+		expect(
+			(
+				await load('getWithholdingRates', retention, 'parameters.items.item[0].codigo_porcentaje')
+			).map((o) => o.value),
+		).toEqual(['2', '1', '7', '9', '10', '8']);
 		// No tax type chosen yet: income tax, the first one offered.
-		expect((await load('getWithholdingRates', retention, 'parameters.items.item[1].codigo_porcentaje')).map((o) => o.value)).toEqual(['312', '303']);
+		expect(
+			(
+				await load('getWithholdingRates', retention, 'parameters.items.item[1].codigo_porcentaje')
+			).map((o) => o.value),
+		).toEqual(['312', '303']);
 		expect(env.catalogReads().map((c) => c.path)).toEqual([
 			'/catalog/sales-tax-rates/5',
 			'/catalog/sales-tax-rates/3',
@@ -210,22 +380,45 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 		const options = await load('getIdTypes');
 		expect(options.map((o) => o.value)).toEqual(['04', '05', '06', '07', '08', '09']);
 		expect(options.every((o) => /built-in list/.test(String(o.description)))).toBe(true);
-		const vat = await load('getSalesTaxRates', { totalTaxes: { tax: [{ codigo: '2' }] } }, 'parameters.totalTaxes.tax[0].codigo_porcentaje');
+		const vat = await load(
+			'getSalesTaxRates',
+			{ totalTaxes: { tax: [{ codigo: '2' }] } },
+			'parameters.totalTaxes.tax[0].codigo_porcentaje',
+		);
 		expect(vat.map((o) => o.value)).toEqual(['0', '2', '3', '4', '5', '6', '7', '8', '10']);
 	});
 
 	test('when the service is down, or has no such catalog, the built-in list too', async () => {
 		env.server.fail({ service: 'receipts', method: 'GET', status: 500, times: 10 });
-		expect((await load('getDocumentTypes')).map((o) => o.value)).toEqual(['01', '03', '04', '05', '06', '07']);
+		expect((await load('getDocumentTypes')).map((o) => o.value)).toEqual([
+			'01',
+			'03',
+			'04',
+			'05',
+			'06',
+			'07',
+		]);
 		env.server.clear();
-		const isd = await load('getWithholdingRates', { items: { item: [{ codigo: '6' }] } }, 'parameters.items.item[0].codigo_porcentaje');
+		const isd = await load(
+			'getWithholdingRates',
+			{ items: { item: [{ codigo: '6' }] } },
+			'parameters.items.item[0].codigo_porcentaje',
+		);
 		expect(isd).toEqual([{ name: 'RETENCIÓN ISD 5% (4580)', value: '4580' }]);
-		const unknown = await load('getWithholdingRates', { items: { item: [{ codigo: '9' }] } }, 'parameters.items.item[0].codigo_porcentaje');
+		const unknown = await load(
+			'getWithholdingRates',
+			{ items: { item: [{ codigo: '9' }] } },
+			'parameters.items.item[0].codigo_porcentaje',
+		);
 		expect(unknown).toEqual([]);
 	}, 20000);
 
 	test('an expression in the tax type is not sent to the catalog: the default type is used', async () => {
-		await load('getSalesTaxRates', { totalTaxes: { tax: [{ codigo: '={{ $json.tax }}' }] } }, 'parameters.totalTaxes.tax[0].codigo_porcentaje');
+		await load(
+			'getSalesTaxRates',
+			{ totalTaxes: { tax: [{ codigo: '={{ $json.tax }}' }] } },
+			'parameters.totalTaxes.tax[0].codigo_porcentaje',
+		);
 		expect(env.catalogReads().map((c) => c.path)).toEqual(['/catalog/sales-tax-rates/2']);
 	});
 
@@ -243,12 +436,22 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 			}
 		};
 		walk(/** @type {never} */ (node.description.properties), '');
-		const named = (name) => [...new Set([...methods.entries()].filter(([path]) => path.endsWith(name)).flatMap(([, m]) => m))];
+		const named = (name) => [
+			...new Set(
+				[...methods.entries()].filter(([path]) => path.endsWith(name)).flatMap(([, m]) => m),
+			),
+		];
 		expect(named('tipo_identificacion')).toEqual(['getIdTypes']);
 		expect(named('tipo_documento_sustento')).toEqual(['getDocumentTypes']);
 		expect(named('tipo_documento_modificado')).toEqual(['getDocumentTypes']);
 		expect(named('codigo_porcentaje').sort()).toEqual(['getSalesTaxRates', 'getWithholdingRates']);
-		for (const path of ['comprador.details.tipo_identificacion', 'sujeto.details.tipo_identificacion', 'proveedor.details.tipo_identificacion', 'transportista.details.tipo_identificacion', 'destinatarios.recipient.tipo_identificacion']) {
+		for (const path of [
+			'comprador.details.tipo_identificacion',
+			'sujeto.details.tipo_identificacion',
+			'proveedor.details.tipo_identificacion',
+			'transportista.details.tipo_identificacion',
+			'destinatarios.recipient.tipo_identificacion',
+		]) {
 			expect(methods.has(path)).toBe(true);
 		}
 	});

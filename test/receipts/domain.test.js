@@ -1,5 +1,9 @@
 import { Checker } from '../../nodes/shared/validate';
-import { accessKeyCheckDigit, accessKeyProblem, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
+import {
+	accessKeyCheckDigit,
+	accessKeyProblem,
+	splitAccessKey,
+} from '../../nodes/Receipts/domain/accessKey';
 import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/Receipts/domain/ruc';
 import { checkReceipt } from '../../nodes/Receipts/domain/schemas';
 /** @import { IDataObject } from 'n8n-workflow' */
@@ -8,7 +12,16 @@ import { creditNoteExample } from '../../nodes/Receipts/actions/creditNote/field
 import { debitNoteExample } from '../../nodes/Receipts/actions/debitNote/fields';
 import { invoiceExample } from '../../nodes/Receipts/actions/invoice/fields';
 import { makeAccessKey, mod11 } from '../simulator/receipts';
-import { atsRetentionBody, creditNoteBody, debitNoteBody, invoiceBody, KNOWN_ACCESS_KEY, retentionBody, settlementBody, waybillBody } from './setup';
+import {
+	atsRetentionBody,
+	creditNoteBody,
+	debitNoteBody,
+	invoiceBody,
+	KNOWN_ACCESS_KEY,
+	retentionBody,
+	settlementBody,
+	waybillBody,
+} from './setup';
 
 describe('access key (clave de acceso)', () => {
 	test('the SRI technical sheet example is valid and splits into its parts', () => {
@@ -44,13 +57,20 @@ describe('access key (clave de acceso)', () => {
 	test('a changed digit, a wrong length or letters are refused with a reason', () => {
 		const typo = `${KNOWN_ACCESS_KEY.slice(0, 10)}${(Number(KNOWN_ACCESS_KEY[10]) + 1) % 10}${KNOWN_ACCESS_KEY.slice(11)}`;
 		expect(accessKeyProblem(typo)).toMatch(/check digit 3 but the SRI modulo-11 check gives \d/);
-		expect(accessKeyProblem(KNOWN_ACCESS_KEY.slice(1))).toBe('must be exactly 49 digits, got 48 digits');
+		expect(accessKeyProblem(KNOWN_ACCESS_KEY.slice(1))).toBe(
+			'must be exactly 49 digits, got 48 digits',
+		);
 		expect(accessKeyProblem(`A${KNOWN_ACCESS_KEY.slice(1)}`)).toMatch(/must be exactly 49 digits/);
 	});
 
 	test('agrees with the simulator’s independent implementation on 200 generated keys', () => {
 		for (let n = 0; n < 200; n++) {
-			const key = makeAccessKey({ kind: 'retention', ruc: '1792146739001', secuencial: n + 1, date: '2026-03-31' });
+			const key = makeAccessKey({
+				kind: 'retention',
+				ruc: '1792146739001',
+				secuencial: n + 1,
+				date: '2026-03-31',
+			});
 			expect(accessKeyProblem(key)).toBeUndefined();
 			expect(accessKeyCheckDigit(key.slice(0, 48))).toBe(mod11(key.slice(0, 48)));
 		}
@@ -90,13 +110,15 @@ describe('RUC and cédula', () => {
 });
 
 describe('receipt schemas', () => {
-	test.each(/** @type {const} */ ([
-		['retention', retentionBody()],
-		['atsRetention', atsRetentionBody()],
-		['waybill', waybillBody()],
-		['purchaseSettlement', settlementBody()],
-		['purchaseSettlementReimbursement', settlementBody(true)],
-	]))('a complete %s passes without problems or warnings', (kind, body) => {
+	test.each(
+		/** @type {const} */ ([
+			['retention', retentionBody()],
+			['atsRetention', atsRetentionBody()],
+			['waybill', waybillBody()],
+			['purchaseSettlement', settlementBody()],
+			['purchaseSettlementReimbursement', settlementBody(true)],
+		]),
+	)('a complete %s passes without problems or warnings', (kind, body) => {
 		const check = new Checker();
 		checkReceipt(check, kind, body);
 		expect(check.problems).toEqual([]);
@@ -105,7 +127,12 @@ describe('receipt schemas', () => {
 
 	test('coerces numeric strings where the spec says integer, and numbers to text where it says string', () => {
 		const check = new Checker();
-		const out = checkReceipt(check, 'retention', { ...retentionBody(), ambiente: '2', tipo_emision: '1', secuencial: '000123' });
+		const out = checkReceipt(check, 'retention', {
+			...retentionBody(),
+			ambiente: '2',
+			tipo_emision: '1',
+			secuencial: '000123',
+		});
 		expect(out).toMatchObject({ ambiente: 2, tipo_emision: 1, secuencial: 123 });
 		const waybill = checkReceipt(new Checker(), 'waybill', { ...waybillBody(), secuencial: 45 });
 		expect(waybill.secuencial).toBe('45');
@@ -115,26 +142,46 @@ describe('receipt schemas', () => {
 		const check = new Checker();
 		checkReceipt(check, 'retention', { ...retentionBody(), emisor: { ruc: '1792146738001' } });
 		expect(check.problems).toEqual([]);
-		expect(check.warnings).toEqual(['emisor.ruc: RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC']);
+		expect(check.warnings).toEqual([
+			'emisor.ruc: RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC',
+		]);
 	});
 
 	test('reimbursement items with a taxed kind warn; the obsolete informacion_adicional warns on settlements', () => {
 		const check = new Checker();
 		const body = settlementBody(true);
-		/** @type {Array<Record<string, unknown>>} */ (body.items)[0].impuestos = [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }];
-		body.totales = { total_sin_impuestos: 100, descuento: 0, importe_total: 115, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }] };
+		/** @type {Array<Record<string, unknown>>} */ (body.items)[0].impuestos = [
+			{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 },
+		];
+		body.totales = {
+			total_sin_impuestos: 100,
+			descuento: 0,
+			importe_total: 115,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }],
+		};
 		body.pagos = [{ forma_pago: '01', total: 115 }];
 		body.informacion_adicional = { Nota: 'x' };
 		checkReceipt(check, 'purchaseSettlementReimbursement', body);
 		expect(check.problems).toEqual([]);
-		expect(check.warnings.map((w) => w.split(':')[0])).toEqual(['items[0].impuestos[0]', 'informacion_adicional']);
+		expect(check.warnings.map((w) => w.split(':')[0])).toEqual([
+			'items[0].impuestos[0]',
+			'informacion_adicional',
+		]);
 	});
 });
 
 describe('access key cross-check', () => {
 	test('a key built from the receipt’s own data gives no warning', () => {
 		const body = retentionBody();
-		body.clave_acceso = makeAccessKey({ kind: 'retention', ruc: '1792146739001', ambiente: 1, tipoEmision: 1, secuencial: 123, serie: '001002', date: '2026-03-31' });
+		body.clave_acceso = makeAccessKey({
+			kind: 'retention',
+			ruc: '1792146739001',
+			ambiente: 1,
+			tipoEmision: 1,
+			secuencial: 123,
+			serie: '001002',
+			date: '2026-03-31',
+		});
 		const check = new Checker();
 		checkReceipt(check, 'retention', body);
 		expect(check.problems).toEqual([]);
@@ -174,14 +221,18 @@ describe('amounts that must add up (invoices and notes)', () => {
 		agree(check, 'd', 1002, 1000, 'x');
 		agree(check, 'e', undefined, 1000, 'x');
 		expect(check.warnings.map((w) => w.split(':')[0])).toEqual(['b', 'c']);
-		expect(check.problems).toEqual(['d: is 10.02, but x is 10.00 (off by 0.02): the tax authority rejects a receipt whose amounts do not add up']);
+		expect(check.problems).toEqual([
+			'd: is 10.02, but x is 10.00 (off by 0.02): the tax authority rejects a receipt whose amounts do not add up',
+		]);
 	});
 
-	test.each(/** @type {const} */ ([
-		['invoice', invoiceBody()],
-		['creditNote', creditNoteBody()],
-		['debitNote', debitNoteBody()],
-	]))('a complete %s passes without problems or warnings', (kind, body) => {
+	test.each(
+		/** @type {const} */ ([
+			['invoice', invoiceBody()],
+			['creditNote', creditNoteBody()],
+			['debitNote', debitNoteBody()],
+		]),
+	)('a complete %s passes without problems or warnings', (kind, body) => {
 		expect(problemsOf(kind, body)).toEqual({ problems: [], warnings: [] });
 	});
 
@@ -196,10 +247,26 @@ describe('amounts that must add up (invoices and notes)', () => {
 					precio_unitario: 7.008907,
 					descuento: 0,
 					precio_total_sin_impuestos: 4359.54,
-					impuestos: [{ base_imponible: 4359.54, valor: 523.14, tarifa: 12, codigo: '2', codigo_porcentaje: '2' }],
+					impuestos: [
+						{
+							base_imponible: 4359.54,
+							valor: 523.14,
+							tarifa: 12,
+							codigo: '2',
+							codigo_porcentaje: '2',
+						},
+					],
 				},
 			],
-			totales: { total_sin_impuestos: 4359.54, impuestos: [{ base_imponible: 4359.54, valor: 523.14, codigo: '2', codigo_porcentaje: '2' }], importe_total: 4882.68, propina: 0, descuento: 0 },
+			totales: {
+				total_sin_impuestos: 4359.54,
+				impuestos: [
+					{ base_imponible: 4359.54, valor: 523.14, codigo: '2', codigo_porcentaje: '2' },
+				],
+				importe_total: 4882.68,
+				propina: 0,
+				descuento: 0,
+			},
 			valor_retenido_iva: 70.4,
 			valor_retenido_renta: 29.6,
 			credito: { fecha_vencimiento: '2026-12-31', monto: 1900 },
@@ -220,15 +287,22 @@ describe('amounts that must add up (invoices and notes)', () => {
 
 	test('an extra totals line with a zero base (as the documentation shows for VAT 0 %) is fine; one with a base is not', () => {
 		const body = creditNoteBody();
-		/** @type {IDataObject} */ (body.totales).impuestos = [.../** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos), { codigo: '2', codigo_porcentaje: '0', base_imponible: 0, valor: 0 }];
+		/** @type {IDataObject} */ (body.totales).impuestos = [
+			.../** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos),
+			{ codigo: '2', codigo_porcentaje: '0', base_imponible: 0, valor: 0 },
+		];
 		expect(problemsOf('creditNote', body).problems).toEqual([]);
-		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos)[1].base_imponible = 5;
-		expect(problemsOf('creditNote', body).problems[0]).toMatch(/^totales\.impuestos\[1\]\.base_imponible: is 5\.00, but the sum of the items' IVA 0 % bases is 0\.00/);
+		/** @type {IDataObject[]} */ (
+			/** @type {IDataObject} */ (body.totales).impuestos
+		)[1].base_imponible = 5;
+		expect(problemsOf('creditNote', body).problems[0]).toMatch(
+			/^totales\.impuestos\[1\]\.base_imponible: is 5\.00, but the sum of the items' IVA 0 % bases is 0\.00/,
+		);
 	});
 
 	test('an item without precio_total_sin_impuestos counts with cantidad × precio_unitario − descuento', () => {
 		const body = invoiceBody();
-		delete /** @type {IDataObject[]} */ (body.items)[0].precio_total_sin_impuestos;
+		delete (/** @type {IDataObject[]} */ (body.items)[0].precio_total_sin_impuestos);
 		expect(problemsOf('invoice', body)).toEqual({ problems: [], warnings: [] });
 	});
 
@@ -243,7 +317,11 @@ describe('amounts that must add up (invoices and notes)', () => {
 		const body = debitNoteBody();
 		/** @type {IDataObject[]} */ (body.items)[0].valor = 9.5;
 		/** @type {IDataObject[]} */ (/** @type {IDataObject} */ (body.totales).impuestos)[0].valor = 2;
-		expect(problemsOf('debitNote', body).problems.map((p) => p.split(':')[0])).toEqual(['totales.total_sin_impuestos', 'totales.impuestos[0].valor', 'totales.importe_total']);
+		expect(problemsOf('debitNote', body).problems.map((p) => p.split(':')[0])).toEqual([
+			'totales.total_sin_impuestos',
+			'totales.impuestos[0].valor',
+			'totales.importe_total',
+		]);
 	});
 
 	test('the examples offered as placeholders add up', () => {

@@ -1,5 +1,17 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { atsRetentionBody, jsonIssue, KNOWN_ACCESS_KEY, onlyCall, outcomeFields, plain, retentionBody, settlementBody, useReceipts, waybillBody, xmlOf } from './setup';
+import {
+	atsRetentionBody,
+	jsonIssue,
+	KNOWN_ACCESS_KEY,
+	onlyCall,
+	outcomeFields,
+	plain,
+	retentionBody,
+	settlementBody,
+	useReceipts,
+	waybillBody,
+	xmlOf,
+} from './setup';
 
 const env = useReceipts();
 
@@ -11,26 +23,43 @@ describe('Issue operations (JSON input)', () => {
 		['retention', 'issue', '/retentions/issue', retentionBody()],
 		['waybill', 'issue', '/waybills/issue', waybillBody()],
 		['purchaseSettlement', 'issue', '/purchase-settlements/issue', settlementBody()],
-		['purchaseSettlement', 'issueWithReimbursement', '/purchase-settlements/issue', settlementBody(true)],
-	])('%s %s POSTs the body with X-Key and X-Password and outputs id and clave_acceso', async (resource, operation, path, body) => {
-		const result = await env.run(jsonIssue(resource, body, {}, operation));
-		expect(result.error).toBeUndefined();
-		const call = only();
-		expect([call.method, call.path]).toEqual(['POST', path]);
-		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
-		expect(call.headers['x-password']).toBe(env.receipts.certificatePassword);
-		expect(call.headers['content-type']).toMatch(/application\/json/);
-		expect(call.body).toEqual(plain(body));
-		const [item] = result.output('Receipts');
-		const stored = [...env.receipts.receipts.values()][0];
-		const numero = `001-002-${String(body.secuencial ?? body.secuencia).padStart(9, '0')}`;
-		expect(item.json).toEqual({ ...plain(body), id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero, ...outcomeFields(stored.id) });
-		expect(item.json.clave_acceso).toMatch(/^\d{49}$/);
-		expect(item.pairedItem).toEqual({ item: 0 });
-	});
+		[
+			'purchaseSettlement',
+			'issueWithReimbursement',
+			'/purchase-settlements/issue',
+			settlementBody(true),
+		],
+	])(
+		'%s %s POSTs the body with X-Key and X-Password and outputs id and clave_acceso',
+		async (resource, operation, path, body) => {
+			const result = await env.run(jsonIssue(resource, body, {}, operation));
+			expect(result.error).toBeUndefined();
+			const call = only();
+			expect([call.method, call.path]).toEqual(['POST', path]);
+			expect(call.headers['x-key']).toBe(env.receipts.apiKey);
+			expect(call.headers['x-password']).toBe(env.receipts.certificatePassword);
+			expect(call.headers['content-type']).toMatch(/application\/json/);
+			expect(call.body).toEqual(plain(body));
+			const [item] = result.output('Receipts');
+			const stored = [...env.receipts.receipts.values()][0];
+			const numero = `001-002-${String(body.secuencial ?? body.secuencia).padStart(9, '0')}`;
+			expect(item.json).toEqual({
+				...plain(body),
+				id: stored.id,
+				clave_acceso: stored.clave_acceso,
+				estado: 'CREADO',
+				numero,
+				...outcomeFields(stored.id),
+			});
+			expect(item.json.clave_acceso).toMatch(/^\d{49}$/);
+			expect(item.pairedItem).toEqual({ item: 0 });
+		},
+	);
 
 	test('a supplied valid clave_acceso is sent and kept', async () => {
-		const result = await env.run(jsonIssue('retention', { ...retentionBody(), clave_acceso: KNOWN_ACCESS_KEY }));
+		const result = await env.run(
+			jsonIssue('retention', { ...retentionBody(), clave_acceso: KNOWN_ACCESS_KEY }),
+		);
 		expect(/** @type {IDataObject} */ (only().body).clave_acceso).toBe(KNOWN_ACCESS_KEY);
 		expect(result.output('Receipts')[0].json.clave_acceso).toBe(KNOWN_ACCESS_KEY);
 	});
@@ -41,37 +70,89 @@ describe('Issue operations (JSON input)', () => {
 			{ seq: 11, ruc: '1790016919001' },
 		];
 		// How users write it in the editor: the JSON text with {{}} placeholders.
-		const text = JSON.stringify({ ...retentionBody(), secuencial: 0, sujeto: { .../** @type {IDataObject} */ (retentionBody().sujeto), identificacion: 'RUC' } }, null, 2);
+		const text = JSON.stringify(
+			{
+				...retentionBody(),
+				secuencial: 0,
+				sujeto: { .../** @type {IDataObject} */ (retentionBody().sujeto), identificacion: 'RUC' },
+			},
+			null,
+			2,
+		);
 		const jsonBody = `=${text.replace('"secuencial": 0', '"secuencial": {{ $json.seq }}').replace('"identificacion": "RUC"', '"identificacion": "{{ $json.ruc }}"')}`;
-		const result = await env.run({ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody }, rows);
+		const result = await env.run(
+			{ resource: 'retention', operation: 'issue', inputMode: 'json', jsonBody },
+			rows,
+		);
 		expect(result.error).toBeUndefined();
-		expect(env.calls().map((c) => /** @type {IDataObject} */ (c.body).secuencial)).toEqual([10, 11]);
-		expect(env.calls().map((c) => /** @type {IDataObject} */ (/** @type {IDataObject} */ (c.body).sujeto).identificacion)).toEqual(['1710034065001', '1790016919001']);
+		expect(env.calls().map((c) => /** @type {IDataObject} */ (c.body).secuencial)).toEqual([
+			10, 11,
+		]);
+		expect(
+			env
+				.calls()
+				.map(
+					(c) =>
+						/** @type {IDataObject} */ (/** @type {IDataObject} */ (c.body).sujeto).identificacion,
+				),
+		).toEqual(['1710034065001', '1790016919001']);
 		expect(result.output('Receipts').map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	test('warnings (a RUC failing its checksum) are in the output, and the receipt is still sent', async () => {
-		const result = await env.run(jsonIssue('retention', { ...retentionBody(), emisor: { .../** @type {IDataObject} */ (retentionBody().emisor), ruc: '1792146738001' } }));
+		const result = await env.run(
+			jsonIssue('retention', {
+				...retentionBody(),
+				emisor: { .../** @type {IDataObject} */ (retentionBody().emisor), ruc: '1792146738001' },
+			}),
+		);
 		expect(env.calls()).toHaveLength(1);
-		expect(result.output('Receipts')[0].json.warnings).toEqual(['Issuer › RUC (emisor.ruc): RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC']);
+		expect(result.output('Receipts')[0].json.warnings).toEqual([
+			'Issuer › RUC (emisor.ruc): RUC (company) check digit is 8 but 9 was expected; sent anyway, verify the RUC',
+		]);
 	});
 
 	test('the obsolete informacion_adicional is passed through on a waybill (with a warning)', async () => {
-		const result = await env.run(jsonIssue('waybill', { ...waybillBody(), informacion_adicional: { Chofer: 'Luis' } }));
-		expect(/** @type {IDataObject} */ (only().body).informacion_adicional).toEqual({ Chofer: 'Luis' });
-		expect(String(/** @type {string[]} */ (result.output('Receipts')[0].json.warnings)[0])).toMatch(/^Additional Information \(informacion_adicional\) is obsolete/);
+		const result = await env.run(
+			jsonIssue('waybill', { ...waybillBody(), informacion_adicional: { Chofer: 'Luis' } }),
+		);
+		expect(/** @type {IDataObject} */ (only().body).informacion_adicional).toEqual({
+			Chofer: 'Luis',
+		});
+		expect(String(/** @type {string[]} */ (result.output('Receipts')[0].json.warnings)[0])).toMatch(
+			/^Additional Information \(informacion_adicional\) is obsolete/,
+		);
 	});
 
 	test('Simplify keeps the key fields', async () => {
 		const result = await env.run(jsonIssue('retention', retentionBody(), { simplify: true }));
 		const stored = [...env.receipts.receipts.values()][0];
-		expect(result.output('Receipts')[0].json).toEqual({ id: stored.id, clave_acceso: stored.clave_acceso, estado: 'CREADO', numero: '001-002-000000123', ...outcomeFields(stored.id) });
+		expect(result.output('Receipts')[0].json).toEqual({
+			id: stored.id,
+			clave_acceso: stored.clave_acceso,
+			estado: 'CREADO',
+			numero: '001-002-000000123',
+			...outcomeFields(stored.id),
+		});
 	});
 });
 
 describe('Issue operations (Fields input)', () => {
-	const emisor = { details: { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', obligado_contabilidad: true, establecimiento_codigo: '001', punto_emision: '002' } };
-	const expectedEmisor = { ruc: '1792146739001', razon_social: 'Distribuidora Andina S.A.', obligado_contabilidad: true, establecimiento: { codigo: '001', punto_emision: '002' } };
+	const emisor = {
+		details: {
+			ruc: '1792146739001',
+			razon_social: 'Distribuidora Andina S.A.',
+			obligado_contabilidad: true,
+			establecimiento_codigo: '001',
+			punto_emision: '002',
+		},
+	};
+	const expectedEmisor = {
+		ruc: '1792146739001',
+		razon_social: 'Distribuidora Andina S.A.',
+		obligado_contabilidad: true,
+		establecimiento: { codigo: '001', punto_emision: '002' },
+	};
 
 	test('Retention from fields builds the same body shape', async () => {
 		const result = await env.run({
@@ -83,10 +164,25 @@ describe('Issue operations (Fields input)', () => {
 			secuencial: '123',
 			periodo_fiscal: '03/2026',
 			emisor,
-			sujeto: { details: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan Pérez' } },
+			sujeto: {
+				details: {
+					identificacion: '1710034065001',
+					tipo_identificacion: '04',
+					razon_social: 'Juan Pérez',
+				},
+			},
 			items: {
 				item: [
-					{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, porcentaje: 0, valor_retenido: 1.75, fecha_emision_documento_sustento: '2026-03-15', numero_documento_sustento: '001-001-000000045', tipo_documento_sustento: '01' },
+					{
+						codigo: '1',
+						codigo_porcentaje: '312',
+						base_imponible: 100,
+						porcentaje: 0,
+						valor_retenido: 1.75,
+						fecha_emision_documento_sustento: '2026-03-15',
+						numero_documento_sustento: '001-001-000000045',
+						tipo_documento_sustento: '01',
+					},
 				],
 			},
 			informacion_adicional: { entry: [{ name: 'Pedido', value: 'PO-77' }] },
@@ -100,8 +196,22 @@ describe('Issue operations (Fields input)', () => {
 			fecha_emision: '2026-03-31',
 			periodo_fiscal: '03/2026',
 			emisor: expectedEmisor,
-			sujeto: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan Pérez' },
-			items: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, valor_retenido: 1.75, fecha_emision_documento_sustento: '2026-03-15', numero_documento_sustento: '001-001-000000045', tipo_documento_sustento: '01' }],
+			sujeto: {
+				identificacion: '1710034065001',
+				tipo_identificacion: '04',
+				razon_social: 'Juan Pérez',
+			},
+			items: [
+				{
+					codigo: '1',
+					codigo_porcentaje: '312',
+					base_imponible: 100,
+					valor_retenido: 1.75,
+					fecha_emision_documento_sustento: '2026-03-15',
+					numero_documento_sustento: '001-001-000000045',
+					tipo_documento_sustento: '01',
+				},
+			],
 			informacion_adicional: { Pedido: 'PO-77' },
 		});
 	});
@@ -118,11 +228,30 @@ describe('Issue operations (Fields input)', () => {
 			fecha_inicio_transporte: '2026-03-20',
 			fecha_fin_transporte: '2026-03-21',
 			direccion_partida: 'Bodega Norte',
-			transportista: { details: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Transportes Rápidos', placa: 'PBA-1234' } },
+			transportista: {
+				details: {
+					identificacion: '1710034065',
+					tipo_identificacion: '05',
+					razon_social: 'Transportes Rápidos',
+					placa: 'PBA-1234',
+				},
+			},
 			destinatarios: {
 				recipient: [
-					{ identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo', direccion: 'Guayaquil', motivo_traslado: 'Venta' },
-					{ identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan Pérez', direccion: 'Cuenca', motivo_traslado: 'Venta' },
+					{
+						identificacion: '1790016919001',
+						tipo_identificacion: '04',
+						razon_social: 'Corporación Ejemplo',
+						direccion: 'Guayaquil',
+						motivo_traslado: 'Venta',
+					},
+					{
+						identificacion: '1710034065001',
+						tipo_identificacion: '04',
+						razon_social: 'Juan Pérez',
+						direccion: 'Cuenca',
+						motivo_traslado: 'Venta',
+					},
 				],
 			},
 			waybillItems: {
@@ -137,8 +266,17 @@ describe('Issue operations (Fields input)', () => {
 		expect(result.error).toBeUndefined();
 		const body = /** @type {IDataObject} */ (only().body);
 		expect(body.secuencial).toBe('45');
-		expect(/** @type {IDataObject[]} */ (body.destinatarios).map((d) => /** @type {IDataObject[]} */ (d.items).map((i) => i.codigo_principal))).toEqual([['CAF-001', 'TE-001'], ['CAC-001']]);
-		expect(body.transportista).toEqual({ identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Transportes Rápidos', placa: 'PBA-1234' });
+		expect(
+			/** @type {IDataObject[]} */ (body.destinatarios).map((d) =>
+				/** @type {IDataObject[]} */ (d.items).map((i) => i.codigo_principal),
+			),
+		).toEqual([['CAF-001', 'TE-001'], ['CAC-001']]);
+		expect(body.transportista).toEqual({
+			identificacion: '1710034065',
+			tipo_identificacion: '05',
+			razon_social: 'Transportes Rápidos',
+			placa: 'PBA-1234',
+		});
 		expect(body.info_adicional).toEqual([{ nombre: 'Chofer', valor: 'Luis Mora' }]);
 	});
 
@@ -153,8 +291,30 @@ describe('Issue operations (Fields input)', () => {
 			secuencial: '9',
 			moneda: 'USD',
 			emisor,
-			proveedor: { details: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'María Quispe' } },
-			settlementItems: { item: [{ descripcion: 'Gastos de viaje', codigo_principal: 'VIA-1', cantidad: 1, precio_unitario: 100, descuento: 0, precio_total_sin_impuestos: 100, tax_codigo: '2', tax_codigo_porcentaje: '6', tax_tarifa: 0, tax_base_imponible: 100, tax_valor: 0 }] },
+			proveedor: {
+				details: {
+					identificacion: '1710034065',
+					tipo_identificacion: '05',
+					razon_social: 'María Quispe',
+				},
+			},
+			settlementItems: {
+				item: [
+					{
+						descripcion: 'Gastos de viaje',
+						codigo_principal: 'VIA-1',
+						cantidad: 1,
+						precio_unitario: 100,
+						descuento: 0,
+						precio_total_sin_impuestos: 100,
+						tax_codigo: '2',
+						tax_codigo_porcentaje: '6',
+						tax_tarifa: 0,
+						tax_base_imponible: 100,
+						tax_valor: 0,
+					},
+				],
+			},
 			totales: { details: { total_sin_impuestos: 100, descuento: 0, importe_total: 100 } },
 			totalTaxes: { tax: [{ codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 }] },
 			pagos: { payment: [{ forma_pago: '01', total: 100 }] },
@@ -164,10 +324,17 @@ describe('Issue operations (Fields input)', () => {
 		expect(result.error).toBeUndefined();
 		const body = /** @type {IDataObject} */ (only().body);
 		expect(env.calls()[0].path).toBe('/purchase-settlements/issue');
-		expect(/** @type {IDataObject[]} */ (body.items)[0].impuestos).toEqual([{ codigo: '2', codigo_porcentaje: '6', tarifa: 0, base_imponible: 100, valor: 0 }]);
+		expect(/** @type {IDataObject[]} */ (body.items)[0].impuestos).toEqual([
+			{ codigo: '2', codigo_porcentaje: '6', tarifa: 0, base_imponible: 100, valor: 0 },
+		]);
 		expect(body.reembolso).toEqual(reembolso);
 		expect(body.maquina_fiscal).toEqual({ marca: 'Epson', serie: 'X1' });
-		expect(body.totales).toEqual({ total_sin_impuestos: 100, descuento: 0, importe_total: 100, impuestos: [{ codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 }] });
+		expect(body.totales).toEqual({
+			total_sin_impuestos: 100,
+			descuento: 0,
+			importe_total: 100,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 }],
+		});
 		expect(result.output('Receipts')[0].json.warnings).toBeUndefined();
 	});
 
@@ -182,7 +349,13 @@ describe('Issue operations (Fields input)', () => {
 			secuencia: '77',
 			periodo_fiscal: '03/2026',
 			emisor,
-			sujeto: { details: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' } },
+			sujeto: {
+				details: {
+					identificacion: '1790016919001',
+					tipo_identificacion: '04',
+					razon_social: 'Corporación Ejemplo',
+				},
+			},
 			documentos_soporte: JSON.stringify(ats.documentos_soporte),
 			info_adicional: { entry: [{ nombre: 'Pedido', descripcion: 'PO-77' }] },
 		});
@@ -200,54 +373,99 @@ describe('Issue From XML', () => {
 		['retention', '/retentions/issue/xml', 'comprobanteRetencion'],
 		['waybill', '/waybills/issue/xml', 'guiaRemision'],
 		['purchaseSettlement', '/purchase-settlements/issue/xml', 'liquidacionCompra'],
-	])('%s from text POSTs {xml} with X-Password and outputs id, clave_acceso, es_valida', async (resource, path, root) => {
-		const xml = xmlOf(root, KNOWN_ACCESS_KEY);
-		const result = await env.run({ resource, operation: 'issueFromXml', xmlSource: 'text', xml });
-		expect(result.error).toBeUndefined();
-		const call = only();
-		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', path, env.receipts.certificatePassword]);
-		expect(call.body).toEqual({ xml });
-		const out = result.output('Receipts')[0].json;
-		expect(out).toMatchObject({ clave_acceso: KNOWN_ACCESS_KEY, es_valida: true, secuencial: '000000123' });
-		expect(out.id).toBe([...env.receipts.receipts.keys()][0]);
-		if (resource === 'purchaseSettlement') expect(out).toMatchObject({ anulado: false, pre_autorizado: false, numero: expect.any(String) });
-	});
+	])(
+		'%s from text POSTs {xml} with X-Password and outputs id, clave_acceso, es_valida',
+		async (resource, path, root) => {
+			const xml = xmlOf(root, KNOWN_ACCESS_KEY);
+			const result = await env.run({ resource, operation: 'issueFromXml', xmlSource: 'text', xml });
+			expect(result.error).toBeUndefined();
+			const call = only();
+			expect([call.method, call.path, call.headers['x-password']]).toEqual([
+				'POST',
+				path,
+				env.receipts.certificatePassword,
+			]);
+			expect(call.body).toEqual({ xml });
+			const out = result.output('Receipts')[0].json;
+			expect(out).toMatchObject({
+				clave_acceso: KNOWN_ACCESS_KEY,
+				es_valida: true,
+				secuencial: '000000123',
+			});
+			expect(out.id).toBe([...env.receipts.receipts.keys()][0]);
+			if (resource === 'purchaseSettlement')
+				expect(out).toMatchObject({
+					anulado: false,
+					pre_autorizado: false,
+					numero: expect.any(String),
+				});
+		},
+	);
 
 	test('from a binary property of the input item', async () => {
 		const xml = xmlOf('guiaRemision');
 		const workflow = env.engine;
 		const { workflowWith } = await import('../harness/engine');
-		const wf = workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', name: 'Receipts', parameters: { resource: 'waybill', operation: 'issueFromXml', xmlSource: 'binary', binaryPropertyName: 'file' } });
+		const wf = workflowWith({
+			nodeType: 'receipts',
+			credentialType: 'receiptsApi',
+			name: 'Receipts',
+			parameters: {
+				resource: 'waybill',
+				operation: 'issueFromXml',
+				xmlSource: 'binary',
+				binaryPropertyName: 'file',
+			},
+		});
 		// The Code stand-in emits an item carrying the XML as binary data.
 		const code = /** @type {any} */ (wf.nodes.find((n) => n.name === 'Input'));
-		code.parameters = { jsCode: `return [{ json: {}, binary: { file: { data: ${JSON.stringify(Buffer.from(xml).toString('base64'))}, mimeType: 'application/xml', fileName: 'guia.xml' } } }];` };
+		code.parameters = {
+			jsCode: `return [{ json: {}, binary: { file: { data: ${JSON.stringify(Buffer.from(xml).toString('base64'))}, mimeType: 'application/xml', fileName: 'guia.xml' } } }];`,
+		};
 		const result = await workflow.run(wf);
 		expect(result.error).toBeUndefined();
 		expect(only().body).toEqual({ xml });
-		expect(result.output('Receipts')[0].json).toMatchObject({ es_valida: true, clave_acceso: expect.stringMatching(/^\d{49}$/) });
+		expect(result.output('Receipts')[0].json).toMatchObject({
+			es_valida: true,
+			clave_acceso: expect.stringMatching(/^\d{49}$/),
+		});
 	});
 });
 
 describe('Get operations', () => {
-	test.each(/** @type {const} */ ([
-		['atsRetention', 'atsRetention', '/ats-retentions'],
-		['waybill', 'waybill', '/waybills'],
-	]))('%s Get reads the whole receipt with X-Key only', async (resource, kind, base) => {
+	test.each(
+		/** @type {const} */ ([
+			['atsRetention', 'atsRetention', '/ats-retentions'],
+			['waybill', 'waybill', '/waybills'],
+		]),
+	)('%s Get reads the whole receipt with X-Key only', async (resource, kind, base) => {
 		env.receipts.advanceOnRead = false;
-		const r = env.receipts.seed(kind, kind === 'waybill' ? waybillBody() : atsRetentionBody(), 'AUTORIZADO');
+		const r = env.receipts.seed(
+			kind,
+			kind === 'waybill' ? waybillBody() : atsRetentionBody(),
+			'AUTORIZADO',
+		);
 		const result = await env.run({ resource, operation: 'get', receiptId: r.id });
 		expect(result.error).toBeUndefined();
 		const call = only();
 		expect([call.method, call.path]).toEqual(['GET', `${base}/${r.id}`]);
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBeUndefined();
-		expect(result.output('Receipts')[0].json).toEqual({ ...plain(env.receipts.full(r)), ...outcomeFields() });
+		expect(result.output('Receipts')[0].json).toEqual({
+			...plain(env.receipts.full(r)),
+			...outcomeFields(),
+		});
 	});
 
 	test('Document Get reads /edocs/{id}; Simplify keeps the key fields', async () => {
 		env.receipts.advanceOnRead = false;
 		const r = env.receipts.seed('retention', retentionBody(), 'AUTORIZADO');
-		const result = await env.run({ resource: 'document', operation: 'get', receiptId: r.id, simplify: true });
+		const result = await env.run({
+			resource: 'document',
+			operation: 'get',
+			receiptId: r.id,
+			simplify: true,
+		});
 		expect(only().path).toBe(`/edocs/${r.id}`);
 		expect(result.output('Receipts')[0].json).toEqual({
 			id: r.id,
@@ -265,9 +483,20 @@ describe('Get operations', () => {
 
 	test('Get of many items runs them in parallel and keeps the order', async () => {
 		env.receipts.advanceOnRead = false;
-		const ids = Array.from({ length: 6 }, () => env.receipts.seed('waybill', waybillBody(), 'RECIBIDO').id);
+		const ids = Array.from(
+			{ length: 6 },
+			() => env.receipts.seed('waybill', waybillBody(), 'RECIBIDO').id,
+		);
 		env.server.delayMs = 30;
-		const result = await env.run({ resource: 'waybill', operation: 'get', receiptId: '={{ $json.id }}', options: { parallelRequests: 3 } }, ids.map((id) => ({ id })));
+		const result = await env.run(
+			{
+				resource: 'waybill',
+				operation: 'get',
+				receiptId: '={{ $json.id }}',
+				options: { parallelRequests: 3 },
+			},
+			ids.map((id) => ({ id })),
+		);
 		expect(result.output('Receipts').map((i) => i.json.id)).toEqual(ids);
 	});
 
@@ -283,47 +512,100 @@ describe('Document Authorize', () => {
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId: r.id });
 		expect(result.error).toBeUndefined();
 		const call = only();
-		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', `/edocs/${r.id}/issue`, env.receipts.certificatePassword]);
+		expect([call.method, call.path, call.headers['x-password']]).toEqual([
+			'POST',
+			`/edocs/${r.id}/issue`,
+			env.receipts.certificatePassword,
+		]);
 		expect(call.raw.length).toBe(0);
-		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, tipo: '06', estado: 'CREADO', numero: '001-002-000000045', clave_acceso: r.clave_acceso, receptor: expect.any(Object) });
+		expect(result.output('Receipts')[0].json).toMatchObject({
+			id: r.id,
+			tipo: '06',
+			estado: 'CREADO',
+			numero: '001-002-000000045',
+			clave_acceso: r.clave_acceso,
+			receptor: expect.any(Object),
+		});
 	});
 });
 
 describe('Waybill Reissue', () => {
-	test.each(/** @type {const} */ (['NO AUTORIZADO', 'DEVUELTO']))('a waybill in %s is corrected: POST /waybills/{id}/reissue with the new body', async (estado) => {
-		const r = env.receipts.seed('waybill', waybillBody(), estado);
-		const corrected = { ...waybillBody(), direccion_partida: 'Bodega Sur, Quito' };
-		const result = await env.run(jsonIssue('waybill', corrected, { receiptId: r.id }, 'reissue'));
-		expect(result.error).toBeUndefined();
-		const call = only();
-		expect([call.method, call.path, call.headers['x-password']]).toEqual(['POST', `/waybills/${r.id}/reissue`, env.receipts.certificatePassword]);
-		expect(call.body).toEqual(plain(corrected));
-		expect(result.output('Receipts')[0].json).toMatchObject({ id: r.id, clave_acceso: r.clave_acceso, direccion_partida: 'Bodega Sur, Quito' });
-		expect(/** @type {any} */ (env.receipts.receipts.get(r.id)).reissues).toBe(1);
-	});
+	test.each(/** @type {const} */ (['NO AUTORIZADO', 'DEVUELTO']))(
+		'a waybill in %s is corrected: POST /waybills/{id}/reissue with the new body',
+		async (estado) => {
+			const r = env.receipts.seed('waybill', waybillBody(), estado);
+			const corrected = { ...waybillBody(), direccion_partida: 'Bodega Sur, Quito' };
+			const result = await env.run(jsonIssue('waybill', corrected, { receiptId: r.id }, 'reissue'));
+			expect(result.error).toBeUndefined();
+			const call = only();
+			expect([call.method, call.path, call.headers['x-password']]).toEqual([
+				'POST',
+				`/waybills/${r.id}/reissue`,
+				env.receipts.certificatePassword,
+			]);
+			expect(call.body).toEqual(plain(corrected));
+			expect(result.output('Receipts')[0].json).toMatchObject({
+				id: r.id,
+				clave_acceso: r.clave_acceso,
+				direccion_partida: 'Bodega Sur, Quito',
+			});
+			expect(/** @type {any} */ (env.receipts.receipts.get(r.id)).reissues).toBe(1);
+		},
+	);
 
 	test('an authorized waybill: the service refuses and the user reads why', async () => {
 		const r = env.receipts.seed('waybill', waybillBody(), 'AUTORIZADO');
-		const result = await env.run(jsonIssue('waybill', waybillBody(), { receiptId: r.id }, 'reissue'));
+		const result = await env.run(
+			jsonIssue('waybill', waybillBody(), { receiptId: r.id }, 'reissue'),
+		);
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toBe(`[item 1] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`);
-		expect(result.error?.description).toMatch(/^Only waybills in NO AUTORIZADO or DEVUELTO can be reissued/);
+		expect(result.error?.message).toBe(
+			`[item 1] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`,
+		);
+		expect(result.error?.description).toMatch(
+			/^Only waybills in NO AUTORIZADO or DEVUELTO can be reissued/,
+		);
 	});
 });
 
 describe('Webhook Subscribe', () => {
-	test.each(['receipt-issued', 'issue-error'])('subscribes %s with X-Key only (no X-Password: it issues nothing) and outputs the subscription', async (event) => {
-		const result = await env.run({ resource: 'webhook', operation: 'subscribe', event_name: event, webhook_url: 'https://n8n.example.com/webhook/abc' });
-		expect(result.error).toBeUndefined();
-		const call = only();
-		expect([call.method, call.path, call.headers['x-key'], call.headers['x-password']]).toEqual(['POST', '/webhooks', env.receipts.apiKey, undefined]);
-		expect(call.body).toEqual({ event_name: event, webhook_url: 'https://n8n.example.com/webhook/abc' });
-		expect(result.output('Receipts')[0].json).toEqual({ id: 'sub_1', event_name: event, webhook_url: 'https://n8n.example.com/webhook/abc' });
-		expect(env.receipts.subscriptions).toHaveLength(1);
-	});
+	test.each(['receipt-issued', 'issue-error'])(
+		'subscribes %s with X-Key only (no X-Password: it issues nothing) and outputs the subscription',
+		async (event) => {
+			const result = await env.run({
+				resource: 'webhook',
+				operation: 'subscribe',
+				event_name: event,
+				webhook_url: 'https://n8n.example.com/webhook/abc',
+			});
+			expect(result.error).toBeUndefined();
+			const call = only();
+			expect([call.method, call.path, call.headers['x-key'], call.headers['x-password']]).toEqual([
+				'POST',
+				'/webhooks',
+				env.receipts.apiKey,
+				undefined,
+			]);
+			expect(call.body).toEqual({
+				event_name: event,
+				webhook_url: 'https://n8n.example.com/webhook/abc',
+			});
+			expect(result.output('Receipts')[0].json).toEqual({
+				id: 'sub_1',
+				event_name: event,
+				webhook_url: 'https://n8n.example.com/webhook/abc',
+			});
+			expect(env.receipts.subscriptions).toHaveLength(1);
+		},
+	);
 
 	test('a bad URL is refused before sending', async () => {
-		const result = await env.run({ resource: 'webhook', operation: 'subscribe', event_name: 'receipt-issued', webhook_url: 'ftp://x' });
+		const result = await env.run({
+			resource: 'webhook',
+			operation: 'subscribe',
+			event_name: 'receipt-issued',
+			webhook_url: 'ftp://x',
+		});
 		expect(result.error?.message).toBe('[item 1] webhook_url: "ftp://x" is not an http(s) URL');
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -344,20 +626,46 @@ describe('Simulator events (used by the trigger work)', () => {
 		});
 		await /** @type {Promise<void>} */ (new Promise((r) => hook.listen(0, '127.0.0.1', r)));
 		const url = `http://127.0.0.1:${/** @type {{ port: number }} */ (hook.address()).port}/hook`;
-		await env.run({ resource: 'webhook', operation: 'subscribe', event_name: 'receipt-issued', webhook_url: url });
+		await env.run({
+			resource: 'webhook',
+			operation: 'subscribe',
+			event_name: 'receipt-issued',
+			webhook_url: url,
+		});
 		const r = env.receipts.seed('retention', retentionBody(), 'AUTORIZADO');
 		const results = await env.receipts.deliver('receipt-issued', r.id);
 		hook.close();
 		expect(results).toEqual([{ url, status: 200, body: {} }]);
-		expect(got[0]).toMatchObject({ id: r.id, tipo: 'retencion', clave_acceso: r.clave_acceso, 'api-key': env.receipts.apiKey, autorizacion: { estado: 'AUTORIZADO', mensajes: [] } });
+		expect(got[0]).toMatchObject({
+			id: r.id,
+			tipo: 'retencion',
+			clave_acceso: r.clave_acceso,
+			'api-key': env.receipts.apiKey,
+			autorizacion: { estado: 'AUTORIZADO', mensajes: [] },
+		});
 	});
 });
 
 describe('answers without a body', () => {
 	test('an empty 201 to Subscribe still outputs what was subscribed', async () => {
-		env.server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', times: 1, status: 201, body: '' });
-		const result = await env.run({ resource: 'webhook', operation: 'subscribe', event_name: 'issue-error', webhook_url: 'https://n8n.example.com/webhook/x' });
+		env.server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/webhooks',
+			times: 1,
+			status: 201,
+			body: '',
+		});
+		const result = await env.run({
+			resource: 'webhook',
+			operation: 'subscribe',
+			event_name: 'issue-error',
+			webhook_url: 'https://n8n.example.com/webhook/x',
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.output('Receipts')[0].json).toEqual({ event_name: 'issue-error', webhook_url: 'https://n8n.example.com/webhook/x' });
+		expect(result.output('Receipts')[0].json).toEqual({
+			event_name: 'issue-error',
+			webhook_url: 'https://n8n.example.com/webhook/x',
+		});
 	});
 });

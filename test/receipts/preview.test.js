@@ -1,6 +1,19 @@
 /** @import { IDataObject } from 'n8n-workflow' */
 import { built } from '../harness/engine';
-import { atsRetentionBody, bookkeeperForm, creditNoteBody, debitNoteBody, invoiceBody, jsonIssue, plain, retentionBody, savedIssuer, settlementBody, useReceipts, waybillBody } from './setup';
+import {
+	atsRetentionBody,
+	bookkeeperForm,
+	creditNoteBody,
+	debitNoteBody,
+	invoiceBody,
+	jsonIssue,
+	plain,
+	retentionBody,
+	savedIssuer,
+	settlementBody,
+	useReceipts,
+	waybillBody,
+} from './setup';
 
 /**
  * Preview: the exact body Issue would send, with its warnings — or every problem Issue would stop on — and
@@ -13,7 +26,11 @@ const reproducible = { options: { accessKey: 'reproducible' } };
 
 /** Only catalog reads reached the service. */
 const onlyCatalogReads = () => {
-	expect(env.server.received('receipts').every((c) => c.method === 'GET' && c.path.startsWith('/catalog/'))).toBe(true);
+	expect(
+		env.server
+			.received('receipts')
+			.every((c) => c.method === 'GET' && c.path.startsWith('/catalog/')),
+	).toBe(true);
 };
 
 /** The body the simulator received from the run's one issue request. */
@@ -28,7 +45,8 @@ function withoutAmounts(body) {
 	const copy = structuredClone(body);
 	for (const it of /** @type {IDataObject[]} */ (copy.items ?? [])) {
 		delete it.precio_total_sin_impuestos;
-		for (const tax of /** @type {IDataObject[]} */ (it.impuestos ?? [])) for (const key of ['tarifa', 'base_imponible', 'valor']) delete tax[key];
+		for (const tax of /** @type {IDataObject[]} */ (it.impuestos ?? []))
+			for (const key of ['tarifa', 'base_imponible', 'valor']) delete tax[key];
 	}
 	delete copy.totales;
 	for (const p of /** @type {IDataObject[]} */ (copy.pagos ?? [])) delete p.total;
@@ -40,12 +58,41 @@ describe('Preview shows exactly the body Issue sends, for every kind that issues
 	test.each([
 		['invoice', 'preview', 'issue', () => withoutAmounts(invoiceBody())],
 		['creditNote', 'preview', 'issue', () => withoutAmounts(creditNoteBody())],
-		['debitNote', 'preview', 'issue', () => ({ ...debitNoteBody(), totales: { impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] } })],
-		['retention', 'preview', 'issue', () => ({ ...retentionBody(), items: /** @type {IDataObject[]} */ (retentionBody().items).map((i) => ({ ...i, valor_retenido: undefined })) })],
-		['atsRetention', 'preview', 'issue', () => ({ ...atsRetentionBody(), fecha_emision: '2026-03-31' })],
+		[
+			'debitNote',
+			'preview',
+			'issue',
+			() => ({
+				...debitNoteBody(),
+				totales: { impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] },
+			}),
+		],
+		[
+			'retention',
+			'preview',
+			'issue',
+			() => ({
+				...retentionBody(),
+				items: /** @type {IDataObject[]} */ (retentionBody().items).map((i) => ({
+					...i,
+					valor_retenido: undefined,
+				})),
+			}),
+		],
+		[
+			'atsRetention',
+			'preview',
+			'issue',
+			() => ({ ...atsRetentionBody(), fecha_emision: '2026-03-31' }),
+		],
 		['waybill', 'preview', 'issue', () => ({ ...waybillBody(), fecha_emision: '2026-03-20' })],
 		['purchaseSettlement', 'preview', 'issue', () => withoutAmounts(settlementBody())],
-		['purchaseSettlement', 'previewWithReimbursement', 'issueWithReimbursement', () => withoutAmounts(settlementBody(true))],
+		[
+			'purchaseSettlement',
+			'previewWithReimbursement',
+			'issueWithReimbursement',
+			() => withoutAmounts(settlementBody(true)),
+		],
 	])('%s %s', async (resource, preview, issue, body) => {
 		const shown = await env.run(jsonIssue(resource, body(), reproducible, preview));
 		expect(shown.error).toBeUndefined();
@@ -64,11 +111,20 @@ describe('Preview shows exactly the body Issue sends, for every kind that issues
 
 	test('the bookkeeper’s two-item invoice from the Fields form: Preview and Issue agree to the cent', async () => {
 		env.setCredential(savedIssuer());
-		const form = { resource: 'invoice', ...bookkeeperForm(), fecha_emision: '2026-03-31', ...reproducible };
+		const form = {
+			resource: 'invoice',
+			...bookkeeperForm(),
+			fecha_emision: '2026-03-31',
+			...reproducible,
+		};
 		const shown = await env.run({ ...form, operation: 'preview' }, undefined, false, 2);
 		onlyCatalogReads();
 		const [out] = shown.output('Receipts');
-		expect(out.json).toMatchObject({ valid: true, warnings: ['Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it'], body: { totales: { importe_total: 150.5 } } });
+		expect(out.json).toMatchObject({
+			valid: true,
+			warnings: ['Buyer › ID Type was empty: 05 (cédula, from 10 digits) was used; check it'],
+			body: { totales: { importe_total: 150.5 } },
+		});
 		env.server.clear();
 		const issued = await env.runTimed({ ...form, operation: 'issue' }, undefined, false, 2);
 		expect(issued.error).toBeUndefined();
@@ -84,37 +140,77 @@ describe('a month’s batch checked in one run', () => {
 			{ seq: 303, qty: 1, price: 20 },
 		];
 		const body = withoutAmounts(invoiceBody());
-		const text = JSON.stringify({ ...body, secuencial: 0, items: [{ descripcion: 'Café', cantidad: 'QTY', precio_unitario: 0, descuento: 0, impuestos: [{ codigo: '2', codigo_porcentaje: 'PCT' }] }] })
+		const text = JSON.stringify({
+			...body,
+			secuencial: 0,
+			items: [
+				{
+					descripcion: 'Café',
+					cantidad: 'QTY',
+					precio_unitario: 0,
+					descuento: 0,
+					impuestos: [{ codigo: '2', codigo_porcentaje: 'PCT' }],
+				},
+			],
+		})
 			.replace('"secuencial":0', '"secuencial":{{ $json.seq }}')
 			.replace('"cantidad":"QTY"', '"cantidad":{{ JSON.stringify($json.qty) }}')
 			.replace('"precio_unitario":0', '"precio_unitario":{{ $json.price }}')
 			.replace('"codigo_porcentaje":"PCT"', '"codigo_porcentaje":"{{ $json.pct ?? 4 }}"');
-		const result = await env.run({ resource: 'invoice', operation: 'preview', inputMode: 'json', jsonBody: `=${text}` }, rows);
+		const result = await env.run(
+			{ resource: 'invoice', operation: 'preview', inputMode: 'json', jsonBody: `=${text}` },
+			rows,
+		);
 		expect(result.error).toBeUndefined();
 		onlyCatalogReads();
 		const out = result.output('Receipts').map((o) => o.json);
 		expect(out.map((o) => o.valid)).toEqual([true, false, true]);
-		expect(result.output('Receipts').map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(/** @type {IDataObject} */ (/** @type {IDataObject} */ (out[0].body).totales).importe_total).toBe(43.13);
+		expect(result.output('Receipts').map((o) => o.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+		expect(
+			/** @type {IDataObject} */ (/** @type {IDataObject} */ (out[0].body).totales).importe_total,
+		).toBe(43.13);
 		expect(out[1].body).toBeUndefined();
-		expect(out[1].problems).toEqual(['Item 1 › Quantity (items[0].cantidad) must be a number, got "tres"']);
-		expect(/** @type {IDataObject} */ (/** @type {IDataObject} */ (out[2].body).totales).importe_total).toBe(23);
+		expect(out[1].problems).toEqual([
+			'Item 1 › Quantity (items[0].cantidad) must be a number, got "tres"',
+		]);
+		expect(
+			/** @type {IDataObject} */ (/** @type {IDataObject} */ (out[2].body).totales).importe_total,
+		).toBe(23);
 	});
 
 	test('Issue of the same batch stops at the bad row before anything is sent (Preview is the way to see them all)', async () => {
 		const rows = [{ seq: 301 }, { seq: 302 }];
-		const text = JSON.stringify({ ...withoutAmounts(invoiceBody()), secuencial: 0 }).replace('"secuencial":0', '"secuencial":{{ $json.seq === 302 ? 0 : $json.seq }}');
-		const result = await env.run({ resource: 'invoice', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` }, rows);
+		const text = JSON.stringify({ ...withoutAmounts(invoiceBody()), secuencial: 0 }).replace(
+			'"secuencial":0',
+			'"secuencial":{{ $json.seq === 302 ? 0 : $json.seq }}',
+		);
+		const result = await env.run(
+			{ resource: 'invoice', operation: 'issue', inputMode: 'json', jsonBody: `=${text}` },
+			rows,
+		);
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 2] Sequential (secuencial) must be at least 1, got 0');
+		expect(result.error?.message).toBe(
+			'[item 2] Sequential (secuencial) must be at least 1, got 0',
+		);
 	});
 
 	test('a body that is not JSON is a problem of its row, like any other', async () => {
-		const result = await env.run({ resource: 'retention', operation: 'preview', inputMode: 'json', jsonBody: '{"ambiente": 1,' });
+		const result = await env.run({
+			resource: 'retention',
+			operation: 'preview',
+			inputMode: 'json',
+			jsonBody: '{"ambiente": 1,',
+		});
 		expect(result.error).toBeUndefined();
 		const [out] = result.output('Receipts');
 		expect(out.json.valid).toBe(false);
-		expect(String(/** @type {string[]} */ (out.json.problems)[0])).toMatch(/^Receipt \(JSON\): is not valid JSON/);
+		expect(String(/** @type {string[]} */ (out.json.problems)[0])).toMatch(
+			/^Receipt \(JSON\): is not valid JSON/,
+		);
 		expect(env.server.received('receipts')).toEqual([]);
 	});
 });
@@ -122,8 +218,18 @@ describe('a month’s batch checked in one run', () => {
 describe('the Preview operation in the node', () => {
 	const properties = built('nodes/Receipts/Receipts.node', 'Receipts').description.properties;
 
-	test.each(['atsRetention', 'creditNote', 'debitNote', 'invoice', 'purchaseSettlement', 'retention', 'waybill'])('%s: every resource that issues offers Preview', (resource) => {
-		const selector = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+	test.each([
+		'atsRetention',
+		'creditNote',
+		'debitNote',
+		'invoice',
+		'purchaseSettlement',
+		'retention',
+		'waybill',
+	])('%s: every resource that issues offers Preview', (resource) => {
+		const selector = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+		);
 		const values = (selector?.options ?? []).map((o) => /** @type {{ value: string }} */ (o).value);
 		expect(values).toContain('issue');
 		expect(values).toContain('preview');
@@ -131,10 +237,17 @@ describe('the Preview operation in the node', () => {
 
 	test('Preview reads the same receipt fields as Issue, so switching between them keeps what was filled in', () => {
 		for (const name of ['inputMode', 'jsonBody', 'lineItems', 'comprador', 'pagos', 'secuencial']) {
-			const shown = properties.filter((p) => p.name === name && p.displayOptions?.show?.resource?.includes('invoice')).flatMap((p) => p.displayOptions?.show?.operation ?? []);
+			const shown = properties
+				.filter((p) => p.name === name && p.displayOptions?.show?.resource?.includes('invoice'))
+				.flatMap((p) => p.displayOptions?.show?.operation ?? []);
 			expect(shown).toEqual(expect.arrayContaining(['issue', 'preview']));
 		}
-		const waits = properties.filter((p) => p.name === 'waitForFinalState' && p.displayOptions?.show?.resource?.includes('invoice')).flatMap((p) => p.displayOptions?.show?.operation ?? []);
+		const waits = properties
+			.filter(
+				(p) =>
+					p.name === 'waitForFinalState' && p.displayOptions?.show?.resource?.includes('invoice'),
+			)
+			.flatMap((p) => p.displayOptions?.show?.operation ?? []);
 		expect(waits).not.toContain('preview');
 	});
 

@@ -13,23 +13,51 @@ export async function startReceipts() {
 	// Receipt files on another origin, as the real service serves them from another host.
 	const filesOrigin = await server.addOrigin();
 	receipts.filesBaseUrl = `${filesOrigin}/receipts`;
-	const engine = new Engine([built('nodes/Receipts/Receipts.node', 'Receipts')], [built('credentials/ReceiptsApi.credentials', 'ReceiptsApi')]);
+	const engine = new Engine(
+		[built('nodes/Receipts/Receipts.node', 'Receipts')],
+		[built('credentials/ReceiptsApi.credentials', 'ReceiptsApi')],
+	);
 	const setCredential = (data = {}) =>
-		engine.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET, ...data });
+		engine.credentials.set('receiptsApi', {
+			baseUrl: server.url('receipts'),
+			apiKey: receipts.apiKey,
+			certificatePassword: receipts.certificatePassword,
+			accessKeySecret: DEV_ACCESS_KEY_SECRET,
+			...data,
+		});
 	setCredential();
 	/**
 	 * Runs the Receipts node (`typeVersion` 1 unless given: the version every saved workflow before version 2 has).
 	 * @returns {Promise<RunResult>}
 	 */
 	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
-		engine.run(workflowWith({ nodeType: 'receipts', credentialType: 'receiptsApi', parameters, input, continueOnFail, name: 'Receipts', typeVersion }));
+		engine.run(
+			workflowWith({
+				nodeType: 'receipts',
+				credentialType: 'receiptsApi',
+				parameters,
+				input,
+				continueOnFail,
+				name: 'Receipts',
+				typeVersion,
+			}),
+		);
 	/**
 	 * `run` on the fake clock (test/harness/clock.js): for every run that waits (Wait for Final State, a
 	 * Retry-After, a late answer), so its time is the code's, never the machine's. `clock`: its step and limit.
 	 * @returns {Promise<RunResult & { elapsedMs: number }>}
 	 */
-	const runTimed = async (parameters, input, continueOnFail = false, typeVersion = 1, clock = {}) => {
-		const { result, elapsedMs } = await withFakeClock(() => run(parameters, input, continueOnFail, typeVersion), clock);
+	const runTimed = async (
+		parameters,
+		input,
+		continueOnFail = false,
+		typeVersion = 1,
+		clock = {},
+	) => {
+		const { result, elapsedMs } = await withFakeClock(
+			() => run(parameters, input, continueOnFail, typeVersion),
+			clock,
+		);
 		return { ...result, elapsedMs };
 	};
 	/**
@@ -38,13 +66,35 @@ export async function startReceipts() {
 	 * @returns {Promise<RunResult>}
 	 */
 	const runAsTool = (parameters, input, typeVersion = 1) =>
-		engine.run(workflowWith({ nodeType: 'receiptsTool', credentialType: 'receiptsApi', parameters, input, name: 'Receipts', typeVersion }));
+		engine.run(
+			workflowWith({
+				nodeType: 'receiptsTool',
+				credentialType: 'receiptsApi',
+				parameters,
+				input,
+				name: 'Receipts',
+				typeVersion,
+			}),
+		);
 	// What the node sent, leaving out its reads of the tax-rate catalogs (once per execution, before issuing):
 	// `catalogReads()` lists those.
-	const isCatalogRead = (r) => r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);
+	const isCatalogRead = (r) =>
+		r.method === 'GET' && /^\/catalog\/(sales|withholdings)-tax-rates\//.test(r.path);
 	const calls = () => server.received('receipts').filter((r) => !isCatalogRead(r));
 	const catalogReads = () => server.received('receipts').filter(isCatalogRead);
-	return { receipts, server, engine, run, runTimed, runAsTool, calls, catalogReads, setCredential, filesOrigin, stop: () => server.stop() };
+	return {
+		receipts,
+		server,
+		engine,
+		run,
+		runTimed,
+		runAsTool,
+		calls,
+		catalogReads,
+		setCredential,
+		filesOrigin,
+		stop: () => server.stop(),
+	};
 }
 
 /**
@@ -88,7 +138,13 @@ export const plain = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringif
  * @returns {IDataObject}
  */
 export const outcomeFields = (id) =>
-	id ? { rejected: false, next_step: expect.stringContaining(`Read it again with Document → Get (ID ${id})`), sri_messages: [] } : { rejected: false, sri_messages: [] };
+	id
+		? {
+				rejected: false,
+				next_step: expect.stringContaining(`Read it again with Document → Get (ID ${id})`),
+				sri_messages: [],
+			}
+		: { rejected: false, sri_messages: [] };
 
 export const ISSUER = {
 	ruc: '1792146739001',
@@ -107,7 +163,12 @@ export const retentionBody = () => ({
 	fecha_emision: '2026-03-31',
 	periodo_fiscal: '03/2026',
 	emisor: ISSUER,
-	sujeto: { identificacion: '1710034065001', tipo_identificacion: '04', razon_social: 'Juan Pérez', email: 'juan@example.com' },
+	sujeto: {
+		identificacion: '1710034065001',
+		tipo_identificacion: '04',
+		razon_social: 'Juan Pérez',
+		email: 'juan@example.com',
+	},
 	items: [
 		{
 			base_imponible: 100,
@@ -130,7 +191,11 @@ export const atsRetentionBody = () => ({
 	secuencia: 77,
 	periodo_fiscal: '03/2026',
 	emisor: { ...ISSUER, regimen_rimpe: 'CONTRIBUYENTE RÉGIMEN RIMPE' },
-	sujeto: { identificacion: '1790016919001', tipo_identificacion: '04', razon_social: 'Corporación Ejemplo' },
+	sujeto: {
+		identificacion: '1790016919001',
+		tipo_identificacion: '04',
+		razon_social: 'Corporación Ejemplo',
+	},
 	documentos_soporte: [
 		{
 			codigo_sustento: '01',
@@ -139,8 +204,18 @@ export const atsRetentionBody = () => ({
 			fecha_emision: '2026-03-15',
 			total_sin_impuestos: 100,
 			total: 115,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, tarifa: 15, valor: 15 }],
-			retenciones: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, tarifa: 1.75, valor_retenido: 1.75 }],
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, tarifa: 15, valor: 15 },
+			],
+			retenciones: [
+				{
+					codigo: '1',
+					codigo_porcentaje: '312',
+					base_imponible: 100,
+					tarifa: 1.75,
+					valor_retenido: 1.75,
+				},
+			],
 			pagos: [{ tipo_pago: '01', total: 115 }],
 		},
 	],
@@ -156,7 +231,13 @@ export const waybillBody = () => ({
 	fecha_inicio_transporte: '2026-03-20',
 	fecha_fin_transporte: '2026-03-21',
 	direccion_partida: 'Bodega Norte, Quito',
-	transportista: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Transportes Rápidos', placa: 'PBA-1234', email: 'flota@example.com' },
+	transportista: {
+		identificacion: '1710034065',
+		tipo_identificacion: '05',
+		razon_social: 'Transportes Rápidos',
+		placa: 'PBA-1234',
+		email: 'flota@example.com',
+	},
 	destinatarios: [
 		{
 			identificacion: '1790016919001',
@@ -179,7 +260,12 @@ export const settlementBody = (reimbursement = false) => ({
 	moneda: 'USD',
 	fecha_emision: '2026-03-31',
 	emisor: ISSUER,
-	proveedor: { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'María Quispe', direccion: 'Otavalo' },
+	proveedor: {
+		identificacion: '1710034065',
+		tipo_identificacion: '05',
+		razon_social: 'María Quispe',
+		direccion: 'Otavalo',
+	},
 	items: [
 		{
 			descripcion: 'Tejidos artesanales',
@@ -188,16 +274,26 @@ export const settlementBody = (reimbursement = false) => ({
 			precio_unitario: 50,
 			descuento: 0,
 			precio_total_sin_impuestos: 100,
-			impuestos: [reimbursement ? { codigo: '2', codigo_porcentaje: '6', tarifa: 0, base_imponible: 100, valor: 0 } : { codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 100, valor: 15 }],
+			impuestos: [
+				reimbursement
+					? { codigo: '2', codigo_porcentaje: '6', tarifa: 0, base_imponible: 100, valor: 0 }
+					: { codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 100, valor: 15 },
+			],
 		},
 	],
 	totales: {
 		total_sin_impuestos: 100,
 		descuento: 0,
 		importe_total: reimbursement ? 100 : 115,
-		impuestos: [reimbursement ? { codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 } : { codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 }],
+		impuestos: [
+			reimbursement
+				? { codigo: '2', codigo_porcentaje: '6', base_imponible: 100, valor: 0 }
+				: { codigo: '2', codigo_porcentaje: '4', base_imponible: 100, valor: 15 },
+		],
 	},
-	pagos: [{ forma_pago: '01', total: reimbursement ? 100 : 115, unidad_tiempo: 'dias', plazo: '30' }],
+	pagos: [
+		{ forma_pago: '01', total: reimbursement ? 100 : 115, unidad_tiempo: 'dias', plazo: '30' },
+	],
 	...(reimbursement
 		? {
 				reembolso: {
@@ -216,7 +312,9 @@ export const settlementBody = (reimbursement = false) => ({
 							secuencia: 321,
 							fecha_emision: '2026-03-10',
 							numero_autorizacion: '2110201101179214673900110020010000000011234567813',
-							impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 100, valor: 0 }],
+							impuestos: [
+								{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 100, valor: 0 },
+							],
 						},
 					],
 				},
@@ -224,7 +322,13 @@ export const settlementBody = (reimbursement = false) => ({
 		: {}),
 });
 
-export const BUYER = { identificacion: '1710034065', tipo_identificacion: '05', razon_social: 'Juan Pérez', email: 'juan@example.com', direccion: 'Quito' };
+export const BUYER = {
+	identificacion: '1710034065',
+	tipo_identificacion: '05',
+	razon_social: 'Juan Pérez',
+	email: 'juan@example.com',
+	direccion: 'Quito',
+};
 
 /**
  * An invoice whose amounts add up: 3 × 12.50 − 1.50 at VAT 15 %, 20.00 at VAT 0 %, paid in two parts.
@@ -246,7 +350,9 @@ export const invoiceBody = () => ({
 			precio_unitario: 12.5,
 			descuento: 1.5,
 			precio_total_sin_impuestos: 36,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 36, valor: 5.4 }],
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 36, valor: 5.4 },
+			],
 		},
 		{
 			descripcion: 'Libro de recetas',
@@ -299,10 +405,16 @@ export const creditNoteBody = () => ({
 			precio_unitario: 12.5,
 			descuento: 0.5,
 			precio_total_sin_impuestos: 12,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 12, valor: 1.8 }],
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 12, valor: 1.8 },
+			],
 		},
 	],
-	totales: { total_sin_impuestos: 12, importe_total: 13.8, impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 12, valor: 1.8 }] },
+	totales: {
+		total_sin_impuestos: 12,
+		importe_total: 13.8,
+		impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 12, valor: 1.8 }],
+	},
 	informacion_adicional: { Motivo: 'Producto dañado' },
 });
 
@@ -324,7 +436,13 @@ export const debitNoteBody = () => ({
 		{ motivo: 'Interés por mora', valor: 8.5 },
 		{ motivo: 'Gastos de cobranza', valor: 1.5 },
 	],
-	totales: { total_sin_impuestos: 10, importe_total: 11.5, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 }] },
+	totales: {
+		total_sin_impuestos: 10,
+		importe_total: 11.5,
+		impuestos: [
+			{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 10, valor: 1.5 },
+		],
+	},
 });
 
 /**
@@ -335,11 +453,25 @@ export const debitNoteBody = () => ({
  */
 export const bookkeeperForm = (secuencial = '150') => ({
 	secuencial,
-	comprador: { details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social } },
+	comprador: {
+		details: { identificacion: BUYER.identificacion, razon_social: BUYER.razon_social },
+	},
 	lineItems: {
 		item: [
-			{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, tax_codigo: '2', tax_codigo_porcentaje: '4' },
-			{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, tax_codigo: '2', tax_codigo_porcentaje: '0' },
+			{
+				descripcion: 'Servicio contable',
+				cantidad: 3,
+				precio_unitario: 40,
+				tax_codigo: '2',
+				tax_codigo_porcentaje: '4',
+			},
+			{
+				descripcion: 'Libro',
+				cantidad: 1,
+				precio_unitario: 12.5,
+				tax_codigo: '2',
+				tax_codigo_porcentaje: '0',
+			},
 		],
 	},
 	pagos: { payment: [{ medio: 'efectivo' }] },
@@ -348,8 +480,26 @@ export const bookkeeperForm = (secuencial = '150') => ({
 /** What the node computes for `bookkeeperForm`: the items, totals and payment it sends. */
 export const bookkeeperAmounts = () => ({
 	items: [
-		{ descripcion: 'Servicio contable', cantidad: 3, precio_unitario: 40, descuento: 0, precio_total_sin_impuestos: 120, impuestos: [{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 120, valor: 18 }] },
-		{ descripcion: 'Libro', cantidad: 1, precio_unitario: 12.5, descuento: 0, precio_total_sin_impuestos: 12.5, impuestos: [{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 12.5, valor: 0 }] },
+		{
+			descripcion: 'Servicio contable',
+			cantidad: 3,
+			precio_unitario: 40,
+			descuento: 0,
+			precio_total_sin_impuestos: 120,
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '4', tarifa: 15, base_imponible: 120, valor: 18 },
+			],
+		},
+		{
+			descripcion: 'Libro',
+			cantidad: 1,
+			precio_unitario: 12.5,
+			descuento: 0,
+			precio_total_sin_impuestos: 12.5,
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '0', tarifa: 0, base_imponible: 12.5, valor: 0 },
+			],
+		},
 	],
 	totales: {
 		total_sin_impuestos: 132.5,

@@ -31,15 +31,30 @@ test('receipts-retention-wait-branch.json: issues each row from JSON, waits, bra
 	expect(result.error).toBeUndefined();
 	// Rows may be sent side by side (Options → Parallel Requests): the tests do not depend on their order of arrival.
 	const issued = env.calls().filter((c) => c.method === 'POST');
-	const sent = (seq) => issued.filter((c) => /** @type {IDataObject} */ (c.body).secuencial === seq).map((c) => /** @type {IDataObject} */ (c.body));
-	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial).sort()).toEqual([101, 101, 102]);
-	expect(sent(102)[0].items).toEqual([expect.objectContaining({ base_imponible: 80.5, valor_retenido: 1.41, numero_documento_sustento: '002-001-000000310' })]);
+	const sent = (seq) =>
+		issued
+			.filter((c) => /** @type {IDataObject} */ (c.body).secuencial === seq)
+			.map((c) => /** @type {IDataObject} */ (c.body));
+	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial).sort()).toEqual([
+		101, 101, 102,
+	]);
+	expect(sent(102)[0].items).toEqual([
+		expect.objectContaining({
+			base_imponible: 80.5,
+			valor_retenido: 1.41,
+			numero_documento_sustento: '002-001-000000310',
+		}),
+	]);
 	// The reproducible key: the repeated row carries the same key as the first, so the SRI authorizes one and returns the other.
 	const [first, repeated] = sent(101).map((b) => String(b.clave_acceso));
 	expect(first).toMatch(/^\d{49}$/);
 	expect(repeated).toBe(first);
 	expect(String(sent(102)[0].clave_acceso)).not.toBe(first);
-	expect(jsonOf(result, 'Authorized').map((j) => [j.numero, j.estado, j.rejected]).sort()).toEqual([
+	expect(
+		jsonOf(result, 'Authorized')
+			.map((j) => [j.numero, j.estado, j.rejected])
+			.sort(),
+	).toEqual([
 		['001-002-000000101', 'AUTORIZADO', false],
 		['001-002-000000102', 'AUTORIZADO', false],
 	]);
@@ -66,13 +81,20 @@ test('receipts-retention-wait-branch.json: issues each row from JSON, waits, bra
 		['001-002-000000102', '43'],
 		['001-002-000000101', '43'],
 	]);
-	expect([...env.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO')).toHaveLength(2);
+	expect([...env.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO')).toHaveLength(
+		2,
+	);
 });
 
 test('receipts-authorize-pending.json: authorizes each receipt and waits for its final state', async () => {
-	const ids = [env.receipts.seed('retention', { ambiente: 1 }, 'CREADO').id, env.receipts.seed('waybill', { ambiente: 1 }, 'CREADO').id];
+	const ids = [
+		env.receipts.seed('retention', { ambiente: 1 }, 'CREADO').id,
+		env.receipts.seed('waybill', { ambiente: 1 }, 'CREADO').id,
+	];
 	const wf = fixture('receipts-authorize-pending.json');
-	/** @type {any} */ (wf.nodes.find((n) => n.name === 'Receipt IDs')).parameters = { jsCode: `return ${JSON.stringify(ids.map((id) => ({ json: { id } })))};` };
+	/** @type {any} */ (wf.nodes.find((n) => n.name === 'Receipt IDs')).parameters = {
+		jsCode: `return ${JSON.stringify(ids.map((id) => ({ json: { id } })))};`,
+	};
 	env.receipts.planNext('AUTORIZADO');
 	env.receipts.planNext('DEVUELTO');
 	const result = await run(wf);
@@ -88,18 +110,35 @@ test('receipts-invoice-email-ride.json: invoices each row, waits, e-mails and do
 	expect(result.error).toBeUndefined();
 	// Rows may be sent side by side (Options → Parallel Requests): the tests do not depend on their order of arrival.
 	const issued = env.calls().filter((c) => c.method === 'POST' && c.path === '/invoices/issue');
-	const sent = (seq) => issued.filter((c) => /** @type {IDataObject} */ (c.body).secuencial === seq).map((c) => /** @type {IDataObject} */ (c.body));
-	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial).sort()).toEqual([2001, 2001, 2002]);
+	const sent = (seq) =>
+		issued
+			.filter((c) => /** @type {IDataObject} */ (c.body).secuencial === seq)
+			.map((c) => /** @type {IDataObject} */ (c.body));
+	expect(issued.map((c) => /** @type {IDataObject} */ (c.body).secuencial).sort()).toEqual([
+		2001, 2001, 2002,
+	]);
 	expect(sent(2002)[0].totales).toMatchObject({ total_sin_impuestos: 19.05, importe_total: 21.91 });
 	expect(sent(2001)[1].clave_acceso).toBe(sent(2001)[0].clave_acceso);
 	const authorized = [...env.receipts.receipts.values()].filter((r) => r.estado === 'AUTORIZADO');
 	expect(authorized.map((r) => r.body.secuencial).sort()).toEqual([2001, 2002]);
-	const mailedTo = { 2001: ['compras@andes.ec', 'contabilidad@andes.ec'], 2002: ['juan@example.com'] };
+	const mailedTo = {
+		2001: ['compras@andes.ec', 'contabilidad@andes.ec'],
+		2002: ['juan@example.com'],
+	};
 	const byId = (list) => [...list].sort((a, b) => a.id.localeCompare(b.id));
-	expect(byId(env.receipts.emails)).toEqual(byId(authorized.map((r) => ({ id: r.id, destinatarios: mailedTo[Number(r.body.secuencial)] }))));
+	expect(byId(env.receipts.emails)).toEqual(
+		byId(authorized.map((r) => ({ id: r.id, destinatarios: mailedTo[Number(r.body.secuencial)] }))),
+	);
 	const pdfs = result.output('Download the RIDE');
 	expect(byId(pdfs.map((p) => p.json))).toEqual(
-		byId(authorized).map((r) => expect.objectContaining({ id: r.id, estado: 'AUTORIZADO', fileName: `${r.clave_acceso}.pdf`, mimeType: 'application/pdf' })),
+		byId(authorized).map((r) =>
+			expect.objectContaining({
+				id: r.id,
+				estado: 'AUTORIZADO',
+				fileName: `${r.clave_acceso}.pdf`,
+				mimeType: 'application/pdf',
+			}),
+		),
 	);
 	expect(pdfs.every((p) => p.binary?.data.mimeType === 'application/pdf')).toBe(true);
 	expect(jsonOf(result, 'Not authorized')).toEqual([

@@ -20,8 +20,14 @@ describe('downloaded files', () => {
 	test('says what arrived instead of the file asked for', () => {
 		expect(fileProblem('pdf', pdf, 'application/pdf')).toBeUndefined();
 		expect(fileProblem('xml', xml, 'application/xml')).toBeUndefined();
-		expect(fileProblem('pdf', html, 'text/html')).toBe('the answer is not a PDF (content-type text/html, starting with "<!DOCTYPE html><html")');
-		expect(fileProblem('xml', pdf, '')).toBe('the answer is not XML (starting with "%PDF-1.4\\n1 0 obj<<>>")');
-		expect(fileProblem('xml', Buffer.alloc(0), 'application/xml')).toBe('the answer is not XML (content-type application/xml, empty)');
+		expect(fileProblem('pdf', html, 'text/html')).toBe(
+			'the answer is not a PDF (content-type text/html, starting with "<!DOCTYPE html><html")',
+		);
+		expect(fileProblem('xml', pdf, '')).toBe(
+			'the answer is not XML (starting with "%PDF-1.4\\n1 0 obj<<>>")',
+		);
+		expect(fileProblem('xml', Buffer.alloc(0), 'application/xml')).toBe(
+			'the answer is not XML (content-type application/xml, empty)',
+		);
 	});
 });

@@ -26,11 +26,17 @@ describe('redact', () => {
 	});
 
 	test('an empty or null secret field says nothing and stays as it is (a signing failure carries certificate-password: null)', () => {
-		expect(redact({ 'certificate-password': null, password: '', 'api-key': undefined })).toEqual({ 'certificate-password': null, password: '', 'api-key': undefined });
+		expect(redact({ 'certificate-password': null, password: '', 'api-key': undefined })).toEqual({
+			'certificate-password': null,
+			password: '',
+			'api-key': undefined,
+		});
 	});
 
 	test('cuts the secret values that were sent out of every text, wherever they are', () => {
-		expect(redact({ note: 'sent hunter22 to SAT', list: ['key hunter22!', 3] }, ['hunter22'])).toEqual({ note: `sent ${REDACTED} to SAT`, list: [`key ${REDACTED}!`, 3] });
+		expect(
+			redact({ note: 'sent hunter22 to SAT', list: ['key hunter22!', 3] }, ['hunter22']),
+		).toEqual({ note: `sent ${REDACTED} to SAT`, list: [`key ${REDACTED}!`, 3] });
 	});
 
 	test('values shorter than 4 characters are only masked by name (cutting "ab" out of every text would mangle it)', () => {
@@ -54,7 +60,16 @@ describe('redact', () => {
 		});
 		const out = scrubError(error, ['hunter22']);
 		expect(out).toBe(error);
-		expect(JSON.stringify({ m: out.message, s: out.stack, d: out.description, ms: out.messages, r: out.errorResponse, c: out.context })).not.toContain('hunter22');
+		expect(
+			JSON.stringify({
+				m: out.message,
+				s: out.stack,
+				d: out.description,
+				ms: out.messages,
+				r: out.errorResponse,
+				c: out.context,
+			}),
+		).not.toContain('hunter22');
 		expect(out.errorResponse).toEqual({ password: REDACTED, text: REDACTED });
 	});
 
@@ -68,7 +83,9 @@ describe('redact', () => {
 			'p%40ss+%22w%C3%B6rd%22%2F%2B+%26x%3D1',
 		]);
 		const echoed = `raw ${secret} | json {"s":${JSON.stringify(secret)}} | php ${secretForms(secret)[2]} | query ?s=${encodeURIComponent(secret)} | form s=${secretForms(secret)[4]}`;
-		expect(scrubText(echoed, [secret])).toBe(`raw ${REDACTED} | json {"s":"${REDACTED}"} | php ${REDACTED} | query ?s=${REDACTED} | form s=${REDACTED}`);
+		expect(scrubText(echoed, [secret])).toBe(
+			`raw ${REDACTED} | json {"s":"${REDACTED}"} | php ${REDACTED} | query ?s=${REDACTED} | form s=${REDACTED}`,
+		);
 	});
 
 	test('scrubError also cleans the causes and a copy of the node n8n attaches (its parameters), leaving the node itself as it is', () => {
@@ -82,7 +99,15 @@ describe('redact', () => {
 	});
 
 	test('masks the OAuth and webhook secrets by name as well', () => {
-		expect(redact({ client_secret: 'a', access_token: 'b', Authorization: 'Bearer c', webhookSecret: 'd', token_type: 'Bearer' })).toEqual({
+		expect(
+			redact({
+				client_secret: 'a',
+				access_token: 'b',
+				Authorization: 'Bearer c',
+				webhookSecret: 'd',
+				token_type: 'Bearer',
+			}),
+		).toEqual({
 			client_secret: REDACTED,
 			access_token: REDACTED,
 			Authorization: REDACTED,

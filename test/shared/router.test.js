@@ -15,7 +15,8 @@ const NODES = [
 ];
 
 /** @param {INodeProperties} p */
-const valuesOf = (p) => (p.options ?? []).map((o) => String(/** @type {{ value: unknown }} */ (o).value)).sort();
+const valuesOf = (p) =>
+	(p.options ?? []).map((o) => String(/** @type {{ value: unknown }} */ (o).value)).sort();
 
 describe.each(NODES)('%s', (path, name, routerPath) => {
 	const node = /** @type {INodeType} */ (built(path, name));
@@ -27,10 +28,17 @@ describe.each(NODES)('%s', (path, name, routerPath) => {
 		expect(resourceField && valuesOf(resourceField)).toEqual(Object.keys(table).sort());
 	});
 
-	test.each(Object.keys(table))('the Operation selector of %s offers exactly its operations', (resource) => {
-		const selectors = properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
-		expect(selectors).toHaveLength(1);
-		const operations = Object.keys(table[resource]).filter((k) => typeof table[resource][k]?.execute === 'function');
-		expect(valuesOf(selectors[0])).toEqual(operations.sort());
-	});
+	test.each(Object.keys(table))(
+		'the Operation selector of %s offers exactly its operations',
+		(resource) => {
+			const selectors = properties.filter(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+			);
+			expect(selectors).toHaveLength(1);
+			const operations = Object.keys(table[resource]).filter(
+				(k) => typeof table[resource][k]?.execute === 'function',
+			);
+			expect(valuesOf(selectors[0])).toEqual(operations.sort());
+		},
+	);
 });

@@ -71,7 +71,11 @@ export class EcuadorExtractionSimulator {
 	/** @returns {EcuadorKey} */
 	addKey(key, opts) {
 		/** @type {EcuadorKey} */
-		const record = { key, env: opts.env, organizationId: opts.organizationId ?? this.organizationId };
+		const record = {
+			key,
+			env: opts.env,
+			organizationId: opts.organizationId ?? this.organizationId,
+		};
 		this.keys.set(key, record);
 		return record;
 	}
@@ -83,14 +87,22 @@ export class EcuadorExtractionSimulator {
 	 */
 	authenticate(req, env) {
 		if (env !== 'prod' && env !== 'staging') return err(404, 'NOT_FOUND', `No environment ${env}`);
-		if (req.headers.authorization !== undefined) return err(401, 'UNAUTHORIZED', 'This API does not take an Authorization header: send the API key in x-api-key');
+		if (req.headers.authorization !== undefined)
+			return err(
+				401,
+				'UNAUTHORIZED',
+				'This API does not take an Authorization header: send the API key in x-api-key',
+			);
 		const presented = req.headers['x-api-key'];
-		if (typeof presented !== 'string' || !presented) return err(401, 'UNAUTHORIZED', 'Missing x-api-key header');
+		if (typeof presented !== 'string' || !presented)
+			return err(401, 'UNAUTHORIZED', 'Missing x-api-key header');
 		const key = this.keys.get(presented);
 		if (!key || key.env !== env) return err(401, 'INVALID_API_KEY', 'Invalid API key');
 		const organization = req.headers['x-organization-id'];
-		if (organization === undefined && this.requireOrganizationId) return err(401, 'UNAUTHORIZED', 'Missing x-organization-id header');
-		if (organization !== undefined && organization !== key.organizationId) return err(403, 'FORBIDDEN', 'The API key does not belong to this organization');
+		if (organization === undefined && this.requireOrganizationId)
+			return err(401, 'UNAUTHORIZED', 'Missing x-organization-id header');
+		if (organization !== undefined && organization !== key.organizationId)
+			return err(403, 'FORBIDDEN', 'The API key does not belong to this organization');
 		return key;
 	}
 
@@ -103,7 +115,9 @@ export class EcuadorExtractionSimulator {
 			if (!Object.keys(b).length) return err(400, 'VALIDATION_ERROR', 'Body is required');
 			const record = { id: `tp_${randomUUID().slice(0, 8)}`, status: 'REGISTERED', ...b };
 			this.taxpayers.push(record);
-			const shown = this.echoSecrets ? record : Object.fromEntries(Object.entries(record).filter(([k]) => !/password|key/i.test(k)));
+			const shown = this.echoSecrets
+				? record
+				: Object.fromEntries(Object.entries(record).filter(([k]) => !/password|key/i.test(k)));
 			return { status: 201, body: shown };
 		});
 	}

@@ -184,7 +184,14 @@ export class ExtractionSimulator {
 	}
 
 	/** @returns {Job} */
-	failJob(publicId, error = { code: 'INVALID_CREDENTIALS', message: 'SAT rejected the credentials', details: { satResponse: 'RFC o contraseña incorrectos' } }) {
+	failJob(
+		publicId,
+		error = {
+			code: 'INVALID_CREDENTIALS',
+			message: 'SAT rejected the credentials',
+			details: { satResponse: 'RFC o contraseña incorrectos' },
+		},
+	) {
 		const job = this.requireJob(publicId);
 		job.schedule = { ...job.schedule, error };
 		this.finish(job, 'FAILED');
@@ -198,7 +205,12 @@ export class ExtractionSimulator {
 	seedJob(opts = {}) {
 		/** @type {JobSchedule} */
 		const schedule = { ...this.defaultSchedule, ...opts };
-		const job = this.newJob(opts.env ?? 'prod', opts.env === 'staging' ? this.stagingKey : this.prodKey, {}, schedule);
+		const job = this.newJob(
+			opts.env ?? 'prod',
+			opts.env === 'staging' ? this.stagingKey : this.prodKey,
+			{},
+			schedule,
+		);
 		if (opts.status === 'COMPLETED' || opts.status === 'FAILED') this.finish(job, opts.status);
 		return job;
 	}
@@ -251,7 +263,9 @@ export class ExtractionSimulator {
 
 	/** @returns {SimDocument[]} */
 	makeDocuments(job) {
-		const subject = String(/** @type {Record<string, unknown> | undefined} */ (job.request.SAT)?.rfc ?? 'EKU9003173C9');
+		const subject = String(
+			/** @type {Record<string, unknown> | undefined} */ (job.request.SAT)?.rfc ?? 'EKU9003173C9',
+		);
 		return Array.from({ length: job.schedule.documents }, (_, n) => ({
 			id: `doc_${job.publicId.slice(4, 10)}_${n + 1}`,
 			uuid: randomUUID().toUpperCase(),
@@ -272,7 +286,11 @@ export class ExtractionSimulator {
 			job.discoveryCount = job.documents.length;
 			job.completedCount = job.documents.length;
 		} else {
-			job.error = job.schedule.error ?? { code: 'INVALID_CREDENTIALS', message: 'SAT rejected the credentials', details: { satResponse: 'RFC o contraseña incorrectos' } };
+			job.error = job.schedule.error ?? {
+				code: 'INVALID_CREDENTIALS',
+				message: 'SAT rejected the credentials',
+				details: { satResponse: 'RFC o contraseña incorrectos' },
+			};
 		}
 	}
 
@@ -284,7 +302,10 @@ export class ExtractionSimulator {
 			this.finish(job, job.schedule.outcome);
 			return;
 		}
-		job.completedCount = Math.min(job.schedule.documents, Math.floor((job.schedule.documents * job.checks) / (job.schedule.checks + 1)));
+		job.completedCount = Math.min(
+			job.schedule.documents,
+			Math.floor((job.schedule.documents * job.checks) / (job.schedule.checks + 1)),
+		);
 	}
 
 	/**
@@ -292,8 +313,13 @@ export class ExtractionSimulator {
 	 * @returns {Record<string, unknown>}
 	 */
 	record(job) {
-		const options = /** @type {Record<string, unknown>} */ ((job.request.options ?? {}));
-		const direction = this.betaNames && typeof options.direction === 'string' ? /** @type {Record<string, string>} */ ({ INBOUND: 'RECEIVED', OUTBOUND: 'ISSUED' })[options.direction] : options.direction;
+		const options = /** @type {Record<string, unknown>} */ (job.request.options ?? {});
+		const direction =
+			this.betaNames && typeof options.direction === 'string'
+				? /** @type {Record<string, string>} */ ({ INBOUND: 'RECEIVED', OUTBOUND: 'ISSUED' })[
+						options.direction
+					]
+				: options.direction;
 		/** @type {Record<string, unknown>} */
 		const out = {
 			[this.betaNames ? 'extractionId' : 'publicId']: job.publicId,
@@ -320,7 +346,12 @@ export class ExtractionSimulator {
 		if (list.length >= max) {
 			this.hits.set(bucket, list);
 			const retryAfter = Math.max(1, Math.ceil((list[0] + windowMs - now) / 1000));
-			return err(429, 'RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${max} per ${windowMs / 1000} s`, { 'retry-after': String(retryAfter) });
+			return err(
+				429,
+				'RATE_LIMIT_EXCEEDED',
+				`Rate limit exceeded: ${max} per ${windowMs / 1000} s`,
+				{ 'retry-after': String(retryAfter) },
+			);
 		}
 		list.push(now);
 		this.hits.set(bucket, list);
@@ -335,7 +366,8 @@ export class ExtractionSimulator {
 		/** @type {string | undefined} */
 		let presented;
 		if (bearer && this.acceptedSchemes.includes('bearer')) presented = bearer[1];
-		else if (typeof header === 'string' && header && this.acceptedSchemes.includes('x-api-key')) presented = header;
+		else if (typeof header === 'string' && header && this.acceptedSchemes.includes('x-api-key'))
+			presented = header;
 		if (!presented) return err(401, 'UNAUTHORIZED', 'Missing API key');
 		const key = this.keys.get(presented);
 		if (!key || key.env !== env) return err(401, 'INVALID_API_KEY', 'Invalid or expired API key');
@@ -350,80 +382,125 @@ export class ExtractionSimulator {
 	}
 
 	register(r) {
-		const guarded =
-			(permission, handler) =>
-			(req) => {
-				const key = this.authenticate(req, req.params.env);
-				if (!('key' in key)) return key;
-				// Deliberately generic: the node names the missing permission from the verify result.
-				if (permission && !key.permissions.includes(permission)) return err(403, 'FORBIDDEN', 'Insufficient permissions');
-				return handler(req, key, /** @type {Env} */ (req.params.env));
-			};
+		const guarded = (permission, handler) => (req) => {
+			const key = this.authenticate(req, req.params.env);
+			if (!('key' in key)) return key;
+			// Deliberately generic: the node names the missing permission from the verify result.
+			if (permission && !key.permissions.includes(permission))
+				return err(403, 'FORBIDDEN', 'Insufficient permissions');
+			return handler(req, key, /** @type {Env} */ (req.params.env));
+		};
 
-		r.add('GET', '/:env/v1/auth/verify', guarded(undefined, (_req, key) => ({
-			status: 200,
-			body: {
-				valid: true,
-				organization: key.organization,
-				permissions: key.permissions,
-				rateLimit: { plan: key.plan, requestsPerHour: key.requestsPerHour, remaining: this.remaining(key) },
-			},
-		})));
-
-		r.add('POST', '/:env/v1/extractions', guarded('extractions:create', (req, key, env) => {
-			const limited = this.limit(`create:${key.key}`, this.limits.creationsPerHour, 3_600_000);
-			if (limited) return limited;
-			const b = /** @type {Record<string, unknown>} */ ((req.body ?? {}));
-			const sat = /** @type {Record<string, unknown> | undefined} */ (b.SAT);
-			const options = /** @type {Record<string, unknown>} */ ((b.options ?? {}));
-			const period = /** @type {Record<string, unknown>} */ ((options.period ?? {}));
-			/** @type {string[]} */
-			const problems = [];
-			if (!sat || typeof sat.rfc !== 'string' || !sat.rfc) problems.push('SAT.rfc is required');
-			if (!sat || (typeof sat.password !== 'string' && typeof sat.privateKey !== 'string')) problems.push('SAT credentials are required');
-			if (!['INVOICE', 'TAX_STATUS', 'TAX_RETENTION'].includes(String(options.informationType))) problems.push('options.informationType is invalid');
-			if (!/^\d{4}-\d{2}-\d{2}$/.test(String(period.from)) || !/^\d{4}-\d{2}-\d{2}$/.test(String(period.to))) problems.push('options.period must have from and to dates');
-			if (options.direction !== undefined && !['INBOUND', 'OUTBOUND'].includes(String(options.direction))) problems.push('options.direction is invalid');
-			if (problems.length) {
-				const echoed = this.echoSecrets && sat ? ` (received ${JSON.stringify(sat)})` : '';
-				return { status: 400, body: { error: { code: 'VALIDATION_ERROR', message: `${problems.join('; ')}${echoed}`, details: problems } } };
-			}
-			const schedule = this.nextJobs.shift() ?? this.defaultSchedule;
-			const job = this.newJob(env, key.key, b, { ...schedule });
-			if (schedule.checks < 0) this.finish(job, schedule.outcome);
-			return { status: 201, body: this.record(job) };
-		}));
-
-		r.add('GET', '/:env/v1/extractions/:publicId', guarded('extractions:read', (req, key, env) => {
-			const limited = this.limit(`status:${key.key}`, this.limits.statusChecksPerMinute, 60_000);
-			if (limited) return limited;
-			const job = this.jobs.get(req.params.publicId);
-			if (!job || job.env !== env || Date.now() - Date.parse(job.createdAt) < this.jobVisibleAfterMs) {
-				return err(404, 'NOT_FOUND', `Extraction ${req.params.publicId} not found`);
-			}
-			this.step(job);
-			return { status: 200, body: this.record(job) };
-		}));
-
-		r.add('GET', '/:env/v1/extractions/:publicId/documents/:documentId/download', guarded('documents:download', (req, key, env) => {
-			const limited = this.limit(`download:${key.key}`, this.limits.downloadsPerHour, 3_600_000);
-			if (limited) return limited;
-			const job = this.jobs.get(req.params.publicId);
-			if (!job || job.env !== env) return err(404, 'NOT_FOUND', `Extraction ${req.params.publicId} not found`);
-			const doc = job.documents.find((d) => d.id === req.params.documentId);
-			if (!doc) return err(404, 'NOT_FOUND', `Document ${req.params.documentId} not found`);
-			const type = String(req.query.type ?? 'XML').toUpperCase();
-			if (type !== 'XML' && type !== 'PDF') return err(400, 'VALIDATION_ERROR', 'type must be XML or PDF');
-			if (!doc.availableFormats.includes(type)) return err(404, 'NOT_FOUND', `Document ${doc.id} has no ${type}`);
-			return {
+		r.add(
+			'GET',
+			'/:env/v1/auth/verify',
+			guarded(undefined, (_req, key) => ({
 				status: 200,
-				raw: this.content(doc, type),
-				headers: {
-					'content-type': type === 'XML' ? 'application/xml' : 'application/pdf',
-					'content-disposition': `attachment; filename="${doc.uuid}.${type.toLowerCase()}"`,
+				body: {
+					valid: true,
+					organization: key.organization,
+					permissions: key.permissions,
+					rateLimit: {
+						plan: key.plan,
+						requestsPerHour: key.requestsPerHour,
+						remaining: this.remaining(key),
+					},
 				},
-			};
-		}));
+			})),
+		);
+
+		r.add(
+			'POST',
+			'/:env/v1/extractions',
+			guarded('extractions:create', (req, key, env) => {
+				const limited = this.limit(`create:${key.key}`, this.limits.creationsPerHour, 3_600_000);
+				if (limited) return limited;
+				const b = /** @type {Record<string, unknown>} */ (req.body ?? {});
+				const sat = /** @type {Record<string, unknown> | undefined} */ (b.SAT);
+				const options = /** @type {Record<string, unknown>} */ (b.options ?? {});
+				const period = /** @type {Record<string, unknown>} */ (options.period ?? {});
+				/** @type {string[]} */
+				const problems = [];
+				if (!sat || typeof sat.rfc !== 'string' || !sat.rfc) problems.push('SAT.rfc is required');
+				if (!sat || (typeof sat.password !== 'string' && typeof sat.privateKey !== 'string'))
+					problems.push('SAT credentials are required');
+				if (!['INVOICE', 'TAX_STATUS', 'TAX_RETENTION'].includes(String(options.informationType)))
+					problems.push('options.informationType is invalid');
+				if (
+					!/^\d{4}-\d{2}-\d{2}$/.test(String(period.from)) ||
+					!/^\d{4}-\d{2}-\d{2}$/.test(String(period.to))
+				)
+					problems.push('options.period must have from and to dates');
+				if (
+					options.direction !== undefined &&
+					!['INBOUND', 'OUTBOUND'].includes(String(options.direction))
+				)
+					problems.push('options.direction is invalid');
+				if (problems.length) {
+					const echoed = this.echoSecrets && sat ? ` (received ${JSON.stringify(sat)})` : '';
+					return {
+						status: 400,
+						body: {
+							error: {
+								code: 'VALIDATION_ERROR',
+								message: `${problems.join('; ')}${echoed}`,
+								details: problems,
+							},
+						},
+					};
+				}
+				const schedule = this.nextJobs.shift() ?? this.defaultSchedule;
+				const job = this.newJob(env, key.key, b, { ...schedule });
+				if (schedule.checks < 0) this.finish(job, schedule.outcome);
+				return { status: 201, body: this.record(job) };
+			}),
+		);
+
+		r.add(
+			'GET',
+			'/:env/v1/extractions/:publicId',
+			guarded('extractions:read', (req, key, env) => {
+				const limited = this.limit(`status:${key.key}`, this.limits.statusChecksPerMinute, 60_000);
+				if (limited) return limited;
+				const job = this.jobs.get(req.params.publicId);
+				if (
+					!job ||
+					job.env !== env ||
+					Date.now() - Date.parse(job.createdAt) < this.jobVisibleAfterMs
+				) {
+					return err(404, 'NOT_FOUND', `Extraction ${req.params.publicId} not found`);
+				}
+				this.step(job);
+				return { status: 200, body: this.record(job) };
+			}),
+		);
+
+		r.add(
+			'GET',
+			'/:env/v1/extractions/:publicId/documents/:documentId/download',
+			guarded('documents:download', (req, key, env) => {
+				const limited = this.limit(`download:${key.key}`, this.limits.downloadsPerHour, 3_600_000);
+				if (limited) return limited;
+				const job = this.jobs.get(req.params.publicId);
+				if (!job || job.env !== env)
+					return err(404, 'NOT_FOUND', `Extraction ${req.params.publicId} not found`);
+				const doc = job.documents.find((d) => d.id === req.params.documentId);
+				if (!doc) return err(404, 'NOT_FOUND', `Document ${req.params.documentId} not found`);
+				const type = String(req.query.type ?? 'XML').toUpperCase();
+				if (type !== 'XML' && type !== 'PDF')
+					return err(400, 'VALIDATION_ERROR', 'type must be XML or PDF');
+				if (!doc.availableFormats.includes(type))
+					return err(404, 'NOT_FOUND', `Document ${doc.id} has no ${type}`);
+				return {
+					status: 200,
+					raw: this.content(doc, type),
+					headers: {
+						'content-type': type === 'XML' ? 'application/xml' : 'application/pdf',
+						'content-disposition': `attachment; filename="${doc.uuid}.${type.toLowerCase()}"`,
+					},
+				};
+			}),
+		);
 	}
 
 	/**
@@ -434,25 +511,40 @@ export class ExtractionSimulator {
 	 * an old delivery; `eventTimestamp` fixes `event.timestamp` (the idempotency key) to test duplicates.
 	 * @returns {Promise<{ status: number; text: string; rawBody: string; signature: string; timestamp: number }>}
 	 */
-	async deliver(
-		eventType,
-		data,
-		opts,
-	) {
+	async deliver(eventType, data, opts) {
 		const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
-		const envelope = { event: { type: eventType, timestamp: opts.eventTimestamp ?? new Date().toISOString(), version: '1.0' }, data };
+		const envelope = {
+			event: {
+				type: eventType,
+				timestamp: opts.eventTimestamp ?? new Date().toISOString(),
+				version: '1.0',
+			},
+			data,
+		};
 		const rawBody = JSON.stringify(envelope);
 		let signature = `sha256=${createHmac('sha256', opts.secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
 		let sent = rawBody;
 		const tamper = opts.tamper === true ? 'body' : opts.tamper;
-		if (tamper === 'body') sent = rawBody.replace('"version":"1.0"', '"version":"1.0","injected":true');
+		if (tamper === 'body')
+			sent = rawBody.replace('"version":"1.0"', '"version":"1.0","injected":true');
 		if (tamper === 'signature') signature = `sha256=${'0'.repeat(64)}`;
 		const response = await fetch(opts.url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-svc-signature': signature, 'x-svc-timestamp': String(timestamp), ...(opts.headers ?? {}) },
+			headers: {
+				'content-type': 'application/json',
+				'x-svc-signature': signature,
+				'x-svc-timestamp': String(timestamp),
+				...(opts.headers ?? {}),
+			},
 			body: sent,
 		});
-		return { status: response.status, text: await response.text(), rawBody: sent, signature, timestamp };
+		return {
+			status: response.status,
+			text: await response.text(),
+			rawBody: sent,
+			signature,
+			timestamp,
+		};
 	}
 
 	/**
@@ -460,14 +552,26 @@ export class ExtractionSimulator {
 	 * @returns {Record<string, unknown>}
 	 */
 	completedEventData(job) {
-		const options = /** @type {Record<string, unknown>} */ ((job.request.options ?? {}));
+		const options = /** @type {Record<string, unknown>} */ (job.request.options ?? {});
 		const bytes = job.documents.reduce((n, d) => n + this.content(d, 'XML').length, 0);
 		return {
 			extractionId: job.publicId,
 			status: 'COMPLETED',
 			completedAt: new Date().toISOString(),
-			summary: { totalDocuments: job.documents.length, successfulDownloads: job.documents.length, failedDownloads: 0, totalSizeBytes: bytes },
-			subject: { identification: String(/** @type {Record<string, unknown> | undefined} */ (job.request.SAT)?.rfc ?? 'EKU9003173C9'), fullName: 'Contribuyente Ejemplo', personType: 'MORAL' },
+			summary: {
+				totalDocuments: job.documents.length,
+				successfulDownloads: job.documents.length,
+				failedDownloads: 0,
+				totalSizeBytes: bytes,
+			},
+			subject: {
+				identification: String(
+					/** @type {Record<string, unknown> | undefined} */ (job.request.SAT)?.rfc ??
+						'EKU9003173C9',
+				),
+				fullName: 'Contribuyente Ejemplo',
+				personType: 'MORAL',
+			},
 			options: {
 				informationType: options.informationType ?? 'INVOICE',
 				period: options.period ?? { from: '2026-10-01', to: '2026-10-31' },
@@ -481,14 +585,26 @@ export class ExtractionSimulator {
 	 * @returns {Record<string, unknown>}
 	 */
 	failedEventData(job) {
-		const options = /** @type {Record<string, unknown>} */ ((job.request.options ?? {}));
+		const options = /** @type {Record<string, unknown>} */ (job.request.options ?? {});
 		return {
 			extractionId: job.publicId,
 			status: 'FAILED',
 			failedAt: new Date().toISOString(),
-			error: job.error ?? { code: 'INVALID_CREDENTIALS', message: 'SAT rejected the credentials', details: { satResponse: 'RFC o contraseña incorrectos' } },
-			subject: { identification: String(/** @type {Record<string, unknown> | undefined} */ (job.request.SAT)?.rfc ?? 'EKU9003173C9') },
-			options: { informationType: options.informationType ?? 'INVOICE', period: options.period ?? { from: '2026-10-01', to: '2026-10-31' } },
+			error: job.error ?? {
+				code: 'INVALID_CREDENTIALS',
+				message: 'SAT rejected the credentials',
+				details: { satResponse: 'RFC o contraseña incorrectos' },
+			},
+			subject: {
+				identification: String(
+					/** @type {Record<string, unknown> | undefined} */ (job.request.SAT)?.rfc ??
+						'EKU9003173C9',
+				),
+			},
+			options: {
+				informationType: options.informationType ?? 'INVOICE',
+				period: options.period ?? { from: '2026-10-01', to: '2026-10-31' },
+			},
 		};
 	}
 

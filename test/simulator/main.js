@@ -19,14 +19,29 @@ export async function startSimulators(port = 0) {
 	partners.seedProducts(3, 'Plan Pyme');
 	const receipts = new ReceiptsSimulator();
 	const extraction = new ExtractionSimulator();
-	const server = await new SimulatorServer([partners, receipts, extraction, extraction.ecuador]).start(port);
+	const server = await new SimulatorServer([
+		partners,
+		receipts,
+		extraction,
+		extraction.ecuador,
+	]).start(port);
 	// The real receipts service serves printable forms and XML from another host: so does this one.
 	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
 	// The extraction service's Ecuador API has an address of its own, another host than its Mexico API.
 	const ecuadorUrl = `${await server.addOrigin()}/${extraction.ecuador.prefix}`;
 	const credentials = {
-		partnersApi: { baseUrl: server.url('partners'), clientId: partners.clientId, clientSecret: partners.clientSecret, sandbox: true },
-		receiptsApi: { baseUrl: server.url('receipts'), apiKey: receipts.apiKey, certificatePassword: receipts.certificatePassword, accessKeySecret: DEV_ACCESS_KEY_SECRET },
+		partnersApi: {
+			baseUrl: server.url('partners'),
+			clientId: partners.clientId,
+			clientSecret: partners.clientSecret,
+			sandbox: true,
+		},
+		receiptsApi: {
+			baseUrl: server.url('receipts'),
+			apiKey: receipts.apiKey,
+			certificatePassword: receipts.certificatePassword,
+			accessKeySecret: DEV_ACCESS_KEY_SECRET,
+		},
 		extractionApi: {
 			environment: 'staging',
 			stagingBaseUrl: ExtractionSimulator.baseUrl(server.url('extraction'), 'staging'),

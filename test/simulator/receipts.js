@@ -103,7 +103,15 @@ import { randomBytes } from 'node:crypto';
  */
 
 /** @type {Record<ReceiptKindName, string>} */
-const KIND_CODE = { atsRetention: '07', retention: '07', waybill: '06', purchaseSettlement: '03', invoice: '01', creditNote: '04', debitNote: '05' };
+const KIND_CODE = {
+	atsRetention: '07',
+	retention: '07',
+	waybill: '06',
+	purchaseSettlement: '03',
+	invoice: '01',
+	creditNote: '04',
+	debitNote: '05',
+};
 /** @type {Record<ReceiptKindName, string>} */
 const KIND_NAME = {
 	atsRetention: 'retencion_ats',
@@ -139,11 +147,57 @@ const KIND_PATH = {
 };
 /** @type {Record<ReceiptKindName, string[]>} */
 const REQUIRED = {
-	atsRetention: ['ambiente', 'tipo_emision', 'secuencia', 'periodo_fiscal', 'emisor', 'documentos_soporte', 'sujeto'],
-	retention: ['ambiente', 'tipo_emision', 'secuencial', 'periodo_fiscal', 'emisor', 'sujeto', 'items'],
-	waybill: ['secuencial', 'emisor', 'fecha_inicio_transporte', 'fecha_fin_transporte', 'direccion_partida', 'transportista', 'ambiente', 'tipo_emision', 'destinatarios'],
-	purchaseSettlement: ['secuencial', 'emisor', 'moneda', 'ambiente', 'tipo_emision', 'totales', 'proveedor', 'items', 'pagos'],
-	invoice: ['secuencial', 'emisor', 'moneda', 'ambiente', 'tipo_emision', 'comprador', 'totales', 'items', 'pagos'],
+	atsRetention: [
+		'ambiente',
+		'tipo_emision',
+		'secuencia',
+		'periodo_fiscal',
+		'emisor',
+		'documentos_soporte',
+		'sujeto',
+	],
+	retention: [
+		'ambiente',
+		'tipo_emision',
+		'secuencial',
+		'periodo_fiscal',
+		'emisor',
+		'sujeto',
+		'items',
+	],
+	waybill: [
+		'secuencial',
+		'emisor',
+		'fecha_inicio_transporte',
+		'fecha_fin_transporte',
+		'direccion_partida',
+		'transportista',
+		'ambiente',
+		'tipo_emision',
+		'destinatarios',
+	],
+	purchaseSettlement: [
+		'secuencial',
+		'emisor',
+		'moneda',
+		'ambiente',
+		'tipo_emision',
+		'totales',
+		'proveedor',
+		'items',
+		'pagos',
+	],
+	invoice: [
+		'secuencial',
+		'emisor',
+		'moneda',
+		'ambiente',
+		'tipo_emision',
+		'comprador',
+		'totales',
+		'items',
+		'pagos',
+	],
 	creditNote: [
 		'secuencial',
 		'emisor',
@@ -158,7 +212,18 @@ const REQUIRED = {
 		'tipo_documento_modificado',
 		'motivo',
 	],
-	debitNote: ['secuencial', 'emisor', 'ambiente', 'tipo_emision', 'comprador', 'totales', 'items', 'fecha_emision_documento_modificado', 'numero_documento_modificado', 'tipo_documento_modificado'],
+	debitNote: [
+		'secuencial',
+		'emisor',
+		'ambiente',
+		'tipo_emision',
+		'comprador',
+		'totales',
+		'items',
+		'fecha_emision_documento_modificado',
+		'numero_documento_modificado',
+		'tipo_documento_modificado',
+	],
 };
 /** @type {Estado[]} */
 export const FINAL_STATES = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'];
@@ -177,11 +242,21 @@ export function mod11(digits) {
 
 /** @returns {string} */
 export function makeAccessKey(opts) {
-	const d = opts.date && /^\d{4}-\d{2}-\d{2}/.test(opts.date) ? opts.date : new Date().toISOString();
+	const d =
+		opts.date && /^\d{4}-\d{2}-\d{2}/.test(opts.date) ? opts.date : new Date().toISOString();
 	const date = `${d.slice(8, 10)}${d.slice(5, 7)}${d.slice(0, 4)}`;
-	const ruc = String(opts.ruc ?? '').replace(/\D/g, '').padStart(13, '0').slice(-13);
-	const serie = String(opts.serie ?? '001001').replace(/\D/g, '').padStart(6, '0').slice(-6);
-	const seq = String(opts.secuencial ?? '1').replace(/\D/g, '').padStart(9, '0').slice(-9);
+	const ruc = String(opts.ruc ?? '')
+		.replace(/\D/g, '')
+		.padStart(13, '0')
+		.slice(-13);
+	const serie = String(opts.serie ?? '001001')
+		.replace(/\D/g, '')
+		.padStart(6, '0')
+		.slice(-6);
+	const seq = String(opts.secuencial ?? '1')
+		.replace(/\D/g, '')
+		.padStart(9, '0')
+		.slice(-9);
 	const code = String(randomBytes(4).readUInt32BE(0) % 100000000).padStart(8, '0');
 	const first48 = `${date}${KIND_CODE[opts.kind]}${ruc}${String(opts.ambiente ?? 1).slice(0, 1)}${serie}${seq}${code}${String(opts.tipoEmision ?? 1).slice(0, 1)}`;
 	return `${first48}${mod11(first48)}`;
@@ -189,15 +264,33 @@ export function makeAccessKey(opts) {
 
 /** @type {Mensaje[]} */
 const NOT_AUTHORIZED_MESSAGES = [
-	{ identificador: '39', mensaje: 'FIRMA INVALIDA', tipo: 'ERROR', informacion_adicional: 'La firma es invalida' },
+	{
+		identificador: '39',
+		mensaje: 'FIRMA INVALIDA',
+		tipo: 'ERROR',
+		informacion_adicional: 'La firma es invalida',
+	},
 ];
 /** @type {Mensaje} */
-const DUPLICATE_KEY_MESSAGE = { identificador: '43', mensaje: 'CLAVE ACCESO REGISTRADA', tipo: 'ERROR' };
+const DUPLICATE_KEY_MESSAGE = {
+	identificador: '43',
+	mensaje: 'CLAVE ACCESO REGISTRADA',
+	tipo: 'ERROR',
+};
 /** @type {Mensaje} */
-const DUPLICATE_SEQUENTIAL_MESSAGE = { identificador: '45', mensaje: 'ERROR SECUENCIAL REGISTRADO', tipo: 'ERROR' };
+const DUPLICATE_SEQUENTIAL_MESSAGE = {
+	identificador: '45',
+	mensaje: 'ERROR SECUENCIAL REGISTRADO',
+	tipo: 'ERROR',
+};
 /** @type {Mensaje[]} */
 const RETURNED_MESSAGES = [
-	{ identificador: '35', mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML', tipo: 'ERROR', informacion_adicional: 'Se encontró el siguiente error en la estructura del comprobante' },
+	{
+		identificador: '35',
+		mensaje: 'ARCHIVO NO CUMPLE ESTRUCTURA XML',
+		tipo: 'ERROR',
+		informacion_adicional: 'Se encontró el siguiente error en la estructura del comprobante',
+	},
 ];
 
 export class ReceiptsSimulator {
@@ -295,7 +388,11 @@ export class ReceiptsSimulator {
 		if (!receipt) throw new Error(`no receipt ${id}`);
 		for (let n = 0; n < steps && receipt.plan.length; n++) {
 			const step = /** @type {any} */ (receipt.plan.shift());
-			this.setState(id, typeof step === 'string' ? step : step.estado, typeof step === 'string' ? undefined : step.mensajes);
+			this.setState(
+				id,
+				typeof step === 'string' ? step : step.estado,
+				typeof step === 'string' ? undefined : step.mensajes,
+			);
 		}
 		return receipt;
 	}
@@ -310,24 +407,43 @@ export class ReceiptsSimulator {
 		const now = new Date().toISOString();
 		r.estado = estado;
 		if (estado !== 'CREADO') r.submitted = true;
-		if (estado === 'ENVIADO' || estado === 'RECIBIDO') r.envio_sri = { estado: 'RECIBIDA', mensajes: mensajes ?? [], fecha: now };
+		if (estado === 'ENVIADO' || estado === 'RECIBIDO')
+			r.envio_sri = { estado: 'RECIBIDA', mensajes: mensajes ?? [], fecha: now };
 		if (estado === 'PRE-AUTORIZADO') {
 			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
 			r.autorizacion = { estado: 'PRE-AUTORIZADO', mensajes: mensajes ?? [] };
 		}
 		if (estado === 'AUTORIZADO') {
 			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
-			r.autorizacion = { numero: r.clave_acceso, fecha: now, estado: 'AUTORIZADO', mensajes: mensajes ?? [] };
+			r.autorizacion = {
+				numero: r.clave_acceso,
+				fecha: now,
+				estado: 'AUTORIZADO',
+				mensajes: mensajes ?? [],
+			};
 			r.correos_enviados = [{ fecha_envio: now, destinatarios: 'cliente@example.com' }];
 		}
 		if (estado === 'NO AUTORIZADO') {
 			r.envio_sri = { estado: 'RECIBIDA', mensajes: [], fecha: now };
-			r.autorizacion = { fecha: now, estado: 'NO AUTORIZADO', mensajes: mensajes ?? NOT_AUTHORIZED_MESSAGES };
+			r.autorizacion = {
+				fecha: now,
+				estado: 'NO AUTORIZADO',
+				mensajes: mensajes ?? NOT_AUTHORIZED_MESSAGES,
+			};
 		}
-		if (estado === 'DEVUELTO') r.envio_sri = { estado: 'DEVUELTA', mensajes: mensajes ?? RETURNED_MESSAGES, fecha: now };
-		if (estado === 'ERROR') r.envio_sri = { estado: 'ERROR', mensajes: mensajes ?? [{ identificador: '70', mensaje: 'CLAVE DE ACCESO EN PROCESAMIENTO', tipo: 'ERROR' }], fecha: now };
+		if (estado === 'DEVUELTO')
+			r.envio_sri = { estado: 'DEVUELTA', mensajes: mensajes ?? RETURNED_MESSAGES, fecha: now };
+		if (estado === 'ERROR')
+			r.envio_sri = {
+				estado: 'ERROR',
+				mensajes: mensajes ?? [
+					{ identificador: '70', mensaje: 'CLAVE DE ACCESO EN PROCESAMIENTO', tipo: 'ERROR' },
+				],
+				fecha: now,
+			};
 		if (this.autoDeliver) {
-			if (estado === 'AUTORIZADO' || estado === 'NO AUTORIZADO') void this.deliver('receipt-issued', id);
+			if (estado === 'AUTORIZADO' || estado === 'NO AUTORIZADO')
+				void this.deliver('receipt-issued', id);
 			if (estado === 'DEVUELTO') void this.deliver('issue-error', id);
 		}
 		return r;
@@ -385,7 +501,9 @@ export class ReceiptsSimulator {
 	 * @returns {Promise<Array<{ url: string; status: number; body: unknown }>>}
 	 */
 	async notify(event, payload, opts = {}) {
-		const urls = opts.url ? [opts.url] : this.subscriptions.filter((s) => s.event_name === event).map((s) => s.webhook_url);
+		const urls = opts.url
+			? [opts.url]
+			: this.subscriptions.filter((s) => s.event_name === event).map((s) => s.webhook_url);
 		/** @type {Array<{ url: string; status: number; body: unknown }>} */
 		const results = [];
 		for (const url of urls) {
@@ -393,7 +511,11 @@ export class ReceiptsSimulator {
 			/** @type {unknown} */
 			let body;
 			try {
-				const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+				const response = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(payload),
+				});
 				status = response.status;
 				const text = await response.text();
 				try {
@@ -404,7 +526,13 @@ export class ReceiptsSimulator {
 			} catch (error) {
 				body = /** @type {Error} */ (error).message;
 			}
-			this.deliveries.push({ url, event, payload, status, ...(opts.forged ? { forged: true } : {}) });
+			this.deliveries.push({
+				url,
+				event,
+				payload,
+				status,
+				...(opts.forged ? { forged: true } : {}),
+			});
 			results.push({ url, status, body });
 		}
 		return results;
@@ -412,8 +540,8 @@ export class ReceiptsSimulator {
 
 	/** @returns {SimReceipt} */
 	create(kind, body, skipPlan = false, createdBy = 0) {
-		const emisor = /** @type {Record<string, unknown>} */ ((body.emisor ?? {}));
-		const est = /** @type {Record<string, unknown>} */ ((emisor.establecimiento ?? {}));
+		const emisor = /** @type {Record<string, unknown>} */ (body.emisor ?? {});
+		const est = /** @type {Record<string, unknown>} */ (emisor.establecimiento ?? {});
 		const clave =
 			typeof body.clave_acceso === 'string' && body.clave_acceso
 				? body.clave_acceso
@@ -450,11 +578,20 @@ export class ReceiptsSimulator {
 	 * @returns {string | undefined}
 	 */
 	sriNumber(r) {
-		const emisor = /** @type {Record<string, unknown>} */ ((r.body.emisor ?? {}));
-		const est = /** @type {Record<string, unknown>} */ ((emisor.establecimiento ?? {}));
+		const emisor = /** @type {Record<string, unknown>} */ (r.body.emisor ?? {});
+		const est = /** @type {Record<string, unknown>} */ (emisor.establecimiento ?? {});
 		const seq = Number(r.body.secuencial ?? r.body.secuencia);
 		if (!emisor.ruc || !Number.isInteger(seq) || seq < 1) return undefined;
-		return [KIND_CODE[r.kind], emisor.ruc, r.body.ambiente ?? 1, est.codigo ?? '001', est.punto_emision ?? '001', seq].map(String).join('|');
+		return [
+			KIND_CODE[r.kind],
+			emisor.ruc,
+			r.body.ambiente ?? 1,
+			est.codigo ?? '001',
+			est.punto_emision ?? '001',
+			seq,
+		]
+			.map(String)
+			.join('|');
 	}
 
 	/**
@@ -462,10 +599,13 @@ export class ReceiptsSimulator {
 	 * @returns {Mensaje | undefined}
 	 */
 	uniquenessRefusal(r) {
-		const holders = [...this.receipts.values()].filter((o) => o !== r && o.submitted && o.estado !== 'DEVUELTO' && o.estado !== 'NO AUTORIZADO');
+		const holders = [...this.receipts.values()].filter(
+			(o) => o !== r && o.submitted && o.estado !== 'DEVUELTO' && o.estado !== 'NO AUTORIZADO',
+		);
 		if (holders.some((o) => o.clave_acceso === r.clave_acceso)) return DUPLICATE_KEY_MESSAGE;
 		const number = this.sriNumber(r);
-		if (number && holders.some((o) => this.sriNumber(o) === number)) return DUPLICATE_SEQUENTIAL_MESSAGE;
+		if (number && holders.some((o) => this.sriNumber(o) === number))
+			return DUPLICATE_SEQUENTIAL_MESSAGE;
 		return undefined;
 	}
 
@@ -480,7 +620,11 @@ export class ReceiptsSimulator {
 		const elapsed = Date.now() - r.issuedAt;
 		while (r.stepsTaken < total && elapsed >= ((r.stepsTaken + 1) / total) * this.decideAfterMs) {
 			const step = r.timedPlan[r.stepsTaken++];
-			this.setState(r.id, typeof step === 'string' ? step : step.estado, typeof step === 'string' ? undefined : step.mensajes);
+			this.setState(
+				r.id,
+				typeof step === 'string' ? step : step.estado,
+				typeof step === 'string' ? undefined : step.mensajes,
+			);
 		}
 	}
 
@@ -489,18 +633,25 @@ export class ReceiptsSimulator {
 	 * @returns {SimReceipt['firma']}
 	 */
 	firmaOf(r) {
-		return r.firma && (r.firmaVisibleAt === undefined || Date.now() >= r.firmaVisibleAt) ? r.firma : undefined;
+		return r.firma && (r.firmaVisibleAt === undefined || Date.now() >= r.firmaVisibleAt)
+			? r.firma
+			: undefined;
 	}
 
 	/** @returns {string} */
 	numero(r) {
-		const est = /** @type {Record<string, unknown>} */ ((/** @type {Record<string, unknown> | undefined} */ (r.body.emisor)?.establecimiento ?? {}));
+		const est = /** @type {Record<string, unknown>} */ (
+			/** @type {Record<string, unknown> | undefined} */ (r.body.emisor)?.establecimiento ?? {}
+		);
 		const seq = String(r.body.secuencial ?? r.body.secuencia ?? '1').padStart(9, '0');
 		return `${String(est.codigo ?? '001')}-${String(est.punto_emision ?? '001')}-${seq}`;
 	}
 
 	urls(r) {
-		return { url_formato_impresion: `${this.filesBaseUrl}/ver/${r.id}/pdf`, url_documento_electronico: `${this.filesBaseUrl}/ver/${r.id}/xml` };
+		return {
+			url_formato_impresion: `${this.filesBaseUrl}/ver/${r.id}/pdf`,
+			url_documento_electronico: `${this.filesBaseUrl}/ver/${r.id}/xml`,
+		};
 	}
 
 	/**
@@ -508,7 +659,13 @@ export class ReceiptsSimulator {
 	 * @returns {Record<string, unknown> | null}
 	 */
 	partyOf(r) {
-		return /** @type {Record<string, unknown> | null} */ ((r.body.comprador ?? r.body.sujeto ?? r.body.proveedor ?? /** @type {unknown[] | undefined} */ (r.body.destinatarios)?.[0] ?? null));
+		return /** @type {Record<string, unknown> | null} */ (
+			r.body.comprador ??
+				r.body.sujeto ??
+				r.body.proveedor ??
+				/** @type {unknown[] | undefined} */ (r.body.destinatarios)?.[0] ??
+				null
+		);
 	}
 
 	/**
@@ -581,7 +738,8 @@ export class ReceiptsSimulator {
 	 */
 	password(req) {
 		const given = req.headers['x-password'];
-		if (given === undefined || given === '') return { status: 400, body: { error: 'X-Password header is required to sign the receipt' } };
+		if (given === undefined || given === '')
+			return { status: 400, body: { error: 'X-Password header is required to sign the receipt' } };
 		return given === this.certificatePassword ? undefined : 'wrong';
 	}
 
@@ -596,7 +754,11 @@ export class ReceiptsSimulator {
 		r.stepsTaken = 0;
 		r.timedPlan = undefined;
 		if (wrongPassword) {
-			r.firma = { result: 'error', error: 'Contraseña de la firma electrónica incorrecta', status: 400 };
+			r.firma = {
+				result: 'error',
+				error: 'Contraseña de la firma electrónica incorrecta',
+				status: 400,
+			};
 			if (this.signing === 'async') r.firmaVisibleAt = Date.now() + this.signingDelayMs;
 			r.plan = [];
 			r.submitted = false;
@@ -614,7 +776,14 @@ export class ReceiptsSimulator {
 	 */
 	issued(r, echo, extra = {}) {
 		const firma = this.signing === 'sync' ? r.firma : undefined;
-		return { ...echo, id: r.id, clave_acceso: r.clave_acceso, estado: r.estado, ...extra, ...(firma ? { firma } : {}) };
+		return {
+			...echo,
+			id: r.id,
+			clave_acceso: r.clave_acceso,
+			estado: r.estado,
+			...extra,
+			...(firma ? { firma } : {}),
+		};
 	}
 
 	/** @returns {SimResponse | SimReceipt} */
@@ -633,9 +802,12 @@ export class ReceiptsSimulator {
 			if (!this.keyOk(req)) return unauthorized;
 			const pw = this.password(req);
 			if (pw && pw !== 'wrong') return pw;
-			if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) return invalid([`body: JSON object expected`]);
+			if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body))
+				return invalid([`body: JSON object expected`]);
 			const body = /** @type {Record<string, unknown>} */ (req.body);
-			const missing = REQUIRED[kind].filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
+			const missing = REQUIRED[kind].filter(
+				(k) => body[k] === undefined || body[k] === null || body[k] === '',
+			);
 			if (missing.length) return invalid(missing.map((k) => `${k}: campo requerido`));
 			const r = this.create(kind, body, false, req.seq);
 			this.startIssue(r, pw === 'wrong');
@@ -648,14 +820,28 @@ export class ReceiptsSimulator {
 			const xml = /** @type {{ xml?: unknown } | undefined} */ (req.body)?.xml;
 			if (typeof xml !== 'string' || !xml.trim()) return invalid(['xml: campo requerido']);
 			const parsed = parseXml(xml, XML_ROOT[kind]);
-			const r = this.create(kind, { ...parsed.fields, ...(parsed.clave ? { clave_acceso: parsed.clave } : {}) }, false, req.seq);
+			const r = this.create(
+				kind,
+				{ ...parsed.fields, ...(parsed.clave ? { clave_acceso: parsed.clave } : {}) },
+				false,
+				req.seq,
+			);
 			r.es_valida = parsed.valid;
 			this.startIssue(r, pw === 'wrong');
 			const extra =
 				kind === 'purchaseSettlement'
-					? { numero: this.numero(r), anulado: false, pre_autorizado: false, envio_sri: r.envio_sri ?? null, autorizacion: r.autorizacion ?? null }
+					? {
+							numero: this.numero(r),
+							anulado: false,
+							pre_autorizado: false,
+							envio_sri: r.envio_sri ?? null,
+							autorizacion: r.autorizacion ?? null,
+						}
 					: {};
-			return { status: 201, body: this.issued(r, parsed.fields, { es_valida: parsed.valid, ...extra }) };
+			return {
+				status: 201,
+				body: this.issued(r, parsed.fields, { es_valida: parsed.valid, ...extra }),
+			};
 		};
 
 		router.add('POST', '/ats-retentions/issue', issue('atsRetention'));
@@ -689,11 +875,16 @@ export class ReceiptsSimulator {
 			const r = this.receipts.get(req.params.id);
 			if (!r || r.kind !== kind) return notFound(req.params.id);
 			if (r.estado === 'AUTORIZADO') {
-				const error = kind === 'waybill' ? 'La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse' : 'El comprobante ya se encuentra AUTORIZADO y no puede reemitirse';
+				const error =
+					kind === 'waybill'
+						? 'La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse'
+						: 'El comprobante ya se encuentra AUTORIZADO y no puede reemitirse';
 				return { status: 400, body: { error, mensajes: [] } };
 			}
-			const body = /** @type {Record<string, unknown>} */ ((req.body ?? {}));
-			const missing = REQUIRED[kind].filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
+			const body = /** @type {Record<string, unknown>} */ (req.body ?? {});
+			const missing = REQUIRED[kind].filter(
+				(k) => body[k] === undefined || body[k] === null || body[k] === '',
+			);
 			if (missing.length) return invalid(missing.map((k) => `${k}: campo requerido`));
 			r.body = body;
 			r.reissues++;
@@ -701,7 +892,15 @@ export class ReceiptsSimulator {
 			this.startIssue(r, pw === 'wrong');
 			return { status: 200, body: this.issued(r, body) };
 		};
-		for (const kind of /** @type {const} */ (['waybill', 'retention', 'purchaseSettlement', 'invoice', 'creditNote', 'debitNote'])) router.add('POST', `${KIND_PATH[kind]}/:id/reissue`, reissue(kind));
+		for (const kind of /** @type {const} */ ([
+			'waybill',
+			'retention',
+			'purchaseSettlement',
+			'invoice',
+			'creditNote',
+			'debitNote',
+		]))
+			router.add('POST', `${KIND_PATH[kind]}/:id/reissue`, reissue(kind));
 		router.add('POST', '/edocs/:id/issue', (req) => {
 			if (!this.keyOk(req)) return unauthorized;
 			const pw = this.password(req);
@@ -716,7 +915,13 @@ export class ReceiptsSimulator {
 			const firma = this.signing === 'sync' ? r.firma : undefined;
 			return {
 				status: 200,
-				body: { ...this.edoc(r), emisor: r.body.emisor ?? null, numero: this.numero(r), receptor: party, ...(firma ? { firma } : {}) },
+				body: {
+					...this.edoc(r),
+					emisor: r.body.emisor ?? null,
+					numero: this.numero(r),
+					receptor: party,
+					...(firma ? { firma } : {}),
+				},
 			};
 		});
 		router.add('POST', '/edocs/send-email/:id', (req) => {
@@ -724,14 +929,25 @@ export class ReceiptsSimulator {
 			if (!this.keyOk(req)) return unauthorized;
 			const r = this.receipts.get(req.params.id);
 			if (!r) return notFound(req.params.id);
-			const given = /** @type {{ destinatarios?: unknown } | undefined} */ (req.body)?.destinatarios;
-			if (given !== undefined && (!Array.isArray(given) || given.some((d) => typeof d !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(d)))) {
+			const given = /** @type {{ destinatarios?: unknown } | undefined} */ (req.body)
+				?.destinatarios;
+			if (
+				given !== undefined &&
+				(!Array.isArray(given) ||
+					given.some((d) => typeof d !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(d)))
+			) {
 				return invalid(['destinatarios: lista de correos electrónicos']);
 			}
 			const own = this.partyOf(r)?.email;
-			const destinatarios = /** @type {string[] | undefined} */ (given) ?? (typeof own === 'string' && own ? [own] : []);
-			if (!destinatarios.length) return invalid(['El comprobante no tiene correo electrónico del receptor']);
-			r.correos_enviados.push({ fecha_envio: new Date().toISOString(), destinatarios: destinatarios.join(', ') });
+			const destinatarios =
+				/** @type {string[] | undefined} */ (given) ??
+				(typeof own === 'string' && own ? [own] : []);
+			if (!destinatarios.length)
+				return invalid(['El comprobante no tiene correo electrónico del receptor']);
+			r.correos_enviados.push({
+				fecha_envio: new Date().toISOString(),
+				destinatarios: destinatarios.join(', '),
+			});
 			this.emails.push({ id: r.id, destinatarios });
 			return { status: 200, body: { id: r.id, result: 'Correo enviado' } };
 		});
@@ -740,17 +956,37 @@ export class ReceiptsSimulator {
 			if (this.filesRequireKey && !this.keyOk(req)) return unauthorized;
 			const r = this.receipts.get(req.params.id);
 			if (!r || !['pdf', 'xml'].includes(req.params.format)) return notFound(req.params.id);
-			if (this.filesServeLoginPage) return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, raw: Buffer.from('<!DOCTYPE html><html><body>Inicie sesión</body></html>') };
+			if (this.filesServeLoginPage)
+				return {
+					status: 200,
+					headers: { 'content-type': 'text/html; charset=utf-8' },
+					raw: Buffer.from('<!DOCTYPE html><html><body>Inicie sesión</body></html>'),
+				};
 			const format = /** @type {'pdf' | 'xml'} */ (req.params.format);
-			return { status: 200, headers: { 'content-type': format === 'pdf' ? 'application/pdf' : 'application/xml' }, raw: this.file(r, format) };
+			return {
+				status: 200,
+				headers: { 'content-type': format === 'pdf' ? 'application/pdf' : 'application/xml' },
+				raw: this.file(r, format),
+			};
 		});
 		// Catalogs: documented by the real service (X-Key, `{count, results[]}`); the spec does not show them.
 		/** @returns {SimResponse} */
-		const catalog = (results) => (results ? { status: 200, body: { count: results.length, results } } : { status: 404, body: { error: 'Tipo de impuesto no encontrado' } });
-		router.add('GET', '/catalog/id-types', (req) => (this.keyOk(req) ? catalog(CATALOG.idTypes) : unauthorized));
-		router.add('GET', '/catalog/document-types', (req) => (this.keyOk(req) ? catalog(CATALOG.documentTypes) : unauthorized));
-		router.add('GET', '/catalog/sales-tax-rates/:tipo', (req) => (this.keyOk(req) ? catalog(CATALOG.salesTaxRates[req.params.tipo]) : unauthorized));
-		router.add('GET', '/catalog/withholdings-tax-rates/:tipo', (req) => (this.keyOk(req) ? catalog(CATALOG.withholdingRates[req.params.tipo]) : unauthorized));
+		const catalog = (results) =>
+			results
+				? { status: 200, body: { count: results.length, results } }
+				: { status: 404, body: { error: 'Tipo de impuesto no encontrado' } };
+		router.add('GET', '/catalog/id-types', (req) =>
+			this.keyOk(req) ? catalog(CATALOG.idTypes) : unauthorized,
+		);
+		router.add('GET', '/catalog/document-types', (req) =>
+			this.keyOk(req) ? catalog(CATALOG.documentTypes) : unauthorized,
+		);
+		router.add('GET', '/catalog/sales-tax-rates/:tipo', (req) =>
+			this.keyOk(req) ? catalog(CATALOG.salesTaxRates[req.params.tipo]) : unauthorized,
+		);
+		router.add('GET', '/catalog/withholdings-tax-rates/:tipo', (req) =>
+			this.keyOk(req) ? catalog(CATALOG.withholdingRates[req.params.tipo]) : unauthorized,
+		);
 		router.add('GET', '/edocs/:id', (req) => {
 			const r = this.read(req);
 			return 'kind' in r ? { status: 200, body: this.edoc(r) } : r;
@@ -758,13 +994,23 @@ export class ReceiptsSimulator {
 		router.add('POST', '/webhooks', (req) => {
 			// X-Key only: the spec sends X-Password on issuing operations, and subscribing issues nothing.
 			if (!this.keyOk(req)) return unauthorized;
-			const body = /** @type {{ event_name?: unknown; webhook_url?: unknown }} */ ((req.body ?? {}));
-			if (!['receipt-issued', 'issue-error'].includes(String(body.event_name))) return invalid(['event_name: debe ser receipt-issued o issue-error']);
-			if (typeof body.webhook_url !== 'string' || !/^https?:\/\//.test(body.webhook_url)) return invalid(['webhook_url: URL inválida']);
+			const body = /** @type {{ event_name?: unknown; webhook_url?: unknown }} */ (req.body ?? {});
+			if (!['receipt-issued', 'issue-error'].includes(String(body.event_name)))
+				return invalid(['event_name: debe ser receipt-issued o issue-error']);
+			if (typeof body.webhook_url !== 'string' || !/^https?:\/\//.test(body.webhook_url))
+				return invalid(['webhook_url: URL inválida']);
 			/** @type {Subscription} */
-			const sub = { id: `sub_${this.subscriptions.length + 1}`, event_name: String(body.event_name), webhook_url: body.webhook_url, headers: req.headers };
+			const sub = {
+				id: `sub_${this.subscriptions.length + 1}`,
+				event_name: String(body.event_name),
+				webhook_url: body.webhook_url,
+				headers: req.headers,
+			};
 			this.subscriptions.push(sub);
-			return { status: 201, body: { id: sub.id, event_name: sub.event_name, webhook_url: sub.webhook_url } };
+			return {
+				status: 201,
+				body: { id: sub.id, event_name: sub.event_name, webhook_url: sub.webhook_url },
+			};
 		});
 	}
 }
@@ -788,22 +1034,26 @@ const CATALOG = {
 		{ nombre: 'COMPROBANTE RETENCION', codigo: '07' },
 	],
 	salesTaxRates: /** @type {Record<string, unknown[]>} */ ({
-		'2': [
+		2: [
 			{ nombre: 'IVA 15%', tarifa: '15.00', codigo_porcentaje: '4' },
 			{ nombre: 'IVA 0%', tarifa: '0.00', codigo_porcentaje: '0' },
 			{ nombre: 'IVA 5%', tarifa: '5.00', codigo_porcentaje: '5' },
 			{ nombre: 'IVA NO OBJETO DE IMPUESTO', tarifa: '0.00', codigo_porcentaje: '6' },
 			{ nombre: 'IVA EXENTO', tarifa: '0.00', codigo_porcentaje: '7' },
 		],
-		'3': [{ nombre: 'ICE CIGARRILLOS RUBIOS', tarifa: '0.00', codigo_porcentaje: '3011' }],
-		'5': [{ nombre: 'IRBPNR', tarifa: '0.02', codigo_porcentaje: '5001' }],
+		3: [{ nombre: 'ICE CIGARRILLOS RUBIOS', tarifa: '0.00', codigo_porcentaje: '3011' }],
+		5: [{ nombre: 'IRBPNR', tarifa: '0.02', codigo_porcentaje: '5001' }],
 	}),
 	withholdingRates: /** @type {Record<string, unknown[]>} */ ({
-		'1': [
-			{ nombre: 'TRANSFERENCIA DE BIENES MUEBLES DE NATURALEZA CORPORAL', codigo: '312', porcentaje: '1.75' },
+		1: [
+			{
+				nombre: 'TRANSFERENCIA DE BIENES MUEBLES DE NATURALEZA CORPORAL',
+				codigo: '312',
+				porcentaje: '1.75',
+			},
 			{ nombre: 'HONORARIOS PROFESIONALES', codigo: '303', porcentaje: '10.00' },
 		],
-		'2': [
+		2: [
 			{ nombre: 'RETENCIÓN DE IVA 70%', codigo: '2', porcentaje: '70.00' },
 			{ nombre: 'RETENCIÓN DE IVA 30%', codigo: '1', porcentaje: '30.00' },
 			{ nombre: 'RETENCIÓN EN 0%', codigo: '7', porcentaje: '0.00' },
@@ -811,7 +1061,7 @@ const CATALOG = {
 			{ nombre: 'RETENCIÓN DE IVA 20%', codigo: '10', porcentaje: '20.00' },
 			{ nombre: 'NO PROCEDE RETENCIÓN', codigo: '8', porcentaje: '0.00' },
 		],
-		'6': [{ nombre: 'RETENCIÓN ISD 5%', codigo: '4580', porcentaje: '5.00' }],
+		6: [{ nombre: 'RETENCIÓN ISD 5%', codigo: '4580', porcentaje: '5.00' }],
 	}),
 };
 
@@ -824,7 +1074,10 @@ const notFound = (id) => ({ status: 404, body: { error: `Comprobante ${id} no en
 // whose codes (SRI, Ficha técnica, sección 11) the node explains; a made-up number would read as one of them.
 const invalid = (lines) => ({
 	status: 400,
-	body: { error: 'Datos inválidos', mensajes: lines.map((mensaje) => ({ mensaje, tipo: 'ERROR' })) },
+	body: {
+		error: 'Datos inválidos',
+		mensajes: lines.map((mensaje) => ({ mensaje, tipo: 'ERROR' })),
+	},
 });
 
 /**
@@ -836,7 +1089,8 @@ function parseXml(xml, root) {
 	const rootMatch = /^(?:<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*)[^>]*>/.exec(text);
 	const leaf = (tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text)?.[1]?.trim();
 	const clave = leaf('claveAcceso');
-	const claveOk = !clave || (/^\d{49}$/.test(clave) && mod11(clave.slice(0, 48)) === Number(clave[48]));
+	const claveOk =
+		!clave || (/^\d{49}$/.test(clave) && mod11(clave.slice(0, 48)) === Number(clave[48]));
 	const valid = !!rootMatch && rootMatch[1] === root && text.endsWith(`</${root}>`) && claveOk;
 	/** @type {Record<string, unknown>} */
 	const fields = {};

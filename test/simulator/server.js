@@ -235,7 +235,11 @@ export class SimulatorServer {
 	async start(port = 0, host = '127.0.0.1') {
 		this.server = this.createListener();
 		this.server.keepAliveTimeout = 30000;
-		await /** @type {Promise<void>} */ (new Promise((resolve) => /** @type {NonNullable<typeof this.server>} */ (this.server).listen(port, host, resolve)));
+		await /** @type {Promise<void>} */ (
+			new Promise((resolve) =>
+				/** @type {NonNullable<typeof this.server>} */ (this.server).listen(port, host, resolve),
+			)
+		);
 		this.port = /** @type {AddressInfo} */ (this.server.address()).port;
 		return this;
 	}
@@ -248,7 +252,9 @@ export class SimulatorServer {
 	 */
 	async addOrigin(port = 0) {
 		const extra = this.createListener();
-		await /** @type {Promise<void>} */ (new Promise((resolve) => extra.listen(port, '127.0.0.1', resolve)));
+		await /** @type {Promise<void>} */ (
+			new Promise((resolve) => extra.listen(port, '127.0.0.1', resolve))
+		);
 		this.extraServers.push(extra);
 		const origin = `http://127.0.0.1:${/** @type {AddressInfo} */ (extra.address()).port}`;
 		this.origins.push(origin);
@@ -273,33 +279,47 @@ export class SimulatorServer {
 				this.inFlight++;
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 				const origin = `http://127.0.0.1:${req.socket.localPort}`;
-				const answered = this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), origin).finally(() => this.inFlight--);
-				void answered.then(
-					async (answer) => {
-						if (answer === 'reset') {
-							req.socket.destroy();
-							return;
-						}
-						if (answer.lateMs) await new Promise((r) => setTimeout(r, answer.lateMs).unref());
-						if (res.destroyed || req.socket.destroyed) return; // the client gave up waiting
-						/** @type {Record<string, string>} */
-						const headers = { ...(answer.headers ?? {}) };
-						/** @type {Buffer | undefined} */
-						let payload = answer.raw;
-						if (!payload && answer.body !== undefined) {
-							payload = Buffer.from(JSON.stringify(answer.body));
-							headers['content-type'] ??= 'application/json';
-						}
-						if (answer.dripMs) return this.drip(res, answer, headers, payload ?? Buffer.alloc(0));
-						if (answer.stream) return this.stream(res, answer, headers);
-						res.writeHead(answer.status, headers);
-						res.end(payload);
-					},
-					(error) => {
-						res.writeHead(500, { 'content-type': 'application/json' });
-						res.end(JSON.stringify({ status: 'error', message: `simulator bug: ${error.message}`, code: 'simulator' }));
-					},
-				).catch(() => req.socket.destroy());
+				const answered = this.handle(
+					req.method ?? 'GET',
+					req.url ?? '/',
+					req.headers,
+					Buffer.concat(chunks),
+					origin,
+				).finally(() => this.inFlight--);
+				void answered
+					.then(
+						async (answer) => {
+							if (answer === 'reset') {
+								req.socket.destroy();
+								return;
+							}
+							if (answer.lateMs) await new Promise((r) => setTimeout(r, answer.lateMs).unref());
+							if (res.destroyed || req.socket.destroyed) return; // the client gave up waiting
+							/** @type {Record<string, string>} */
+							const headers = { ...(answer.headers ?? {}) };
+							/** @type {Buffer | undefined} */
+							let payload = answer.raw;
+							if (!payload && answer.body !== undefined) {
+								payload = Buffer.from(JSON.stringify(answer.body));
+								headers['content-type'] ??= 'application/json';
+							}
+							if (answer.dripMs) return this.drip(res, answer, headers, payload ?? Buffer.alloc(0));
+							if (answer.stream) return this.stream(res, answer, headers);
+							res.writeHead(answer.status, headers);
+							res.end(payload);
+						},
+						(error) => {
+							res.writeHead(500, { 'content-type': 'application/json' });
+							res.end(
+								JSON.stringify({
+									status: 'error',
+									message: `simulator bug: ${error.message}`,
+									code: 'simulator',
+								}),
+							);
+						},
+					)
+					.catch(() => req.socket.destroy());
 			});
 		});
 	}
@@ -340,7 +360,14 @@ export class SimulatorServer {
 	 */
 	drip(res, answer, headers, payload) {
 		/** @type {Delivery} */
-		const delivery = { seq: answer.seq ?? 0, mode: 'drip', total: payload.length, sent: 0, closedEarly: false, at: Date.now() };
+		const delivery = {
+			seq: answer.seq ?? 0,
+			mode: 'drip',
+			total: payload.length,
+			sent: 0,
+			closedEarly: false,
+			at: Date.now(),
+		};
 		this.track(res, delivery);
 		res.writeHead(answer.status, headers); // no Content-Length: chunked, as a streaming service sends it
 		const next = () => {
@@ -367,9 +394,19 @@ export class SimulatorServer {
 	stream(res, answer, headers) {
 		const spec = /** @type {NonNullable<SimResponse['stream']>} */ (answer.stream);
 		/** @type {Delivery} */
-		const delivery = { seq: answer.seq ?? 0, mode: 'oversize', total: spec.bytes, sent: 0, closedEarly: false, at: Date.now() };
+		const delivery = {
+			seq: answer.seq ?? 0,
+			mode: 'oversize',
+			total: spec.bytes,
+			sent: 0,
+			closedEarly: false,
+			at: Date.now(),
+		};
 		this.track(res, delivery);
-		res.writeHead(answer.status, { ...headers, ...(spec.declareLength ? { 'content-length': String(spec.bytes) } : {}) });
+		res.writeHead(answer.status, {
+			...headers,
+			...(spec.declareLength ? { 'content-length': String(spec.bytes) } : {}),
+		});
 		const filler = Buffer.alloc(64 * 1024, 0x20);
 		const pump = () => {
 			while (!res.destroyed && delivery.sent < spec.bytes) {
@@ -445,7 +482,15 @@ export class SimulatorServer {
 		const chaos = this.chaosOptions;
 		if (chaos && matches(chaos, req) && chaos.modes.length && chaos.next() < chaos.rate) {
 			const mode = chaos.modes[Math.floor(chaos.next() * chaos.modes.length)];
-			return { mode, times: 1, retryAfterSeconds: chaos.retryAfterSeconds, delayMs: chaos.delayMs, intervalMs: chaos.intervalMs, bytes: chaos.bytes, to: chaos.to };
+			return {
+				mode,
+				times: 1,
+				retryAfterSeconds: chaos.retryAfterSeconds,
+				delayMs: chaos.delayMs,
+				intervalMs: chaos.intervalMs,
+				bytes: chaos.bytes,
+				to: chaos.to,
+			};
 		}
 		return undefined;
 	}
@@ -459,13 +504,27 @@ export class SimulatorServer {
 	control(method, path, body) {
 		if (path === '/fail' && method === 'POST') {
 			const fault = /** @type {Fault} */ (body);
-			if (!fault || typeof fault.mode !== 'string' || typeof fault.times !== 'number') return { status: 400, body: { message: 'POST a JSON body { mode, times, service?, method?, path?, status?, to?, intervalMs?, bytes?, declareLength?, as? }' } };
+			if (!fault || typeof fault.mode !== 'string' || typeof fault.times !== 'number')
+				return {
+					status: 400,
+					body: {
+						message:
+							'POST a JSON body { mode, times, service?, method?, path?, status?, to?, intervalMs?, bytes?, declareLength?, as? }',
+					},
+				};
 			this.fail(fault);
 			return { status: 200, body: { queued: fault } };
 		}
 		if (path === '/chaos' && method === 'PUT') {
 			const options = /** @type {ChaosOptions} */ (body);
-			if (!options || typeof options.rate !== 'number' || !Array.isArray(options.modes)) return { status: 400, body: { message: 'PUT a JSON body { rate, modes, retryAfterSeconds?, delayMs?, service?, method?, path? }' } };
+			if (!options || typeof options.rate !== 'number' || !Array.isArray(options.modes))
+				return {
+					status: 400,
+					body: {
+						message:
+							'PUT a JSON body { rate, modes, retryAfterSeconds?, delayMs?, service?, method?, path? }',
+					},
+				};
 			this.chaos(options);
 			return { status: 200, body: { chaos: options } };
 		}
@@ -474,16 +533,28 @@ export class SimulatorServer {
 			return { status: 200, body: { chaos: null } };
 		}
 		if (path === '/faults' && method === 'GET') {
-			const chaos = this.chaosOptions ? Object.fromEntries(Object.entries(this.chaosOptions).filter(([key]) => key !== 'next')) : null;
+			const chaos = this.chaosOptions
+				? Object.fromEntries(Object.entries(this.chaosOptions).filter(([key]) => key !== 'next'))
+				: null;
 			return {
 				status: 200,
 				body: {
 					chaos,
-					injected: this.injected.map((f) => ({ seq: f.request.seq, at: new Date(f.request.at).toISOString(), service: f.request.service, method: f.request.method, path: f.request.path, mode: f.mode })),
+					injected: this.injected.map((f) => ({
+						seq: f.request.seq,
+						at: new Date(f.request.at).toISOString(),
+						service: f.request.service,
+						method: f.request.method,
+						path: f.request.path,
+						mode: f.mode,
+					})),
 				},
 			};
 		}
-		return { status: 404, body: { message: 'control routes: PUT/DELETE /_control/chaos, GET /_control/faults' } };
+		return {
+			status: 404,
+			body: { message: 'control routes: PUT/DELETE /_control/chaos, GET /_control/faults' },
+		};
 	}
 
 	/** @returns {Promise<SimResponse | 'reset'>} */
@@ -530,23 +601,40 @@ export class SimulatorServer {
 		if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
 		const fault = this.takeFault(req);
 		/** @type {FaultMode | undefined} */
-		const mode = fault ? (fault.mode ?? (fault.status !== undefined ? 'status' : fault.reset ? 'reset' : 'status')) : undefined;
+		const mode = fault
+			? (fault.mode ?? (fault.status !== undefined ? 'status' : fault.reset ? 'reset' : 'status'))
+			: undefined;
 		if (fault && mode) this.injected.push({ request: req, mode });
 		if (mode === 'reset') return 'reset';
 		if (mode === 'throttle') {
 			const seconds = fault?.retryAfterSeconds ?? 1;
-			return { status: 429, headers: { 'retry-after': String(seconds) }, body: { status: 'error', message: 'Too many requests', code: 'rate_limited' } };
+			return {
+				status: 429,
+				headers: { 'retry-after': String(seconds) },
+				body: { status: 'error', message: 'Too many requests', code: 'rate_limited' },
+			};
 		}
 		if (mode === 'status') {
-			if (fault?.raw !== undefined) return { status: fault.status ?? 500, raw: Buffer.from(fault.raw), headers: fault.headers };
-			return { status: fault?.status ?? 500, body: fault?.body ?? { status: 'error', message: 'Injected failure', code: 'injected' }, headers: fault?.headers };
+			if (fault?.raw !== undefined)
+				return { status: fault.status ?? 500, raw: Buffer.from(fault.raw), headers: fault.headers };
+			return {
+				status: fault?.status ?? 500,
+				body: fault?.body ?? { status: 'error', message: 'Injected failure', code: 'injected' },
+				headers: fault?.headers,
+			};
 		}
 		if (mode === 'redirect') {
 			const to = fault?.to ?? this.origins[0];
-			if (!fault?.location && !to) throw new Error('redirect: no other origin (call addOrigin first, or give `to`)');
-			return { status: fault?.status ?? 307, headers: { location: fault?.location ?? `${to}${url}` }, body: { status: 'error', message: 'Moved', code: 'redirect' } };
+			if (!fault?.location && !to)
+				throw new Error('redirect: no other origin (call addOrigin first, or give `to`)');
+			return {
+				status: fault?.status ?? 307,
+				headers: { location: fault?.location ?? `${to}${url}` },
+				body: { status: 'error', message: 'Moved', code: 'redirect' },
+			};
 		}
-		if (mode === 'echo-secrets') return echoSecrets(req, fault?.status ?? 401, fault?.as === 'text');
+		if (mode === 'echo-secrets')
+			return echoSecrets(req, fault?.status ?? 401, fault?.as === 'text');
 		if (mode === 'ignore-page' || mode === 'repeat-page') {
 			// The service ignores the page asked and answers its first; `repeat-page` also claims the page asked.
 			const asked = req.query.page;
@@ -558,14 +646,30 @@ export class SimulatorServer {
 		}
 		const answer = await this.route(req, prefix, method, path);
 		if (mode === 'drop-after') return 'reset';
-		if (mode === 'error-after') return { status: fault?.status ?? 502, body: { status: 'error', message: 'Bad gateway', code: 'injected' } };
+		if (mode === 'error-after')
+			return {
+				status: fault?.status ?? 502,
+				body: { status: 'error', message: 'Bad gateway', code: 'injected' },
+			};
 		if (mode === 'slow') return { ...answer, lateMs: fault?.delayMs ?? 2000 };
 		if (mode === 'drip') return { ...answer, seq: req.seq, dripMs: fault?.intervalMs ?? 400 };
 		if (mode === 'oversize') {
 			const as = fault?.as ?? 'json';
-			const head = Buffer.from(as === 'pdf' ? '%PDF-1.4\n' : as === 'text' ? '<!DOCTYPE html><html><body>' : '{"data":"');
-			const type = as === 'pdf' ? 'application/pdf' : as === 'text' ? 'text/html' : 'application/json';
-			return { status: answer.status, seq: req.seq, headers: { 'content-type': type }, stream: { bytes: fault?.bytes ?? 300 * 1024 * 1024, head, declareLength: fault?.declareLength ?? true } };
+			const head = Buffer.from(
+				as === 'pdf' ? '%PDF-1.4\n' : as === 'text' ? '<!DOCTYPE html><html><body>' : '{"data":"',
+			);
+			const type =
+				as === 'pdf' ? 'application/pdf' : as === 'text' ? 'text/html' : 'application/json';
+			return {
+				status: answer.status,
+				seq: req.seq,
+				headers: { 'content-type': type },
+				stream: {
+					bytes: fault?.bytes ?? 300 * 1024 * 1024,
+					head,
+					declareLength: fault?.declareLength ?? true,
+				},
+			};
 		}
 		return answer;
 	}
@@ -574,8 +678,20 @@ export class SimulatorServer {
 	async route(req, prefix, method, path) {
 		const table = this.tables.get(prefix);
 		const found = table?.match(method, path);
-		if (!found) return { status: 404, body: { status: 'error', message: `No route ${method} ${path}`, code: 'route_not_found' } };
-		if (found === 'method') return { status: 405, body: { status: 'error', message: `Method ${method} not allowed on ${path}`, code: 'method_not_allowed' } };
+		if (!found)
+			return {
+				status: 404,
+				body: { status: 'error', message: `No route ${method} ${path}`, code: 'route_not_found' },
+			};
+		if (found === 'method')
+			return {
+				status: 405,
+				body: {
+					status: 'error',
+					message: `Method ${method} not allowed on ${path}`,
+					code: 'method_not_allowed',
+				},
+			};
 		req.params = found.params;
 		return await found.handler(req);
 	}
@@ -616,11 +732,24 @@ function echoSecrets(req, status, asText) {
 	const escaped = values.map((v) => JSON.stringify(v).slice(1, -1)).join(' ');
 	const encoded = values.map((v) => encodeURIComponent(v)).join('&');
 	if (asText) {
-		return { status, headers: { 'content-type': 'text/html' }, raw: Buffer.from(`<html><body>Refused: ${raw}<br>{"sent":"${escaped}"}<br>retry at /login?next=${encoded}</body></html>`) };
+		return {
+			status,
+			headers: { 'content-type': 'text/html' },
+			raw: Buffer.from(
+				`<html><body>Refused: ${raw}<br>{"sent":"${escaped}"}<br>retry at /login?next=${encoded}</body></html>`,
+			),
+		};
 	}
 	return {
 		status,
-		body: { status: 'error', message: `Refused: ${raw}`, error: 'invalid_client', error_description: `Client credentials {"sent":"${escaped}"} not accepted`, detail: `see /login?next=${encoded}`, code: 'echo' },
+		body: {
+			status: 'error',
+			message: `Refused: ${raw}`,
+			error: 'invalid_client',
+			error_description: `Client credentials {"sent":"${escaped}"} not accepted`,
+			detail: `see /login?next=${encoded}`,
+			code: 'echo',
+		},
 	};
 }
 
@@ -635,7 +764,11 @@ function claimPage(body, page) {
 
 /** @returns {boolean} */
 function matches(m, req) {
-	return (!m.service || m.service === req.service) && (!m.method || m.method === req.method) && (!m.path || req.path.startsWith(m.path));
+	return (
+		(!m.service || m.service === req.service) &&
+		(!m.method || m.method === req.method) &&
+		(!m.path || req.path.startsWith(m.path))
+	);
 }
 
 /**

@@ -1,14 +1,35 @@
 /** @import { ICredentialsDecrypted, ICredentialTestFunctions, INodeType } from 'n8n-workflow' */
 import { built } from '../harness/engine';
 /** @import { TriggerHarness } from '../harness/webhook' */
-import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from '../../nodes/Triggers/ExtractionTrigger/event';
+import {
+	asEnvelope,
+	extractionEventId,
+	findSignatureHeaders,
+	normalizeEvent,
+} from '../../nodes/Triggers/ExtractionTrigger/event';
 /** @import { HttpAnswer } from '../harness/webhook' */
-import { SECRET, completedData, deliver, documentData, envelope, extractionHarness, failedData, nowSeconds, sign } from './setup';
+import {
+	SECRET,
+	completedData,
+	deliver,
+	documentData,
+	envelope,
+	extractionHarness,
+	failedData,
+	nowSeconds,
+	sign,
+} from './setup';
 
 /** Every refusal looks the same to the sender (401, one short body); the reason is in n8n's log only. */
 function expectRefused(h, answer, reason) {
-	expect(answer).toEqual({ status: 401, body: { error: 'unauthorized' }, text: '{"error":"unauthorized"}' });
-	expect(h.logs.filter((l) => l.level === 'warn').at(-1)?.message).toBe(`Extraction Trigger refused a delivery: ${reason}`);
+	expect(answer).toEqual({
+		status: 401,
+		body: { error: 'unauthorized' },
+		text: '{"error":"unauthorized"}',
+	});
+	expect(h.logs.filter((l) => l.level === 'warn').at(-1)?.message).toBe(
+		`Extraction Trigger refused a delivery: ${reason}`,
+	);
 }
 
 const ACK = { received: true };
@@ -51,10 +72,20 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 		await deliver(h, envelope('extraction.completed', completed));
 		await deliver(h, envelope('extraction.failed', failedData('ext_C')));
 		await deliver(h, envelope('document.ready', documentData('ext_B', 'doc_9')));
-		expect(h.executions.map((e) => e.items[0].event)).toEqual(['extraction.completed', 'extraction.failed', 'document.ready']);
+		expect(h.executions.map((e) => e.items[0].event)).toEqual([
+			'extraction.completed',
+			'extraction.failed',
+			'document.ready',
+		]);
 		expect(h.executions[0].items[0]).toMatchObject({ options: { direction: 'OUTBOUND' } });
-		expect(h.executions[1].items[0]).toMatchObject({ publicId: 'ext_C', error: { code: 'INVALID_CREDENTIALS' } });
-		expect(h.executions[2].items[0]).toMatchObject({ publicId: 'ext_B', document: { id: 'doc_9', availableFormats: ['XML', 'PDF'] } });
+		expect(h.executions[1].items[0]).toMatchObject({
+			publicId: 'ext_C',
+			error: { code: 'INVALID_CREDENTIALS' },
+		});
+		expect(h.executions[2].items[0]).toMatchObject({
+			publicId: 'ext_B',
+			document: { id: 'doc_9', availableFormats: ['XML', 'PDF'] },
+		});
 	});
 
 	describe('refuses with 401 and starts nothing', () => {
@@ -80,23 +111,46 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 			const ts = nowSeconds();
 			const answer = await h.send({
 				body: JSON.stringify(value, null, 2),
-				headers: { 'X-Svc-Signature': sign(SECRET, ts, JSON.stringify(value)), 'X-Svc-Timestamp': String(ts) },
+				headers: {
+					'X-Svc-Signature': sign(SECRET, ts, JSON.stringify(value)),
+					'X-Svc-Timestamp': String(ts),
+				},
 			});
 			expectRefused(h, answer, 'signature mismatch');
 		});
 
 		it('missing signature header, missing timestamp header, no headers', async () => {
-			expectRefused(h, (await deliver(h, body(), { omit: ['signature'] })).answer, 'missing signature header');
-			expectRefused(h, (await deliver(h, body(), { omit: ['timestamp'] })).answer, 'missing signature header');
+			expectRefused(
+				h,
+				(await deliver(h, body(), { omit: ['signature'] })).answer,
+				'missing signature header',
+			);
+			expectRefused(
+				h,
+				(await deliver(h, body(), { omit: ['timestamp'] })).answer,
+				'missing signature header',
+			);
 			expectRefused(h, await h.send({ body: JSON.stringify(body()) }), 'missing signature header');
 		});
 
 		it('malformed headers', async () => {
 			const raw = JSON.stringify(body());
 			const ts = nowSeconds();
-			const bad1 = await h.send({ body: raw, headers: { 'X-Svc-Signature': sign(SECRET, ts, raw).slice(7), 'X-Svc-Timestamp': String(ts) } });
+			const bad1 = await h.send({
+				body: raw,
+				headers: {
+					'X-Svc-Signature': sign(SECRET, ts, raw).slice(7),
+					'X-Svc-Timestamp': String(ts),
+				},
+			});
 			expectRefused(h, bad1, 'malformed signature header');
-			const bad2 = await h.send({ body: raw, headers: { 'X-Svc-Signature': sign(SECRET, ts, raw), 'X-Svc-Timestamp': new Date().toISOString() } });
+			const bad2 = await h.send({
+				body: raw,
+				headers: {
+					'X-Svc-Signature': sign(SECRET, ts, raw),
+					'X-Svc-Timestamp': new Date().toISOString(),
+				},
+			});
 			expectRefused(h, bad2, 'malformed timestamp header');
 		});
 
@@ -112,7 +166,12 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 
 		afterEach(() => {
 			expect(h.errorExecutions).toHaveLength(0);
-			expect(h.logs.some((l) => l.level === 'warn' && l.message.startsWith('Extraction Trigger refused a delivery'))).toBe(true);
+			expect(
+				h.logs.some(
+					(l) =>
+						l.level === 'warn' && l.message.startsWith('Extraction Trigger refused a delivery'),
+				),
+			).toBe(true);
 		});
 	});
 
@@ -177,7 +236,11 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 		const ts = nowSeconds();
 		const answer = await h.send({
 			body: raw,
-			headers: { 'content-type': 'text/plain', 'X-Svc-Signature': sign(SECRET, ts, raw), 'X-Svc-Timestamp': String(ts) },
+			headers: {
+				'content-type': 'text/plain',
+				'X-Svc-Signature': sign(SECRET, ts, raw),
+				'X-Svc-Timestamp': String(ts),
+			},
 		});
 		expect(answer.status).toBe(200);
 		expect(h.executions[0].items[0]).toMatchObject({ publicId: 'ext_H' });
@@ -186,7 +249,9 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 	it('answers 400 (no execution) to a correctly signed body that is not an event envelope', async () => {
 		const { answer } = await deliver(h, { hello: 'world' });
 		expect(answer).toMatchObject({ status: 400, body: { error: 'bad request' } });
-		const { answer: notJson } = await deliver(h, 'not json at all', { headers: { 'content-type': 'text/plain' } });
+		const { answer: notJson } = await deliver(h, 'not json at all', {
+			headers: { 'content-type': 'text/plain' },
+		});
 		expect(notJson.status).toBe(400);
 		expect(h.executions).toHaveLength(0);
 	});
@@ -208,10 +273,16 @@ describe('Extraction Trigger options', () => {
 			const taken = await deliver(h, envelope('extraction.failed', failedData()));
 			expect(ignored.answer).toMatchObject({ status: 200, body: ACK });
 			expect(unknown.answer).toMatchObject({ status: 200, body: ACK });
-			expect(taken.answer).toMatchObject({ status: 200, body: { message: 'Workflow was started' } });
+			expect(taken.answer).toMatchObject({
+				status: 200,
+				body: { message: 'Workflow was started' },
+			});
 			expect(h.executions.map((e) => e.items[0].event)).toEqual(['extraction.failed']);
 			// a redelivery of a delivery acknowledged without a run gets the same answer again
-			expect(await h.send({ body: ignored.raw, headers: ignored.headers })).toMatchObject({ status: 200, body: ACK });
+			expect(await h.send({ body: ignored.raw, headers: ignored.headers })).toMatchObject({
+				status: 200,
+				body: ACK,
+			});
 			expect(h.executions).toHaveLength(1);
 		} finally {
 			await h.stop();
@@ -232,9 +303,22 @@ describe('Extraction Trigger options', () => {
 		const h = await extractionHarness({ parameters: { options: { headerPrefix: 'X-Acme' } } });
 		const auto = await extractionHarness();
 		try {
-			expect((await deliver(h, envelope('extraction.completed', completedData()), { prefix: 'X-Acme' })).answer.status).toBe(200);
-			expectRefused(h, (await deliver(h, envelope('extraction.completed', completedData()))).answer, 'missing signature header');
-			expect((await deliver(auto, envelope('extraction.completed', completedData()), { prefix: 'X-Fiscalapi' })).answer.status).toBe(200);
+			expect(
+				(await deliver(h, envelope('extraction.completed', completedData()), { prefix: 'X-Acme' }))
+					.answer.status,
+			).toBe(200);
+			expectRefused(
+				h,
+				(await deliver(h, envelope('extraction.completed', completedData()))).answer,
+				'missing signature header',
+			);
+			expect(
+				(
+					await deliver(auto, envelope('extraction.completed', completedData()), {
+						prefix: 'X-Fiscalapi',
+					})
+				).answer.status,
+			).toBe(200);
 		} finally {
 			await h.stop();
 			await auto.stop();
@@ -249,7 +333,12 @@ describe('Extraction Trigger options', () => {
 			const ts = nowSeconds();
 			const answer = await h.send({
 				body: raw,
-				headers: { 'X-A-Signature': sign(SECRET, ts, raw), 'X-A-Timestamp': String(ts), 'X-B-Signature': sign(SECRET, ts, raw), 'X-B-Timestamp': String(ts) },
+				headers: {
+					'X-A-Signature': sign(SECRET, ts, raw),
+					'X-A-Timestamp': String(ts),
+					'X-B-Signature': sign(SECRET, ts, raw),
+					'X-B-Timestamp': String(ts),
+				},
 			});
 			expect(answer.status).toBe(401);
 		} finally {
@@ -261,8 +350,13 @@ describe('Extraction Trigger options', () => {
 		const h = await extractionHarness({ mode: 'manual' });
 		try {
 			expect(h.url).toContain('/webhook-test/');
-			expect((await deliver(h, envelope('extraction.completed', completedData()))).answer.status).toBe(200);
-			expect((await deliver(h, envelope('extraction.completed', completedData()), { secret: 'x' })).answer.status).toBe(401);
+			expect(
+				(await deliver(h, envelope('extraction.completed', completedData()))).answer.status,
+			).toBe(200);
+			expect(
+				(await deliver(h, envelope('extraction.completed', completedData()), { secret: 'x' }))
+					.answer.status,
+			).toBe(401);
 		} finally {
 			await h.stop();
 		}
@@ -273,13 +367,25 @@ describe('Extraction Trigger secret rotation (the secret is read at most once a 
 	it('a rotated secret works at once; the old one is refused once the cached copy is a second old', async () => {
 		const h = await extractionHarness();
 		try {
-			expect((await deliver(h, envelope('extraction.completed', completedData('rot_1')))).answer.status).toBe(200);
+			expect(
+				(await deliver(h, envelope('extraction.completed', completedData('rot_1')))).answer.status,
+			).toBe(200);
 			const rotated = 'whsec_rotated_9876543210fedcba9876543210';
 			h.credentials.set('extractionWebhookApi', { secret: rotated });
 			// signed with the new secret: the cached old secret fails, a fresh read verifies it
-			expect((await deliver(h, envelope('extraction.completed', completedData('rot_2')), { secret: rotated })).answer.status).toBe(200);
+			expect(
+				(
+					await deliver(h, envelope('extraction.completed', completedData('rot_2')), {
+						secret: rotated,
+					})
+				).answer.status,
+			).toBe(200);
 			// and from then on the old secret is refused
-			expectRefused(h, (await deliver(h, envelope('extraction.completed', completedData('rot_3')))).answer, 'signature mismatch');
+			expectRefused(
+				h,
+				(await deliver(h, envelope('extraction.completed', completedData('rot_3')))).answer,
+				'signature mismatch',
+			);
 			expect(h.executions).toHaveLength(2);
 		} finally {
 			await h.stop();
@@ -289,10 +395,18 @@ describe('Extraction Trigger secret rotation (the secret is read at most once a 
 	it('without a delivery signed with the new secret, the old one stops working within a second', async () => {
 		const h = await extractionHarness();
 		try {
-			expect((await deliver(h, envelope('extraction.completed', completedData('rot_4')))).answer.status).toBe(200);
-			h.credentials.set('extractionWebhookApi', { secret: 'whsec_rotated_aaaaaaaaaaaaaaaaaaaaaaaaaa' });
+			expect(
+				(await deliver(h, envelope('extraction.completed', completedData('rot_4')))).answer.status,
+			).toBe(200);
+			h.credentials.set('extractionWebhookApi', {
+				secret: 'whsec_rotated_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+			});
 			await new Promise((resolve) => setTimeout(resolve, 1100));
-			expectRefused(h, (await deliver(h, envelope('extraction.completed', completedData('rot_5')))).answer, 'signature mismatch');
+			expectRefused(
+				h,
+				(await deliver(h, envelope('extraction.completed', completedData('rot_5')))).answer,
+				'signature mismatch',
+			);
 		} finally {
 			await h.stop();
 		}
@@ -309,36 +423,73 @@ describe('Extraction Trigger activation and credential', () => {
 		try {
 			expect(await h.activate('init')).toEqual({ created: true });
 			await h.deactivate();
-			expect((await deliver(h, envelope('extraction.completed', completedData()))).answer.status).toBe(404);
+			expect(
+				(await deliver(h, envelope('extraction.completed', completedData()))).answer.status,
+			).toBe(404);
 		} finally {
 			await h.stop();
 		}
 	});
 
 	it('tests the credential offline', async () => {
-		const node = built('nodes/Triggers/ExtractionTrigger/ExtractionTrigger.node', 'ExtractionTrigger');
-		const test = /** @type {NonNullable<NonNullable<typeof node.methods>['credentialTest']>} */ (/** @type {NonNullable<typeof node.methods>} */ (node.methods).credentialTest).extractionWebhookSecret;
+		const node = built(
+			'nodes/Triggers/ExtractionTrigger/ExtractionTrigger.node',
+			'ExtractionTrigger',
+		);
+		const test = /** @type {NonNullable<NonNullable<typeof node.methods>['credentialTest']>} */ (
+			/** @type {NonNullable<typeof node.methods>} */ (node.methods).credentialTest
+		).extractionWebhookSecret;
 		const run = (secret) =>
-			test.call(/** @type {ICredentialTestFunctions} */ ({}), /** @type {ICredentialsDecrypted} */ ({ id: '1', name: 'c', type: 'extractionWebhookApi', data: { secret } }));
+			test.call(
+				/** @type {ICredentialTestFunctions} */ ({}),
+				/** @type {ICredentialsDecrypted} */ ({
+					id: '1',
+					name: 'c',
+					type: 'extractionWebhookApi',
+					data: { secret },
+				}),
+			);
 		expect(await run('')).toMatchObject({ status: 'Error' });
-		expect(await run(' abc ')).toMatchObject({ status: 'Error', message: expect.stringMatching(/spaces/) });
+		expect(await run(' abc ')).toMatchObject({
+			status: 'Error',
+			message: expect.stringMatching(/spaces/),
+		});
 		expect(await run(SECRET)).toMatchObject({ status: 'OK' });
 	});
 });
 
 describe('Extraction event helpers', () => {
 	it('finds header pairs', () => {
-		expect(findSignatureHeaders({ 'x-svc-signature': 'a', 'x-svc-timestamp': '1' }, '')).toEqual({ signature: 'x-svc-signature', timestamp: 'x-svc-timestamp' });
-		expect(findSignatureHeaders({ 'x-svc-signature': 'a' }, '')).toEqual({ error: 'missing signature header' });
-		expect(findSignatureHeaders({}, 'X-Svc-')).toEqual({ signature: 'x-svc-signature', timestamp: 'x-svc-timestamp' });
+		expect(findSignatureHeaders({ 'x-svc-signature': 'a', 'x-svc-timestamp': '1' }, '')).toEqual({
+			signature: 'x-svc-signature',
+			timestamp: 'x-svc-timestamp',
+		});
+		expect(findSignatureHeaders({ 'x-svc-signature': 'a' }, '')).toEqual({
+			error: 'missing signature header',
+		});
+		expect(findSignatureHeaders({}, 'X-Svc-')).toEqual({
+			signature: 'x-svc-signature',
+			timestamp: 'x-svc-timestamp',
+		});
 	});
 
 	it('builds the stable event id from the idempotency key event.timestamp, with type, extraction and document', () => {
-		const a = /** @type {any} */ (asEnvelope(envelope('document.ready', documentData('e', 'd1'), 'T')));
-		const b = /** @type {any} */ (asEnvelope(envelope('document.ready', documentData('e', 'd2'), 'T')));
+		const a = /** @type {any} */ (
+			asEnvelope(envelope('document.ready', documentData('e', 'd1'), 'T'))
+		);
+		const b = /** @type {any} */ (
+			asEnvelope(envelope('document.ready', documentData('e', 'd2'), 'T'))
+		);
 		expect(extractionEventId(a, 'h')).toBe('document.ready:T:e:d1');
 		expect(extractionEventId(a, 'h')).not.toBe(extractionEventId(b, 'h'));
-		expect(extractionEventId(/** @type {any} */ (asEnvelope(envelope('extraction.completed', completedData('e2'), 'T2'))), 'h')).toBe('extraction.completed:T2:e2');
+		expect(
+			extractionEventId(
+				/** @type {any} */ (
+					asEnvelope(envelope('extraction.completed', completedData('e2'), 'T2'))
+				),
+				'h',
+			),
+		).toBe('extraction.completed:T2:e2');
 		const noTs = /** @type {any} */ (asEnvelope({ event: { type: 'x' }, data: {} }));
 		expect(extractionEventId(noTs, 'h')).toBe('body:h');
 	});
@@ -347,8 +498,14 @@ describe('Extraction event helpers', () => {
 		const input = envelope('extraction.completed', completedData('e1'));
 		const env = /** @type {any} */ (asEnvelope(input));
 		normalizeEvent(env);
-		expect(/** @type {{ options: { direction: string } }} */ (input.data).options.direction).toBe('RECEIVED');
-		expect(normalizeEvent(/** @type {any} */ (asEnvelope({ event: { type: 't' }, data: { publicId: 'p' } })))).toMatchObject({ publicId: 'p', extractionId: 'p' });
+		expect(/** @type {{ options: { direction: string } }} */ (input.data).options.direction).toBe(
+			'RECEIVED',
+		);
+		expect(
+			normalizeEvent(
+				/** @type {any} */ (asEnvelope({ event: { type: 't' }, data: { publicId: 'p' } })),
+			),
+		).toMatchObject({ publicId: 'p', extractionId: 'p' });
 		expect(asEnvelope({ event: 'x', data: {} })).toBeUndefined();
 		expect(asEnvelope({ event: { type: 'x' }, data: [] })).toBeUndefined();
 	});

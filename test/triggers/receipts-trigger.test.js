@@ -36,7 +36,13 @@ function newHarness(events = ['receipt-issued', 'issue-error'], opts = {}) {
 	const harness = new TriggerHarness({
 		node: built('nodes/Triggers/ReceiptsTrigger/ReceiptsTrigger.node', 'ReceiptsTrigger'),
 		credentialTypes: [built('credentials/ReceiptsApi.credentials', 'ReceiptsApi')],
-		credentials: { receiptsApi: { baseUrl: server.url('receipts'), apiKey: opts.apiKey ?? service.apiKey, certificatePassword: service.certificatePassword } },
+		credentials: {
+			receiptsApi: {
+				baseUrl: server.url('receipts'),
+				apiKey: opts.apiKey ?? service.apiKey,
+				certificatePassword: service.certificatePassword,
+			},
+		},
 		parameters: { events, ...(opts.options ? { options: opts.options } : {}) },
 		mode: opts.mode,
 		workflowId: `wf-${randomUUID()}`,
@@ -68,15 +74,29 @@ async function send(event, body, opts = {}) {
 /** The receipt's genuine notification (the service's own payload), sent to the newest subscription of `event`. */
 const deliver = (event, id, opts = {}) => send(event, service.payload(id), opts);
 
-const seeded = (estado) => service.seed('retention', { ambiente: 1, secuencial: 123, emisor: { ruc: '1790000000001' }, sujeto: { razon_social: 'Cliente S.A.', email: 'cliente@example.com' } }, estado);
+const seeded = (estado) =>
+	service.seed(
+		'retention',
+		{
+			ambiente: 1,
+			secuencial: 123,
+			emisor: { ruc: '1790000000001' },
+			sujeto: { razon_social: 'Cliente S.A.', email: 'cliente@example.com' },
+		},
+		estado,
+	);
 const tokenOf = (url) => new URL(url).searchParams.get('token');
-const edocReads = () => server.received('receipts').filter((r) => r.method === 'GET' && r.path.startsWith('/edocs/'));
+const edocReads = () =>
+	server.received('receipts').filter((r) => r.method === 'GET' && r.path.startsWith('/edocs/'));
 const warnings = (harness) => harness.logs.filter((l) => l.level === 'warn').map((l) => l.message);
 
 describe('Receipts Trigger: activation', () => {
 	test('subscribes each selected event once, with X-Key only (it issues nothing) and a distinct secret token in the URL', async () => {
 		const harness = await receiptsHarness();
-		expect(service.subscriptions.map((s) => s.event_name).sort()).toEqual(['issue-error', 'receipt-issued']);
+		expect(service.subscriptions.map((s) => s.event_name).sort()).toEqual([
+			'issue-error',
+			'receipt-issued',
+		]);
 		const tokens = service.subscriptions.map((s) => {
 			const url = new URL(s.webhook_url);
 			expect(`${url.origin}${url.pathname}`).toBe(harness.url);
@@ -85,23 +105,32 @@ describe('Receipts Trigger: activation', () => {
 		});
 		expect(tokens.every((t) => typeof t === 'string' && t.length >= 32)).toBe(true);
 		expect(new Set(tokens).size).toBe(2);
-		expect(service.subscriptions.every((s) => s.headers['x-key'] === service.apiKey && s.headers['x-password'] === undefined)).toBe(true);
+		expect(
+			service.subscriptions.every(
+				(s) => s.headers['x-key'] === service.apiKey && s.headers['x-password'] === undefined,
+			),
+		).toBe(true);
 		// only a hash of the token is kept
 		expect(JSON.stringify(harness.savedStaticData)).not.toContain(/** @type {any} */ (tokens[0]));
 	});
 
-	test.each([1, 3, 8])('%i deactivate/activate cycles (and restarts) leave one subscription per event, and it keeps delivering', async (k) => {
-		const harness = await receiptsHarness();
-		const first = service.subscriptions.map((s) => s.webhook_url);
-		for (let cycle = 0; cycle < k; cycle++) {
-			await harness.deactivate();
-			expect(await harness.activate(cycle % 2 ? 'init' : 'activate')).toEqual({ created: false });
-		}
-		expect(service.subscriptions).toHaveLength(2);
-		expect(service.subscriptions.map((s) => s.webhook_url)).toEqual(first);
-		expect((await service.deliver('receipt-issued', seeded('AUTORIZADO').id)).map((a) => a.status)).toEqual([200]);
-		expect(harness.executions).toHaveLength(1);
-	});
+	test.each([1, 3, 8])(
+		'%i deactivate/activate cycles (and restarts) leave one subscription per event, and it keeps delivering',
+		async (k) => {
+			const harness = await receiptsHarness();
+			const first = service.subscriptions.map((s) => s.webhook_url);
+			for (let cycle = 0; cycle < k; cycle++) {
+				await harness.deactivate();
+				expect(await harness.activate(cycle % 2 ? 'init' : 'activate')).toEqual({ created: false });
+			}
+			expect(service.subscriptions).toHaveLength(2);
+			expect(service.subscriptions.map((s) => s.webhook_url)).toEqual(first);
+			expect(
+				(await service.deliver('receipt-issued', seeded('AUTORIZADO').id)).map((a) => a.status),
+			).toEqual([200]);
+			expect(harness.executions).toHaveLength(1);
+		},
+	);
 
 	test('selecting one more event later subscribes only that event; the earlier subscription is kept', async () => {
 		const harness = await receiptsHarness(['receipt-issued']);
@@ -109,7 +138,10 @@ describe('Receipts Trigger: activation', () => {
 		await harness.deactivate();
 		harness.setParameters({ events: ['receipt-issued', 'issue-error'] });
 		expect(await harness.activate()).toEqual({ created: true });
-		expect(service.subscriptions.map((s) => s.event_name)).toEqual(['receipt-issued', 'issue-error']);
+		expect(service.subscriptions.map((s) => s.event_name)).toEqual([
+			'receipt-issued',
+			'issue-error',
+		]);
 		expect(urlFor('receipt-issued')).toBe(issued);
 	});
 
@@ -120,7 +152,11 @@ describe('Receipts Trigger: activation', () => {
 		expect(await harness.activate()).toEqual({ created: false });
 		expect(service.subscriptions).toHaveLength(2);
 		const returned = seeded('DEVUELTO').id;
-		for (let n = 0; n < 2; n++) expect(await deliver('issue-error', returned)).toEqual({ status: 200, body: { received: true } });
+		for (let n = 0; n < 2; n++)
+			expect(await deliver('issue-error', returned)).toEqual({
+				status: 200,
+				body: { received: true },
+			});
 		expect(harness.executions).toHaveLength(0);
 	});
 
@@ -129,7 +165,11 @@ describe('Receipts Trigger: activation', () => {
 		const oldUrl = urlFor('receipt-issued');
 		await harness.deactivate();
 		service.apiKey = 'rk_live_another_account_0000000000';
-		harness.credentials.set('receiptsApi', { baseUrl: server.url('receipts'), apiKey: service.apiKey, certificatePassword: service.certificatePassword });
+		harness.credentials.set('receiptsApi', {
+			baseUrl: server.url('receipts'),
+			apiKey: service.apiKey,
+			certificatePassword: service.certificatePassword,
+		});
 		expect(await harness.activate()).toEqual({ created: true });
 		expect(service.subscriptions).toHaveLength(2);
 		expect(tokenOf(urlFor('receipt-issued'))).not.toBe(tokenOf(oldUrl));
@@ -140,7 +180,11 @@ describe('Receipts Trigger: activation', () => {
 	});
 
 	test('a refused subscription stops the activation with a message that names the event and the credential', async () => {
-		await expect(receiptsHarness(['receipt-issued'], { apiKey: 'rk_live_the_service_knows_another_key' })).rejects.toThrow(/^Could not subscribe to "receipt-issued" in the receipts service: Receipts refused the API key/);
+		await expect(
+			receiptsHarness(['receipt-issued'], { apiKey: 'rk_live_the_service_knows_another_key' }),
+		).rejects.toThrow(
+			/^Could not subscribe to "receipt-issued" in the receipts service: Receipts refused the API key/,
+		);
 		expect(service.subscriptions).toHaveLength(0);
 	});
 
@@ -152,7 +196,10 @@ describe('Receipts Trigger: activation', () => {
 		expect(service.subscriptions).toHaveLength(0);
 		const testUrl = `${harness.url}?event=receipt-issued`;
 		const payload = service.payload(seeded('AUTORIZADO').id);
-		expect((await send('receipt-issued', { ...payload, 'api-key': 'rk_live_wrong' }, { url: testUrl })).status).toBe(401);
+		expect(
+			(await send('receipt-issued', { ...payload, 'api-key': 'rk_live_wrong' }, { url: testUrl }))
+				.status,
+		).toBe(401);
 		expect(harness.executions).toHaveLength(0);
 		expect((await send('receipt-issued', payload, { url: testUrl })).status).toBe(200);
 		expect(harness.executions).toHaveLength(1);
@@ -163,8 +210,16 @@ describe('Receipts Trigger: a subscription request without an answer keeps its t
 	test('answer lost after the service subscribed: activation fails saying it may exist; its deliveries are accepted, and the next activation asks again', async () => {
 		const harness = newHarness(['issue-error']);
 		await harness.start();
-		server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', mode: 'drop-after', times: 1 });
-		await expect(harness.activate()).rejects.toThrow(/^The receipts service did not confirm the subscription to "issue-error": /);
+		server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/webhooks',
+			mode: 'drop-after',
+			times: 1,
+		});
+		await expect(harness.activate()).rejects.toThrow(
+			/^The receipts service did not confirm the subscription to "issue-error": /,
+		);
 		expect(service.subscriptions).toHaveLength(1); // the service made it
 		const lost = urlFor('issue-error');
 		expect(JSON.stringify(harness.savedStaticData)).toContain('unconfirmed'); // saved although the activation failed
@@ -182,13 +237,26 @@ describe('Receipts Trigger: a subscription request without an answer keeps its t
 	test('a definite refusal of the second event keeps the first, which was confirmed: the next activation subscribes only the second', async () => {
 		const harness = newHarness(['receipt-issued', 'issue-error']);
 		await harness.start();
-		server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', status: 400, body: { error: 'webhook_url inválida' }, skip: 1, times: 1 });
-		await expect(harness.activate()).rejects.toThrow(/^Could not subscribe to "receipt-issued" in the receipts service: /);
+		server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/webhooks',
+			status: 400,
+			body: { error: 'webhook_url inválida' },
+			skip: 1,
+			times: 1,
+		});
+		await expect(harness.activate()).rejects.toThrow(
+			/^Could not subscribe to "receipt-issued" in the receipts service: /,
+		);
 		expect(service.subscriptions.map((s) => s.event_name)).toEqual(['issue-error']);
 		const first = urlFor('issue-error');
 
 		expect(await harness.activate()).toEqual({ created: true });
-		expect(service.subscriptions.map((s) => s.event_name)).toEqual(['issue-error', 'receipt-issued']);
+		expect(service.subscriptions.map((s) => s.event_name)).toEqual([
+			'issue-error',
+			'receipt-issued',
+		]);
 		expect((await deliver('issue-error', seeded('DEVUELTO').id, { url: first })).status).toBe(200);
 		expect(harness.executions).toHaveLength(1);
 		expect(JSON.stringify(harness.savedStaticData)).not.toContain('unconfirmed'); // the refused request left nothing behind
@@ -197,11 +265,24 @@ describe('Receipts Trigger: a subscription request without an answer keeps its t
 	test('after three unanswered requests for an event, activation stops asking and listens: the three tokens are accepted, the notification runs once', async () => {
 		const harness = newHarness(['issue-error']);
 		await harness.start();
-		server.fail({ service: 'receipts', method: 'POST', path: '/webhooks', mode: 'drop-after', times: 3 });
-		for (let n = 0; n < 3; n++) await expect(harness.activate()).rejects.toThrow(/did not confirm the subscription to "issue-error"/);
+		server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/webhooks',
+			mode: 'drop-after',
+			times: 3,
+		});
+		for (let n = 0; n < 3; n++)
+			await expect(harness.activate()).rejects.toThrow(
+				/did not confirm the subscription to "issue-error"/,
+			);
 		expect(await harness.activate()).toEqual({ created: false });
 		expect(service.subscriptions).toHaveLength(3); // no fourth request
-		expect(warnings(harness)).toEqual([expect.stringMatching(/never answered 3 requests to subscribe to "issue-error"; not asking again/)]);
+		expect(warnings(harness)).toEqual([
+			expect.stringMatching(
+				/never answered 3 requests to subscribe to "issue-error"; not asking again/,
+			),
+		]);
 		const answers = await service.deliver('issue-error', seeded('DEVUELTO').id);
 		expect(answers.map((a) => [a.status, a.body])).toEqual([
 			[200, expect.anything()],
@@ -220,21 +301,39 @@ describe('Receipts Trigger: deliveries', () => {
 		expect((await deliver('receipt-issued', id)).status).toBe(200);
 		expect(harness.executions).toHaveLength(1);
 		const [item] = harness.executions[0].items;
-		expect(item).toMatchObject({ id, event: 'receipt-issued', estado: 'AUTORIZADO', autorizacion: { estado: 'AUTORIZADO' }, stateFrom: 'service', sujeto: { razon_social: 'Cliente S.A.' } });
+		expect(item).toMatchObject({
+			id,
+			event: 'receipt-issued',
+			estado: 'AUTORIZADO',
+			autorizacion: { estado: 'AUTORIZADO' },
+			stateFrom: 'service',
+			sujeto: { razon_social: 'Cliente S.A.' },
+		});
 		expect(item.eventId).toMatch(EVENT_ID);
 		expect(String(item.eventId).startsWith(`${id}:`)).toBe(true);
 		expect(item['api-key']).toBe('[redacted]');
 		expect(JSON.stringify(harness.executions)).not.toContain(service.apiKey);
 		expect(JSON.stringify(harness.executions)).not.toContain(service.certificatePassword);
-		expect(edocReads().map((r) => [r.path, r.headers['x-key'], r.headers['x-password']])).toEqual([[`/edocs/${id}`, service.apiKey, undefined]]);
+		expect(edocReads().map((r) => [r.path, r.headers['x-key'], r.headers['x-password']])).toEqual([
+			[`/edocs/${id}`, service.apiKey, undefined],
+		]);
 	});
 
 	test('a signing failure arrives as issue-error with the firma object the service holds', async () => {
 		const harness = await receiptsHarness();
 		const receipt = seeded('CREADO');
-		receipt.firma = { result: 'error', error: 'Contraseña de la firma electrónica incorrecta', status: 400 };
+		receipt.firma = {
+			result: 'error',
+			error: 'Contraseña de la firma electrónica incorrecta',
+			status: 400,
+		};
 		expect((await deliver('issue-error', receipt.id)).status).toBe(200);
-		expect(harness.executions[0].items[0]).toMatchObject({ event: 'issue-error', estado: 'CREADO', firma: { status: 400 }, stateFrom: 'service' });
+		expect(harness.executions[0].items[0]).toMatchObject({
+			event: 'issue-error',
+			estado: 'CREADO',
+			firma: { status: 400 },
+			stateFrom: 'service',
+		});
 	});
 
 	test.each([
@@ -243,25 +342,41 @@ describe('Receipts Trigger: deliveries', () => {
 		["the other event's token", (u) => u.searchParams.set('event', 'issue-error'), undefined],
 		['an unknown event', (u) => u.searchParams.set('event', 'invoice-paid'), undefined],
 		['a wrong api-key', () => {}, 'rk_live_wrong'],
-	])('%s: 401 with the same short body as every refusal, no execution, nothing read; the reason only in the log', async (_, mangle, apiKey) => {
-		const harness = await receiptsHarness();
-		const url = new URL(urlFor('receipt-issued'));
-		mangle(url);
-		const payload = service.payload(seeded('AUTORIZADO').id);
-		server.clear();
-		const answer = await send('receipt-issued', { ...payload, ...(apiKey ? { 'api-key': apiKey } : {}) }, { url: url.toString() });
-		expect(answer).toEqual({ status: 401, body: { error: 'unauthorized' } });
-		expect(harness.executions).toHaveLength(0);
-		expect(edocReads()).toHaveLength(0);
-		expect(warnings(harness)).toEqual([expect.stringMatching(/^Receipts Trigger refused a delivery: .+/)]);
-	});
+	])(
+		'%s: 401 with the same short body as every refusal, no execution, nothing read; the reason only in the log',
+		async (_, mangle, apiKey) => {
+			const harness = await receiptsHarness();
+			const url = new URL(urlFor('receipt-issued'));
+			mangle(url);
+			const payload = service.payload(seeded('AUTORIZADO').id);
+			server.clear();
+			const answer = await send(
+				'receipt-issued',
+				{ ...payload, ...(apiKey ? { 'api-key': apiKey } : {}) },
+				{ url: url.toString() },
+			);
+			expect(answer).toEqual({ status: 401, body: { error: 'unauthorized' } });
+			expect(harness.executions).toHaveLength(0);
+			expect(edocReads()).toHaveLength(0);
+			expect(warnings(harness)).toEqual([
+				expect.stringMatching(/^Receipts Trigger refused a delivery: .+/),
+			]);
+		},
+	);
 
 	test('a notification without api-key, or that is not JSON, is refused the same way', async () => {
 		const harness = await receiptsHarness();
 		const payload = service.payload(seeded('AUTORIZADO').id);
 		delete payload['api-key'];
-		expect(await send('receipt-issued', payload)).toEqual({ status: 401, body: { error: 'unauthorized' } });
-		const notJson = await fetch(urlFor('receipt-issued'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'not json' });
+		expect(await send('receipt-issued', payload)).toEqual({
+			status: 401,
+			body: { error: 'unauthorized' },
+		});
+		const notJson = await fetch(urlFor('receipt-issued'), {
+			method: 'POST',
+			headers: { 'content-type': 'text/plain' },
+			body: 'not json',
+		});
 		expect([notJson.status, await notJson.json()]).toEqual([401, { error: 'unauthorized' }]);
 		expect(harness.executions).toHaveLength(0);
 	});
@@ -271,13 +386,22 @@ describe('Receipts Trigger: deliveries', () => {
 		const receipt = seeded('AUTORIZADO');
 		expect((await deliver('receipt-issued', receipt.id)).status).toBe(200);
 		server.clear();
-		for (let n = 0; n < 3; n++) expect(await deliver('receipt-issued', receipt.id)).toEqual({ status: 200, body: { received: true } });
+		for (let n = 0; n < 3; n++)
+			expect(await deliver('receipt-issued', receipt.id)).toEqual({
+				status: 200,
+				body: { received: true },
+			});
 		expect(edocReads()).toHaveLength(0);
 		expect(harness.executions).toHaveLength(1);
-		service.setState(receipt.id, 'NO AUTORIZADO', [{ identificador: '45', mensaje: 'SECUENCIAL REGISTRADO', tipo: 'ERROR' }]);
+		service.setState(receipt.id, 'NO AUTORIZADO', [
+			{ identificador: '45', mensaje: 'SECUENCIAL REGISTRADO', tipo: 'ERROR' },
+		]);
 		expect((await deliver('receipt-issued', receipt.id)).status).toBe(200);
 		expect(harness.executions).toHaveLength(2);
-		expect(harness.executions[1].items[0]).toMatchObject({ estado: 'NO AUTORIZADO', autorizacion: { mensajes: [{ identificador: '45' }] } });
+		expect(harness.executions[1].items[0]).toMatchObject({
+			estado: 'NO AUTORIZADO',
+			autorizacion: { mensajes: [{ identificador: '45' }] },
+		});
 		expect(harness.executions[1].items[0].eventId).not.toBe(harness.executions[0].items[0].eventId);
 	});
 
@@ -295,14 +419,24 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 		const forged = {
 			...genuine,
 			estado: 'AUTORIZADO',
-			autorizacion: { numero: rejected.clave_acceso, fecha: '2026-11-20T10:00:00-05:00', estado: 'AUTORIZADO', mensajes: [] },
+			autorizacion: {
+				numero: rejected.clave_acceso,
+				fecha: '2026-11-20T10:00:00-05:00',
+				estado: 'AUTORIZADO',
+				mensajes: [],
+			},
 			envio_sri: { estado: 'RECIBIDA', mensajes: [], fecha: '2026-11-20T09:59:00-05:00' },
 			firma: { result: 'ok' },
 		};
 		expect((await service.forge('receipt-issued', forged)).map((a) => a.status)).toEqual([200]);
 		expect(harness.executions).toHaveLength(1);
 		const [item] = harness.executions[0].items;
-		expect(item).toMatchObject({ id: rejected.id, estado: 'NO AUTORIZADO', autorizacion: { estado: 'NO AUTORIZADO', mensajes: [{ identificador: '39', tipo: 'ERROR' }] }, stateFrom: 'service' });
+		expect(item).toMatchObject({
+			id: rejected.id,
+			estado: 'NO AUTORIZADO',
+			autorizacion: { estado: 'NO AUTORIZADO', mensajes: [{ identificador: '39', tipo: 'ERROR' }] },
+			stateFrom: 'service',
+		});
 		// outcome fields the service's answer does not have are not taken from the sender
 		expect(item.firma).toBeUndefined();
 		expect(item.envio_sri).toBeUndefined();
@@ -315,22 +449,50 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 		const known = service.payload(seeded('AUTORIZADO').id);
 		const unknownId = 'f'.repeat(32);
 		for (let n = 0; n < 2; n++) {
-			expect(await send('receipt-issued', { ...known, id: unknownId })).toEqual({ status: 200, body: { received: true } });
+			expect(await send('receipt-issued', { ...known, id: unknownId })).toEqual({
+				status: 200,
+				body: { received: true },
+			});
 		}
 		expect(harness.executions).toHaveLength(0);
-		expect(warnings(harness)).toEqual(Array(2).fill(expect.stringMatching(new RegExp(`does not know receipt ${unknownId} \\(GET /edocs/${unknownId} answered 404\\)`))));
+		expect(warnings(harness)).toEqual(
+			Array(2).fill(
+				expect.stringMatching(
+					new RegExp(
+						`does not know receipt ${unknownId} \\(GET /edocs/${unknownId} answered 404\\)`,
+					),
+				),
+			),
+		);
 	});
 
-	test.each([['..'], ['../webhooks'], ['a/b'], ['x?y=1'], ['x#y'], ['%2e%2e'], ['a b'], ['a\nb'], [''], [123], [null]])(
+	test.each([
+		['..'],
+		['../webhooks'],
+		['a/b'],
+		['x?y=1'],
+		['x#y'],
+		['%2e%2e'],
+		['a b'],
+		['a\nb'],
+		[''],
+		[123],
+		[null],
+	])(
 		'a receipt id %j that is not a safe path segment is never read: no request, no run, 200',
 		async (id) => {
 			const harness = await receiptsHarness();
 			const payload = service.payload(seeded('AUTORIZADO').id);
 			server.clear();
-			expect(await send('receipt-issued', { ...payload, id })).toEqual({ status: 200, body: { received: true } });
+			expect(await send('receipt-issued', { ...payload, id })).toEqual({
+				status: 200,
+				body: { received: true },
+			});
 			expect(server.received('receipts')).toHaveLength(0);
 			expect(harness.executions).toHaveLength(0);
-			expect(warnings(harness)).toEqual([expect.stringMatching(/names no receipt id that can be read/)]);
+			expect(warnings(harness)).toEqual([
+				expect.stringMatching(/names no receipt id that can be read/),
+			]);
 		},
 	);
 
@@ -339,7 +501,19 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 		const id = seeded('AUTORIZADO').id;
 		const first = service.payload(id);
 		// Same receipt, same state and date: only a message differs (the old "<id>:<state>:<date>" id made them one).
-		const second = { ...first, autorizacion: { .../** @type {IDataObject} */ (first.autorizacion), mensajes: [{ identificador: '60', mensaje: 'ESTE PROCESO FUE REALIZADO EN EL AMBIENTE DE PRUEBAS', tipo: 'INFORMATIVO' }] } };
+		const second = {
+			...first,
+			autorizacion: {
+				.../** @type {IDataObject} */ (first.autorizacion),
+				mensajes: [
+					{
+						identificador: '60',
+						mensaje: 'ESTE PROCESO FUE REALIZADO EN EL AMBIENTE DE PRUEBAS',
+						tipo: 'INFORMATIVO',
+					},
+				],
+			},
+		};
 		expect((await send('receipt-issued', first)).status).toBe(200);
 		expect((await send('receipt-issued', second)).status).toBe(200);
 		expect(harness.executions).toHaveLength(2);
@@ -348,7 +522,11 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 
 		const reordered = Object.fromEntries(Object.entries(second).reverse());
 		const raw = JSON.stringify(reordered, null, 2);
-		const again = await fetch(urlFor('receipt-issued'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
+		const again = await fetch(urlFor('receipt-issued'), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: raw,
+		});
 		expect([again.status, await again.json()]).toEqual([200, { received: true }]);
 		expect(await send('receipt-issued', first)).toEqual({ status: 200, body: { received: true } });
 		expect(harness.executions).toHaveLength(2);
@@ -357,13 +535,27 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 	test('a slow service read starts no run and ends within its deadline (503, so a genuine sender tries again); the redelivery then runs', async () => {
 		const harness = await receiptsHarness(['receipt-issued'], { options: { checkTimeout: 1 } });
 		const id = seeded('AUTORIZADO').id;
-		server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', mode: 'slow', delayMs: 20000, times: 5 });
+		server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/edocs/',
+			mode: 'slow',
+			delayMs: 20000,
+			times: 5,
+		});
 		const started = Date.now();
-		expect(await deliver('receipt-issued', id)).toEqual({ status: 503, body: { error: 'unavailable' } });
+		expect(await deliver('receipt-issued', id)).toEqual({
+			status: 503,
+			body: { error: 'unavailable' },
+		});
 		// 1 s deadline; without it the read would wait for the 20 s answer (or the 60 s request timeout)
 		expect(Date.now() - started).toBeLessThan(8000);
 		expect(harness.executions).toHaveLength(0);
-		expect(warnings(harness)).toEqual([expect.stringMatching(/^Receipts Trigger answered 503 and started no run .*receipt-issued notification not checked: reading receipt \w+ from the receipts service failed/)]);
+		expect(warnings(harness)).toEqual([
+			expect.stringMatching(
+				/^Receipts Trigger answered 503 and started no run .*receipt-issued notification not checked: reading receipt \w+ from the receipts service failed/,
+			),
+		]);
 
 		server.clear();
 		expect((await deliver('receipt-issued', id)).status).toBe(200); // not remembered as received
@@ -375,14 +567,26 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 		['a 500 on every attempt', { status: 500 }],
 		['a refused key (401)', { status: 401, body: { error: 'Invalid API key' } }],
 		['a connection reset on every attempt', { mode: 'reset' }],
-		['an answer about another receipt', { status: 200, body: { id: 'another0receipt', estado: 'AUTORIZADO' } }],
+		[
+			'an answer about another receipt',
+			{ status: 200, body: { id: 'another0receipt', estado: 'AUTORIZADO' } },
+		],
 		['an answer without estado', { status: 200, body: { id: 'x' } }],
 	])('%s: 503 {error:"unavailable"}, no run, the reason in the log', async (_, fault) => {
 		const harness = await receiptsHarness(['receipt-issued'], { options: { checkTimeout: 1 } });
 		const id = seeded('AUTORIZADO').id;
-		server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', times: 10, .../** @type {any} */ (fault) });
+		server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/edocs/',
+			times: 10,
+			.../** @type {any} */ (fault),
+		});
 		const started = Date.now();
-		expect(await deliver('receipt-issued', id)).toEqual({ status: 503, body: { error: 'unavailable' } });
+		expect(await deliver('receipt-issued', id)).toEqual({
+			status: 503,
+			body: { error: 'unavailable' },
+		});
 		expect(Date.now() - started).toBeLessThan(8000);
 		expect(harness.executions).toHaveLength(0);
 		expect(warnings(harness)).toEqual([expect.stringMatching(/answered 503 and started no run/)]);
@@ -392,14 +596,27 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 	test('Trust Notification Content: no read, and the run says what the sender claims (the documented risk)', async () => {
 		const harness = await receiptsHarness(['receipt-issued'], { options: { trustPayload: true } });
 		const rejected = seeded('NO AUTORIZADO');
-		const forged = { ...service.payload(rejected.id), estado: 'AUTORIZADO', autorizacion: { estado: 'AUTORIZADO', fecha: '2026-11-20T10:00:00-05:00', mensajes: [] } };
+		const forged = {
+			...service.payload(rejected.id),
+			estado: 'AUTORIZADO',
+			autorizacion: { estado: 'AUTORIZADO', fecha: '2026-11-20T10:00:00-05:00', mensajes: [] },
+		};
 		server.clear();
 		expect((await service.forge('receipt-issued', forged)).map((a) => a.status)).toEqual([200]);
 		expect((await send('receipt-issued', { ...forged, id: 'never-issued' })).status).toBe(200);
 		expect(edocReads()).toHaveLength(0);
 		expect(harness.executions.map((e) => e.items[0])).toEqual([
-			expect.objectContaining({ id: rejected.id, estado: 'AUTORIZADO', stateFrom: 'notification', 'api-key': '[redacted]' }),
-			expect.objectContaining({ id: 'never-issued', estado: 'AUTORIZADO', stateFrom: 'notification' }),
+			expect.objectContaining({
+				id: rejected.id,
+				estado: 'AUTORIZADO',
+				stateFrom: 'notification',
+				'api-key': '[redacted]',
+			}),
+			expect.objectContaining({
+				id: 'never-issued',
+				estado: 'AUTORIZADO',
+				stateFrom: 'notification',
+			}),
 		]);
 	});
 
@@ -410,12 +627,17 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 		['5s', '"5s"'],
 		[Number.NaN, 'NaN'],
 		[null, 'null'],
-	])('Service Check Timeout %j stops the activation with a message that names the option (the package\'s one rule for number options)', async (checkTimeout, shown) => {
-		const harness = newHarness(['receipt-issued'], { options: { checkTimeout } });
-		await harness.start();
-		await expect(harness.activate()).rejects.toThrow(`Options → Service Check Timeout (Seconds): must be a number from 0.5 to 30, got ${shown}`);
-		expect(service.subscriptions).toHaveLength(0);
-	});
+	])(
+		"Service Check Timeout %j stops the activation with a message that names the option (the package's one rule for number options)",
+		async (checkTimeout, shown) => {
+			const harness = newHarness(['receipt-issued'], { options: { checkTimeout } });
+			await harness.start();
+			await expect(harness.activate()).rejects.toThrow(
+				`Options → Service Check Timeout (Seconds): must be a number from 0.5 to 30, got ${shown}`,
+			);
+			expect(service.subscriptions).toHaveLength(0);
+		},
+	);
 
 	test('Service Check Timeout as plain decimal text ("1.5") is that number, as for every number option', async () => {
 		const harness = await receiptsHarness(['receipt-issued'], { options: { checkTimeout: '1.5' } });
@@ -425,39 +647,80 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 });
 
 describe('notificationEventId', () => {
-	const base = { id: 'r1', estado: 'AUTORIZADO', autorizacion: { estado: 'AUTORIZADO', fecha: 'F1', mensajes: [] }, 'api-key': 'k1' };
+	const base = {
+		id: 'r1',
+		estado: 'AUTORIZADO',
+		autorizacion: { estado: 'AUTORIZADO', fecha: 'F1', mensajes: [] },
+		'api-key': 'k1',
+	};
 
 	test('the receipt id, then the SHA-256 of the event and the content; the same content in another key order has the same id', () => {
 		const id = notificationEventId('receipt-issued', base);
 		expect(id).toMatch(/^r1:[0-9a-f]{64}$/);
-		const reordered = { 'api-key': 'k1', autorizacion: { mensajes: [], fecha: 'F1', estado: 'AUTORIZADO' }, estado: 'AUTORIZADO', id: 'r1' };
+		const reordered = {
+			'api-key': 'k1',
+			autorizacion: { mensajes: [], fecha: 'F1', estado: 'AUTORIZADO' },
+			estado: 'AUTORIZADO',
+			id: 'r1',
+		};
 		expect(notificationEventId('receipt-issued', reordered)).toBe(id);
 	});
 
 	test.each([
 		['another state', { ...base, estado: 'NO AUTORIZADO' }],
-		['another message', { ...base, autorizacion: { ...base.autorizacion, mensajes: [{ identificador: '60' }] } }],
+		[
+			'another message',
+			{ ...base, autorizacion: { ...base.autorizacion, mensajes: [{ identificador: '60' }] } },
+		],
 		['another field', { ...base, secuencial: '2' }],
 		['a number instead of a string', { ...base, autorizacion: { ...base.autorizacion, fecha: 1 } }],
 	])('%s: another id', (_, other) => {
-		expect(notificationEventId('receipt-issued', other)).not.toBe(notificationEventId('receipt-issued', base));
+		expect(notificationEventId('receipt-issued', other)).not.toBe(
+			notificationEventId('receipt-issued', base),
+		);
 	});
 
 	test('another event: another id; another account key: the same id (the key is not part of it)', () => {
-		expect(notificationEventId('issue-error', base)).not.toBe(notificationEventId('receipt-issued', base));
-		expect(notificationEventId('receipt-issued', { ...base, 'api-key': 'k2' })).toBe(notificationEventId('receipt-issued', base));
+		expect(notificationEventId('issue-error', base)).not.toBe(
+			notificationEventId('receipt-issued', base),
+		);
+		expect(notificationEventId('receipt-issued', { ...base, 'api-key': 'k2' })).toBe(
+			notificationEventId('receipt-issued', base),
+		);
 	});
 
 	test('a notification without a safe receipt id: the hash alone', () => {
-		expect(notificationEventId('receipt-issued', { ...base, id: '../x' })).toMatch(/^[0-9a-f]{64}$/);
+		expect(notificationEventId('receipt-issued', { ...base, id: '../x' })).toMatch(
+			/^[0-9a-f]{64}$/,
+		);
 	});
 });
 
 describe('checkedReceipt', () => {
 	test('every field the service returns wins; outcome fields it does not return are dropped; the rest is as delivered', () => {
 		/** @type {IDataObject} */
-		const delivered = { id: 'r1', secuencial: '7', estado: 'AUTORIZADO', autorizacion: { estado: 'AUTORIZADO' }, envio_sri: { estado: 'RECIBIDA' }, firma: { result: 'ok' }, 'certificate-password': null, clave_acceso: 'claimed' };
-		const answer = { id: 'r1', estado: 'NO AUTORIZADO', autorizacion: { estado: 'NO AUTORIZADO', mensajes: [] }, clave_acceso: 'held' };
-		expect(checkedReceipt(delivered, answer)).toEqual({ id: 'r1', secuencial: '7', estado: 'NO AUTORIZADO', autorizacion: { estado: 'NO AUTORIZADO', mensajes: [] }, clave_acceso: 'held' });
+		const delivered = {
+			id: 'r1',
+			secuencial: '7',
+			estado: 'AUTORIZADO',
+			autorizacion: { estado: 'AUTORIZADO' },
+			envio_sri: { estado: 'RECIBIDA' },
+			firma: { result: 'ok' },
+			'certificate-password': null,
+			clave_acceso: 'claimed',
+		};
+		const answer = {
+			id: 'r1',
+			estado: 'NO AUTORIZADO',
+			autorizacion: { estado: 'NO AUTORIZADO', mensajes: [] },
+			clave_acceso: 'held',
+		};
+		expect(checkedReceipt(delivered, answer)).toEqual({
+			id: 'r1',
+			secuencial: '7',
+			estado: 'NO AUTORIZADO',
+			autorizacion: { estado: 'NO AUTORIZADO', mensajes: [] },
+			clave_acceso: 'held',
+		});
 	});
 });

@@ -26,7 +26,12 @@ let eventCounter = 0;
 export function envelope(type, data, eventTimestamp) {
 	eventCounter++;
 	return {
-		event: { type, timestamp: eventTimestamp ?? new Date(Date.UTC(2026, 10, 22, 9, 0, 0, eventCounter)).toISOString(), version: '1.0' },
+		event: {
+			type,
+			timestamp:
+				eventTimestamp ?? new Date(Date.UTC(2026, 10, 22, 9, 0, 0, eventCounter)).toISOString(),
+			version: '1.0',
+		},
 		data,
 	};
 }
@@ -38,7 +43,11 @@ export const completedData = (id = 'ext_123') => ({
 	completedAt: '2026-11-22T09:00:00Z',
 	summary: { totalDocuments: 3, successfulDownloads: 3, failedDownloads: 0, totalSizeBytes: 12345 },
 	subject: { identification: 'EKU9003173C9', fullName: 'Empresa Ejemplo', personType: 'MORAL' },
-	options: { informationType: 'INVOICE', period: { from: '2026-10-01', to: '2026-10-31' }, direction: 'RECEIVED' },
+	options: {
+		informationType: 'INVOICE',
+		period: { from: '2026-10-01', to: '2026-10-31' },
+		direction: 'RECEIVED',
+	},
 });
 
 /** @returns {IDataObject} */
@@ -46,7 +55,11 @@ export const failedData = (id = 'ext_456') => ({
 	extractionId: id,
 	status: 'FAILED',
 	failedAt: '2026-11-22T09:00:00Z',
-	error: { code: 'INVALID_CREDENTIALS', message: 'SAT rejected the credentials', details: { satResponse: 'RFC o contraseña incorrectos' } },
+	error: {
+		code: 'INVALID_CREDENTIALS',
+		message: 'SAT rejected the credentials',
+		details: { satResponse: 'RFC o contraseña incorrectos' },
+	},
 	subject: { identification: 'EKU9003173C9' },
 	options: { informationType: 'INVOICE', period: { from: '2026-10-01', to: '2026-10-31' } },
 });
@@ -70,7 +83,9 @@ export const documentData = (id = 'ext_123', docId = 'doc_1') => ({
 export async function extractionHarness(opts = {}) {
 	const harness = new TriggerHarness({
 		node: built('nodes/Triggers/ExtractionTrigger/ExtractionTrigger.node', 'ExtractionTrigger'),
-		credentialTypes: [built('credentials/ExtractionWebhookApi.credentials', 'ExtractionWebhookApi')],
+		credentialTypes: [
+			built('credentials/ExtractionWebhookApi.credentials', 'ExtractionWebhookApi'),
+		],
 		credentials: { extractionWebhookApi: { secret: opts.secret ?? SECRET } },
 		parameters: opts.parameters ?? {},
 		mode: opts.mode,
@@ -88,17 +103,18 @@ export async function extractionHarness(opts = {}) {
 }
 
 /** Sends a delivery signed now (or at `timestamp`) with X-Svc-* headers, unless told otherwise. */
-export async function deliver(
-	harness,
-	body,
-	opts = {},
-) {
+export async function deliver(harness, body, opts = {}) {
 	const raw = typeof body === 'string' ? body : JSON.stringify(body);
 	const timestamp = opts.timestamp ?? nowSeconds();
 	const prefix = opts.prefix ?? 'X-Svc';
 	/** @type {Record<string, string>} */
 	const headers = {};
-	if (!opts.omit?.includes('signature')) headers[`${prefix}-Signature`] = sign(opts.secret ?? SECRET, timestamp, raw);
+	if (!opts.omit?.includes('signature'))
+		headers[`${prefix}-Signature`] = sign(opts.secret ?? SECRET, timestamp, raw);
 	if (!opts.omit?.includes('timestamp')) headers[`${prefix}-Timestamp`] = String(timestamp);
-	return { raw, headers, answer: await harness.send({ body: raw, headers: { ...headers, ...(opts.headers ?? {}) } }) };
+	return {
+		raw,
+		headers,
+		answer: await harness.send({ body: raw, headers: { ...headers, ...(opts.headers ?? {}) } }),
+	};
 }

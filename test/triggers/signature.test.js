@@ -3,15 +3,24 @@ import { safeEqual, verifySignature } from '../../nodes/Triggers/signature';
 import { createHmac } from 'node:crypto';
 
 /** Independent of the code under test: HMAC-SHA256 over `${ts}.${raw}`. */
-const sign = (key, ts, raw) => `sha256=${createHmac('sha256', key).update(`${ts}.${raw}`).digest('hex')}`;
+const sign = (key, ts, raw) =>
+	`sha256=${createHmac('sha256', key).update(`${ts}.${raw}`).digest('hex')}`;
 
 const secret = 'shhh-this-is-the-secret';
-const body = '{"event":{"type":"extraction.completed","timestamp":"2026-11-22T09:00:00.000Z","version":"1.0"},"data":{"extractionId":"e1"}}';
+const body =
+	'{"event":{"type":"extraction.completed","timestamp":"2026-11-22T09:00:00.000Z","version":"1.0"},"data":{"extractionId":"e1"}}';
 const now = 1_800_000_000; // seconds
 const at = (s) => s * 1000;
 
 function check(overrides = {}) {
-	return verifySignature({ secret, rawBody: Buffer.from(body), signature: sign(secret, now, body), timestamp: String(now), nowMs: at(now), ...overrides });
+	return verifySignature({
+		secret,
+		rawBody: Buffer.from(body),
+		signature: sign(secret, now, body),
+		timestamp: String(now),
+		nowMs: at(now),
+		...overrides,
+	});
 }
 
 describe('verifySignature', () => {
@@ -22,7 +31,9 @@ describe('verifySignature', () => {
 
 	it('accepts upper-case hex and a string body', () => {
 		const sig = sign(secret, now, body);
-		expect(check({ signature: `sha256=${sig.slice(7).toUpperCase()}`, rawBody: body }).ok).toBe(true);
+		expect(check({ signature: `sha256=${sig.slice(7).toUpperCase()}`, rawBody: body }).ok).toBe(
+			true,
+		);
 	});
 
 	it.each([
@@ -35,7 +46,10 @@ describe('verifySignature', () => {
 		['malformed signature header', { signature: 'sha1=abc' }],
 		['malformed signature header', { signature: 'deadbeef' }],
 		['malformed signature header', { signature: `sha256=${'g'.repeat(64)}` }],
-		['malformed signature header', { signature: [sign(secret, now, body), sign(secret, now, body)] }],
+		[
+			'malformed signature header',
+			{ signature: [sign(secret, now, body), sign(secret, now, body)] },
+		],
 		['malformed timestamp header', { timestamp: '2026-11-22T09:00:00Z' }],
 		['malformed timestamp header', { timestamp: '-5' }],
 		['malformed timestamp header', { timestamp: '1.5' }],
@@ -45,10 +59,19 @@ describe('verifySignature', () => {
 
 	it('refuses a wrong secret, other body bytes, another timestamp', () => {
 		expect(check({ secret: 'other' })).toEqual({ ok: false, reason: 'signature mismatch' });
-		expect(check({ rawBody: Buffer.from(body.replace('e1', 'e2')) })).toEqual({ ok: false, reason: 'signature mismatch' });
+		expect(check({ rawBody: Buffer.from(body.replace('e1', 'e2')) })).toEqual({
+			ok: false,
+			reason: 'signature mismatch',
+		});
 		// same JSON, other bytes (re-serialized with spaces): the signature covers bytes, not meaning
-		expect(check({ rawBody: Buffer.from(JSON.stringify(JSON.parse(body), null, 1)) })).toEqual({ ok: false, reason: 'signature mismatch' });
-		expect(check({ timestamp: String(now + 1) })).toEqual({ ok: false, reason: 'signature mismatch' });
+		expect(check({ rawBody: Buffer.from(JSON.stringify(JSON.parse(body), null, 1)) })).toEqual({
+			ok: false,
+			reason: 'signature mismatch',
+		});
+		expect(check({ timestamp: String(now + 1) })).toEqual({
+			ok: false,
+			reason: 'signature mismatch',
+		});
 	});
 
 	it('keeps a 300 s window in both directions', () => {
@@ -57,16 +80,41 @@ describe('verifySignature', () => {
 		expect(signedAt(now + 300).ok).toBe(true);
 		expect(signedAt(now - 301)).toEqual({ ok: false, reason: 'stale timestamp' });
 		expect(signedAt(now + 301)).toEqual({ ok: false, reason: 'timestamp in the future' });
-		expect(check({ toleranceSeconds: 10, nowMs: at(now + 11) })).toEqual({ ok: false, reason: 'stale timestamp' });
+		expect(check({ toleranceSeconds: 10, nowMs: at(now + 11) })).toEqual({
+			ok: false,
+			reason: 'stale timestamp',
+		});
 	});
 
 	it('never throws, whatever it is given', () => {
 		const weird = [null, 42, {}, [], Symbol('x')];
 		for (const v of weird) {
-			expect(() => verifySignature({ secret: /** @type {never} */ (v), rawBody: /** @type {never} */ (v), signature: /** @type {never} */ (v), timestamp: /** @type {never} */ (v) })).not.toThrow();
-			expect(verifySignature({ secret: /** @type {never} */ (v), rawBody: /** @type {never} */ (v), signature: /** @type {never} */ (v), timestamp: /** @type {never} */ (v) }).ok).toBe(false);
+			expect(() =>
+				verifySignature({
+					secret: /** @type {never} */ (v),
+					rawBody: /** @type {never} */ (v),
+					signature: /** @type {never} */ (v),
+					timestamp: /** @type {never} */ (v),
+				}),
+			).not.toThrow();
+			expect(
+				verifySignature({
+					secret: /** @type {never} */ (v),
+					rawBody: /** @type {never} */ (v),
+					signature: /** @type {never} */ (v),
+					timestamp: /** @type {never} */ (v),
+				}).ok,
+			).toBe(false);
 		}
-		expect(verifySignature({ secret, rawBody: /** @type {never} */ (12), signature: sign(secret, now, body), timestamp: String(now), nowMs: at(now) })).toEqual({
+		expect(
+			verifySignature({
+				secret,
+				rawBody: /** @type {never} */ (12),
+				signature: sign(secret, now, body),
+				timestamp: String(now),
+				nowMs: at(now),
+			}),
+		).toEqual({
 			ok: false,
 			reason: 'verification error',
 		});

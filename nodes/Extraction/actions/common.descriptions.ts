@@ -21,7 +21,8 @@ export const extractionIdField: INodeProperties = {
  */
 export const waitTimeoutField = waitTimeoutProperty({
 	default: 600,
-	description: 'How long to wait at most (up to a day). When it passes, the job is output in its last state with wait_timed_out set to true; it continues on the service.',
+	description:
+		'How long to wait at most (up to a day). When it passes, the job is output in its last state with wait_timed_out set to true; it continues on the service.',
 	displayOptions: { show: { waitForCompletion: [true] } },
 });
 
@@ -80,7 +81,8 @@ export const waitFields = (operation: string): INodeProperties[] => [
 			{ name: 'XML', value: 'XML' },
 			{ name: 'XML and PDF', value: 'XML,PDF' },
 		],
-		description: 'Which files to download for each document. A format a document does not offer (availableFormats) is skipped.',
+		description:
+			'Which files to download for each document. A format a document does not offer (availableFormats) is skipped.',
 		displayOptions: { show: { downloadAll: [true] } },
 	},
 	{

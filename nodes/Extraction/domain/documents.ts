@@ -36,7 +36,9 @@ export function downloadQuery(format: DocumentFormat): Record<string, string> {
 }
 
 export function formatOf(value: unknown): DocumentFormat | undefined {
-	const upper = String(value ?? '').trim().toUpperCase();
+	const upper = String(value ?? '')
+		.trim()
+		.toUpperCase();
 	return (DOCUMENT_FORMATS as string[]).includes(upper) ? (upper as DocumentFormat) : undefined;
 }
 

@@ -32,7 +32,14 @@ const text = (value: unknown): string => (typeof value === 'string' ? value.trim
 /** The credential's address of `api` in the chosen environment, without a trailing slash ('' when empty). */
 export function baseUrlFor(settings: EnvironmentSettings, api: Api = 'mexico'): string {
 	const staging = environmentOf(settings) === 'staging';
-	const url = api === 'ecuador' ? (staging ? settings.ecuadorStagingBaseUrl : settings.ecuadorProductionBaseUrl) : staging ? settings.stagingBaseUrl : settings.productionBaseUrl;
+	const url =
+		api === 'ecuador'
+			? staging
+				? settings.ecuadorStagingBaseUrl
+				: settings.ecuadorProductionBaseUrl
+			: staging
+				? settings.stagingBaseUrl
+				: settings.productionBaseUrl;
 	return text(url).replace(/\/+$/, '');
 }
 
@@ -42,7 +49,11 @@ export function baseUrlLabel(settings: EnvironmentSettings, api: Api = 'mexico')
 }
 
 /** Why `key` (of the credential field `label`) does not belong to the chosen environment, or undefined. */
-function keyEnvironmentProblem(settings: EnvironmentSettings, key: string, label: string): string | undefined {
+function keyEnvironmentProblem(
+	settings: EnvironmentSettings,
+	key: string,
+	label: string,
+): string | undefined {
 	const stagingKey = key.startsWith(STAGING_KEY_PREFIX);
 	if (environmentOf(settings) === 'production' && stagingKey) {
 		return `The ${label} is a staging key (it starts with "${STAGING_KEY_PREFIX}") but the credential's Environment is Production: set Environment to Staging, or enter a production key. Nothing was sent.`;
@@ -59,7 +70,8 @@ function keyEnvironmentProblem(settings: EnvironmentSettings, key: string, label
  */
 export function credentialProblem(settings: EnvironmentSettings): string | undefined {
 	const key = text(settings.apiKey);
-	if (!key) return 'The Document Extraction credential has no Mexico API Key: enter the key shown when it was created in the dashboard';
+	if (!key)
+		return 'The Document Extraction credential has no Mexico API Key: enter the key shown when it was created in the dashboard';
 	if (!baseUrlFor(settings)) {
 		const label = baseUrlLabel(settings);
 		return `The Document Extraction credential has no ${label}: enter the address of the Mexico API's ${environmentOf(settings)} environment, or change Environment`;
@@ -79,7 +91,10 @@ export function ecuadorCredentialProblem(settings: EnvironmentSettings): string 
 		text(settings.ecuadorOrganizationId) ? undefined : 'Ecuador Organization ID',
 	].filter((label): label is string => label !== undefined);
 	if (missing.length) {
-		const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
+		const list =
+			missing.length === 1
+				? missing[0]
+				: `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
 		return `Taxpayer → Register goes to the Ecuador API, and the Document Extraction credential has no ${list}: fill ${missing.length === 1 ? 'it' : 'them'} in the credential (the Ecuador API has its own address and key; the Mexico ones are never sent there). Nothing was sent.`;
 	}
 	return keyEnvironmentProblem(settings, text(settings.ecuadorApiKey), 'Ecuador API Key');

@@ -20,7 +20,9 @@ export const PERMISSIONS = {
 /** The permission a request needs, when the spec names it. Taxpayer registration: not known. */
 export function permissionFor(method: string, path: string): string | undefined {
 	if (method === 'POST' && path === '/v1/extractions') return PERMISSIONS.createExtraction;
-	if (method === 'GET' && /^\/v1\/extractions\/[^/]+\/documents\/[^/]+\/download$/.test(path)) return PERMISSIONS.downloadDocument;
-	if (method === 'GET' && /^\/v1\/extractions\/[^/]+$/.test(path)) return PERMISSIONS.readExtraction;
+	if (method === 'GET' && /^\/v1\/extractions\/[^/]+\/documents\/[^/]+\/download$/.test(path))
+		return PERMISSIONS.downloadDocument;
+	if (method === 'GET' && /^\/v1\/extractions\/[^/]+$/.test(path))
+		return PERMISSIONS.readExtraction;
 	return undefined;
 }

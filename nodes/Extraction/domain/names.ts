@@ -6,7 +6,10 @@
 export const DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-export const BETA_DIRECTIONS: Record<string, Direction> = { RECEIVED: 'INBOUND', ISSUED: 'OUTBOUND' };
+export const BETA_DIRECTIONS: Record<string, Direction> = {
+	RECEIVED: 'INBOUND',
+	ISSUED: 'OUTBOUND',
+};
 
 /** `RECEIVED` → `INBOUND`, `ISSUED` → `OUTBOUND`, current names kept (case-insensitive); anything else as given. */
 export function normalizeDirection(value: unknown): unknown {
@@ -43,7 +46,8 @@ export function jobIdIn(json: Json | undefined): string | undefined {
 	if (!json) return undefined;
 	const data = (json.data && typeof json.data === 'object' ? json.data : {}) as Json;
 	for (const candidate of [json.publicId, json.extractionId, data.publicId, data.extractionId]) {
-		if ((typeof candidate === 'string' && candidate.trim()) || typeof candidate === 'number') return String(candidate).trim();
+		if ((typeof candidate === 'string' && candidate.trim()) || typeof candidate === 'number')
+			return String(candidate).trim();
 	}
 	return undefined;
 }

@@ -33,8 +33,18 @@ export const clientLocator: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchClients', searchable: true } },
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 5f0c6a8e-1b2c-4d3e-8f90-a1b2c3d4e5f6' },
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchClients', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 5f0c6a8e-1b2c-4d3e-8f90-a1b2c3d4e5f6',
+		},
 	],
 };
 
@@ -45,8 +55,18 @@ export const subscriptionLocator: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSubscriptions', searchable: true } },
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 5f0c6a8e-1b2c-4d3e-8f90-a1b2c3d4e5f6' },
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchSubscriptions', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 5f0c6a8e-1b2c-4d3e-8f90-a1b2c3d4e5f6',
+		},
 	],
 };
 
@@ -73,7 +93,9 @@ export const returnAllAndLimit: INodeProperties[] = [
 
 /** How many results item `i` asks for: everything with Return All, else its Limit (a whole number ≥ 1). */
 export function readLimit(this: IExecuteFunctions, i: number): number {
-	return this.getNodeParameter('returnAll', i) === true ? Infinity : numberOption.call(this, limitField, i);
+	return this.getNodeParameter('returnAll', i) === true
+		? Infinity
+		: numberOption.call(this, limitField, i);
 }
 
 /** Plan input (create and update): name, vigencies, services. */
@@ -140,14 +162,64 @@ export const planInputFields: INodeProperties[] = [
 		default: {},
 		description: 'Service switches of the plan',
 		options: [
-			{ displayName: 'API', name: 'api', type: 'boolean', default: false, description: 'Whether the plan includes API access' },
-			{ displayName: 'Auto Invoice', name: 'auto_invoice', type: 'boolean', default: false, description: 'Whether customers of the client can invoice themselves (auto-facturación)' },
-			{ displayName: 'Custom Email', name: 'custom_email', type: 'boolean', default: false, description: 'Whether invoices can be sent from a custom e-mail address' },
-			{ displayName: 'Extra RFCs', name: 'extra_rfc', type: 'number', typeOptions: { minValue: 0, numberPrecision: 0 }, default: 0, description: 'Additional RFCs (tax IDs) allowed' },
-			{ displayName: 'Extra Users', name: 'extra_user', type: 'number', typeOptions: { minValue: 0, numberPrecision: 0 }, default: 0, description: 'Additional users allowed' },
-			{ displayName: 'Invoices Migrator', name: 'invoices_migrator', type: 'boolean', default: false, description: 'Whether the invoice migration tool is included' },
-			{ displayName: 'PDF Templates', name: 'pdf_templates', type: 'string', default: '', description: 'Template names, separated by commas' },
-			{ displayName: 'SMTP Mail', name: 'smtp_mail', type: 'boolean', default: false, description: 'Whether the client can send e-mail through their own SMTP server' },
+			{
+				displayName: 'API',
+				name: 'api',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the plan includes API access',
+			},
+			{
+				displayName: 'Auto Invoice',
+				name: 'auto_invoice',
+				type: 'boolean',
+				default: false,
+				description: 'Whether customers of the client can invoice themselves (auto-facturación)',
+			},
+			{
+				displayName: 'Custom Email',
+				name: 'custom_email',
+				type: 'boolean',
+				default: false,
+				description: 'Whether invoices can be sent from a custom e-mail address',
+			},
+			{
+				displayName: 'Extra RFCs',
+				name: 'extra_rfc',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description: 'Additional RFCs (tax IDs) allowed',
+			},
+			{
+				displayName: 'Extra Users',
+				name: 'extra_user',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description: 'Additional users allowed',
+			},
+			{
+				displayName: 'Invoices Migrator',
+				name: 'invoices_migrator',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the invoice migration tool is included',
+			},
+			{
+				displayName: 'PDF Templates',
+				name: 'pdf_templates',
+				type: 'string',
+				default: '',
+				description: 'Template names, separated by commas',
+			},
+			{
+				displayName: 'SMTP Mail',
+				name: 'smtp_mail',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the client can send e-mail through their own SMTP server',
+			},
 		],
 	},
 ];

@@ -17,7 +17,9 @@ export const AGENT_MAX_IDS = 5;
  * shared/path.ts: `..`, `/`, `?`, `#`, `%`, spaces), stops the item before any request.
  */
 export function requireId(this: IExecuteFunctions, parameter: string, i: number): string {
-	const value = String(this.getNodeParameter(parameter, i, '', { extractValue: true }) ?? '').trim();
+	const value = String(
+		this.getNodeParameter(parameter, i, '', { extractValue: true }) ?? '',
+	).trim();
 	if (!value) {
 		throw new NodeOperationError(this.getNode(), `${parameter}: is required`, {
 			itemIndex: i,
@@ -39,7 +41,12 @@ export function requireId(this: IExecuteFunctions, parameter: string, i: number)
  * `agentLimit`: the list changes what it names (suspend, reactivate, delete), so an AI agent may name at
  * most AGENT_MAX_IDS of them in one call.
  */
-export function readIdList(this: IExecuteFunctions, parameter: string, i: number, opts: { agentLimit?: boolean } = {}): string[] {
+export function readIdList(
+	this: IExecuteFunctions,
+	parameter: string,
+	i: number,
+	opts: { agentLimit?: boolean } = {},
+): string[] {
 	const raw = this.getNodeParameter(parameter, i, []) as unknown;
 	const list = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
 		.map((v) => String(v).trim())
@@ -47,15 +54,20 @@ export function readIdList(this: IExecuteFunctions, parameter: string, i: number
 	if (list.length === 0) {
 		throw new NodeOperationError(this.getNode(), `${parameter}: choose at least one`, {
 			itemIndex: i,
-			description: 'Pick from the list, or give the IDs as a list or comma-separated text. Nothing was sent.',
+			description:
+				'Pick from the list, or give the IDs as a list or comma-separated text. Nothing was sent.',
 		});
 	}
 	const ids = [...new Set(list)];
 	if (opts.agentLimit && ids.length > AGENT_MAX_IDS && runsAsAiTool.call(this)) {
-		throw new NodeOperationError(this.getNode(), `${parameter}: an AI agent may change at most ${AGENT_MAX_IDS} per call, and this call names ${ids.length}`, {
-			itemIndex: i,
-			description: `This node runs as an AI agent's tool. Nothing was sent. Ask for at most ${AGENT_MAX_IDS} at a time, or make larger changes from a workflow, where a person chooses the list.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`${parameter}: an AI agent may change at most ${AGENT_MAX_IDS} per call, and this call names ${ids.length}`,
+			{
+				itemIndex: i,
+				description: `This node runs as an AI agent's tool. Nothing was sent. Ask for at most ${AGENT_MAX_IDS} at a time, or make larger changes from a workflow, where a person chooses the list.`,
+			},
+		);
 	}
 	return ids;
 }

@@ -11,12 +11,23 @@ import { readLimit, returnAllAndLimit } from './common.descriptions';
  * answer shape, so one GET is made, the first list found in the answer becomes the output items, and
  * Limit is applied here.
  */
-export function listOperation(resource: string, path: ApiPath, listKey: string): OperationModule<PartnersContext> {
+export function listOperation(
+	resource: string,
+	path: ApiPath,
+	listKey: string,
+): OperationModule<PartnersContext> {
 	return {
 		kind: 'read',
 		description: updateDisplayOptions({ show: { resource: [resource], operation: ['getMany'] } }, [
 			...returnAllAndLimit,
-			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [concurrencyOption],
+			},
 		]),
 		async execute(this: IExecuteFunctions, ctx: PartnersContext, i: number) {
 			const limit = readLimit.call(this, i);

@@ -3,7 +3,9 @@ import { path, segmentProblem } from '../../shared/path';
 import { listIn, partnersClient, planOption, readPlans, unwrap } from '../transport';
 
 /** Vigencies of the plan chosen in the same node (client creation). */
-export async function getPlanVigencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getPlanVigencies(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const plan = String(this.getCurrentNodeParameter('plan', { extractValue: true }) ?? '').trim();
 	// An ID that cannot be a path segment names no plan (an expression still being typed, say).
 	if (!plan || segmentProblem(plan)) return [];
@@ -23,5 +25,8 @@ export async function getClients(this: ILoadOptionsFunctions): Promise<INodeProp
 	const clients = listIn(await partnersClient(this).read<unknown>(path`/v1/clients`), ['clients']);
 	return clients
 		.filter((c) => c.uuid !== undefined)
-		.map((c) => ({ name: [c.name, c.email, c.status].filter(Boolean).map(String).join(' - ') || String(c.uuid), value: String(c.uuid) }));
+		.map((c) => ({
+			name: [c.name, c.email, c.status].filter(Boolean).map(String).join(' - ') || String(c.uuid),
+			value: String(c.uuid),
+		}));
 }

@@ -9,7 +9,13 @@ export type ReceiptsMap = {
 	debitNote: 'get' | 'issue' | 'issueFromXml' | 'preview' | 'reissue';
 	document: 'authorize' | 'download' | 'get' | 'sendEmail';
 	invoice: 'get' | 'issue' | 'issueFromXml' | 'preview' | 'reissue';
-	purchaseSettlement: 'issue' | 'issueFromXml' | 'issueWithReimbursement' | 'preview' | 'previewWithReimbursement' | 'reissue';
+	purchaseSettlement:
+		| 'issue'
+		| 'issueFromXml'
+		| 'issueWithReimbursement'
+		| 'preview'
+		| 'previewWithReimbursement'
+		| 'reissue';
 	retention: 'issue' | 'issueFromXml' | 'preview' | 'reissue';
 	waybill: 'get' | 'issue' | 'issueFromXml' | 'preview' | 'reissue';
 	webhook: 'subscribe';

@@ -17,7 +17,17 @@ import * as retention from './retention/Retention.resource';
 import * as waybill from './waybill/Waybill.resource';
 import * as webhook from './webhook/Webhook.resource';
 
-export const resources: OperationTable<ReceiptsMap, ReceiptsContext> = { atsRetention, retention, waybill, purchaseSettlement, invoice, creditNote, debitNote, document, webhook };
+export const resources: OperationTable<ReceiptsMap, ReceiptsContext> = {
+	atsRetention,
+	retention,
+	waybill,
+	purchaseSettlement,
+	invoice,
+	creditNote,
+	debitNote,
+	document,
+	webhook,
+};
 
 /** Options read once per execution (from the first item): they shape the execution's shared client. */
 function executionSettings(this: IExecuteFunctions): { timeoutMs: number; parallelChecks: number } {
@@ -32,7 +42,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return await route.call(this, resources, (): ReceiptsContext => {
 		const settings = executionSettings.call(this);
 		return {
-			api: receiptsClient(this, { timeoutMs: settings.timeoutMs, timeoutOption: 'Options → Request Timeout' }),
+			api: receiptsClient(this, {
+				timeoutMs: settings.timeoutMs,
+				timeoutOption: 'Options → Request Timeout',
+			}),
 			created: new CreatedLedger('receipt', 'Document → Get'),
 			checks: new Semaphore(settings.parallelChecks),
 		};

@@ -51,9 +51,11 @@ export function splitAccessKey(key: string): AccessKeyParts {
 export function accessKeyProblem(value: unknown): string | undefined {
 	const key = typeof value === 'number' ? String(value) : value;
 	if (typeof key !== 'string') return 'must be text of 49 digits';
-	if (!/^\d{49}$/.test(key)) return `must be exactly 49 digits, got ${/^\d*$/.test(key) ? `${key.length} digits` : `"${key.slice(0, 60)}"`}`;
+	if (!/^\d{49}$/.test(key))
+		return `must be exactly 49 digits, got ${/^\d*$/.test(key) ? `${key.length} digits` : `"${key.slice(0, 60)}"`}`;
 	const expected = accessKeyCheckDigit(key.slice(0, 48));
-	if (String(expected) !== key[48]) return `has check digit ${key[48]} but the SRI modulo-11 check gives ${expected}: the key is mistyped`;
+	if (String(expected) !== key[48])
+		return `has check digit ${key[48]} but the SRI modulo-11 check gives ${expected}: the key is mistyped`;
 	return undefined;
 }
 
@@ -96,12 +98,20 @@ export const MIN_ACCESS_KEY_SECRET = 16;
  * public lookup).
  * Returns the key, or the problems that prevent building it (field → what is wrong).
  */
-export function reproducibleAccessKey(input: AccessKeyInput, secret: string): { key: string } | { problems: Array<[string, string]> } {
+export function reproducibleAccessKey(
+	input: AccessKeyInput,
+	secret: string,
+): { key: string } | { problems: Array<[string, string]> } {
 	const problems: Array<[string, string]> = [];
 	const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(input.fechaEmision ?? '').trim());
-	if (!date) problems.push(['fecha_emision', 'is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD']);
+	if (!date)
+		problems.push([
+			'fecha_emision',
+			'is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD',
+		]);
 	const ruc = String(input.ruc ?? '').trim();
-	if (!/^\d{13}$/.test(ruc)) problems.push(['emisor.ruc', 'must be the 13-digit RUC to build a reproducible access key']);
+	if (!/^\d{13}$/.test(ruc))
+		problems.push(['emisor.ruc', 'must be the 13-digit RUC to build a reproducible access key']);
 	const digits = (value: unknown, length: number, field: string) => {
 		const text = String(value ?? '').trim();
 		if (!new RegExp(`^\\d{1,${length}}$`).test(text)) {
@@ -123,8 +133,19 @@ export function reproducibleAccessKey(input: AccessKeyInput, secret: string): { 
 	}
 	if (problems.length || !date) return { problems };
 	const ddmmyyyy = `${date[3]}${date[2]}${date[1]}`;
-	const fields = [ddmmyyyy, input.receiptType, ruc, ambiente, `${establecimiento}${puntoEmision}`, secuencial, tipoEmision];
-	const numericCode = String(parseInt(createHmac('sha256', secret).update(fields.join('|')).digest('hex').slice(0, 12), 16) % 100000000).padStart(8, '0');
+	const fields = [
+		ddmmyyyy,
+		input.receiptType,
+		ruc,
+		ambiente,
+		`${establecimiento}${puntoEmision}`,
+		secuencial,
+		tipoEmision,
+	];
+	const numericCode = String(
+		parseInt(createHmac('sha256', secret).update(fields.join('|')).digest('hex').slice(0, 12), 16) %
+			100000000,
+	).padStart(8, '0');
 	const first48 = `${ddmmyyyy}${input.receiptType}${ruc}${ambiente}${establecimiento}${puntoEmision}${secuencial}${numericCode}${tipoEmision}`;
 	return { key: `${first48}${accessKeyCheckDigit(first48)}` };
 }

@@ -23,10 +23,14 @@ export function catalogEntry(raw: unknown): CatalogEntry | undefined {
 	if (!raw || typeof raw !== 'object') return undefined;
 	const r = raw as Record<string, unknown>;
 	const code = r.codigo_porcentaje ?? r.codigo;
-	if ((typeof code !== 'string' && typeof code !== 'number') || String(code).trim() === '') return undefined;
+	if ((typeof code !== 'string' && typeof code !== 'number') || String(code).trim() === '')
+		return undefined;
 	const name = r.nombre ?? r.descripcion;
 	const rawRate = r.tarifa ?? r.porcentaje;
-	const rate = typeof rawRate === 'number' || (typeof rawRate === 'string' && rawRate.trim() !== '') ? Number(rawRate) : undefined;
+	const rate =
+		typeof rawRate === 'number' || (typeof rawRate === 'string' && rawRate.trim() !== '')
+			? Number(rawRate)
+			: undefined;
 	return {
 		code: String(code).trim(),
 		name: typeof name === 'string' && name.trim() ? name.trim() : String(code),
@@ -64,7 +68,11 @@ export const SALES_TAX_TYPES: CatalogEntry[] = [
 ];
 
 /** The sales tax types by code, as their Spanish abbreviations read in messages ("IVA 15 %"). */
-export const SALES_TAX_SHORT_NAMES: Record<string, string> = { '2': 'IVA', '3': 'ICE', '5': 'IRBPNR' };
+export const SALES_TAX_SHORT_NAMES: Record<string, string> = {
+	'2': 'IVA',
+	'3': 'ICE',
+	'5': 'IRBPNR',
+};
 
 /** IVA's tax type code: the only sales tax whose value the node computes (a percentage of the item's subtotal). */
 export const IVA = '2';

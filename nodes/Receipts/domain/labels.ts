@@ -171,17 +171,29 @@ interface Shape {
 	flatInFields?: Record<string, Shape>;
 }
 
-const leaves = (labels: Record<string, Label>): Record<string, Shape> => Object.fromEntries(Object.entries(labels).map(([k, label]) => [k, { label }]));
+const leaves = (labels: Record<string, Label>): Record<string, Shape> =>
+	Object.fromEntries(Object.entries(labels).map(([k, label]) => [k, { label }]));
 
 const TAX_LINES: Shape = { label: l('Taxes', 'Impuestos'), entry: 'Tax', fields: leaves(TAX_LINE) };
 const PARTY_SHAPE = (label: Label): Shape => ({ label, fields: leaves(PARTY) });
-const INFO: Shape = { label: TOP.info_adicional, entry: 'Entry', fields: leaves({ nombre: l('Name'), valor: l('Value'), descripcion: l('Value') }) };
+const INFO: Shape = {
+	label: TOP.info_adicional,
+	entry: 'Entry',
+	fields: leaves({ nombre: l('Name'), valor: l('Value'), descripcion: l('Value') }),
+};
 const { establecimiento_direccion, ...issuerOwn } = ISSUER;
 const ISSUER_SHAPE: Shape = {
 	label: TOP.emisor,
 	fields: {
 		...leaves(issuerOwn),
-		establecimiento: { flat: true, fields: leaves({ codigo: ISSUER.codigo, punto_emision: ISSUER.punto_emision, direccion: establecimiento_direccion }) },
+		establecimiento: {
+			flat: true,
+			fields: leaves({
+				codigo: ISSUER.codigo,
+				punto_emision: ISSUER.punto_emision,
+				direccion: establecimiento_direccion,
+			}),
+		},
 	},
 };
 const PAYMENTS: Shape = { label: TOP.pagos, entry: 'Payment', fields: leaves(PAYMENT) };
@@ -207,31 +219,72 @@ const COMMON: Record<string, Shape> = {
 	transportista: PARTY_SHAPE(TOP.transportista),
 	info_adicional: INFO,
 	informacion_adicional: { label: TOP.info_adicional },
-	totales: { label: TOP.totales, fields: { ...leaves(TOTALS), impuestos: { ...TAX_LINES, label: TOP.totalTaxes, replacesParent: true } } },
+	totales: {
+		label: TOP.totales,
+		fields: {
+			...leaves(TOTALS),
+			impuestos: { ...TAX_LINES, label: TOP.totalTaxes, replacesParent: true },
+		},
+	},
 	pagos: PAYMENTS,
-	credito: { flat: true, fields: leaves({ monto: TOP.credito_monto, fecha_vencimiento: TOP.credito_fecha_vencimiento }) },
+	credito: {
+		flat: true,
+		fields: leaves({ monto: TOP.credito_monto, fecha_vencimiento: TOP.credito_fecha_vencimiento }),
+	},
 	reembolso: REIMBURSEMENT,
-	maquina_fiscal: { flat: true, fields: leaves({ marca: l('Fiscal Machine Brand'), modelo: l('Fiscal Machine Model'), serie: l('Fiscal Machine Serial') }) },
+	maquina_fiscal: {
+		flat: true,
+		fields: leaves({
+			marca: l('Fiscal Machine Brand'),
+			modelo: l('Fiscal Machine Model'),
+			serie: l('Fiscal Machine Serial'),
+		}),
+	},
 	destinatarios: {
 		label: TOP.destinatarios,
 		entry: 'Recipient',
 		fields: {
 			...leaves(PARTY),
 			items: { label: TOP.items, entry: 'Item', fields: leaves(ITEM) },
-			...leaves({ motivo_traslado: l('Reason for Transfer'), ruta: l('Route'), documento_aduanero_unico: l('Customs Document', 'DAU') }),
+			...leaves({
+				motivo_traslado: l('Reason for Transfer'),
+				ruta: l('Route'),
+				documento_aduanero_unico: l('Customs Document', 'DAU'),
+			}),
 		},
 	},
 	documentos_soporte: {
 		label: TOP.documentos_soporte,
 		entry: 'Document',
-		fields: { impuestos: TAX_LINES, retenciones: { label: l('Retentions'), entry: 'Retention', fields: leaves({ ...TAX_LINE, valor_retenido: RETAINED.valor_retenido }) }, pagos: PAYMENTS, reembolso: REIMBURSEMENT },
+		fields: {
+			impuestos: TAX_LINES,
+			retenciones: {
+				label: l('Retentions'),
+				entry: 'Retention',
+				fields: leaves({ ...TAX_LINE, valor_retenido: RETAINED.valor_retenido }),
+			},
+			pagos: PAYMENTS,
+			reembolso: REIMBURSEMENT,
+		},
 	},
 };
 
 /** The shape of each kind's body: where its `items` differ. */
 function rootOf(kind: ReceiptKind): Record<string, Shape> {
-	if (kind === 'debitNote') return { ...COMMON, items: { label: TOP.charges, entry: 'Charge', fields: leaves({ motivo: TOP.motivo, valor: TAX_LINE.valor }) } };
-	if (kind === 'retention') return { ...COMMON, items: { label: TOP.retainedTaxes, entry: 'Retained Tax', fields: leaves(RETAINED) } };
+	if (kind === 'debitNote')
+		return {
+			...COMMON,
+			items: {
+				label: TOP.charges,
+				entry: 'Charge',
+				fields: leaves({ motivo: TOP.motivo, valor: TAX_LINE.valor }),
+			},
+		};
+	if (kind === 'retention')
+		return {
+			...COMMON,
+			items: { label: TOP.retainedTaxes, entry: 'Retained Tax', fields: leaves(RETAINED) },
+		};
 	return { ...COMMON, items: SALES_ITEMS };
 }
 
@@ -267,7 +320,12 @@ export function fieldLabel(path: string, kind: ReceiptKind, mode: InputMode): st
 			fields = shape.flatInFields;
 			continue;
 		}
-		if (!shape.flat) parts.push(indexes.length && shape.entry ? `${shape.entry} ${indexes.join(' ')}` : (shape.label?.en ?? name));
+		if (!shape.flat)
+			parts.push(
+				indexes.length && shape.entry
+					? `${shape.entry} ${indexes.join(' ')}`
+					: (shape.label?.en ?? name),
+			);
 		fields = shape.fields;
 	}
 	const words = parts.join(' › ') || path;
@@ -276,7 +334,11 @@ export function fieldLabel(path: string, kind: ReceiptKind, mode: InputMode): st
 
 /** `Item 1 › Quantity must be a number`, but `Issue Date: "31/03" is not an ISO 8601 date`. */
 function say(label: string, what: string): string {
-	return /^(is|must|has|have|does|do|should|needs|cannot|can|was|were|add|adds|are|takes)\b/.test(what) ? `${label} ${what}` : `${label}: ${what}`;
+	return /^(is|must|has|have|does|do|should|needs|cannot|can|was|were|add|adds|are|takes)\b/.test(
+		what,
+	)
+		? `${label} ${what}`
+		: `${label}: ${what}`;
 }
 
 /**

@@ -1,6 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 import { splitAccessKey } from './accessKey';
-import { explainedLine, explainMessage, isError, nextStepOf, rawLine, reasonLine, resendHow, sriCode, type MessageSource, type SriMessageOut } from './sriMessages';
+import {
+	explainedLine,
+	explainMessage,
+	isError,
+	nextStepOf,
+	rawLine,
+	reasonLine,
+	resendHow,
+	sriCode,
+	type MessageSource,
+	type SriMessageOut,
+} from './sriMessages';
 
 /**
  * Where a receipt stands in the issue process, read from any representation the service gives (the issue
@@ -20,7 +31,9 @@ export const FINAL_STATES = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR']
 export type Outcome = 'final' | 'signing-failed' | 'pending';
 
 function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** The receipt's state: `estado`, else the authorization's state. Upper case; '' when neither is given. */
@@ -37,9 +50,13 @@ export function signingFailure(doc: IDataObject): string | undefined {
 	const firma = asObject(doc.firma);
 	if (!firma) return undefined;
 	const status = Number(firma.status);
-	const error = typeof firma.error === 'string' && firma.error.trim() ? firma.error.trim() : undefined;
+	const error =
+		typeof firma.error === 'string' && firma.error.trim() ? firma.error.trim() : undefined;
 	const result = typeof firma.result === 'string' ? firma.result.trim() : '';
-	const failed = (Number.isFinite(status) && status >= 400) || error !== undefined || /^(error|fail)/i.test(result);
+	const failed =
+		(Number.isFinite(status) && status >= 400) ||
+		error !== undefined ||
+		/^(error|fail)/i.test(result);
 	if (!failed) return undefined;
 	return `${error ?? (result || 'signing failed')}${Number.isFinite(status) ? ` (status ${status})` : ''}`;
 }
@@ -100,15 +117,26 @@ function idOf(doc: IDataObject): string | undefined {
 const GET = (id?: string) => `Document → Get${id ? ` (ID ${id})` : ''}`;
 
 /** A rejected receipt is corrected and sent again under its access key and sequential (SRI, Ficha técnica, sección 11, note 1). */
-const correctAndResend = (id?: string) => `Correct what the SRI's messages say, then ${resendHow(id)}: a corrected receipt keeps its access key and sequential.`;
+const correctAndResend = (id?: string) =>
+	`Correct what the SRI's messages say, then ${resendHow(id)}: a corrected receipt keeps its access key and sequential.`;
 
 /** When a rejection comes without a message the specification explains: what the state itself says. */
-const WITHOUT_MESSAGE: Record<(typeof REJECTED_STATES)[number], { reason: string; nextStep: (id?: string) => string }> = {
-	'NO AUTORIZADO': { reason: 'The tax authority did not authorize the receipt (NO AUTORIZADO) and gave no message', nextStep: correctAndResend },
-	DEVUELTO: { reason: 'The tax authority returned the receipt (DEVUELTO) and gave no message', nextStep: correctAndResend },
+const WITHOUT_MESSAGE: Record<
+	(typeof REJECTED_STATES)[number],
+	{ reason: string; nextStep: (id?: string) => string }
+> = {
+	'NO AUTORIZADO': {
+		reason: 'The tax authority did not authorize the receipt (NO AUTORIZADO) and gave no message',
+		nextStep: correctAndResend,
+	},
+	DEVUELTO: {
+		reason: 'The tax authority returned the receipt (DEVUELTO) and gave no message',
+		nextStep: correctAndResend,
+	},
 	ERROR: {
 		reason: 'The issue process of the receipt ended in ERROR and gave no message',
-		nextStep: (id) => `Read the receipt again with ${GET(id)} before anything else, and do not issue it again; if it stays in ERROR, ask the receipts service.`,
+		nextStep: (id) =>
+			`Read the receipt again with ${GET(id)} before anything else, and do not issue it again; if it stays in ERROR, ask the receipts service.`,
 	},
 };
 
@@ -150,11 +178,16 @@ export function explainOutcome(doc: IDataObject): ReceiptOutcome {
 	const rejectedState = REJECTED_STATES.find((s) => s === state);
 	if (rejectedState) {
 		const errors = listed.filter(({ m }) => isError(m));
-		const steps = errors.map(({ m }) => nextStepOf(m.identificador, id)).filter((s): s is string => !!s);
-		if (!steps.length || errors.some(({ m }) => !sriCode(m.identificador))) steps.push(WITHOUT_MESSAGE[rejectedState].nextStep(id));
+		const steps = errors
+			.map(({ m }) => nextStepOf(m.identificador, id))
+			.filter((s): s is string => !!s);
+		if (!steps.length || errors.some(({ m }) => !sriCode(m.identificador)))
+			steps.push(WITHOUT_MESSAGE[rejectedState].nextStep(id));
 		return {
 			rejected: true,
-			reason: errors.length ? errors.map(({ m }) => reasonLine(m)).join('; ') : WITHOUT_MESSAGE[rejectedState].reason,
+			reason: errors.length
+				? errors.map(({ m }) => reasonLine(m)).join('; ')
+				: WITHOUT_MESSAGE[rejectedState].reason,
 			next_step: [...new Set(steps)].join(' '),
 			sri_messages,
 		};
@@ -165,7 +198,9 @@ export function explainOutcome(doc: IDataObject): ReceiptOutcome {
 			next_step:
 				`Not decided by the tax authority yet (${state || 'no state given'}); this is not a failure. The receipt exists: do not issue it again. ` +
 				`Read it again with ${GET(id)}; the SRI usually decides within seconds.` +
-				(state === 'CREADO' ? ` If it stays CREADO, it was not signed or not sent: sign and send it with Document → Authorize${id ? ` (ID ${id})` : ''}.` : ''),
+				(state === 'CREADO'
+					? ` If it stays CREADO, it was not signed or not sent: sign and send it with Document → Authorize${id ? ` (ID ${id})` : ''}.`
+					: ''),
 			sri_messages,
 		};
 	}

@@ -15,7 +15,13 @@
  */
 
 /** SRI identification type codes (table 6 of the ficha técnica). */
-export const ID_TYPES = { ruc: '04', cedula: '05', passport: '06', finalConsumer: '07', foreign: '08' } as const;
+export const ID_TYPES = {
+	ruc: '04',
+	cedula: '05',
+	passport: '06',
+	finalConsumer: '07',
+	foreign: '08',
+} as const;
 
 function provinceOk(digits: string): boolean {
 	const province = Number(digits.slice(0, 2));
@@ -31,7 +37,8 @@ function modulo11(digits: string, coefficients: number[]): number {
 /** Why `value` does not look like a valid cédula, or undefined. */
 export function cedulaProblem(value: string): string | undefined {
 	if (!/^\d{10}$/.test(value)) return 'is not a cédula: it must be 10 digits';
-	if (!provinceOk(value)) return `is not a cédula: province code ${value.slice(0, 2)} does not exist`;
+	if (!provinceOk(value))
+		return `is not a cédula: province code ${value.slice(0, 2)} does not exist`;
 	if (Number(value[2]) > 6) return 'is not a cédula: the third digit must be 0 to 6';
 	let sum = 0;
 	for (let i = 0; i < 9; i++) {
@@ -40,7 +47,9 @@ export function cedulaProblem(value: string): string | undefined {
 		sum += p;
 	}
 	const expected = (10 - (sum % 10)) % 10;
-	return expected === Number(value[9]) ? undefined : `cédula check digit is ${value[9]} but ${expected} was expected`;
+	return expected === Number(value[9])
+		? undefined
+		: `cédula check digit is ${value[9]} but ${expected} was expected`;
 }
 
 /** Why `value` does not look like a valid RUC, or undefined. */
@@ -69,7 +78,8 @@ export function rucProblem(value: string): string | undefined {
 	if (third === 9) {
 		if (!publicEntity()) return undefined;
 		const expected = modulo11(value, [4, 3, 2, 7, 6, 5, 4, 3, 2]);
-		if (expected === 10 || expected !== Number(value[9])) return `RUC (company) check digit is ${value[9]} but ${expected === 10 ? 'no valid digit' : expected} was expected`;
+		if (expected === 10 || expected !== Number(value[9]))
+			return `RUC (company) check digit is ${value[9]} but ${expected === 10 ? 'no valid digit' : expected} was expected`;
 		return value.slice(10) === '000' ? 'RUC establishment number must not be 000' : undefined;
 	}
 	return `is not a RUC: the third digit ${third} is not 0-6 or 9`;
@@ -86,8 +96,10 @@ export const FINAL_CONSUMER_ID = '9999999999999';
 export function idTypeOf(identificacion: unknown): { code: string; why: string } | undefined {
 	if (typeof identificacion !== 'string' && typeof identificacion !== 'number') return undefined;
 	const id = String(identificacion).trim();
-	if (id === FINAL_CONSUMER_ID) return { code: ID_TYPES.finalConsumer, why: 'final consumer, from 9999999999999' };
-	if (/^\d{10}001$/.test(id)) return { code: ID_TYPES.ruc, why: 'RUC, from 13 digits ending in 001' };
+	if (id === FINAL_CONSUMER_ID)
+		return { code: ID_TYPES.finalConsumer, why: 'final consumer, from 9999999999999' };
+	if (/^\d{10}001$/.test(id))
+		return { code: ID_TYPES.ruc, why: 'RUC, from 13 digits ending in 001' };
 	if (/^\d{10}$/.test(id)) return { code: ID_TYPES.cedula, why: 'cédula, from 10 digits' };
 	return undefined;
 }

@@ -37,61 +37,73 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 		sri: 'RUC del emisor se encuentra NO ACTIVO',
 		kind: 'error',
 		explanation: "The issuer's RUC is not active at the SRI",
-		nextStep: 'Reactivate the RUC with the SRI; no receipt of this RUC is authorized until then. Then {resend}.',
+		nextStep:
+			'Reactivate the RUC with the SRI; no receipt of this RUC is authorized until then. Then {resend}.',
 	},
 	'10': {
 		sri: 'Establecimiento del emisor se encuentra Clausurado',
 		kind: 'error',
 		explanation: 'The SRI has closed (clausurado) the establishment that issues the receipt',
-		nextStep: 'No receipt of this establishment is authorized while the closure lasts; the SRI enables it again when the closure ends. Then {resend}.',
+		nextStep:
+			'No receipt of this establishment is authorized while the closure lasts; the SRI enables it again when the closure ends. Then {resend}.',
 	},
 	'26': {
 		sri: 'Tamaño máximo superado',
 		kind: 'error',
 		explanation: 'The receipt is larger than the SRI accepts',
-		nextStep: 'Make it smaller (fewer items or less additional information; put the rest in another receipt), then {resend}.',
+		nextStep:
+			'Make it smaller (fewer items or less additional information; put the rest in another receipt), then {resend}.',
 	},
 	'27': {
 		sri: 'Clase no permitido',
 		kind: 'error',
 		explanation: "The issuer's class of taxpayer may not issue electronic receipts",
-		nextStep: "Ask the SRI about the issuer's class; this receipt cannot be authorized until the SRI allows it.",
+		nextStep:
+			"Ask the SRI about the issuer's class; this receipt cannot be authorized until the SRI allows it.",
 	},
 	'28': {
 		sri: 'Acuerdo de medios electrónicos no aceptado',
 		kind: 'error',
-		explanation: "The issuer has not accepted the SRI's agreement on electronic means (notifications to the taxpayer's mailbox)",
+		explanation:
+			"The issuer has not accepted the SRI's agreement on electronic means (notifications to the taxpayer's mailbox)",
 		nextStep: 'Accept the agreement in SRI en línea, then {resend}.',
 	},
 	'34': {
 		sri: 'Comprobante no autorizado',
 		kind: 'error',
-		explanation: "This type of receipt is not part of the issuer's authorization to issue electronic receipts",
+		explanation:
+			"This type of receipt is not part of the issuer's authorization to issue electronic receipts",
 		nextStep: 'Request the authorization for this type of receipt in SRI en línea, then {resend}.',
 	},
 	'35': {
 		sri: 'Documento inválido',
 		kind: 'error',
-		explanation: "The receipt does not follow the SRI's XML structure: a field is missing, too long or in the wrong format (the message's detail names it)",
-		nextStep: 'Correct the field the detail names, then {resend}: it keeps its access key and sequential.',
+		explanation:
+			"The receipt does not follow the SRI's XML structure: a field is missing, too long or in the wrong format (the message's detail names it)",
+		nextStep:
+			'Correct the field the detail names, then {resend}: it keeps its access key and sequential.',
 	},
 	'36': {
 		sri: 'Versión esquema descontinuada',
 		kind: 'error',
 		explanation: 'The receipt uses a format version the SRI no longer accepts',
-		nextStep: 'Leave the version field empty (the service then uses its latest format) or give a current version, then {resend}.',
+		nextStep:
+			'Leave the version field empty (the service then uses its latest format) or give a current version, then {resend}.',
 	},
 	'37': {
 		sri: 'RUC sin autorización de emisión',
 		kind: 'error',
-		explanation: "The issuer's RUC is not authorized to issue electronic receipts (the test and production environments are authorized separately)",
-		nextStep: 'Request the authorization in SRI en línea for this environment (ambiente), then {resend}.',
+		explanation:
+			"The issuer's RUC is not authorized to issue electronic receipts (the test and production environments are authorized separately)",
+		nextStep:
+			'Request the authorization in SRI en línea for this environment (ambiente), then {resend}.',
 	},
 	'39': {
 		sri: 'Firma inválida',
 		kind: 'error',
 		explanation: 'The electronic signature of the receipt is not valid',
-		nextStep: 'Check the signing certificate loaded in the receipts service (valid, not replaced, the right one for this RUC), then {resend}.',
+		nextStep:
+			'Check the signing certificate loaded in the receipts service (valid, not replaced, the right one for this RUC), then {resend}.',
 	},
 	'40': {
 		sri: 'Error en el certificado',
@@ -103,19 +115,22 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 		sri: 'Certificado revocado',
 		kind: 'error',
 		explanation: 'The signing certificate has expired or was revoked',
-		nextStep: 'Renew the certificate with the entity that issued it and load it in the receipts service, then {resend}.',
+		nextStep:
+			'Renew the certificate with the entity that issued it and load it in the receipts service, then {resend}.',
 	},
 	'43': {
 		sri: 'Clave acceso registrada',
 		kind: 'error',
-		explanation: 'The access key is already registered at the SRI: a receipt with this key was sent before',
+		explanation:
+			'The access key is already registered at the SRI: a receipt with this key was sent before',
 		nextStep:
 			"The receipt exists: look it up (Document → Get of the receipt sent first, or its access key in the SRI's portal) and do not issue or reissue it. This copy was not authorized.",
 	},
 	'45': {
 		sri: 'Secuencial registrado',
 		kind: 'error',
-		explanation: 'The sequential number is already used by another receipt of the same type, establishment and emission point',
+		explanation:
+			'The sequential number is already used by another receipt of the same type, establishment and emission point',
 		nextStep:
 			'If that receipt is this same sale sent before, look it up and do nothing more. Otherwise issue this receipt again with the next unused sequential (a new Issue: the number is part of the access key).',
 	},
@@ -129,7 +144,8 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 		sri: 'Tipo de comprobante no existe',
 		kind: 'error',
 		explanation: "The receipt's type code is not one of the SRI's",
-		nextStep: 'Check the receipt type (01 invoice, 03 purchase settlement, 04 credit note, 05 debit note, 06 waybill, 07 retention), then {resend}.',
+		nextStep:
+			'Check the receipt type (01 invoice, 03 purchase settlement, 04 credit note, 05 debit note, 06 waybill, 07 retention), then {resend}.',
 	},
 	'48': {
 		sri: 'Esquema XSD no existe',
@@ -152,44 +168,53 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 	'52': {
 		sri: 'Error en diferencias',
 		kind: 'error',
-		explanation: "The amounts do not add up: the SRI's own calculation of totals, taxes or payments gives other values",
-		nextStep: 'Check each item (quantity × unit price − discount), each tax base and value, the totals and the payments, then {resend}.',
+		explanation:
+			"The amounts do not add up: the SRI's own calculation of totals, taxes or payments gives other values",
+		nextStep:
+			'Check each item (quantity × unit price − discount), each tax base and value, the totals and the payments, then {resend}.',
 	},
 	'56': {
 		sri: 'Establecimiento cerrado',
 		kind: 'error',
 		explanation: 'The establishment (establecimiento) that issues the receipt is closed in the RUC',
-		nextStep: 'Open the establishment again in the RUC, then {resend}; or issue a new receipt from an open establishment (another series).',
+		nextStep:
+			'Open the establishment again in the RUC, then {resend}; or issue a new receipt from an open establishment (another series).',
 	},
 	'57': {
 		sri: 'Autorización suspendida',
 		kind: 'error',
-		explanation: "The issuer's authorization to issue electronic receipts is suspended by the SRI, or was not in force on the emission date",
+		explanation:
+			"The issuer's authorization to issue electronic receipts is suspended by the SRI, or was not in force on the emission date",
 		nextStep: 'Contact the SRI; once the authorization is in force, {resend}.',
 	},
 	'58': {
 		sri: 'Error en la estructura de clave acceso',
 		kind: 'error',
-		explanation: "The access key does not match the receipt (its date, type, RUC, environment, series or sequential differ from the receipt's)",
-		nextStep: 'Leave the access key out so it is built from the receipt (by the service, or Options → Access Key → Reproducible), or correct it, then {resend}.',
+		explanation:
+			"The access key does not match the receipt (its date, type, RUC, environment, series or sequential differ from the receipt's)",
+		nextStep:
+			'Leave the access key out so it is built from the receipt (by the service, or Options → Access Key → Reproducible), or correct it, then {resend}.',
 	},
 	'63': {
 		sri: 'RUC clausurado',
 		kind: 'error',
 		explanation: "The issuer's RUC is closed (clausurado) by the SRI",
-		nextStep: 'No receipt of this RUC is authorized until the SRI lifts the closure. Then {resend}.',
+		nextStep:
+			'No receipt of this RUC is authorized until the SRI lifts the closure. Then {resend}.',
 	},
 	'64': {
 		sri: 'Código documento sustento',
 		kind: 'error',
 		explanation: "The supporting document's code is not in the SRI's catalog",
-		nextStep: 'Correct the supporting document type (tipo_documento_sustento, codigo_sustento), then {resend}.',
+		nextStep:
+			'Correct the supporting document type (tipo_documento_sustento, codigo_sustento), then {resend}.',
 	},
 	'65': {
 		sri: 'Fecha de emisión extemporánea',
 		kind: 'error',
 		explanation: 'The receipt was sent too long after its emission date',
-		nextStep: 'Give it a current emission date (fecha_emision), then {resend}; an access key of your own must then be built again, as the date is part of it.',
+		nextStep:
+			'Give it a current emission date (fecha_emision), then {resend}; an access key of your own must then be built again, as the date is part of it.',
 	},
 	'67': {
 		sri: 'Fecha inválida',
@@ -200,7 +225,8 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 	'69': {
 		sri: 'Identificación del receptor',
 		kind: 'error',
-		explanation: "The buyer's or recipient's identification does not exist (a RUC that is not in the taxpayer register)",
+		explanation:
+			"The buyer's or recipient's identification does not exist (a RUC that is not in the taxpayer register)",
 		nextStep: 'Correct the identification and its type (tipo_identificacion), then {resend}.',
 	},
 	'70': {
@@ -214,7 +240,8 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 		sri: 'Error en la estructura de clave acceso',
 		kind: 'error',
 		explanation: 'The access key used to ask for the authorization is not 49 digits, or is empty',
-		nextStep: 'The receipt itself may be fine: read it again with Document → Get; if this repeats, tell the receipts service.',
+		nextStep:
+			'The receipt itself may be fine: read it again with Document → Get; if this repeats, tell the receipts service.',
 	},
 	'82': {
 		sri: 'Error en la fecha de inicio de transporte',
@@ -225,7 +252,8 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 	'92': {
 		sri: 'Error al validar monto de devolución del IVA',
 		kind: 'error',
-		explanation: "The VAT refund amount (devolución del IVA) does not match the one the SRI's service authorized",
+		explanation:
+			"The VAT refund amount (devolución del IVA) does not match the one the SRI's service authorized",
 		nextStep: 'Give the VAT refund value the SRI authorized, then {resend}.',
 	},
 	'59': {
@@ -243,13 +271,15 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 	'62': {
 		sri: 'Identificación incorrecta',
 		kind: 'warning',
-		explanation: "The buyer's identification is incorrect (for example a cédula whose check digit fails); the receipt goes on",
+		explanation:
+			"The buyer's identification is incorrect (for example a cédula whose check digit fails); the receipt goes on",
 		nextStep: "Correct the buyer's identification for the next receipts.",
 	},
 	'68': {
 		sri: 'Documento sustento',
 		kind: 'warning',
-		explanation: 'The related (supporting) document does not exist as an electronic receipt; the receipt goes on',
+		explanation:
+			'The related (supporting) document does not exist as an electronic receipt; the receipt goes on',
 		nextStep: "Check the supporting document's number for the next receipts.",
 	},
 };
@@ -257,7 +287,9 @@ export const SRI_CODES: Readonly<Record<string, SriCode>> = {
 /** The entry of a message code (`'43'`, `43`, `'043'`), or undefined when the specification does not list it. */
 export function sriCode(identificador: unknown): SriCode | undefined {
 	if (typeof identificador !== 'string' && typeof identificador !== 'number') return undefined;
-	const code = String(identificador).trim().replace(/^0+(?=\d)/, '');
+	const code = String(identificador)
+		.trim()
+		.replace(/^0+(?=\d)/, '');
 	return Object.prototype.hasOwnProperty.call(SRI_CODES, code) ? SRI_CODES[code] : undefined;
 }
 
@@ -272,7 +304,9 @@ export function nextStepOf(identificador: unknown, id?: string): string | undefi
 }
 
 const text = (value: unknown): string | undefined =>
-	(typeof value === 'string' || typeof value === 'number') && String(value).trim() !== '' ? String(value).trim() : undefined;
+	(typeof value === 'string' || typeof value === 'number') && String(value).trim() !== ''
+		? String(value).trim()
+		: undefined;
 
 /** A message as the SRI gave it: `[ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML (detail)`. */
 export function rawLine(m: IDataObject): string {

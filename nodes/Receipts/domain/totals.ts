@@ -1,6 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isMissing, numberValue, type Checker } from '../../shared/validate';
-import { ICE, IVA, SALES_TAX_RATE_CATALOG, SALES_TAX_SHORT_NAMES, WITHHOLDING_RATE_CATALOG, type CatalogEntry } from './catalogs';
+import {
+	ICE,
+	IVA,
+	SALES_TAX_RATE_CATALOG,
+	SALES_TAX_SHORT_NAMES,
+	WITHHOLDING_RATE_CATALOG,
+	type CatalogEntry,
+} from './catalogs';
 import { nameOf } from './labels';
 import type { ReceiptKind } from './schemas';
 
@@ -72,10 +79,15 @@ function rescale(d: Decimal, scale: number): bigint {
 	const divisor = 10n ** BigInt(d.scale - scale);
 	const quotient = d.units / divisor;
 	const rest = d.units % divisor;
-	return (rest < 0n ? -rest : rest) * 2n >= divisor ? quotient + (d.units < 0n ? -1n : 1n) : quotient;
+	return (rest < 0n ? -rest : rest) * 2n >= divisor
+		? quotient + (d.units < 0n ? -1n : 1n)
+		: quotient;
 }
 
-const times = (a: Decimal, b: Decimal): Decimal => ({ units: a.units * b.units, scale: a.scale + b.scale });
+const times = (a: Decimal, b: Decimal): Decimal => ({
+	units: a.units * b.units,
+	scale: a.scale + b.scale,
+});
 
 /** An amount in whole cents (rounded half away from zero), or undefined when it is not a number. */
 export function cents(value: unknown): number | undefined {
@@ -102,11 +114,15 @@ const amount = (c: number) => c / 100;
 const rateText = (rate: number) => String(Number(rate.toFixed(4)));
 
 function sumOf(values: Array<number | undefined>): number | undefined {
-	return values.some((v) => v === undefined) ? undefined : (values as number[]).reduce((a, b) => a + b, 0);
+	return values.some((v) => v === undefined)
+		? undefined
+		: (values as number[]).reduce((a, b) => a + b, 0);
 }
 
-const listOf = (value: unknown): IDataObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
-const code = (value: unknown) => (value === undefined || value === null ? '' : String(value).trim());
+const listOf = (value: unknown): IDataObject[] =>
+	Array.isArray(value) ? value.filter(isObject) : [];
+const code = (value: unknown) =>
+	value === undefined || value === null ? '' : String(value).trim();
 const taxKey = (tax: IDataObject) => `${code(tax.codigo)}/${code(tax.codigo_porcentaje)}`;
 const isIva = (tax: IDataObject) => code(tax.codigo) === IVA;
 const isIce = (tax: IDataObject) => code(tax.codigo) === ICE;
@@ -116,18 +132,25 @@ export interface RateBook {
 	/** The percentage of a sales tax's percentage code (`codigo`, `codigo_porcentaje`), when known. */
 	sales(codigo: string, codigoPorcentaje: string): number | undefined;
 	/** The percentage of a withholding code, when known; `fixed` when the code itself fixes it (built-in table). */
-	withholding(codigo: string, codigoPorcentaje: string): { rate: number; fixed: boolean } | undefined;
+	withholding(
+		codigo: string,
+		codigoPorcentaje: string,
+	): { rate: number; fixed: boolean } | undefined;
 }
 
 /** Rates read from the service's catalogs: tax type → percentage code → rate. */
 export type CatalogRates = Map<string, Map<string, number>>;
 
-const builtIn = (table: Record<string, CatalogEntry[]>, codigo: string, pct: string) => table[codigo]?.find((e) => e.code === pct)?.rate;
+const builtIn = (table: Record<string, CatalogEntry[]>, codigo: string, pct: string) =>
+	table[codigo]?.find((e) => e.code === pct)?.rate;
 
 /** A RateBook over the rates read from the catalogs (`sales`, `withholding`), falling back to the built-in tables. */
-export function rateBook(catalog: { sales?: CatalogRates; withholding?: CatalogRates } = {}): RateBook {
+export function rateBook(
+	catalog: { sales?: CatalogRates; withholding?: CatalogRates } = {},
+): RateBook {
 	return {
-		sales: (codigo, pct) => catalog.sales?.get(codigo)?.get(pct) ?? builtIn(SALES_TAX_RATE_CATALOG, codigo, pct),
+		sales: (codigo, pct) =>
+			catalog.sales?.get(codigo)?.get(pct) ?? builtIn(SALES_TAX_RATE_CATALOG, codigo, pct),
 		withholding: (codigo, pct) => {
 			const fixed = builtIn(WITHHOLDING_RATE_CATALOG, codigo, pct);
 			const rate = catalog.withholding?.get(codigo)?.get(pct) ?? fixed;
@@ -140,17 +163,22 @@ export function rateBook(catalog: { sales?: CatalogRates; withholding?: CatalogR
 export const BUILT_IN_RATES: RateBook = rateBook();
 
 /** Which catalogs a body needs: the IVA rates when it has IVA lines, the withholding tax types it retains. */
-export function ratesNeeded(kind: ReceiptKind, body: IDataObject): { sales: string[]; withholding: string[] } {
+export function ratesNeeded(
+	kind: ReceiptKind,
+	body: IDataObject,
+): { sales: string[]; withholding: string[] } {
 	const lines: IDataObject[] = [];
 	const withholding = new Set<string>();
-	if (kind === 'retention') for (const item of listOf(body.items)) withholding.add(code(item.codigo));
+	if (kind === 'retention')
+		for (const item of listOf(body.items)) withholding.add(code(item.codigo));
 	for (const item of listOf(body.items)) lines.push(...listOf(item.impuestos));
 	if (isObject(body.totales)) lines.push(...listOf(body.totales.impuestos));
 	for (const doc of listOf(body.documentos_soporte)) {
 		lines.push(...listOf(doc.impuestos));
 		for (const r of listOf(doc.retenciones)) withholding.add(code(r.codigo));
 	}
-	if (isObject(body.reembolso)) for (const doc of listOf(body.reembolso.documentos)) lines.push(...listOf(doc.impuestos));
+	if (isObject(body.reembolso))
+		for (const doc of listOf(body.reembolso.documentos)) lines.push(...listOf(doc.impuestos));
 	withholding.delete('');
 	return { sales: lines.some(isIva) ? [IVA] : [], withholding: [...withholding] };
 }
@@ -164,14 +192,27 @@ function taxName(codigo: string, pct: string, rates: RateBook): string {
 }
 
 /** `given` against `expected` (cents): nothing when equal, a warning for one cent, an error beyond. */
-export function agree(check: Checker, field: string, given: number | undefined, expected: number | undefined, expectedWhat: string, givenWhat = 'is'): void {
+export function agree(
+	check: Checker,
+	field: string,
+	given: number | undefined,
+	expected: number | undefined,
+	expectedWhat: string,
+	givenWhat = 'is',
+): void {
 	if (given === undefined || expected === undefined) return;
 	const diff = Math.abs(given - expected);
 	if (diff === 0) return;
 	if (diff <= 1) {
-		check.warn(field, `${givenWhat} ${money(given)}, but ${expectedWhat} is ${money(expected)}: a rounding difference of one cent; sent anyway, verify it`);
+		check.warn(
+			field,
+			`${givenWhat} ${money(given)}, but ${expectedWhat} is ${money(expected)}: a rounding difference of one cent; sent anyway, verify it`,
+		);
 	} else {
-		check.fail(field, `${givenWhat} ${money(given)}, but ${expectedWhat} is ${money(expected)} (off by ${money(diff)}): the tax authority rejects a receipt whose amounts do not add up`);
+		check.fail(
+			field,
+			`${givenWhat} ${money(given)}, but ${expectedWhat} is ${money(expected)} (off by ${money(diff)}): the tax authority rejects a receipt whose amounts do not add up`,
+		);
 	}
 }
 
@@ -187,17 +228,25 @@ function itemSubtotal(item: IDataObject): number | undefined {
 }
 
 /** An IVA line's missing rate (from its code), base (`expectedBase`) and value. */
-function completeIvaLine(tax: IDataObject, rates: RateBook, expectedBase: number | undefined, discount = 0): void {
+function completeIvaLine(
+	tax: IDataObject,
+	rates: RateBook,
+	expectedBase: number | undefined,
+	discount = 0,
+): void {
 	const known = rates.sales(IVA, code(tax.codigo_porcentaje));
 	if (isMissing(tax.tarifa) && known !== undefined) tax.tarifa = known;
-	if (isMissing(tax.base_imponible) && expectedBase !== undefined) tax.base_imponible = amount(expectedBase);
+	if (isMissing(tax.base_imponible) && expectedBase !== undefined)
+		tax.base_imponible = amount(expectedBase);
 	const rate = known ?? num(tax.tarifa);
 	const base = cents(tax.base_imponible);
-	if (isMissing(tax.valor) && rate !== undefined && base !== undefined) tax.valor = amount(percentOf(base - discount, rate));
+	if (isMissing(tax.valor) && rate !== undefined && base !== undefined)
+		tax.valor = amount(percentOf(base - discount, rate));
 }
 
 /** What a message says of an amount the node does not compute: only IVA is computed. */
-const GIVE_OTHER_TAXES = 'is required: the node computes IVA only; give the base, the rate and the value of this tax';
+const GIVE_OTHER_TAXES =
+	'is required: the node computes IVA only; give the base, the rate and the value of this tax';
 
 /**
  * An IVA line whose value could not be computed because its percentage code has no known rate (neither the
@@ -205,9 +254,20 @@ const GIVE_OTHER_TAXES = 'is required: the node computes IVA only; give the base
  * unknown (the item's quantity or price) is.
  */
 function requireIvaValue(check: Checker, at: string, tax: IDataObject, rates: RateBook): void {
-	if (!isMissing(tax.valor) || isMissing(tax.codigo_porcentaje) || cents(tax.base_imponible) === undefined) return;
-	if (rates.sales(IVA, code(tax.codigo_porcentaje)) === undefined && num(tax.tarifa) === undefined) {
-		check.fail(`${at}.valor`, `is required: the rate of IVA percentage code ${code(tax.codigo_porcentaje)} is not known here; give the rate or the value`);
+	if (
+		!isMissing(tax.valor) ||
+		isMissing(tax.codigo_porcentaje) ||
+		cents(tax.base_imponible) === undefined
+	)
+		return;
+	if (
+		rates.sales(IVA, code(tax.codigo_porcentaje)) === undefined &&
+		num(tax.tarifa) === undefined
+	) {
+		check.fail(
+			`${at}.valor`,
+			`is required: the rate of IVA percentage code ${code(tax.codigo_porcentaje)} is not known here; give the rate or the value`,
+		);
 	}
 }
 
@@ -218,12 +278,36 @@ function requireGiven(check: Checker, at: string, tax: IDataObject, keys: string
 }
 
 /** The items' tax lines grouped by tax and percentage code, in the order they first appear. */
-function taxGroups(items: IDataObject[]): Map<string, { codigo: string; pct: string; base: Array<number | undefined>; valor: Array<number | undefined>; at: string }> {
-	const groups = new Map<string, { codigo: string; pct: string; base: Array<number | undefined>; valor: Array<number | undefined>; at: string }>();
+function taxGroups(items: IDataObject[]): Map<
+	string,
+	{
+		codigo: string;
+		pct: string;
+		base: Array<number | undefined>;
+		valor: Array<number | undefined>;
+		at: string;
+	}
+> {
+	const groups = new Map<
+		string,
+		{
+			codigo: string;
+			pct: string;
+			base: Array<number | undefined>;
+			valor: Array<number | undefined>;
+			at: string;
+		}
+	>();
 	items.forEach((item, n) =>
 		listOf(item.impuestos).forEach((tax) => {
 			const key = taxKey(tax);
-			const group = groups.get(key) ?? { codigo: code(tax.codigo), pct: code(tax.codigo_porcentaje), base: [], valor: [], at: `items[${n}]` };
+			const group = groups.get(key) ?? {
+				codigo: code(tax.codigo),
+				pct: code(tax.codigo_porcentaje),
+				base: [],
+				valor: [],
+				at: `items[${n}]`,
+			};
 			group.base.push(cents(tax.base_imponible));
 			group.valor.push(cents(tax.valor));
 			if (!groups.has(key)) groups.set(key, group);
@@ -251,7 +335,12 @@ function shareDiscount(discount: number, bases: Array<[string, number]>): Map<st
 }
 
 /** `totales.impuestos` from the items when absent; the missing bases and values of the lines given. */
-function completeTotalTaxes(check: Checker, totales: IDataObject, items: IDataObject[], rates: RateBook): void {
+function completeTotalTaxes(
+	check: Checker,
+	totales: IDataObject,
+	items: IDataObject[],
+	rates: RateBook,
+): void {
 	const groups = taxGroups(items);
 	const discount = cents(totales.descuento_adicional) ?? 0;
 	const ivaBases: Array<[string, number]> = [];
@@ -261,7 +350,11 @@ function completeTotalTaxes(check: Checker, totales: IDataObject, items: IDataOb
 	}
 	const shares = shareDiscount(discount, ivaBases);
 	let shared = false;
-	const valueOf = (key: string, g: { codigo: string; pct: string; valor: Array<number | undefined> }, base: number | undefined): number | undefined => {
+	const valueOf = (
+		key: string,
+		g: { codigo: string; pct: string; valor: Array<number | undefined> },
+		base: number | undefined,
+	): number | undefined => {
 		if (!discount) return sumOf(g.valor);
 		if (g.codigo !== IVA) return sumOf(g.valor);
 		const rate = rates.sales(IVA, g.pct);
@@ -271,8 +364,14 @@ function completeTotalTaxes(check: Checker, totales: IDataObject, items: IDataOb
 	};
 	const sayShared = () => {
 		if (!shared) return;
-		const parts = [...shares].map(([key, share]) => `${money(share)} to ${taxName(...(key.split('/') as [string, string]), rates)}`);
-		check.warn('totales.descuento_adicional', `was shared between the tax lines in proportion to their bases (${parts.join(', ')}); give each Total Taxes line's value yourself to share it otherwise`);
+		const parts = [...shares].map(
+			([key, share]) =>
+				`${money(share)} to ${taxName(...(key.split('/') as [string, string]), rates)}`,
+		);
+		check.warn(
+			'totales.descuento_adicional',
+			`was shared between the tax lines in proportion to their bases (${parts.join(', ')}); give each Total Taxes line's value yourself to share it otherwise`,
+		);
 	};
 	if (totales.impuestos === undefined || totales.impuestos === null) {
 		// A line without its codes is named on the item; it makes no totals line.
@@ -297,12 +396,19 @@ function completeTotalTaxes(check: Checker, totales: IDataObject, items: IDataOb
 			if (base !== undefined) line.base_imponible = amount(base);
 		}
 		if (isMissing(line.base_imponible) && !g && !isMissing(line.codigo)) {
-			check.fail(`${at}.base_imponible`, `is required: no item carries ${taxName(code(line.codigo), code(line.codigo_porcentaje), rates)}, so its base cannot be computed`);
+			check.fail(
+				`${at}.base_imponible`,
+				`is required: no item carries ${taxName(code(line.codigo), code(line.codigo_porcentaje), rates)}, so its base cannot be computed`,
+			);
 		}
 		if (isMissing(line.valor)) {
 			const base = cents(line.base_imponible);
 			const rate = isIva(line) ? rates.sales(IVA, code(line.codigo_porcentaje)) : undefined;
-			const valor = g ? valueOf(key, g, base) : rate !== undefined && base !== undefined ? percentOf(base, rate) : undefined;
+			const valor = g
+				? valueOf(key, g, base)
+				: rate !== undefined && base !== undefined
+					? percentOf(base, rate)
+					: undefined;
 			if (valor !== undefined) line.valor = amount(valor);
 			else if (!g && base !== undefined) requireGiven(check, at, line, ['valor']);
 		}
@@ -319,12 +425,18 @@ function completePayments(check: Checker, body: IDataObject, invoice: boolean): 
 	const payments = listOf(body.pagos);
 	const open = payments.map((p, k) => [p, k] as const).filter(([p]) => isMissing(p.total));
 	if (open.length > 1) {
-		for (const [, k] of open) check.fail(`pagos[${k}].total`, 'is required when several payments are given: only one payment may leave its total empty, and it takes the rest of the Total Amount');
+		for (const [, k] of open)
+			check.fail(
+				`pagos[${k}].total`,
+				'is required when several payments are given: only one payment may leave its total empty, and it takes the rest of the Total Amount',
+			);
 		return;
 	}
 	if (open.length !== 1) return;
 	const credit = invoice && isObject(body.credito) ? cents(body.credito.monto) : 0;
-	const retained = invoice ? [cents(body.valor_retenido_iva) ?? 0, cents(body.valor_retenido_renta) ?? 0] : [];
+	const retained = invoice
+		? [cents(body.valor_retenido_iva) ?? 0, cents(body.valor_retenido_renta) ?? 0]
+		: [];
 	const others = payments.filter((p) => !isMissing(p.total)).map((p) => cents(p.total));
 	const paidElsewhere = sumOf([credit, ...retained, ...others]);
 	const total = cents(totales.importe_total);
@@ -333,13 +445,19 @@ function completePayments(check: Checker, body: IDataObject, invoice: boolean): 
 }
 
 /** Invoices, credit notes and purchase settlements. */
-function completeSales(check: Checker, body: IDataObject, kind: ReceiptKind, rates: RateBook): void {
+function completeSales(
+	check: Checker,
+	body: IDataObject,
+	kind: ReceiptKind,
+	rates: RateBook,
+): void {
 	const items = listOf(body.items);
 	const subtotals: Array<number | undefined> = [];
 	items.forEach((item, n) => {
 		if (isMissing(item.descuento)) item.descuento = 0;
 		const computed = itemSubtotal(item);
-		if (isMissing(item.precio_total_sin_impuestos) && computed !== undefined) item.precio_total_sin_impuestos = amount(computed);
+		if (isMissing(item.precio_total_sin_impuestos) && computed !== undefined)
+			item.precio_total_sin_impuestos = amount(computed);
 		const subtotal = cents(item.precio_total_sin_impuestos);
 		subtotals.push(subtotal);
 		const taxes = listOf(item.impuestos);
@@ -368,9 +486,12 @@ function completeSales(check: Checker, body: IDataObject, kind: ReceiptKind, rat
 	completeTotalTaxes(check, totales, items, rates);
 	if (isMissing(totales.importe_total)) {
 		const subtotal = cents(totales.total_sin_impuestos);
-		const taxes = Array.isArray(totales.impuestos) ? sumOf(listOf(totales.impuestos).map((line) => cents(line.valor))) : undefined;
+		const taxes = Array.isArray(totales.impuestos)
+			? sumOf(listOf(totales.impuestos).map((line) => cents(line.valor)))
+			: undefined;
 		const tip = kind === 'invoice' ? cents(totales.propina) : 0;
-		if (subtotal !== undefined && taxes !== undefined && tip !== undefined) totales.importe_total = amount(subtotal - discount + taxes + tip);
+		if (subtotal !== undefined && taxes !== undefined && tip !== undefined)
+			totales.importe_total = amount(subtotal - discount + taxes + tip);
 	}
 	if (kind !== 'creditNote') completePayments(check, body, kind === 'invoice');
 	if (isObject(body.reembolso)) completeReimbursement(body.reembolso, rates);
@@ -391,7 +512,8 @@ function completeReimbursement(reembolso: IDataObject, rates: RateBook): void {
 	}
 	const subtotal = cents(reembolso.subtotal);
 	const taxes = cents(reembolso.total_impuestos);
-	if (isMissing(reembolso.total) && subtotal !== undefined && taxes !== undefined) reembolso.total = amount(subtotal + taxes);
+	if (isMissing(reembolso.total) && subtotal !== undefined && taxes !== undefined)
+		reembolso.total = amount(subtotal + taxes);
 }
 
 /**
@@ -414,13 +536,23 @@ function completeDebitNote(check: Checker, body: IDataObject, rates: RateBook): 
 		if (!isIva(line)) return requireGiven(check, at, line, ['tarifa', 'base_imponible', 'valor']);
 		completeIvaLine(line, rates, lines.length === 1 ? subtotal : undefined);
 		if (isMissing(line.tarifa) && !isMissing(line.codigo_porcentaje)) {
-			check.fail(`${at}.tarifa`, `is required: the rate of IVA percentage code ${code(line.codigo_porcentaje)} is not known here; give the rate`);
+			check.fail(
+				`${at}.tarifa`,
+				`is required: the rate of IVA percentage code ${code(line.codigo_porcentaje)} is not known here; give the rate`,
+			);
 		}
-		if (isMissing(line.base_imponible) && lines.length > 1) check.fail(`${at}.base_imponible`, 'is required: with several tax lines, the base of each cannot be told from the charges');
+		if (isMissing(line.base_imponible) && lines.length > 1)
+			check.fail(
+				`${at}.base_imponible`,
+				'is required: with several tax lines, the base of each cannot be told from the charges',
+			);
 	});
 	if (isMissing(totales.importe_total)) {
-		const taxes = Array.isArray(totales.impuestos) ? sumOf(lines.map((line) => cents(line.valor))) : undefined;
-		if (subtotal !== undefined && taxes !== undefined) totales.importe_total = amount(subtotal + taxes);
+		const taxes = Array.isArray(totales.impuestos)
+			? sumOf(lines.map((line) => cents(line.valor)))
+			: undefined;
+		if (subtotal !== undefined && taxes !== undefined)
+			totales.importe_total = amount(subtotal + taxes);
 	}
 }
 
@@ -432,10 +564,15 @@ function completeDebitNote(check: Checker, body: IDataObject, rates: RateBook): 
 function completeRetention(check: Checker, body: IDataObject, rates: RateBook): void {
 	listOf(body.items).forEach((item, n) => {
 		if (!isMissing(item.valor_retenido)) return;
-		const rate = num(item.porcentaje) ?? rates.withholding(code(item.codigo), code(item.codigo_porcentaje))?.rate;
+		const rate =
+			num(item.porcentaje) ??
+			rates.withholding(code(item.codigo), code(item.codigo_porcentaje))?.rate;
 		const base = cents(item.base_imponible);
 		if (rate === undefined) {
-			check.fail(`items[${n}].valor_retenido`, `is required: the percentage of tax code ${code(item.codigo) || '?'}, percentage code ${code(item.codigo_porcentaje) || '?'} is not known here; give the Percentage or the Retained Value`);
+			check.fail(
+				`items[${n}].valor_retenido`,
+				`is required: the percentage of tax code ${code(item.codigo) || '?'}, percentage code ${code(item.codigo_porcentaje) || '?'} is not known here; give the Percentage or the Retained Value`,
+			);
 			return;
 		}
 		if (base === undefined) return;
@@ -449,10 +586,12 @@ function completeAtsRetention(body: IDataObject, rates: RateBook): void {
 	for (const doc of listOf(body.documentos_soporte)) {
 		for (const tax of listOf(doc.impuestos)) if (isIva(tax)) completeIvaLine(tax, rates, undefined);
 		for (const r of listOf(doc.retenciones)) {
-			const rate = num(r.tarifa) ?? rates.withholding(code(r.codigo), code(r.codigo_porcentaje))?.rate;
+			const rate =
+				num(r.tarifa) ?? rates.withholding(code(r.codigo), code(r.codigo_porcentaje))?.rate;
 			if (isMissing(r.tarifa) && rate !== undefined) r.tarifa = rate;
 			const base = cents(r.base_imponible);
-			if (isMissing(r.valor_retenido) && rate !== undefined && base !== undefined) r.valor_retenido = amount(percentOf(base, rate));
+			if (isMissing(r.valor_retenido) && rate !== undefined && base !== undefined)
+				r.valor_retenido = amount(percentOf(base, rate));
 		}
 	}
 }
@@ -461,7 +600,12 @@ function completeAtsRetention(body: IDataObject, rates: RateBook): void {
  * Fills the amounts a receipt of `kind` leaves out, computed from what was sold (see the top of this file). What
  * the user gave is kept, and checked afterwards like any amount.
  */
-export function completeAmounts(check: Checker, kind: ReceiptKind, body: IDataObject, rates: RateBook): void {
+export function completeAmounts(
+	check: Checker,
+	kind: ReceiptKind,
+	body: IDataObject,
+	rates: RateBook,
+): void {
 	switch (kind) {
 		case 'invoice':
 		case 'creditNote':
@@ -487,18 +631,36 @@ export function completeAmounts(check: Checker, kind: ReceiptKind, body: IDataOb
  * An IVA line: its rate against its percentage code (IVA code 4 is 15 %), and its value against the rate of its
  * base — or of `expectedBase` when the base given is itself wrong, so the message says what the value should be.
  */
-function checkIvaLine(check: Checker, at: string, tax: IDataObject, rates: RateBook, expectedBase?: number): void {
+function checkIvaLine(
+	check: Checker,
+	at: string,
+	tax: IDataObject,
+	rates: RateBook,
+	expectedBase?: number,
+): void {
 	const pct = code(tax.codigo_porcentaje);
 	const known = rates.sales(IVA, pct);
 	const given = num(tax.tarifa);
 	if (given !== undefined && known !== undefined && Math.abs(given - known) > 1e-9) {
-		check.fail(`${at}.tarifa`, `is ${rateText(given)} %, but IVA percentage code ${pct} is ${rateText(known)} %`);
+		check.fail(
+			`${at}.tarifa`,
+			`is ${rateText(given)} %, but IVA percentage code ${pct} is ${rateText(known)} %`,
+		);
 	}
 	const rate = known ?? given;
 	const base = cents(tax.base_imponible);
-	const onBase = expectedBase !== undefined && (base === undefined || Math.abs(base - expectedBase) > 1) ? expectedBase : base;
+	const onBase =
+		expectedBase !== undefined && (base === undefined || Math.abs(base - expectedBase) > 1)
+			? expectedBase
+			: base;
 	if (rate === undefined || onBase === undefined) return;
-	agree(check, `${at}.valor`, cents(tax.valor), percentOf(onBase, rate), `IVA ${rateText(rate)} % of ${money(onBase)}`);
+	agree(
+		check,
+		`${at}.valor`,
+		cents(tax.valor),
+		percentOf(onBase, rate),
+		`IVA ${rateText(rate)} % of ${money(onBase)}`,
+	);
 }
 
 /** A non-IVA line that gives its `tarifa` (ICE ad valorem): `valor` = `base_imponible` × `tarifa` / 100. IRBPNR's is per bottle. */
@@ -506,11 +668,22 @@ function checkGivenRate(check: Checker, at: string, tax: IDataObject, discount =
 	const base = cents(tax.base_imponible);
 	const tarifa = num(tax.tarifa);
 	if (base === undefined || tarifa === undefined || code(tax.codigo) === '5') return;
-	agree(check, `${at}.valor`, cents(tax.valor), percentOf(base - discount, tarifa), `${rateText(tarifa)} % of ${money(base - discount)}`);
+	agree(
+		check,
+		`${at}.valor`,
+		cents(tax.valor),
+		percentOf(base - discount, tarifa),
+		`${rateText(tarifa)} % of ${money(base - discount)}`,
+	);
 }
 
 /** Invoices, credit notes and purchase settlements. `payments`: what the payments are compared with. */
-export function checkSalesTotals(check: Checker, body: IDataObject, opts: { propina: boolean; payments: 'invoice' | 'settlement' | false }, rates: RateBook = BUILT_IN_RATES): void {
+export function checkSalesTotals(
+	check: Checker,
+	body: IDataObject,
+	opts: { propina: boolean; payments: 'invoice' | 'settlement' | false },
+	rates: RateBook = BUILT_IN_RATES,
+): void {
 	const totales = isObject(body.totales) ? body.totales : undefined;
 	const items = listOf(body.items);
 
@@ -522,7 +695,14 @@ export function checkSalesTotals(check: Checker, body: IDataObject, opts: { prop
 		const price = decimalOf(item.precio_unitario);
 		const computed = itemSubtotal(item);
 		const given = cents(item.precio_total_sin_impuestos);
-		if (qty && price) agree(check, `${at}.precio_total_sin_impuestos`, given, computed, `${num(item.cantidad)} × ${num(item.precio_unitario)} − ${money(cents(item.descuento ?? 0) ?? 0)}`);
+		if (qty && price)
+			agree(
+				check,
+				`${at}.precio_total_sin_impuestos`,
+				given,
+				computed,
+				`${num(item.cantidad)} × ${num(item.precio_unitario)} − ${money(cents(item.descuento ?? 0) ?? 0)}`,
+			);
 		const subtotal = isMissing(item.precio_total_sin_impuestos) ? computed : given;
 		subtotals.push(subtotal);
 		const taxes = listOf(item.impuestos);
@@ -531,12 +711,27 @@ export function checkSalesTotals(check: Checker, body: IDataObject, opts: { prop
 			const tat = `${at}.impuestos[${k}]`;
 			if (!isIva(tax)) return checkGivenRate(check, tat, tax);
 			const expectedBase = subtotal === undefined || ice === undefined ? undefined : subtotal + ice;
-			agree(check, `${tat}.base_imponible`, cents(tax.base_imponible), expectedBase, ice ? `the item's subtotal plus its ICE (${money(subtotal ?? 0)} + ${money(ice)})` : "the item's subtotal");
+			agree(
+				check,
+				`${tat}.base_imponible`,
+				cents(tax.base_imponible),
+				expectedBase,
+				ice
+					? `the item's subtotal plus its ICE (${money(subtotal ?? 0)} + ${money(ice)})`
+					: "the item's subtotal",
+			);
 			checkIvaLine(check, tat, tax, rates, expectedBase);
 		});
 	});
 	if (!totales) return;
-	if (items.length) agree(check, 'totales.total_sin_impuestos', cents(totales.total_sin_impuestos), sumOf(subtotals), "the sum of the items' subtotals");
+	if (items.length)
+		agree(
+			check,
+			'totales.total_sin_impuestos',
+			cents(totales.total_sin_impuestos),
+			sumOf(subtotals),
+			"the sum of the items' subtotals",
+		);
 
 	// Tax totals: one line per tax and percentage code, with the items' bases and values.
 	const groups = taxGroups(items);
@@ -550,15 +745,40 @@ export function checkSalesTotals(check: Checker, body: IDataObject, opts: { prop
 		seen.add(key);
 		const fromItems = groups.get(key);
 		const what = taxName(code(line.codigo), code(line.codigo_porcentaje), rates);
-		if (items.length) agree(check, `${at}.base_imponible`, cents(line.base_imponible), fromItems ? sumOf(fromItems.base) : 0, `the sum of the items' ${what} bases`);
-		if (items.length && discount === 0) agree(check, `${at}.valor`, cents(line.valor), fromItems ? sumOf(fromItems.valor) : 0, `the sum of the items' ${what} values`);
+		if (items.length)
+			agree(
+				check,
+				`${at}.base_imponible`,
+				cents(line.base_imponible),
+				fromItems ? sumOf(fromItems.base) : 0,
+				`the sum of the items' ${what} bases`,
+			);
+		if (items.length && discount === 0)
+			agree(
+				check,
+				`${at}.valor`,
+				cents(line.valor),
+				fromItems ? sumOf(fromItems.valor) : 0,
+				`the sum of the items' ${what} values`,
+			);
 		const lineDiscount = lineDiscounts[k] || (lines.length === 1 ? discount : 0);
 		if (isIva(line)) {
 			const known = rates.sales(IVA, code(line.codigo_porcentaje));
 			const given = num(line.tarifa);
-			if (given !== undefined && known !== undefined && Math.abs(given - known) > 1e-9) check.fail(`${at}.tarifa`, `is ${rateText(given)} %, but IVA percentage code ${code(line.codigo_porcentaje)} is ${rateText(known)} %`);
+			if (given !== undefined && known !== undefined && Math.abs(given - known) > 1e-9)
+				check.fail(
+					`${at}.tarifa`,
+					`is ${rateText(given)} %, but IVA percentage code ${code(line.codigo_porcentaje)} is ${rateText(known)} %`,
+				);
 			const base = cents(line.base_imponible);
-			if (lineDiscount && known !== undefined && base !== undefined) agree(check, `${at}.valor`, cents(line.valor), percentOf(base - lineDiscount, known), `IVA ${rateText(known)} % of ${money(base - lineDiscount)} (the base less the additional discount)`);
+			if (lineDiscount && known !== undefined && base !== undefined)
+				agree(
+					check,
+					`${at}.valor`,
+					cents(line.valor),
+					percentOf(base - lineDiscount, known),
+					`IVA ${rateText(known)} % of ${money(base - lineDiscount)} (the base less the additional discount)`,
+				);
 		} else {
 			checkGivenRate(check, at, line, lineDiscount);
 		}
@@ -567,7 +787,10 @@ export function checkSalesTotals(check: Checker, body: IDataObject, opts: { prop
 		for (const [key, group] of groups) {
 			const base = sumOf(group.base);
 			if (!seen.has(key) && base !== 0) {
-				check.fail('totales.impuestos', `has no line for ${taxName(group.codigo, group.pct, rates)} (tax ${group.codigo}, percentage code ${group.pct}), which ${nameOf(check, group.at)} carries: every tax of the items needs its line in the totals`);
+				check.fail(
+					'totales.impuestos',
+					`has no line for ${taxName(group.codigo, group.pct, rates)} (tax ${group.codigo}, percentage code ${group.pct}), which ${nameOf(check, group.at)} carries: every tax of the items needs its line in the totals`,
+				);
 			}
 		}
 	}
@@ -582,35 +805,76 @@ export function checkSalesTotals(check: Checker, body: IDataObject, opts: { prop
 		agree(check, 'totales.importe_total', total, subtotal - discount + taxes + tip, how);
 	}
 
-	if (!opts.payments || !Array.isArray(body.pagos) || body.compensaciones !== undefined || body.retenciones !== undefined) return;
+	if (
+		!opts.payments ||
+		!Array.isArray(body.pagos) ||
+		body.compensaciones !== undefined ||
+		body.retenciones !== undefined
+	)
+		return;
 	const invoice = opts.payments === 'invoice';
 	const credito = invoice && isObject(body.credito) ? cents(body.credito.monto) : 0;
-	const retained = invoice ? [cents(body.valor_retenido_iva) ?? 0, cents(body.valor_retenido_renta) ?? 0] : [];
+	const retained = invoice
+		? [cents(body.valor_retenido_iva) ?? 0, cents(body.valor_retenido_renta) ?? 0]
+		: [];
 	const paid = sumOf([...listOf(body.pagos).map((p) => cents(p.total)), credito, ...retained]);
-	const extra = invoice && (credito || retained.some((r) => r)) ? ', with the credit and the retained values,' : '';
+	const extra =
+		invoice && (credito || retained.some((r) => r))
+			? ', with the credit and the retained values,'
+			: '';
 	agree(check, 'pagos', paid, total, 'the Total Amount', `add up to${extra}`);
 }
 
 /** Debit notes: items are `{motivo, valor}`, taxes are given on the totals with their `tarifa`. */
-export function checkDebitNoteTotals(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): void {
+export function checkDebitNoteTotals(
+	check: Checker,
+	body: IDataObject,
+	rates: RateBook = BUILT_IN_RATES,
+): void {
 	const totales = isObject(body.totales) ? body.totales : undefined;
 	if (!totales) return;
 	const items = listOf(body.items);
-	if (items.length) agree(check, 'totales.total_sin_impuestos', cents(totales.total_sin_impuestos), sumOf(items.map((item) => cents(item.valor))), "the sum of the charges' values");
+	if (items.length)
+		agree(
+			check,
+			'totales.total_sin_impuestos',
+			cents(totales.total_sin_impuestos),
+			sumOf(items.map((item) => cents(item.valor))),
+			"the sum of the charges' values",
+		);
 	const lines = listOf(totales.impuestos);
 	const subtotal = cents(totales.total_sin_impuestos);
 	lines.forEach((line, k) => {
 		const at = `totales.impuestos[${k}]`;
 		if (!isIva(line)) return checkGivenRate(check, at, line);
-		if (lines.length === 1) agree(check, `${at}.base_imponible`, cents(line.base_imponible), subtotal, 'the Total Without Taxes');
+		if (lines.length === 1)
+			agree(
+				check,
+				`${at}.base_imponible`,
+				cents(line.base_imponible),
+				subtotal,
+				'the Total Without Taxes',
+			);
 		checkIvaLine(check, at, line, rates, lines.length === 1 ? subtotal : undefined);
 	});
 	const taxes = sumOf(lines.map((line) => cents(line.valor)));
-	if (subtotal !== undefined && taxes !== undefined) agree(check, 'totales.importe_total', cents(totales.importe_total), subtotal + taxes, `${money(subtotal)} + ${money(taxes)} taxes`);
+	if (subtotal !== undefined && taxes !== undefined)
+		agree(
+			check,
+			'totales.importe_total',
+			cents(totales.importe_total),
+			subtotal + taxes,
+			`${money(subtotal)} + ${money(taxes)} taxes`,
+		);
 }
 
 /** A reimbursement's documents: each IVA line's rate against its code and its value against its base. */
-export function checkReimbursementAmounts(check: Checker, path: string, reembolso: IDataObject, rates: RateBook = BUILT_IN_RATES): void {
+export function checkReimbursementAmounts(
+	check: Checker,
+	path: string,
+	reembolso: IDataObject,
+	rates: RateBook = BUILT_IN_RATES,
+): void {
 	listOf(reembolso.documentos).forEach((doc, n) =>
 		listOf(doc.impuestos).forEach((tax, k) => {
 			if (isIva(tax)) checkIvaLine(check, `${path}.documentos[${n}].impuestos[${k}]`, tax, rates);
@@ -623,13 +887,20 @@ export function checkReimbursementAmounts(check: Checker, path: string, reembols
  * rate is fixed (VAT and ISD withholding) is an error; against the rate of the service's catalog alone (income
  * tax, whose table the SRI changes yearly) a difference only warns.
  */
-export function checkRetentionAmounts(check: Checker, body: IDataObject, rates: RateBook = BUILT_IN_RATES): void {
+export function checkRetentionAmounts(
+	check: Checker,
+	body: IDataObject,
+	rates: RateBook = BUILT_IN_RATES,
+): void {
 	listOf(body.items).forEach((item, n) => {
 		const at = `items[${n}]`;
 		const known = rates.withholding(code(item.codigo), code(item.codigo_porcentaje));
 		const given = num(item.porcentaje);
 		if (given !== undefined && known?.fixed && Math.abs(given - known.rate) > 1e-9) {
-			check.fail(`${at}.porcentaje`, `is ${rateText(given)} %, but withholding code ${code(item.codigo_porcentaje)} of tax ${code(item.codigo)} is ${rateText(known.rate)} %`);
+			check.fail(
+				`${at}.porcentaje`,
+				`is ${rateText(given)} %, but withholding code ${code(item.codigo_porcentaje)} of tax ${code(item.codigo)} is ${rateText(known.rate)} %`,
+			);
 		}
 		const base = cents(item.base_imponible);
 		const value = cents(item.valor_retenido);
@@ -637,9 +908,18 @@ export function checkRetentionAmounts(check: Checker, body: IDataObject, rates: 
 		if (base === undefined || value === undefined || rate === undefined) return;
 		const expected = percentOf(base, rate);
 		if (known?.fixed || given !== undefined) {
-			agree(check, `${at}.valor_retenido`, value, expected, `${rateText(rate)} % of ${money(base)}`);
+			agree(
+				check,
+				`${at}.valor_retenido`,
+				value,
+				expected,
+				`${rateText(rate)} % of ${money(base)}`,
+			);
 		} else if (Math.abs(value - expected) > 1) {
-			check.warn(`${at}.valor_retenido`, `is ${money(value)}, but ${rateText(rate)} % of ${money(base)} (the service's rate for code ${code(item.codigo_porcentaje)}) is ${money(expected)}; sent anyway, verify the percentage`);
+			check.warn(
+				`${at}.valor_retenido`,
+				`is ${money(value)}, but ${rateText(rate)} % of ${money(base)} (the service's rate for code ${code(item.codigo_porcentaje)}) is ${money(expected)}; sent anyway, verify the percentage`,
+			);
 		}
 	});
 }

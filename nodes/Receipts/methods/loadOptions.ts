@@ -1,5 +1,12 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-import { catalogEntry, DOCUMENT_TYPE_CATALOG, ID_TYPE_CATALOG, SALES_TAX_RATE_CATALOG, WITHHOLDING_RATE_CATALOG, type CatalogEntry } from '../domain/catalogs';
+import {
+	catalogEntry,
+	DOCUMENT_TYPE_CATALOG,
+	ID_TYPE_CATALOG,
+	SALES_TAX_RATE_CATALOG,
+	WITHHOLDING_RATE_CATALOG,
+	type CatalogEntry,
+} from '../domain/catalogs';
 import { path, type ApiPath } from '../../shared/path';
 import { receiptsClient } from '../transport';
 
@@ -12,21 +19,31 @@ import { receiptsClient } from '../transport';
 
 const OFFLINE = 'From the built-in list: the catalog of the receipts service could not be read';
 
-async function catalog(this: ILoadOptionsFunctions, address: ApiPath, fallback: CatalogEntry[]): Promise<INodePropertyOptions[]> {
+async function catalog(
+	this: ILoadOptionsFunctions,
+	address: ApiPath,
+	fallback: CatalogEntry[],
+): Promise<INodePropertyOptions[]> {
 	let entries: CatalogEntry[] = [];
 	try {
 		const answer = await receiptsClient(this, { timeoutMs: 15000 }).read(address);
-		if (Array.isArray(answer.results)) entries = answer.results.map(catalogEntry).filter((e): e is CatalogEntry => e !== undefined);
+		if (Array.isArray(answer.results))
+			entries = answer.results.map(catalogEntry).filter((e): e is CatalogEntry => e !== undefined);
 	} catch {
 		// the built-in list below
 	}
 	if (entries.length) return entries.map((e) => ({ name: `${e.name} (${e.code})`, value: e.code }));
-	return fallback.map((e) => ({ name: `${e.name} (${e.code})`, value: e.code, description: OFFLINE }));
+	return fallback.map((e) => ({
+		name: `${e.name} (${e.code})`,
+		value: e.code,
+		description: OFFLINE,
+	}));
 }
 
 /** The tax type chosen next to the field being filled (`codigo`, or `tax_codigo` in Fields-mode items). */
 function siblingTaxType(this: ILoadOptionsFunctions, fallback: string): string {
-	const raw = this.getCurrentNodeParameter('&codigo') ?? this.getCurrentNodeParameter('&tax_codigo');
+	const raw =
+		this.getCurrentNodeParameter('&codigo') ?? this.getCurrentNodeParameter('&tax_codigo');
 	const value = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 	return /^\d{1,4}$/.test(value) ? value : fallback;
 }
@@ -35,16 +52,30 @@ export async function getIdTypes(this: ILoadOptionsFunctions): Promise<INodeProp
 	return await catalog.call(this, path`/catalog/id-types`, ID_TYPE_CATALOG);
 }
 
-export async function getDocumentTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getDocumentTypes(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await catalog.call(this, path`/catalog/document-types`, DOCUMENT_TYPE_CATALOG);
 }
 
-export async function getSalesTaxRates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getSalesTaxRates(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const tipo = siblingTaxType.call(this, '2');
-	return await catalog.call(this, path`/catalog/sales-tax-rates/${tipo}`, SALES_TAX_RATE_CATALOG[tipo] ?? []);
+	return await catalog.call(
+		this,
+		path`/catalog/sales-tax-rates/${tipo}`,
+		SALES_TAX_RATE_CATALOG[tipo] ?? [],
+	);
 }
 
-export async function getWithholdingRates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getWithholdingRates(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const tipo = siblingTaxType.call(this, '1');
-	return await catalog.call(this, path`/catalog/withholdings-tax-rates/${tipo}`, WITHHOLDING_RATE_CATALOG[tipo] ?? []);
+	return await catalog.call(
+		this,
+		path`/catalog/withholdings-tax-rates/${tipo}`,
+		WITHHOLDING_RATE_CATALOG[tipo] ?? [],
+	);
 }

@@ -11,7 +11,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { sha256Hex, verifySignature } from '../signature';
-import { acknowledge, answerWithoutExecution, handleDelivery, headerValue, memoryOf, parseJsonObject, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
+import {
+	acknowledge,
+	answerWithoutExecution,
+	handleDelivery,
+	headerValue,
+	memoryOf,
+	parseJsonObject,
+	receivedRequest,
+	refuse as refuseDelivery,
+} from '../webhookIo';
 import { SecretCache } from '../secretCache';
 import { EXTRACTION_DESCRIPTION } from '../../Extraction/description';
 import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from './event';
@@ -45,7 +54,9 @@ export class ExtractionTrigger implements INodeType {
 		defaults: { name: 'Document Extraction (Mexico, Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'extractionWebhookApi', required: true, testedBy: 'extractionWebhookSecret' }],
+		credentials: [
+			{ name: 'extractionWebhookApi', required: true, testedBy: 'extractionWebhookSecret' },
+		],
 		webhooks: [
 			{
 				name: 'default',
@@ -57,7 +68,7 @@ export class ExtractionTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'In the extraction dashboard, add a webhook endpoint with this node\'s Production URL (above), select the same event types and set the same secret as in the credential.',
+					"In the extraction dashboard, add a webhook endpoint with this node's Production URL (above), select the same event types and set the same secret as in the credential.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -67,12 +78,25 @@ export class ExtractionTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				options: [
-					{ name: 'Document Ready', value: 'document.ready', description: 'One document was processed (may be numerous)' },
-					{ name: 'Extraction Completed', value: 'extraction.completed', description: 'An extraction finished successfully' },
-					{ name: 'Extraction Failed', value: 'extraction.failed', description: 'An extraction failed with an unrecoverable error' },
+					{
+						name: 'Document Ready',
+						value: 'document.ready',
+						description: 'One document was processed (may be numerous)',
+					},
+					{
+						name: 'Extraction Completed',
+						value: 'extraction.completed',
+						description: 'An extraction finished successfully',
+					},
+					{
+						name: 'Extraction Failed',
+						value: 'extraction.failed',
+						description: 'An extraction failed with an unrecoverable error',
+					},
 				],
 				default: ['extraction.completed', 'extraction.failed', 'document.ready'],
-				description: 'Which event types start the workflow. Other verified deliveries are acknowledged and ignored. None selected means all, including types not listed here.',
+				description:
+					'Which event types start the workflow. Other verified deliveries are acknowledged and ignored. None selected means all, including types not listed here.',
 			},
 			{
 				displayName: 'Options',
@@ -87,7 +111,8 @@ export class ExtractionTrigger implements INodeType {
 						type: 'string',
 						default: '',
 						placeholder: 'X-Svc',
-						description: 'Prefix of the signature headers (prefix + -Signature, prefix + -Timestamp). Empty: the one X-…-Signature header with a matching X-…-Timestamp header is used.',
+						description:
+							'Prefix of the signature headers (prefix + -Signature, prefix + -Timestamp). Empty: the one X-…-Signature header with a matching X-…-Timestamp header is used.',
 					},
 				],
 			},
@@ -97,15 +122,23 @@ export class ExtractionTrigger implements INodeType {
 	methods = {
 		credentialTest: {
 			/** Offline check: there is no endpoint that confirms a webhook secret; a signed delivery does. */
-			async extractionWebhookSecret(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+			async extractionWebhookSecret(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
 				const secret = credential.data?.secret;
-				if (typeof secret !== 'string' || secret === '') return { status: 'Error', message: 'The webhook secret is empty' };
+				if (typeof secret !== 'string' || secret === '')
+					return { status: 'Error', message: 'The webhook secret is empty' };
 				if (secret.trim() !== secret) {
-					return { status: 'Error', message: 'The webhook secret starts or ends with spaces: paste it again without them' };
+					return {
+						status: 'Error',
+						message: 'The webhook secret starts or ends with spaces: paste it again without them',
+					};
 				}
 				return {
 					status: 'OK',
-					message: 'Secret set. Only a delivery signed by the service can prove it matches: send a test delivery from the dashboard.',
+					message:
+						'Secret set. Only a delivery signed by the service can prove it matches: send a test delivery from the dashboard.',
 				};
 			},
 		},
@@ -120,9 +153,14 @@ export class ExtractionTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const credentials = await this.getCredentials('extractionWebhookApi');
 				if (typeof credentials.secret !== 'string' || credentials.secret === '') {
-					throw new NodeOperationError(this.getNode(), 'The Document Extraction (Mexico, Ecuador) Webhook credential has no secret', {
-						description: 'Set the same secret as in the extraction dashboard: unsigned deliveries are always refused.',
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						'The Document Extraction (Mexico, Ecuador) Webhook credential has no secret',
+						{
+							description:
+								'Set the same secret as in the extraction dashboard: unsigned deliveries are always refused.',
+						},
+					);
 				}
 				return true;
 			},
@@ -143,34 +181,52 @@ const refuse = (ctx: IWebhookFunctions, reason: string) => refuseDelivery(ctx, T
 async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = receivedRequest(this);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const names = findSignatureHeaders(req.headers, typeof options.headerPrefix === 'string' ? options.headerPrefix : '');
+	const names = findSignatureHeaders(
+		req.headers,
+		typeof options.headerPrefix === 'string' ? options.headerPrefix : '',
+	);
 	if ('error' in names) return refuse(this, names.error);
 
 	// The secret from the credential, read at most once a second (secretCache.ts); a delivery that fails with a
 	// cached secret is verified again with a fresh read, so a rotated secret works at once.
 	const node = this.getNode();
-	const cacheKey = [this.getWorkflow().id ?? '', node.id ?? node.name, node.credentials?.extractionWebhookApi?.id ?? ''].join('\u0000');
-	const readSecret = async () => (await this.getCredentials('extractionWebhookApi')).secret as string | undefined;
+	const cacheKey = [
+		this.getWorkflow().id ?? '',
+		node.id ?? node.name,
+		node.credentials?.extractionWebhookApi?.id ?? '',
+	].join('\u0000');
+	const readSecret = async () =>
+		(await this.getCredentials('extractionWebhookApi')).secret as string | undefined;
 	const check = (secret: string | undefined) =>
-		verifySignature({ secret, rawBody: req.rawBody, signature: headerValue(req.headers, names.signature), timestamp: headerValue(req.headers, names.timestamp) });
+		verifySignature({
+			secret,
+			rawBody: req.rawBody,
+			signature: headerValue(req.headers, names.signature),
+			timestamp: headerValue(req.headers, names.timestamp),
+		});
 	const secret = await SECRETS.get(cacheKey, readSecret);
 	let verified = check(secret.value);
-	if (!verified.ok && secret.cached && verified.reason === 'signature mismatch') verified = check(await SECRETS.refresh(cacheKey, readSecret));
+	if (!verified.ok && secret.cached && verified.reason === 'signature mismatch')
+		verified = check(await SECRETS.refresh(cacheKey, readSecret));
 	if (!verified.ok) return refuse(this, verified.reason);
 
 	const envelope = asEnvelope(parseJsonObject(req.rawBody, undefined));
 	if (!envelope) {
-		this.logger.warn(`${TRIGGER}: a correctly signed delivery is not an event envelope ({ event: { type }, data })`);
+		this.logger.warn(
+			`${TRIGGER}: a correctly signed delivery is not an event envelope ({ event: { type }, data })`,
+		);
 		return answerWithoutExecution(this, 400, { error: 'bad request' });
 	}
 
 	// From here on the delivery is genuine. A redelivery (the service retries, and a captured delivery may be
 	// replayed inside the 300 s window) is acknowledged and starts nothing; so is an event type not selected.
 	const selected = this.getNodeParameter('events', []) as string[];
-	if (selected.length > 0 && !selected.includes(envelope.event.type)) return acknowledge(this, TRIGGER, `event type ${envelope.event.type} not selected`);
+	if (selected.length > 0 && !selected.includes(envelope.event.type))
+		return acknowledge(this, TRIGGER, `event type ${envelope.event.type} not selected`);
 
 	const eventId = extractionEventId(envelope, sha256Hex(req.rawBody?.toString('base64') ?? ''));
-	if (!memoryOf(this, 'events', EVENT_MEMORY).claim(eventId)) return acknowledge(this, TRIGGER, `event ${eventId} already received`);
+	if (!memoryOf(this, 'events', EVENT_MEMORY).claim(eventId))
+		return acknowledge(this, TRIGGER, `event ${eventId} already received`);
 
 	return { workflowData: [this.helpers.returnJsonArray({ ...normalizeEvent(envelope), eventId })] };
 }

@@ -22,7 +22,8 @@ export type HeaderPair = { signature: string; timestamp: string } | { error: str
  */
 export function findSignatureHeaders(headers: IncomingHttpHeaders, prefix: string): HeaderPair {
 	const configured = prefix.trim().replace(/-+$/, '').toLowerCase();
-	if (configured !== '') return { signature: `${configured}-signature`, timestamp: `${configured}-timestamp` };
+	if (configured !== '')
+		return { signature: `${configured}-signature`, timestamp: `${configured}-timestamp` };
 	const pairs: Array<{ signature: string; timestamp: string }> = [];
 	for (const name of Object.keys(headers)) {
 		const match = /^(x-[a-z0-9-]+)-signature$/.exec(name.toLowerCase());
@@ -39,7 +40,14 @@ export function asEnvelope(body: IDataObject | undefined): ExtractionEnvelope | 
 	if (!body) return undefined;
 	const event = body.event as IDataObject | undefined;
 	const data = body.data as IDataObject | undefined;
-	if (!event || typeof event !== 'object' || Array.isArray(event) || typeof event.type !== 'string' || event.type === '') return undefined;
+	if (
+		!event ||
+		typeof event !== 'object' ||
+		Array.isArray(event) ||
+		typeof event.type !== 'string' ||
+		event.type === ''
+	)
+		return undefined;
 	if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
 	return {
 		event: {
@@ -66,7 +74,12 @@ export function extractionEventId(envelope: ExtractionEnvelope, bodyHash: string
 	const data = envelope.data;
 	const doc = (data.document as IDataObject | undefined) ?? {};
 	const docId = text(doc.id ?? doc.uuid);
-	return [envelope.event.type, envelope.event.timestamp, text(data.extractionId ?? data.publicId), ...(docId ? [docId] : [])].join(':');
+	return [
+		envelope.event.type,
+		envelope.event.timestamp,
+		text(data.extractionId ?? data.publicId),
+		...(docId ? [docId] : []),
+	].join(':');
 }
 
 /**

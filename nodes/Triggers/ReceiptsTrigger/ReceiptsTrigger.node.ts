@@ -11,10 +11,24 @@ import { safeEqual, sha256Hex } from '../signature';
 import { redact } from '../../shared/redact';
 import { RECEIPTS_DESCRIPTION } from '../../Receipts/description';
 import { isReceiptEvent } from '../../Receipts/webhooks';
-import { acknowledge, handleDelivery, memoryOf, parseJsonObject, postpone, receivedRequest, refuse as refuseDelivery } from '../webhookIo';
+import {
+	acknowledge,
+	handleDelivery,
+	memoryOf,
+	parseJsonObject,
+	postpone,
+	receivedRequest,
+	refuse as refuseDelivery,
+} from '../webhookIo';
 import { checkOptions, checkTimeoutField, checkWithService, trustPayloadField } from './check';
 import { checkedReceipt, notificationEventId } from './receipt';
-import { CREDENTIAL, subscribe, subscriptionsExist, tokenHashesFor, unsubscribe } from './subscriptionStore';
+import {
+	CREDENTIAL,
+	subscribe,
+	subscriptionsExist,
+	tokenHashesFor,
+	unsubscribe,
+} from './subscriptionStore';
 
 /** Names this node in n8n's log. */
 const TRIGGER = 'Receipts Trigger';
@@ -69,7 +83,8 @@ export class ReceiptsTrigger implements INodeType {
 					{
 						name: 'Issue Error',
 						value: 'issue-error',
-						description: 'A step of the issue process failed (receipt CREADO: not signed, or DEVUELTO)',
+						description:
+							'A step of the issue process failed (receipt CREADO: not signed, or DEVUELTO)',
 					},
 					{
 						name: 'Receipt Issued',
@@ -129,7 +144,12 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// Production: the token of a subscription this node made (test listening subscribes nothing, see subscriptionStore.ts).
 		if (typeof token !== 'string' || token === '') return refuse(this, 'missing token');
 		const hashed = sha256Hex(token);
-		if (!tokenHashesFor(this.getWorkflowStaticData('node'), event).some((expected) => safeEqual(hashed, expected))) return refuse(this, 'unknown token');
+		if (
+			!tokenHashesFor(this.getWorkflowStaticData('node'), event).some((expected) =>
+				safeEqual(hashed, expected),
+			)
+		)
+			return refuse(this, 'unknown token');
 	}
 
 	const receipt = parseJsonObject(req.rawBody, req.body);
@@ -137,7 +157,8 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 
 	const credentials = await this.getCredentials(CREDENTIAL);
 	if (receipt['api-key'] === undefined) return refuse(this, 'missing api-key');
-	if (!safeEqual(receipt['api-key'], credentials.apiKey)) return refuse(this, 'api-key does not match the credential');
+	if (!safeEqual(receipt['api-key'], credentials.apiKey))
+		return refuse(this, 'api-key does not match the credential');
 
 	const selected = this.getNodeParameter('events', []) as string[];
 	if (!selected.includes(event)) return acknowledge(this, TRIGGER, `event ${event} not selected`);
@@ -152,13 +173,25 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		output = { ...receipt, stateFrom: 'notification' };
 	} else {
 		const checked = await checkWithService(this, receipt, options.timeoutMs);
-		if ('unknown' in checked) return acknowledge(this, TRIGGER, `${event} notification not run: ${checked.unknown}`, 'warn');
-		if ('unavailable' in checked) return postpone(this, TRIGGER, `${event} notification not checked: ${checked.unavailable}`);
+		if ('unknown' in checked)
+			return acknowledge(
+				this,
+				TRIGGER,
+				`${event} notification not run: ${checked.unknown}`,
+				'warn',
+			);
+		if ('unavailable' in checked)
+			return postpone(this, TRIGGER, `${event} notification not checked: ${checked.unavailable}`);
 		output = { ...checkedReceipt(receipt, checked.receipt), stateFrom: 'service' };
 	}
 	// Claimed only now: two copies checked at once start one run.
-	if (!memory.claim(eventId)) return acknowledge(this, TRIGGER, `event ${eventId} already received`);
+	if (!memory.claim(eventId))
+		return acknowledge(this, TRIGGER, `event ${eventId} already received`);
 
-	const secrets = [credentials.apiKey, credentials.certificatePassword].filter((s): s is string => typeof s === 'string');
-	return { workflowData: [this.helpers.returnJsonArray({ ...redact(output, secrets), event, eventId })] };
+	const secrets = [credentials.apiKey, credentials.certificatePassword].filter(
+		(s): s is string => typeof s === 'string',
+	);
+	return {
+		workflowData: [this.helpers.returnJsonArray({ ...redact(output, secrets), event, eventId })],
+	};
 }

@@ -64,17 +64,34 @@ export function checkOptions(ctx: IHookFunctions | IWebhookFunctions): CheckOpti
  */
 export type ServiceCheck = { receipt: IDataObject } | { unknown: string } | { unavailable: string };
 
-export async function checkWithService(ctx: IWebhookFunctions, notification: IDataObject, timeoutMs: number): Promise<ServiceCheck> {
+export async function checkWithService(
+	ctx: IWebhookFunctions,
+	notification: IDataObject,
+	timeoutMs: number,
+): Promise<ServiceCheck> {
 	const id = receiptIdOf(notification);
-	if (!id) return { unknown: 'the notification names no receipt id that can be read from the service (letters, digits, "_" and "-" only)' };
+	if (!id)
+		return {
+			unknown:
+				'the notification names no receipt id that can be read from the service (letters, digits, "_" and "-" only)',
+		};
 	const address = path`/edocs/${id}`;
 	let answer: IDataObject;
 	try {
-		answer = await receiptsClient(ctx).read(address, undefined, { deadline: Date.now() + timeoutMs });
+		answer = await receiptsClient(ctx).read(address, undefined, {
+			deadline: Date.now() + timeoutMs,
+		});
 	} catch (error) {
-		if (factsOf(error).status === 404) return { unknown: `the receipts service does not know receipt ${id} (GET ${address.text} answered 404)` };
-		return { unavailable: `reading receipt ${id} from the receipts service failed (GET ${address.text}): ${(error as Error).message}` };
+		if (factsOf(error).status === 404)
+			return {
+				unknown: `the receipts service does not know receipt ${id} (GET ${address.text} answered 404)`,
+			};
+		return {
+			unavailable: `reading receipt ${id} from the receipts service failed (GET ${address.text}): ${(error as Error).message}`,
+		};
 	}
 	const problem = answerProblem(id, answer);
-	return problem ? { unavailable: `GET ${address.text} did not answer with receipt ${id}: ${problem}` } : { receipt: answer };
+	return problem
+		? { unavailable: `GET ${address.text} did not answer with receipt ${id}: ${problem}` }
+		: { receipt: answer };
 }

@@ -15,7 +15,13 @@ const ACCOUNT_KEY_FIELD = 'api-key';
  * `certificate-password`) (receipts service, Events). They are the service's to say: in a checked run they come
  * from its answer only, never from the notification.
  */
-export const OUTCOME_FIELDS: readonly string[] = ['estado', 'autorizacion', 'envio_sri', 'firma', 'certificate-password'];
+export const OUTCOME_FIELDS: readonly string[] = [
+	'estado',
+	'autorizacion',
+	'envio_sri',
+	'firma',
+	'certificate-password',
+];
 
 /**
  * A receipt id that goes into `GET /edocs/{id}` as one path segment, as it is: letters, digits, `_` and `-`.
@@ -67,8 +73,10 @@ export function notificationEventId(event: string, notification: IDataObject): s
  * this one.
  */
 export function answerProblem(id: string, answer: IDataObject): string | undefined {
-	if (typeof answer.estado !== 'string' || answer.estado.trim() === '') return 'the answer has no estado';
-	if (answer.id !== undefined && answer.id !== null && String(answer.id) !== id) return 'the answer is about another receipt';
+	if (typeof answer.estado !== 'string' || answer.estado.trim() === '')
+		return 'the answer has no estado';
+	if (answer.id !== undefined && answer.id !== null && String(answer.id) !== id)
+		return 'the answer is about another receipt';
 	return undefined;
 }
 

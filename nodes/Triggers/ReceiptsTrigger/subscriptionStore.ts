@@ -37,7 +37,10 @@ export const MAX_UNCONFIRMED = 3;
 
 /** Whether `event` needs no new request: the service confirmed one, or MAX_UNCONFIRMED went unanswered. */
 function settled(state: SubscriptionState, event: ReceiptEvent): boolean {
-	return state.events[event] !== undefined || (state.unconfirmed?.[event]?.length ?? 0) >= MAX_UNCONFIRMED;
+	return (
+		state.events[event] !== undefined ||
+		(state.unconfirmed?.[event]?.length ?? 0) >= MAX_UNCONFIRMED
+	);
 }
 
 export interface SubscriptionRecord {
@@ -62,7 +65,11 @@ const unsaved = new Map<string, SubscriptionState>();
 
 function unsavedKey(ctx: IHookFunctions): string {
 	const node = ctx.getNode();
-	return [ctx.getWorkflow().id ?? '', node.id ?? node.name, ctx.getNodeWebhookUrl('default') ?? ''].join('\u0000');
+	return [
+		ctx.getWorkflow().id ?? '',
+		node.id ?? node.name,
+		ctx.getNodeWebhookUrl('default') ?? '',
+	].join('\u0000');
 }
 
 function keepUnsaved(ctx: IHookFunctions, state: SubscriptionState): void {
@@ -91,7 +98,13 @@ export function accountOf(credentials: ICredentialDataDecryptedObject): string {
 
 export function readState(staticData: IDataObject): SubscriptionState | undefined {
 	const state = staticData[STATE_KEY] as unknown as SubscriptionState | undefined;
-	return state && typeof state === 'object' && typeof state.webhookUrl === 'string' && state.events && typeof state.events === 'object' ? state : undefined;
+	return state &&
+		typeof state === 'object' &&
+		typeof state.webhookUrl === 'string' &&
+		state.events &&
+		typeof state.events === 'object'
+		? state
+		: undefined;
 }
 
 export function selectedEvents(ctx: IHookFunctions): ReceiptEvent[] {
@@ -122,7 +135,9 @@ async function reusableState(ctx: IHookFunctions): Promise<SubscriptionState | u
 	const state = readState(ctx.getWorkflowStaticData('node'));
 	if (!state) return undefined;
 	const credentials = await ctx.getCredentials(CREDENTIAL);
-	return state.webhookUrl === webhookUrlOf(ctx) && state.account === accountOf(credentials) ? state : undefined;
+	return state.webhookUrl === webhookUrlOf(ctx) && state.account === accountOf(credentials)
+		? state
+		: undefined;
 }
 
 /**
@@ -161,10 +176,15 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 	}
 	const credentials = await this.getCredentials(CREDENTIAL);
 	const base = baseUrlOf(credentials);
-	if (!base) throw new NodeOperationError(this.getNode(), 'The Receipts credential has no Base URL');
+	if (!base)
+		throw new NodeOperationError(this.getNode(), 'The Receipts credential has no Base URL');
 	const webhookUrl = webhookUrlOf(this);
 	const staticData = this.getWorkflowStaticData('node');
-	const state: SubscriptionState = (await reusableState(this)) ?? { webhookUrl, account: accountOf(credentials), events: {} };
+	const state: SubscriptionState = (await reusableState(this)) ?? {
+		webhookUrl,
+		account: accountOf(credentials),
+		events: {},
+	};
 	const store = () => {
 		staticData[STATE_KEY] = state as unknown as IDataObject;
 	};
@@ -174,12 +194,18 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 		if (settled(state, event)) continue;
 		const waiting = state.unconfirmed?.[event] ?? [];
 		const token = randomToken();
-		const record: SubscriptionRecord = { tokenHash: sha256Hex(token), createdAt: new Date().toISOString() };
+		const record: SubscriptionRecord = {
+			tokenHash: sha256Hex(token),
+			createdAt: new Date().toISOString(),
+		};
 		state.unconfirmed = { ...state.unconfirmed, [event]: [...waiting, record] };
 		store(); // before the request: an answer that never comes must not lose the token of a subscription the service made
 		let answer: IDataObject;
 		try {
-			answer = await subscribeWebhook(api, { event_name: event, webhook_url: subscribedUrl(webhookUrl, event, token) });
+			answer = await subscribeWebhook(api, {
+				event_name: event,
+				webhook_url: subscribedUrl(webhookUrl, event, token),
+			});
 		} catch (error) {
 			const mayExist = mayHaveBeenProcessed(error);
 			if (!mayExist) forgetUnconfirmed(state, event, record); // a definite no: there is no subscription
@@ -214,13 +240,22 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 }
 
 /** The activation's error, with our message kept (n8n swaps a message naming a socket code for a generic one). */
-function subscriptionError(ctx: IHookFunctions, cause: Error, message: string, description: string): NodeOperationError {
+function subscriptionError(
+	ctx: IHookFunctions,
+	cause: Error,
+	message: string,
+	description: string,
+): NodeOperationError {
 	const error = new NodeOperationError(ctx.getNode(), cause, { message, description });
 	error.message = message;
 	return error;
 }
 
-function forgetUnconfirmed(state: SubscriptionState, event: ReceiptEvent, record: SubscriptionRecord): void {
+function forgetUnconfirmed(
+	state: SubscriptionState,
+	event: ReceiptEvent,
+	record: SubscriptionRecord,
+): void {
 	const left = (state.unconfirmed?.[event] ?? []).filter((r) => r.tokenHash !== record.tokenHash);
 	const unconfirmed = { ...state.unconfirmed };
 	if (left.length) unconfirmed[event] = left;
@@ -252,5 +287,7 @@ export function tokenHashesFor(staticData: IDataObject, event: ReceiptEvent): st
 	if (!state) return [];
 	const confirmed = state.events[event]?.tokenHash;
 	const unconfirmed = (state.unconfirmed?.[event] ?? []).map((r) => r.tokenHash);
-	return [...(confirmed ? [confirmed] : []), ...unconfirmed].filter((h) => typeof h === 'string' && h !== '');
+	return [...(confirmed ? [confirmed] : []), ...unconfirmed].filter(
+		(h) => typeof h === 'string' && h !== '',
+	);
 }

@@ -33,22 +33,32 @@ export function checkRfc(value: string): RfcCheck {
 	const normalized = value.trim().toUpperCase();
 	if (GENERIC_RFCS.includes(normalized)) return { normalized };
 	if (normalized.length !== 12 && normalized.length !== 13) {
-		return { normalized, error: `must be 12 (company) or 13 (person) characters long, got ${normalized.length}` };
+		return {
+			normalized,
+			error: `must be 12 (company) or 13 (person) characters long, got ${normalized.length}`,
+		};
 	}
 	const m = SHAPE.exec(normalized);
 	if (!m || m[1].length !== normalized.length - 9) {
-		return { normalized, error: 'is not an RFC: expected 3 or 4 letters, a date YYMMDD and a 3-character homoclave' };
+		return {
+			normalized,
+			error: 'is not an RFC: expected 3 or 4 letters, a date YYMMDD and a 3-character homoclave',
+		};
 	}
 	const [month, day] = [Number(m[3]), Number(m[4])];
 	// 19YY and 20YY agree on leap years except 1900/2000; 2000 is taken, so 29/02/00 is accepted.
 	const date = new Date(Date.UTC(2000 + Number(m[2]), month - 1, day));
-	const validDate = month >= 1 && month <= 12 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	const validDate =
+		month >= 1 && month <= 12 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 	if (!validDate) {
 		return { normalized, error: `has an impossible date part ${m[2]}${m[3]}${m[4]} (YYMMDD)` };
 	}
 	const expected = checkDigit(normalized);
 	if (expected !== normalized[normalized.length - 1]) {
-		return { normalized, warning: `check digit is ${normalized[normalized.length - 1]} but ${expected} was expected; sent anyway, verify the RFC` };
+		return {
+			normalized,
+			warning: `check digit is ${normalized[normalized.length - 1]} but ${expected} was expected; sent anyway, verify the RFC`,
+		};
 	}
 	return { normalized };
 }

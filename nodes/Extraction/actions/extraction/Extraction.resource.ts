@@ -13,9 +13,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['extraction'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Start extracting documents from the SAT', action: 'Create an extraction' },
-			{ name: 'Download Document', value: 'downloadDocument', description: 'Download one document as XML or PDF', action: 'Download a document' },
-			{ name: 'Get', value: 'get', description: 'Get the progress of an extraction', action: 'Get an extraction' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Start extracting documents from the SAT',
+				action: 'Create an extraction',
+			},
+			{
+				name: 'Download Document',
+				value: 'downloadDocument',
+				description: 'Download one document as XML or PDF',
+				action: 'Download a document',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get the progress of an extraction',
+				action: 'Get an extraction',
+			},
 		],
 		default: 'create',
 	},

@@ -9,11 +9,21 @@ import { pollIntervalOption, waitFields } from '../common.descriptions';
 import { afterWait, readCompletionSettings } from './completion';
 import { extractionInputFields, readExtractionInput } from './extractionInput';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['extraction'], operation: ['create'] } }, [
-	...extractionInputFields,
-	...waitFields('create'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [pollIntervalOption] },
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['extraction'], operation: ['create'] } },
+	[
+		...extractionInputFields,
+		...waitFields('create'),
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [pollIntervalOption],
+		},
+	],
+);
 
 /** Checks every item before the first job is created (see shared/router.ts): nothing is sent when one is wrong. */
 export function validate(this: IExecuteFunctions, _ctx: ExtractionContext, i: number): void {
@@ -28,7 +38,11 @@ export function validate(this: IExecuteFunctions, _ctx: ExtractionContext, i: nu
  * returns a Deferred result: the router creates every job of the run first, then follows them together (as
  * Receipts follows a batch), so one slow job does not hold back the next creation.
  */
-export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult | Deferred> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: ExtractionContext,
+	i: number,
+): Promise<OperationResult | Deferred> {
 	const { body, secrets, warnings } = readExtractionInput.call(this, i);
 	const settings = readCompletionSettings.call(this, i, 'create');
 	// The SAT password and FIEL key material never come back in an output or an error (the client cuts them out).
@@ -41,21 +55,35 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	}
 	// The answer's shape is not shown beyond `publicId`: tolerate a `data` wrapper and the beta name.
 	const created = normalizeRecord(answer);
-	const job = created.data && typeof created.data === 'object' && !Array.isArray(created.data) && !created.publicId ? (created.data as IDataObject) : created;
+	const job =
+		created.data &&
+		typeof created.data === 'object' &&
+		!Array.isArray(created.data) &&
+		!created.publicId
+			? (created.data as IDataObject)
+			: created;
 	const publicId = jobIdIn(job);
-	if (publicId) ctx.created?.record(i, { publicId }, typeof job.status === 'string' ? job.status : undefined);
+	if (publicId)
+		ctx.created?.record(i, { publicId }, typeof job.status === 'string' ? job.status : undefined);
 	const { wait } = settings;
 	if (!wait) return warnings.length ? { ...job, warnings } : job;
 
 	if (!publicId) {
-		throw new NodeOperationError(this.getNode(), `The extraction was created but the answer has no publicId to wait for`, {
-			itemIndex: i,
-			description: `Answer: ${JSON.stringify(job).slice(0, 500)}. Do not run this item again (it would create a second extraction); find the job in the dashboard.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The extraction was created but the answer has no publicId to wait for`,
+			{
+				itemIndex: i,
+				description: `Answer: ${JSON.stringify(job).slice(0, 500)}. Do not run this item again (it would create a second extraction); find the job in the dashboard.`,
+			},
+		);
 	}
 	return new Deferred(async () => {
 		try {
-			return await afterWait.call(this, ctx, publicId, i, { ...settings, wait }, job, { created: true, warnings });
+			return await afterWait.call(this, ctx, publicId, i, { ...settings, wait }, job, {
+				created: true,
+				warnings,
+			});
 		} catch (error) {
 			// A FAILED job's error details may quote what the SAT was sent: the router scrubs every error with the
 			// client's secrets. A FAILED job's error already names the job.

@@ -11,43 +11,58 @@ import { resolveJobId } from './completion';
 
 export const kind = 'read';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['extraction'], operation: ['downloadDocument'] } }, [
-	extractionIdField,
-	{
-		displayName: 'Document ID',
-		name: 'documentId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. doc_8d1f2c',
-		description: 'The ID of the document (document ID in the document.ready webhook)',
-	},
-	{
-		displayName: 'Format',
-		name: 'format',
-		type: 'options',
-		default: 'XML',
-		options: [
-			{ name: 'PDF', value: 'PDF' },
-			{ name: 'XML', value: 'XML' },
-		],
-	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
-	},
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption, maxFileSizeOption] },
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['extraction'], operation: ['downloadDocument'] } },
+	[
+		extractionIdField,
+		{
+			displayName: 'Document ID',
+			name: 'documentId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. doc_8d1f2c',
+			description: 'The ID of the document (document ID in the document.ready webhook)',
+		},
+		{
+			displayName: 'Format',
+			name: 'format',
+			type: 'options',
+			default: 'XML',
+			options: [
+				{ name: 'PDF', value: 'PDF' },
+				{ name: 'XML', value: 'XML' },
+			],
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			hint: 'The name of the output binary field to put the file in',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [concurrencyOption, maxFileSizeOption],
+		},
+	],
+);
 
 /** GET /v1/extractions/{publicId}/documents/{documentId}/download → one binary item, file named after the document ID. */
-export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: ExtractionContext,
+	i: number,
+): Promise<OperationResult> {
 	const publicId = resolveJobId.call(this, i);
 	const documentId = String(this.getNodeParameter('documentId', i, '') ?? '').trim();
 	const rawFormat = this.getNodeParameter('format', i, 'XML');
-	const field = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim() || 'data';
+	const field =
+		String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim() || 'data';
 	const check = new Checker();
 	if (check.required('documentId', documentId)) {
 		const problem = segmentProblem(documentId);
@@ -62,7 +77,14 @@ export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i
 	const fileName = fileNameFor(documentId, format);
 	return [
 		{
-			json: { publicId, documentId, format, fileName, mimeType: file.mimeType, fileSize: file.body.length },
+			json: {
+				publicId,
+				documentId,
+				format,
+				fileName,
+				mimeType: file.mimeType,
+				fileSize: file.body.length,
+			},
 			binary: { [field]: await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType) },
 		},
 	];

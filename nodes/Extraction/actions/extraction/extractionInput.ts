@@ -24,7 +24,8 @@ export const extractionInputFields: INodeProperties[] = [
 			{ name: 'CIEC (RFC and Password)', value: 'ciec' },
 			{ name: 'FIEL (E.firma Certificate and Private Key)', value: 'fiel' },
 		],
-		description: 'How the taxpayer signs in to the SAT. These values are sent as the nested SAT object and never appear in the output.',
+		description:
+			'How the taxpayer signs in to the SAT. These values are sent as the nested SAT object and never appear in the output.',
 	},
 	{
 		displayName: 'Taxpayer RFC',
@@ -42,7 +43,8 @@ export const extractionInputFields: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		required: true,
-		description: "The taxpayer's SAT password. Prefer an expression that reads it from a secure source; it never appears in the output or in errors.",
+		description:
+			"The taxpayer's SAT password. Prefer an expression that reads it from a secure source; it never appears in the output or in errors.",
 		displayOptions: { show: { satCredentialType: ['ciec'] } },
 	},
 	{
@@ -61,7 +63,8 @@ export const extractionInputFields: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		required: true,
-		description: 'The .key file of the e.firma, Base64-encoded. It never appears in the output or in errors.',
+		description:
+			'The .key file of the e.firma, Base64-encoded. It never appears in the output or in errors.',
 		displayOptions: { show: { satCredentialType: ['fiel'] } },
 	},
 	{
@@ -110,7 +113,8 @@ export const extractionInputFields: INodeProperties[] = [
 			{ name: 'Inbound (Received)', value: 'INBOUND' },
 			{ name: 'Outbound (Issued)', value: 'OUTBOUND' },
 		],
-		description: 'Documents received or issued by the taxpayer. The beta values RECEIVED and ISSUED are accepted from expressions.',
+		description:
+			'Documents received or issued by the taxpayer. The beta values RECEIVED and ISSUED are accepted from expressions.',
 		displayOptions: { show: { informationType: ['INVOICE', 'TAX_RETENTION'] } },
 	},
 	{
@@ -152,7 +156,8 @@ export const extractionInputFields: INodeProperties[] = [
 		name: 'additionalBody',
 		type: 'json',
 		default: '{}',
-		description: 'Other fields of the request body the service accepts, merged in at the top level. The fields above win.',
+		description:
+			'Other fields of the request body the service accepts, merged in at the top level. The fields above win.',
 	},
 ];
 
@@ -160,7 +165,11 @@ export const extractionInputFields: INodeProperties[] = [
 export function toDate(value: unknown): string | undefined {
 	let text: unknown = value;
 	if (value instanceof Date) text = value.toISOString();
-	else if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+	else if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	) {
 		text = (value as { toISO: () => string }).toISO();
 	}
 	if (typeof text !== 'string') return undefined;
@@ -235,24 +244,44 @@ export function readExtractionInput(this: IExecuteFunctions, i: number): Extract
 	}
 
 	const body: IDataObject = {};
-	const additional = parseJsonParameter(node, i, 'additionalBody', this.getNodeParameter('additionalBody', i, '{}'));
-	if (additional !== undefined && check.object('additionalBody', additional)) Object.assign(body, additional);
+	const additional = parseJsonParameter(
+		node,
+		i,
+		'additionalBody',
+		this.getNodeParameter('additionalBody', i, '{}'),
+	);
+	if (additional !== undefined && check.object('additionalBody', additional))
+		Object.assign(body, additional);
 
-	const emitter = (this.getNodeParameter('emitterFilter', i, {}) as IDataObject).emitter as IDataObject | undefined;
+	const emitter = (this.getNodeParameter('emitterFilter', i, {}) as IDataObject).emitter as
+		| IDataObject
+		| undefined;
 	if (emitter) {
 		const operator = String(emitter.operator ?? 'equals');
 		check.oneOf('filters.emitter.operator', operator, EMITTER_OPERATORS, { required: true });
 		let value: unknown = emitter.value;
 		if (operator === 'in') {
-			const list = (Array.isArray(value) ? value : String(value ?? '').split(',')).map((v) => String(v).trim()).filter(Boolean);
-			if (list.length === 0) check.fail('filters.emitter.value', 'operator "in" takes a list: give at least one value (a list, or values separated by commas)');
+			const list = (Array.isArray(value) ? value : String(value ?? '').split(','))
+				.map((v) => String(v).trim())
+				.filter(Boolean);
+			if (list.length === 0)
+				check.fail(
+					'filters.emitter.value',
+					'operator "in" takes a list: give at least one value (a list, or values separated by commas)',
+				);
 			value = list;
 		} else {
-			if (Array.isArray(value)) check.fail('filters.emitter.value', `operator "${operator}" takes one value, got a list: use operator "in" for a list`);
+			if (Array.isArray(value))
+				check.fail(
+					'filters.emitter.value',
+					`operator "${operator}" takes one value, got a list: use operator "in" for a list`,
+				);
 			else check.string('filters.emitter.value', value, { required: true });
 			if (typeof value === 'string') value = value.trim();
 		}
-		const filters = (body.filters && typeof body.filters === 'object' ? body.filters : {}) as IDataObject;
+		const filters = (
+			body.filters && typeof body.filters === 'object' ? body.filters : {}
+		) as IDataObject;
 		body.filters = { ...filters, emitter: { operator, value } };
 	}
 

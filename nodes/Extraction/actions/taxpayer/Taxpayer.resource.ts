@@ -10,7 +10,14 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['taxpayer'] } },
-		options: [{ name: 'Register', value: 'register', description: 'Register a taxpayer (Ecuador)', action: 'Register a taxpayer' }],
+		options: [
+			{
+				name: 'Register',
+				value: 'register',
+				description: 'Register a taxpayer (Ecuador)',
+				action: 'Register a taxpayer',
+			},
+		],
 		default: 'register',
 	},
 	...register.description,

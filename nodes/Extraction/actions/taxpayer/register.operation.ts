@@ -6,49 +6,53 @@ import { path } from '../../../shared/path';
 import { normalizeRecord } from '../../domain/names';
 import { ECUADOR, type ExtractionContext } from '../../transport';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['taxpayer'], operation: ['register'] } }, [
-	{
-		displayName: 'Taxpayer (JSON)',
-		name: 'taxpayer',
-		type: 'json',
-		default: '{}',
-		required: true,
-		description:
-			"The taxpayer record, sent as the JSON body as it is (the service does not publish its fields) to the Ecuador API, with the credential's Ecuador address and key. Put passwords and key material in Secret Fields instead.",
-	},
-	{
-		displayName: 'Secret Fields',
-		name: 'secretFields',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Secret Field',
-		default: {},
-		description: 'Passwords and key material, added to the body at the given path; they never appear in the output or in errors',
-		options: [
-			{
-				displayName: 'Secret Field',
-				name: 'field',
-				values: [
-					{
-						displayName: 'Path',
-						name: 'path',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. credentials.password',
-						description: 'Where in the body the value goes, with dots for nested objects',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						typeOptions: { password: true },
-						default: '',
-					},
-				],
-			},
-		],
-	},
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['taxpayer'], operation: ['register'] } },
+	[
+		{
+			displayName: 'Taxpayer (JSON)',
+			name: 'taxpayer',
+			type: 'json',
+			default: '{}',
+			required: true,
+			description:
+				"The taxpayer record, sent as the JSON body as it is (the service does not publish its fields) to the Ecuador API, with the credential's Ecuador address and key. Put passwords and key material in Secret Fields instead.",
+		},
+		{
+			displayName: 'Secret Fields',
+			name: 'secretFields',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Secret Field',
+			default: {},
+			description:
+				'Passwords and key material, added to the body at the given path; they never appear in the output or in errors',
+			options: [
+				{
+					displayName: 'Secret Field',
+					name: 'field',
+					values: [
+						{
+							displayName: 'Path',
+							name: 'path',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. credentials.password',
+							description: 'Where in the body the value goes, with dots for nested objects',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							typeOptions: { password: true },
+							default: '',
+						},
+					],
+				},
+			],
+		},
+	],
+);
 
 const SAFE_SEGMENT = /^[A-Za-z_][\w-]*$/;
 /** Names that reach an object's prototype instead of a field of its own: never a path segment. */
@@ -60,7 +64,8 @@ export function secretPathProblem(path: string): string | undefined {
 	const segments = path.split('.');
 	const forbidden = segments.find((s) => FORBIDDEN_SEGMENTS.has(s));
 	if (forbidden) return `${JSON.stringify(path)} uses "${forbidden}", which is not a field name`;
-	if (!segments.every((s) => SAFE_SEGMENT.test(s))) return `${JSON.stringify(path)} is not a field path (names separated by dots)`;
+	if (!segments.every((s) => SAFE_SEGMENT.test(s)))
+		return `${JSON.stringify(path)} is not a field path (names separated by dots)`;
 	return undefined;
 }
 
@@ -72,11 +77,18 @@ function placeAt(body: IDataObject, path: string, value: string): void {
 	const segments = path.split('.');
 	let target = body;
 	for (const segment of segments.slice(0, -1)) {
-		const next = Object.prototype.hasOwnProperty.call(target, segment) ? target[segment] : undefined;
+		const next = Object.prototype.hasOwnProperty.call(target, segment)
+			? target[segment]
+			: undefined;
 		if (!next || typeof next !== 'object' || Array.isArray(next)) target[segment] = {};
 		target = target[segment] as IDataObject;
 	}
-	Object.defineProperty(target, segments[segments.length - 1], { value, enumerable: true, writable: true, configurable: true });
+	Object.defineProperty(target, segments[segments.length - 1], {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
 }
 
 /** A copy of parsed JSON keeping own fields only; a `__proto__` key stays data and never becomes a prototype. */
@@ -85,7 +97,12 @@ function ownCopy(value: unknown): unknown {
 	if (!value || typeof value !== 'object') return value;
 	const out: IDataObject = {};
 	for (const key of Object.keys(value)) {
-		Object.defineProperty(out, key, { value: ownCopy((value as IDataObject)[key]), enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(out, key, {
+			value: ownCopy((value as IDataObject)[key]),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return out;
 }
@@ -95,10 +112,19 @@ function ownCopy(value: unknown): unknown {
  * the credential's Ecuador fields, never the Mexico ones (transport.ts). JSON body passed through, secrets merged
  * in from password fields.
  */
-export async function execute(this: IExecuteFunctions, ctx: ExtractionContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: ExtractionContext,
+	i: number,
+): Promise<OperationResult> {
 	const node = this.getNode();
 	const check = new Checker();
-	const parsed = parseJsonParameter(node, i, 'taxpayer', this.getNodeParameter('taxpayer', i, '{}'));
+	const parsed = parseJsonParameter(
+		node,
+		i,
+		'taxpayer',
+		this.getNodeParameter('taxpayer', i, '{}'),
+	);
 	let body: IDataObject = {};
 	if (check.object('taxpayer', parsed, { required: true })) body = ownCopy(parsed) as IDataObject;
 	else if (parsed === undefined) check.fail('taxpayer', 'is required');

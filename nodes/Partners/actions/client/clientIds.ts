@@ -7,6 +7,7 @@ export const clientIdsField: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getClients' },
 	default: [],
 	required: true,
-	description: 'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	description:
+		'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	hint: 'Clients to change in one request. An expression may give a list or comma-separated text.',
 };

@@ -6,31 +6,59 @@ import { Checker } from '../../../shared/validate';
 import type { PartnersContext } from '../../transport';
 import { unwrap } from '../../transport';
 import { planLocator } from '../common.descriptions';
-import { invoiceUseField, legalNameField, postalCodeField, taxIdField, taxRegimeField } from './fields';
+import {
+	invoiceUseField,
+	legalNameField,
+	postalCodeField,
+	taxIdField,
+	taxRegimeField,
+} from './fields';
 import { checkClientData, withWarnings } from './taxData';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['client'], operation: ['create'] } }, [
-	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the client account' },
-	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', required: true, description: 'E-mail address the account credentials are sent to' },
-	{ ...taxIdField, required: true },
-	{ ...legalNameField, required: true },
-	{ ...postalCodeField, required: true },
-	{ ...invoiceUseField, required: true },
-	{ ...taxRegimeField, required: true },
-	planLocator('The plan the client subscribes to'),
-	{
-		displayName: 'Vigency Name or ID',
-		name: 'vigency',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getPlanVigencies', loadOptionsDependsOn: ['plan.value'] },
-		default: '',
-		required: true,
-		description:
-			'Which of the plan\'s vigencies the client gets. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['client'], operation: ['create'] } },
+	[
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Name of the client account',
+		},
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			required: true,
+			description: 'E-mail address the account credentials are sent to',
+		},
+		{ ...taxIdField, required: true },
+		{ ...legalNameField, required: true },
+		{ ...postalCodeField, required: true },
+		{ ...invoiceUseField, required: true },
+		{ ...taxRegimeField, required: true },
+		planLocator('The plan the client subscribes to'),
+		{
+			displayName: 'Vigency Name or ID',
+			name: 'vigency',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getPlanVigencies', loadOptionsDependsOn: ['plan.value'] },
+			default: '',
+			required: true,
+			description:
+				'Which of the plan\'s vigencies the client gets. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	],
+);
 
-export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+): Promise<OperationResult> {
 	const param = (name: string) => this.getNodeParameter(name, i, '') as string;
 	const client: IDataObject = { name: param('name'), email: param('email').trim() };
 	const tax: IDataObject = {
@@ -50,6 +78,8 @@ export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: 
 	check.string('product.vigency_uuid', product.vigency_uuid, { required: true });
 	check.throwIfFailed(this.getNode(), i);
 
-	const answer = await ctx.api.write(path`/v1/clients`, i, { body: { client, tax_information: tax, product } });
+	const answer = await ctx.api.write(path`/v1/clients`, i, {
+		body: { client, tax_information: tax, product },
+	});
 	return withWarnings(unwrap(answer), check.warnings);
 }

@@ -27,7 +27,8 @@ export const taxIdField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. EKU9003173C9',
-	description: 'Tax ID: 12 characters for a company, 13 for a person. XAXX010101000 and XEXX010101000 are accepted.',
+	description:
+		'Tax ID: 12 characters for a company, 13 for a person. XAXX010101000 and XEXX010101000 are accepted.',
 };
 
 export const legalNameField: INodeProperties = {
@@ -35,7 +36,8 @@ export const legalNameField: INodeProperties = {
 	name: 'legal_name',
 	type: 'string',
 	default: '',
-	description: 'Name exactly as registered with the SAT (without the company type, e.g. without "SA de CV")',
+	description:
+		'Name exactly as registered with the SAT (without the company type, e.g. without "SA de CV")',
 };
 
 export const postalCodeField: INodeProperties = {

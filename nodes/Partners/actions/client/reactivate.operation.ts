@@ -6,14 +6,21 @@ import type { PartnersContext } from '../../transport';
 import { readIdList } from '../ids';
 import { clientIdsField } from './clientIds';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['client'], operation: ['reactivate'] } }, [clientIdsField]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['client'], operation: ['reactivate'] } },
+	[clientIdsField],
+);
 
 /** Checks every item before the first request (see shared/router.ts): one bad list stops the batch with nothing sent. */
 export function validate(this: IExecuteFunctions, _ctx: PartnersContext, i: number): void {
 	readIdList.call(this, 'clientIds', i, { agentLimit: true });
 }
 
-export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+): Promise<OperationResult> {
 	const uuids = readIdList.call(this, 'clientIds', i, { agentLimit: true });
 	// Not re-sent after a 5xx or a broken connection: reactivation needs a suspended client, so a repeat of
 	// a request that already worked would report the success as a failure.

@@ -6,27 +6,47 @@ import type { PartnersContext } from '../../transport';
 import { readIdList } from '../ids';
 import { clientIdsField } from './clientIds';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['client'], operation: ['suspend'] } }, [
-	clientIdsField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{ displayName: 'Keep Folios', name: 'keep_folios', type: 'boolean', default: false, description: 'Whether the clients keep their available folios while suspended' },
-			{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Message delivered to the suspended clients' },
-		],
-	},
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['client'], operation: ['suspend'] } },
+	[
+		clientIdsField,
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Keep Folios',
+					name: 'keep_folios',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the clients keep their available folios while suspended',
+				},
+				{
+					displayName: 'Message',
+					name: 'message',
+					type: 'string',
+					typeOptions: { rows: 3 },
+					default: '',
+					description: 'Message delivered to the suspended clients',
+				},
+			],
+		},
+	],
+);
 
 /** Checks every item before the first request (see shared/router.ts): one bad list stops the batch with nothing sent. */
 export function validate(this: IExecuteFunctions, _ctx: PartnersContext, i: number): void {
 	readIdList.call(this, 'clientIds', i, { agentLimit: true });
 }
 
-export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+): Promise<OperationResult> {
 	const uuids = readIdList.call(this, 'clientIds', i, { agentLimit: true });
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const body: IDataObject = { uuids };

@@ -11,7 +11,12 @@ const REGIMEN_CODES = REGIMEN_FISCAL.map(([c]) => c);
  * Checks client data and tax data (create: `required` fields; update: only what is given) and normalizes
  * the RFC to upper case. Codes outside the CFDI 4.0 catalogs only warn: the catalogs change over time.
  */
-export function checkClientData(check: Checker, client: IDataObject, tax: IDataObject, required: boolean): void {
+export function checkClientData(
+	check: Checker,
+	client: IDataObject,
+	tax: IDataObject,
+	required: boolean,
+): void {
 	check.string('client.name', client.name, { required, max: 255 });
 	check.email('client.email', client.email, { required });
 	if (required || !isMissing(tax.tax_id)) {
@@ -23,14 +28,38 @@ export function checkClientData(check: Checker, client: IDataObject, tax: IDataO
 		}
 	}
 	check.string('tax_information.legal_name', tax.legal_name, { required, max: 300 });
-	check.matches('tax_information.postal_code', tax.postal_code, /^\d{5}$/, 'is not a postal code: it must be 5 digits', { required });
-	check.matches('tax_information.invoice_use_key', tax.invoice_use_key, /^[A-Z]{1,2}\d{2}$/, 'is not a uso CFDI code (e.g. G03, S01, CP01)', { required });
+	check.matches(
+		'tax_information.postal_code',
+		tax.postal_code,
+		/^\d{5}$/,
+		'is not a postal code: it must be 5 digits',
+		{ required },
+	);
+	check.matches(
+		'tax_information.invoice_use_key',
+		tax.invoice_use_key,
+		/^[A-Z]{1,2}\d{2}$/,
+		'is not a uso CFDI code (e.g. G03, S01, CP01)',
+		{ required },
+	);
 	if (!isMissing(tax.invoice_use_key) && !USO_CODES.includes(String(tax.invoice_use_key))) {
-		check.warn('tax_information.invoice_use_key', `${String(tax.invoice_use_key)} is not in the CFDI 4.0 c_UsoCFDI catalog`);
+		check.warn(
+			'tax_information.invoice_use_key',
+			`${String(tax.invoice_use_key)} is not in the CFDI 4.0 c_UsoCFDI catalog`,
+		);
 	}
-	check.matches('tax_information.tax_regime', tax.tax_regime, /^\d{3}$/, 'is not a régimen fiscal code (3 digits, e.g. 601, 612)', { required });
+	check.matches(
+		'tax_information.tax_regime',
+		tax.tax_regime,
+		/^\d{3}$/,
+		'is not a régimen fiscal code (3 digits, e.g. 601, 612)',
+		{ required },
+	);
 	if (!isMissing(tax.tax_regime) && !REGIMEN_CODES.includes(String(tax.tax_regime))) {
-		check.warn('tax_information.tax_regime', `${String(tax.tax_regime)} is not in the CFDI 4.0 c_RegimenFiscal catalog`);
+		check.warn(
+			'tax_information.tax_regime',
+			`${String(tax.tax_regime)} is not in the CFDI 4.0 c_RegimenFiscal catalog`,
+		);
 	}
 	check.email('tax_information.additional_email', tax.additional_email);
 }

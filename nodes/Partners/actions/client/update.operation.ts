@@ -7,45 +7,86 @@ import type { PartnersContext } from '../../transport';
 import { unwrap } from '../../transport';
 import { clientLocator } from '../common.descriptions';
 import { requireId } from '../ids';
-import { invoiceUseField, legalNameField, postalCodeField, taxIdField, taxRegimeField } from './fields';
+import {
+	invoiceUseField,
+	legalNameField,
+	postalCodeField,
+	taxIdField,
+	taxRegimeField,
+} from './fields';
 import { checkClientData, withWarnings } from './taxData';
 
 const CLIENT_KEYS = ['name', 'email'];
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['client'], operation: ['update'] } }, [
-	clientLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Additional Email', name: 'additional_email', type: 'string', placeholder: 'name@email.com', default: '', description: 'Second address that receives the tax documents' },
-			{ displayName: 'Address', name: 'address', type: 'string', default: '' },
-			{ displayName: 'City', name: 'city', type: 'string', default: '' },
-			{ displayName: 'Country', name: 'country', type: 'string', default: '' },
-			{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
-			invoiceUseField,
-			legalNameField,
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Name of the client account' },
-			{ displayName: 'Neighborhood', name: 'neighborhood', type: 'string', default: '', description: 'Colonia' },
-			postalCodeField,
-			taxIdField,
-			taxRegimeField,
-			{ displayName: 'State', name: 'state', type: 'string', default: '' },
-		],
-	},
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['client'], operation: ['update'] } },
+	[
+		clientLocator,
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Additional Email',
+					name: 'additional_email',
+					type: 'string',
+					placeholder: 'name@email.com',
+					default: '',
+					description: 'Second address that receives the tax documents',
+				},
+				{ displayName: 'Address', name: 'address', type: 'string', default: '' },
+				{ displayName: 'City', name: 'city', type: 'string', default: '' },
+				{ displayName: 'Country', name: 'country', type: 'string', default: '' },
+				{
+					displayName: 'Email',
+					name: 'email',
+					type: 'string',
+					placeholder: 'name@email.com',
+					default: '',
+				},
+				invoiceUseField,
+				legalNameField,
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					description: 'Name of the client account',
+				},
+				{
+					displayName: 'Neighborhood',
+					name: 'neighborhood',
+					type: 'string',
+					default: '',
+					description: 'Colonia',
+				},
+				postalCodeField,
+				taxIdField,
+				taxRegimeField,
+				{ displayName: 'State', name: 'state', type: 'string', default: '' },
+			],
+		},
+	],
+);
 
-export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+): Promise<OperationResult> {
 	const uuid = requireId.call(this, 'client', i);
 	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const client: IDataObject = {};
 	const tax: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) (CLIENT_KEYS.includes(key) ? client : tax)[key] = typeof value === 'string' ? value.trim() : value;
+	for (const [key, value] of Object.entries(fields))
+		(CLIENT_KEYS.includes(key) ? client : tax)[key] =
+			typeof value === 'string' ? value.trim() : value;
 	const check = new Checker();
-	if (Object.keys(fields).length === 0) check.fail('updateFields', 'add at least one field to update');
+	if (Object.keys(fields).length === 0)
+		check.fail('updateFields', 'add at least one field to update');
 	checkClientData(check, client, tax, false);
 	check.throwIfFailed(this.getNode(), i);
 

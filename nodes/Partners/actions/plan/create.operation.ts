@@ -7,9 +7,16 @@ import { unwrap } from '../../transport';
 import { planInputFields } from '../common.descriptions';
 import { readPlanInput } from './planInput';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['plan'], operation: ['create'] } }, planInputFields);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['plan'], operation: ['create'] } },
+	planInputFields,
+);
 
-export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+): Promise<OperationResult> {
 	const body = readPlanInput.call(this, i);
 	return unwrap(await ctx.api.write(path`/v1/products`, i, { body }));
 }

@@ -8,7 +8,11 @@ export function readPlanInput(this: IExecuteFunctions, i: number): IDataObject {
 	const name = this.getNodeParameter('name', i, '') as string;
 	const rawVigencies = (this.getNodeParameter('vigencies.vigency', i, []) as IDataObject[]) ?? [];
 	const services = { ...(this.getNodeParameter('services', i, {}) as IDataObject) };
-	const vigencies: IDataObject[] = rawVigencies.map((v) => ({ folios: v.folios, vigency: v.vigency, price: v.price }));
+	const vigencies: IDataObject[] = rawVigencies.map((v) => ({
+		folios: v.folios,
+		vigency: v.vigency,
+		price: v.price,
+	}));
 	// Numbers given as text ("120") are sent as the numbers checked.
 	const check = new Checker().numbersInto({ vigencies, services });
 
@@ -20,9 +24,13 @@ export function readPlanInput(this: IExecuteFunctions, i: number): IDataObject {
 		check.number(`vigencies[${n}].price`, v.price, { required: true, min: 0, maxDecimals: 2 });
 	});
 	if (typeof services.pdf_templates === 'string') {
-		services.pdf_templates = services.pdf_templates.split(',').map((s) => s.trim()).filter(Boolean);
+		services.pdf_templates = services.pdf_templates
+			.split(',')
+			.map((s) => s.trim())
+			.filter(Boolean);
 	}
-	for (const key of ['extra_rfc', 'extra_user']) check.integer(`services.${key}`, services[key], { min: 0 });
+	for (const key of ['extra_rfc', 'extra_user'])
+		check.integer(`services.${key}`, services[key], { min: 0 });
 	check.throwIfFailed(this.getNode(), i);
 	return { name, vigencies, services };
 }

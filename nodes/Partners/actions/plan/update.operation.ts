@@ -10,12 +10,16 @@ import { readPlanInput } from './planInput';
 
 // The service replaces the plan with the input (name, vigencies and services are all required), so the
 // fields are the same as when creating one.
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['plan'], operation: ['update'] } }, [
-	planLocator('The plan to update'),
-	...planInputFields,
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['plan'], operation: ['update'] } },
+	[planLocator('The plan to update'), ...planInputFields],
+);
 
-export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+): Promise<OperationResult> {
 	const uuid = requireId.call(this, 'plan', i);
 	const body = readPlanInput.call(this, i);
 	return unwrap(await ctx.api.write(path`/v1/products/${uuid}`, i, { method: 'PATCH', body }));

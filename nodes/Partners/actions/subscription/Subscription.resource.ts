@@ -12,8 +12,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['subscription'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get a subscription with its dates and folio usage', action: 'Get a subscription' },
-			{ name: 'Get Many', value: 'getMany', description: 'Get many subscriptions', action: 'Get many subscriptions' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a subscription with its dates and folio usage',
+				action: 'Get a subscription',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Get many subscriptions',
+				action: 'Get many subscriptions',
+			},
 		],
 		default: 'getMany',
 	},

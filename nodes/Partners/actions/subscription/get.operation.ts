@@ -9,12 +9,26 @@ import { requireId } from '../ids';
 
 export const kind = 'read';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['subscription'], operation: ['get'] } }, [
-	subscriptionLocator,
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption] },
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['subscription'], operation: ['get'] } },
+	[
+		subscriptionLocator,
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [concurrencyOption],
+		},
+	],
+);
 
-export async function execute(this: IExecuteFunctions, ctx: PartnersContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+): Promise<OperationResult> {
 	const uuid = requireId.call(this, 'subscription', i);
 	return unwrap(await ctx.api.read(path`/v1/subscriptions/${uuid}`, i));
 }

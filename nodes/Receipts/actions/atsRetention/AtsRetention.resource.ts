@@ -14,10 +14,31 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['atsRetention'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get an ATS retention with its state and authorization', action: 'Get an ATS retention' },
-			{ name: 'Issue', value: 'issue', description: 'Issue an ATS retention (POST /ats-retentions/issue)', action: 'Issue an ATS retention' },
-			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue an ATS retention from its XML', action: 'Issue an ATS retention from XML' },
-			{ name: 'Preview', value: 'preview', description: 'Compute and check an ATS retention; output the exact body Issue would send, sending nothing', action: 'Preview an ATS retention' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get an ATS retention with its state and authorization',
+				action: 'Get an ATS retention',
+			},
+			{
+				name: 'Issue',
+				value: 'issue',
+				description: 'Issue an ATS retention (POST /ats-retentions/issue)',
+				action: 'Issue an ATS retention',
+			},
+			{
+				name: 'Issue From XML',
+				value: 'issueFromXml',
+				description: 'Issue an ATS retention from its XML',
+				action: 'Issue an ATS retention from XML',
+			},
+			{
+				name: 'Preview',
+				value: 'preview',
+				description:
+					'Compute and check an ATS retention; output the exact body Issue would send, sending nothing',
+				action: 'Preview an ATS retention',
+			},
 		],
 		default: 'issue',
 	},

@@ -1,7 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ReceiptSpec } from '../common/operations';
 import { TOP } from '../../domain/labels';
-import { additionalFields, emisorField, headFields, infoAdicionalField, one, partyField, periodoFiscalField, readCommon, readInfo, type FormVersion } from '../common/fields';
+import {
+	additionalFields,
+	emisorField,
+	headFields,
+	infoAdicionalField,
+	one,
+	partyField,
+	periodoFiscalField,
+	readCommon,
+	readInfo,
+	type FormVersion,
+} from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
 export const atsRetentionExample = {
@@ -19,8 +30,18 @@ export const atsRetentionExample = {
 			fecha_emision: '2026-03-01',
 			total_sin_impuestos: 100,
 			total: 115,
-			impuestos: [{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, tarifa: 15, valor: 15 }],
-			retenciones: [{ codigo: '1', codigo_porcentaje: '312', base_imponible: 100, tarifa: 1.75, valor_retenido: 1.75 }],
+			impuestos: [
+				{ codigo: '2', codigo_porcentaje: '4', base_imponible: 100, tarifa: 15, valor: 15 },
+			],
+			retenciones: [
+				{
+					codigo: '1',
+					codigo_porcentaje: '312',
+					base_imponible: 100,
+					tarifa: 1.75,
+					valor_retenido: 1.75,
+				},
+			],
 			pagos: [{ tipo_pago: '01', total: 115 }],
 		},
 	],
@@ -39,7 +60,8 @@ export const atsRetentionFields = (v: FormVersion): INodeProperties[] => [
 		placeholder: JSON.stringify(atsRetentionExample.documentos_soporte, null, 2),
 		required: true,
 		displayOptions: { show: { inputMode: ['fields'] } },
-		description: 'The documentos_soporte list: each supporting document with its taxes, retentions, payments and optional reimbursement. Too deep for fields, so it is given as JSON here.',
+		description:
+			'The documentos_soporte list: each supporting document with its taxes, retentions, payments and optional reimbursement. Too deep for fields, so it is given as JSON here.',
 	},
 	infoAdicionalField('descripcion'),
 	additionalFields(v, [
@@ -58,9 +80,21 @@ export function readAtsRetentionFields(this: IExecuteFunctions, i: number): IDat
 		...readCommon.call(this, i, 'secuencia'),
 		periodo_fiscal: String(this.getNodeParameter('periodo_fiscal', i, '')).trim(),
 		sujeto: compact(one.call(this, 'sujeto', i)),
-		documentos_soporte: jsonPart.call(this, 'documentos_soporte', 'documentos_soporte', i) as IDataObject[],
+		documentos_soporte: jsonPart.call(
+			this,
+			'documentos_soporte',
+			'documentos_soporte',
+			i,
+		) as IDataObject[],
 		info_adicional: readInfo.call(this, i),
 	});
 }
 
-export const atsRetentionSpec: ReceiptSpec = { resource: 'atsRetention', kind: 'atsRetention', base: '/ats-retentions', example: atsRetentionExample, fields: atsRetentionFields, read: readAtsRetentionFields };
+export const atsRetentionSpec: ReceiptSpec = {
+	resource: 'atsRetention',
+	kind: 'atsRetention',
+	base: '/ats-retentions',
+	example: atsRetentionExample,
+	fields: atsRetentionFields,
+	read: readAtsRetentionFields,
+};

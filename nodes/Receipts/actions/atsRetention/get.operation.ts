@@ -1,4 +1,8 @@
 import { getOperation } from '../common/operations';
 
 /** GET /ats-retentions/{id} (receipts service). */
-export const { kind, description, execute } = getOperation('atsRetention', '/ats-retentions', 'ATS retention');
+export const { kind, description, execute } = getOperation(
+	'atsRetention',
+	'/ats-retentions',
+	'ATS retention',
+);

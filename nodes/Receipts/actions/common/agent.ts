@@ -28,7 +28,10 @@ export const allowProductionFromAgentField: INodeProperties = {
 
 /** True when item `i` may issue or authorize in production: not run by an agent, or the switch is on. */
 export function productionAllowed(this: IExecuteFunctions, i: number): boolean {
-	return !runsAsAiTool.call(this) || this.getNodeParameter(allowProductionFromAgentField.name, i, false) === true;
+	return (
+		!runsAsAiTool.call(this) ||
+		this.getNodeParameter(allowProductionFromAgentField.name, i, false) === true
+	);
 }
 
 /**
@@ -37,7 +40,12 @@ export function productionAllowed(this: IExecuteFunctions, i: number): boolean {
  * environment digit of its access key); none, or any other than 1, is refused. `what`: "issue this
  * retention", "authorize receipt abc".
  */
-export function refuseProductionForAgent(this: IExecuteFunctions, i: number, environments: unknown[], what: string): void {
+export function refuseProductionForAgent(
+	this: IExecuteFunctions,
+	i: number,
+	environments: unknown[],
+	what: string,
+): void {
 	if (productionAllowed.call(this, i)) return;
 	const known = environments.filter((e) => e !== undefined && e !== null && e !== '').map(String);
 	if (known.length && known.every((e) => e === '1')) return;
@@ -51,7 +59,7 @@ export function refuseProductionForAgent(this: IExecuteFunctions, i: number, env
 			itemIndex: i,
 			description:
 				'This node runs as an AI agent\'s tool, and its "Allow Production From an AI Agent" switch is off: production receipts are real tax documents. Nothing was signed or sent to the tax authority. ' +
-				'Issue production receipts from a workflow, or turn the switch on in this tool\'s settings if the agent may do so.',
+				"Issue production receipts from a workflow, or turn the switch on in this tool's settings if the agent may do so.",
 		},
 	);
 }

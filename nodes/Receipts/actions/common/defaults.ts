@@ -35,10 +35,16 @@ function shared(ctx: ReceiptsContext): Shared {
 	return s;
 }
 
-async function readRates(ctx: ReceiptsContext, address: ApiPath, itemIndex: number): Promise<Map<string, number>> {
+async function readRates(
+	ctx: ReceiptsContext,
+	address: ApiPath,
+	itemIndex: number,
+): Promise<Map<string, number>> {
 	const rates = new Map<string, number>();
 	try {
-		const answer = await ctx.api.read(address, itemIndex, { deadline: Date.now() + CATALOG_WAIT_MS });
+		const answer = await ctx.api.read(address, itemIndex, {
+			deadline: Date.now() + CATALOG_WAIT_MS,
+		});
 		for (const raw of Array.isArray(answer.results) ? answer.results : []) {
 			const entry = catalogEntry(raw);
 			if (entry?.rate !== undefined) rates.set(entry.code, entry.rate);
@@ -50,13 +56,22 @@ async function readRates(ctx: ReceiptsContext, address: ApiPath, itemIndex: numb
 }
 
 /** The rates a receipt needs (`needed`: tax types), from the catalogs read at most once per execution. */
-export async function ratesFor(ctx: ReceiptsContext, needed: { sales: string[]; withholding: string[] }, itemIndex: number): Promise<RateBook> {
+export async function ratesFor(
+	ctx: ReceiptsContext,
+	needed: { sales: string[]; withholding: string[] },
+	itemIndex: number,
+): Promise<RateBook> {
 	const s = shared(ctx);
-	const load = async (cache: Map<string, Promise<Map<string, number>>>, tipos: string[], base: string): Promise<CatalogRates> => {
+	const load = async (
+		cache: Map<string, Promise<Map<string, number>>>,
+		tipos: string[],
+		base: string,
+	): Promise<CatalogRates> => {
 		const out: CatalogRates = new Map();
 		for (const tipo of tipos) {
 			if (!/^\d{1,4}$/.test(tipo)) continue;
-			if (!cache.has(tipo)) cache.set(tipo, readRates(ctx, path`${fixedPath(base)}/${tipo}`, itemIndex));
+			if (!cache.has(tipo))
+				cache.set(tipo, readRates(ctx, path`${fixedPath(base)}/${tipo}`, itemIndex));
 			out.set(tipo, await (cache.get(tipo) as Promise<Map<string, number>>));
 		}
 		return out;
@@ -69,13 +84,21 @@ export async function ratesFor(ctx: ReceiptsContext, needed: { sales: string[]; 
 
 /** The credential's issuer fields as the body's `emisor` (empty fields left out). */
 export function issuerOfCredential(data: IDataObject): IDataObject {
-	const text = (key: string) => (typeof data[key] === 'string' || typeof data[key] === 'number' ? String(data[key]).trim() : '');
+	const text = (key: string) =>
+		typeof data[key] === 'string' || typeof data[key] === 'number' ? String(data[key]).trim() : '';
 	const fields: Array<[string, unknown]> = [
 		['ruc', text('issuerRuc')],
 		['razon_social', text('issuerLegalName')],
 		['nombre_comercial', text('issuerTradeName')],
 		['direccion', text('issuerAddress')],
-		['obligado_contabilidad', data.issuerKeepsAccounting === 'yes' ? true : data.issuerKeepsAccounting === 'no' ? false : ''],
+		[
+			'obligado_contabilidad',
+			data.issuerKeepsAccounting === 'yes'
+				? true
+				: data.issuerKeepsAccounting === 'no'
+					? false
+					: '',
+		],
 		['contribuyente_especial', text('issuerSpecialTaxpayer')],
 		['regimen_rimpe', text('issuerRegime')],
 	];
@@ -93,9 +116,13 @@ export function issuerOfCredential(data: IDataObject): IDataObject {
 }
 
 /** The issuer saved in the Receipts credential, read once per execution. */
-export async function savedIssuer(this: IExecuteFunctions, ctx: ReceiptsContext): Promise<IDataObject> {
+export async function savedIssuer(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+): Promise<IDataObject> {
 	const s = shared(ctx);
-	s.issuer ??= (async () => issuerOfCredential((await this.getCredentials('receiptsApi')) as IDataObject))();
+	s.issuer ??= (async () =>
+		issuerOfCredential((await this.getCredentials('receiptsApi')) as IDataObject))();
 	return await s.issuer;
 }
 
@@ -110,10 +137,12 @@ export function withIssuer(body: IDataObject, saved: IDataObject): void {
 	const own = emisor as IDataObject;
 	for (const [key, value] of Object.entries(saved)) {
 		if (key === 'establecimiento') {
-			if (own.establecimiento === undefined || own.establecimiento === null) own.establecimiento = {};
+			if (own.establecimiento === undefined || own.establecimiento === null)
+				own.establecimiento = {};
 			const est = own.establecimiento;
 			if (typeof est !== 'object' || Array.isArray(est)) continue;
-			for (const [k, v] of Object.entries(value as IDataObject)) if (!given((est as IDataObject)[k])) (est as IDataObject)[k] = v;
+			for (const [k, v] of Object.entries(value as IDataObject))
+				if (!given((est as IDataObject)[k])) (est as IDataObject)[k] = v;
 		} else if (!given(own[key])) {
 			own[key] = value;
 		}

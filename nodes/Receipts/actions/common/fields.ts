@@ -1,6 +1,28 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { PAYMENT_MEANS, SALES_TAX_TYPES, SRI_PAYMENT_FORMS, WITHHOLDING_TAX_TYPES, type CatalogEntry } from '../../domain/catalogs';
-import { displayName, ISSUER, ITEM, ITEM_TAX, PARTY, PAYMENT, TAX_LINE, TOP, TOTALS, type Label } from '../../domain/labels';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+import {
+	PAYMENT_MEANS,
+	SALES_TAX_TYPES,
+	SRI_PAYMENT_FORMS,
+	WITHHOLDING_TAX_TYPES,
+	type CatalogEntry,
+} from '../../domain/catalogs';
+import {
+	displayName,
+	ISSUER,
+	ITEM,
+	ITEM_TAX,
+	PARTY,
+	PAYMENT,
+	TAX_LINE,
+	TOP,
+	TOTALS,
+	type Label,
+} from '../../domain/labels';
 import { compact } from './receiptInput';
 
 /**
@@ -70,12 +92,27 @@ export function byVersion(build: (v: FormVersion) => INodeProperties[]): INodePr
 
 export const fieldsMode = { show: { inputMode: ['fields'] } };
 
-export const text = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties =>
+export const text = (
+	displayName: string,
+	name: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties =>
 	({ displayName, name, type: 'string', default: '', ...extra }) as INodeProperties;
 
 /** An amount with 2 decimals (money). */
-export const money = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties =>
-	({ displayName, name, type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, ...extra }) as INodeProperties;
+export const money = (
+	displayName: string,
+	name: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties =>
+	({
+		displayName,
+		name,
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+		...extra,
+	}) as INodeProperties;
 
 /** What version 2 says of an amount it computes when left at 0. */
 const COMPUTED = 'Computed when 0 (leave it so)';
@@ -87,11 +124,28 @@ const COMPUTED = 'Computed when 0 (leave it so)';
 export const COMPUTED_HINT = 'Leave 0: the node computes it';
 
 /** An amount the node computes in version 2 (`how`), given by the user in version 1 (`v1`: its old description). */
-const computedMoney = (v: FormVersion, label: Label, name: string, how: string, v1?: string): INodeProperties =>
-	money(displayName(label), name, v === 2 ? { description: `${COMPUTED}: ${how}`, hint: COMPUTED_HINT } : v1 ? { description: v1 } : {});
+const computedMoney = (
+	v: FormVersion,
+	label: Label,
+	name: string,
+	how: string,
+	v1?: string,
+): INodeProperties =>
+	money(
+		displayName(label),
+		name,
+		v === 2
+			? { description: `${COMPUTED}: ${how}`, hint: COMPUTED_HINT }
+			: v1
+				? { description: v1 }
+				: {},
+	);
 
 /** Static options of a code table, sorted by name, each showing its code. */
-const codeOptions = (entries: CatalogEntry[]) => entries.map((e) => ({ name: `${e.name} (${e.code})`, value: e.code })).sort((a, b) => a.name.localeCompare(b.name));
+const codeOptions = (entries: CatalogEntry[]) =>
+	entries
+		.map((e) => ({ name: `${e.name} (${e.code})`, value: e.code }))
+		.sort((a, b) => a.name.localeCompare(b.name));
 
 /**
  * Code fields whose values come from the service's catalogs (methods/loadOptions.ts: `GET /catalog/...`, with
@@ -115,7 +169,11 @@ export const idTypeField = (v: FormVersion): INodeProperties => {
 	return field;
 };
 
-export const documentTypeField = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({
+export const documentTypeField = (
+	displayName: string,
+	name: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties => ({
 	displayName: `${displayName} Name or ID`,
 	name,
 	type: 'options',
@@ -131,14 +189,20 @@ export const documentTypeField = (displayName: string, name: string, extra: Part
  * Defaults: IVA 15 %, or IVA not subject to tax (`noObjectOfTax`: reimbursement settlements). `prefix`: the
  * item's own tax line (`tax_`, among the item's fields) or a line of the tax totals ('').
  */
-export function salesTaxFields(prefix: '' | 'tax_', opts: { noObjectOfTax?: boolean } = {}): INodeProperties[] {
+export function salesTaxFields(
+	prefix: '' | 'tax_',
+	opts: { noObjectOfTax?: boolean } = {},
+): INodeProperties[] {
 	const labels = prefix ? ITEM_TAX : TAX_LINE;
 	// The default is set after the literal: n8n's lint (node-param-default-missing) requires a literal default.
 	const percentage: INodeProperties = {
 		displayName: displayName(labels.codigo_porcentaje, { dynamic: true }),
 		name: `${prefix}codigo_porcentaje`,
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSalesTaxRates', loadOptionsDependsOn: [`&${prefix}codigo`] },
+		typeOptions: {
+			loadOptionsMethod: 'getSalesTaxRates',
+			loadOptionsDependsOn: [`&${prefix}codigo`],
+		},
 		default: '4',
 		description:
 			'Percentage code of the tax (codigo_porcentaje), e.g. 4 for IVA 15%, 0 for IVA 0%; it sets the rate. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -151,7 +215,9 @@ export function salesTaxFields(prefix: '' | 'tax_', opts: { noObjectOfTax?: bool
 			type: 'options',
 			options: codeOptions(SALES_TAX_TYPES),
 			default: '2',
-			description: opts.noObjectOfTax ? 'Reimbursement items carry the no-object-of-tax kind (IVA, percentage code 6)' : 'Tax type (codigo)',
+			description: opts.noObjectOfTax
+				? 'Reimbursement items carry the no-object-of-tax kind (IVA, percentage code 6)'
+				: 'Tax type (codigo)',
 		},
 		percentage,
 	];
@@ -231,7 +297,10 @@ export function todayInEcuador(now = Date.now()): string {
 }
 
 /** The common head of every form: environment, emission type, sequential and, in version 2, the issue date. */
-export const headFields = (v: FormVersion, sequential: 'secuencial' | 'secuencia'): INodeProperties[] => [
+export const headFields = (
+	v: FormVersion,
+	sequential: 'secuencial' | 'secuencia',
+): INodeProperties[] => [
 	ambienteField,
 	tipoEmisionField,
 	sequentialField(sequential),
@@ -250,17 +319,49 @@ export const periodoFiscalField: INodeProperties = {
 };
 
 const partyValues = (v: FormVersion, carrier: boolean): INodeProperties[] => [
-	{ displayName: displayName(PARTY.identificacion), name: 'identificacion', type: 'string', default: '', description: 'RUC, cédula, passport or foreign ID, 5 to 20 characters' },
+	{
+		displayName: displayName(PARTY.identificacion),
+		name: 'identificacion',
+		type: 'string',
+		default: '',
+		description: 'RUC, cédula, passport or foreign ID, 5 to 20 characters',
+	},
 	idTypeField(v),
-	{ displayName: displayName(PARTY.razon_social), name: 'razon_social', type: 'string', default: '' },
+	{
+		displayName: displayName(PARTY.razon_social),
+		name: 'razon_social',
+		type: 'string',
+		default: '',
+	},
 	{ displayName: displayName(PARTY.direccion), name: 'direccion', type: 'string', default: '' },
-	{ displayName: displayName(PARTY.email), name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+	{
+		displayName: displayName(PARTY.email),
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+	},
 	{ displayName: displayName(PARTY.telefono), name: 'telefono', type: 'string', default: '' },
-	...(carrier ? [{ displayName: displayName(PARTY.placa), name: 'placa', type: 'string', default: '' } as INodeProperties] : []),
+	...(carrier
+		? [
+				{
+					displayName: displayName(PARTY.placa),
+					name: 'placa',
+					type: 'string',
+					default: '',
+				} as INodeProperties,
+			]
+		: []),
 ];
 
 /** A person (sujeto, proveedor, transportista) as a one-entry fixed collection. */
-export const partyField = (v: FormVersion, name: string, label: Label, description: string, carrier = false): INodeProperties => ({
+export const partyField = (
+	v: FormVersion,
+	name: string,
+	label: Label,
+	description: string,
+	carrier = false,
+): INodeProperties => ({
 	displayName: displayName(label),
 	name,
 	type: 'fixedCollection',
@@ -280,15 +381,33 @@ export const emisorField = (v: FormVersion): INodeProperties => ({
 	default: {},
 	placeholder: 'Add Issuer',
 	displayOptions: fieldsMode,
-	description: 'Leave it out to use the issuer saved in the Receipts credential; a value here overrides the saved one',
+	description:
+		'Leave it out to use the issuer saved in the Receipts credential; a value here overrides the saved one',
 	options: [
 		{
 			displayName: 'Issuer',
 			name: 'details',
 			values: [
-				{ displayName: displayName(ISSUER.punto_emision), name: 'punto_emision', type: 'string', default: '', placeholder: 'e.g. 001' },
-				{ displayName: displayName(ISSUER.establecimiento_direccion), name: 'establecimiento_direccion', type: 'string', default: '' },
-				{ displayName: displayName(ISSUER.codigo), name: 'establecimiento_codigo', type: 'string', default: '', placeholder: 'e.g. 001' },
+				{
+					displayName: displayName(ISSUER.punto_emision),
+					name: 'punto_emision',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 001',
+				},
+				{
+					displayName: displayName(ISSUER.establecimiento_direccion),
+					name: 'establecimiento_direccion',
+					type: 'string',
+					default: '',
+				},
+				{
+					displayName: displayName(ISSUER.codigo),
+					name: 'establecimiento_codigo',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 001',
+				},
 				v === 2
 					? {
 							displayName: displayName(ISSUER.obligado_contabilidad),
@@ -309,11 +428,37 @@ export const emisorField = (v: FormVersion): INodeProperties => ({
 							default: false,
 							description: 'Whether the issuer is required to keep accounting',
 						},
-				{ displayName: displayName(ISSUER.razon_social), name: 'razon_social', type: 'string', default: '' },
-				{ displayName: displayName(ISSUER.direccion), name: 'direccion', type: 'string', default: '' },
-				{ displayName: displayName(ISSUER.ruc), name: 'ruc', type: 'string', default: '', placeholder: 'e.g. 1792146739001' },
-				{ displayName: displayName(ISSUER.contribuyente_especial), name: 'contribuyente_especial', type: 'string', default: '' },
-				{ displayName: displayName(ISSUER.nombre_comercial), name: 'nombre_comercial', type: 'string', default: '' },
+				{
+					displayName: displayName(ISSUER.razon_social),
+					name: 'razon_social',
+					type: 'string',
+					default: '',
+				},
+				{
+					displayName: displayName(ISSUER.direccion),
+					name: 'direccion',
+					type: 'string',
+					default: '',
+				},
+				{
+					displayName: displayName(ISSUER.ruc),
+					name: 'ruc',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 1792146739001',
+				},
+				{
+					displayName: displayName(ISSUER.contribuyente_especial),
+					name: 'contribuyente_especial',
+					type: 'string',
+					default: '',
+				},
+				{
+					displayName: displayName(ISSUER.nombre_comercial),
+					name: 'nombre_comercial',
+					type: 'string',
+					default: '',
+				},
 			],
 		},
 	],
@@ -341,7 +486,10 @@ export const infoAdicionalField = (valueKey: 'descripcion' | 'valor'): INodeProp
 });
 
 /** Optional top-level fields: access key, format version and, in version 1, the issue date. */
-export const additionalFields = (v: FormVersion, extra: INodeProperties[] = []): INodeProperties => ({
+export const additionalFields = (
+	v: FormVersion,
+	extra: INodeProperties[] = [],
+): INodeProperties => ({
 	displayName: 'Additional Fields',
 	name: 'additionalFields',
 	type: 'collection',
@@ -350,9 +498,32 @@ export const additionalFields = (v: FormVersion, extra: INodeProperties[] = []):
 	displayOptions: fieldsMode,
 	options: (
 		[
-			{ displayName: displayName(TOP.clave_acceso), name: 'clave_acceso', type: 'string', default: '', description: '49 digits; generated by the service when omitted' },
-			...(v === 1 ? [{ displayName: displayName(TOP.fecha_emision), name: 'fecha_emision', type: 'string', default: '', placeholder: 'e.g. 2026-03-31', description: 'ISO 8601 date' }] : []),
-			{ displayName: 'Version', name: 'version', type: 'string', default: '', description: 'Receipt-format version; the latest implemented revision when empty' },
+			{
+				displayName: displayName(TOP.clave_acceso),
+				name: 'clave_acceso',
+				type: 'string',
+				default: '',
+				description: '49 digits; generated by the service when omitted',
+			},
+			...(v === 1
+				? [
+						{
+							displayName: displayName(TOP.fecha_emision),
+							name: 'fecha_emision',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. 2026-03-31',
+							description: 'ISO 8601 date',
+						},
+					]
+				: []),
+			{
+				displayName: 'Version',
+				name: 'version',
+				type: 'string',
+				default: '',
+				description: 'Receipt-format version; the latest implemented revision when empty',
+			},
 			...extra,
 		] as INodeProperties[]
 	).sort((a, b) => a.displayName.localeCompare(b.displayName)),
@@ -388,14 +559,23 @@ export function readEmisor(this: IExecuteFunctions, i: number): IDataObject {
 		direccion: e.direccion,
 		obligado_contabilidad: e.obligado_contabilidad,
 		contribuyente_especial: e.contribuyente_especial,
-		establecimiento: { codigo: e.establecimiento_codigo, punto_emision: e.punto_emision, direccion: e.establecimiento_direccion },
+		establecimiento: {
+			codigo: e.establecimiento_codigo,
+			punto_emision: e.punto_emision,
+			direccion: e.establecimiento_direccion,
+		},
 	});
 }
 
 /** The common top-level fields of Fields mode: environment, emission type, sequential, issue date, optional fields. */
-export function readCommon(this: IExecuteFunctions, i: number, sequential: 'secuencial' | 'secuencia'): IDataObject {
+export function readCommon(
+	this: IExecuteFunctions,
+	i: number,
+	sequential: 'secuencial' | 'secuencia',
+): IDataObject {
 	const v = formVersion.call(this);
-	const issueDate = v === 2 ? { fecha_emision: textParam.call(this, 'fecha_emision', i) || todayInEcuador() } : {};
+	const issueDate =
+		v === 2 ? { fecha_emision: textParam.call(this, 'fecha_emision', i) || todayInEcuador() } : {};
 	return compact({
 		ambiente: this.getNodeParameter('ambiente', i, 1) as number,
 		tipo_emision: this.getNodeParameter('tipo_emision', i, 1) as number,
@@ -407,25 +587,41 @@ export function readCommon(this: IExecuteFunctions, i: number, sequential: 'secu
 }
 
 export function readInfo(this: IExecuteFunctions, i: number): IDataObject[] | undefined {
-	const entries = many.call(this, 'info_adicional.entry', i).map(compact).filter((e) => Object.keys(e).length);
+	const entries = many
+		.call(this, 'info_adicional.entry', i)
+		.map(compact)
+		.filter((e) => Object.keys(e).length);
 	return entries.length ? entries : undefined;
 }
 
 export const currencyField: INodeProperties = {
-	...text(displayName(TOP.moneda), 'moneda', { placeholder: 'e.g. USD', description: 'ISO currency code' }),
+	...text(displayName(TOP.moneda), 'moneda', {
+		placeholder: 'e.g. USD',
+		description: 'ISO currency code',
+	}),
 	default: 'USD',
 	required: true,
 	displayOptions: fieldsMode,
 };
 
 /** The amounts of an item that version 2 computes when left at 0. */
-const ITEM_AMOUNTS = ['precio_total_sin_impuestos', 'tax_tarifa', 'tax_base_imponible', 'tax_valor'];
+const ITEM_AMOUNTS = [
+	'precio_total_sin_impuestos',
+	'tax_tarifa',
+	'tax_base_imponible',
+	'tax_valor',
+];
 
 /**
  * Items of invoices, credit notes and purchase settlements (one tax line each in Fields mode), and their
  * reader. `reimbursement`: the tax defaults of a reimbursement settlement (no object of tax).
  */
-export const lineItemsField = (v: FormVersion, name: string, what: string, opts: { reimbursement?: boolean } = {}): INodeProperties => ({
+export const lineItemsField = (
+	v: FormVersion,
+	name: string,
+	what: string,
+	opts: { reimbursement?: boolean } = {},
+): INodeProperties => ({
 	displayName: displayName(TOP.items),
 	name,
 	type: 'fixedCollection',
@@ -446,25 +642,61 @@ export const lineItemsField = (v: FormVersion, name: string, what: string, opts:
  * then the codes, then the amounts it computes; version 1 keeps its order.
  */
 function lineItemValues(v: FormVersion, opts: { reimbursement?: boolean }): INodeProperties[] {
-	const description = text(displayName(ITEM.descripcion), 'descripcion', { description: 'At most 300 characters' });
+	const description = text(displayName(ITEM.descripcion), 'descripcion', {
+		description: 'At most 300 characters',
+	});
 	const codes = [
-		text(displayName(ITEM.codigo_principal), 'codigo_principal', { description: 'At most 25 characters' }),
-		text(displayName(ITEM.codigo_auxiliar), 'codigo_auxiliar', { description: 'At most 25 characters' }),
+		text(displayName(ITEM.codigo_principal), 'codigo_principal', {
+			description: 'At most 25 characters',
+		}),
+		text(displayName(ITEM.codigo_auxiliar), 'codigo_auxiliar', {
+			description: 'At most 25 characters',
+		}),
 		text(displayName(ITEM.unidad_medida), 'unidad_medida'),
 	];
 	const sold: INodeProperties[] = [
-		{ displayName: displayName(ITEM.cantidad), name: 'cantidad', type: 'number', typeOptions: { numberPrecision: 6 }, default: 1, description: 'Up to 6 decimals' },
-		{ displayName: displayName(ITEM.precio_unitario), name: 'precio_unitario', type: 'number', typeOptions: { numberPrecision: 6 }, default: 0, description: 'Without taxes; up to 6 decimals' },
-		money(displayName(ITEM.descuento), 'descuento', { description: 'Discount on this item, in money' }),
+		{
+			displayName: displayName(ITEM.cantidad),
+			name: 'cantidad',
+			type: 'number',
+			typeOptions: { numberPrecision: 6 },
+			default: 1,
+			description: 'Up to 6 decimals',
+		},
+		{
+			displayName: displayName(ITEM.precio_unitario),
+			name: 'precio_unitario',
+			type: 'number',
+			typeOptions: { numberPrecision: 6 },
+			default: 0,
+			description: 'Without taxes; up to 6 decimals',
+		},
+		money(displayName(ITEM.descuento), 'descuento', {
+			description: 'Discount on this item, in money',
+		}),
 	];
-	const subtotal = computedMoney(v, ITEM.precio_total_sin_impuestos, 'precio_total_sin_impuestos', 'quantity × unit price − discount', 'Quantity × unit price − discount');
+	const subtotal = computedMoney(
+		v,
+		ITEM.precio_total_sin_impuestos,
+		'precio_total_sin_impuestos',
+		'quantity × unit price − discount',
+		'Quantity × unit price − discount',
+	);
 	const tax = salesTaxFields('tax_', { noObjectOfTax: opts.reimbursement });
 	const taxAmounts = [
-		computedMoney(v, ITEM_TAX.tarifa, 'tax_tarifa', 'the rate of the tax percentage code', 'Percentage, e.g. 15'),
+		computedMoney(
+			v,
+			ITEM_TAX.tarifa,
+			'tax_tarifa',
+			'the rate of the tax percentage code',
+			'Percentage, e.g. 15',
+		),
 		computedMoney(v, ITEM_TAX.base_imponible, 'tax_base_imponible', "the item's subtotal"),
 		computedMoney(v, ITEM_TAX.valor, 'tax_valor', 'tax base × tax rate'),
 	];
-	return v === 2 ? [description, ...sold, ...tax, ...codes, subtotal, ...taxAmounts] : [description, ...codes, ...sold, subtotal, ...tax, ...taxAmounts];
+	return v === 2
+		? [description, ...sold, ...tax, ...codes, subtotal, ...taxAmounts]
+		: [description, ...codes, ...sold, subtotal, ...tax, ...taxAmounts];
 }
 
 /** Items of `lineItemsField` as the body's `items`: the tax line becomes `impuestos`. */
@@ -472,8 +704,21 @@ export function readLineItems(this: IExecuteFunctions, path: string, i: number):
 	const v = formVersion.call(this);
 	return many.call(this, path, i).map((entry) => {
 		const item = withoutZeros(v, entry, ITEM_AMOUNTS);
-		const { tax_codigo, tax_codigo_porcentaje, tax_tarifa, tax_base_imponible, tax_valor, ...rest } = item;
-		const tax = compact({ codigo: tax_codigo, codigo_porcentaje: tax_codigo_porcentaje, tarifa: tax_tarifa, base_imponible: tax_base_imponible, valor: tax_valor });
+		const {
+			tax_codigo,
+			tax_codigo_porcentaje,
+			tax_tarifa,
+			tax_base_imponible,
+			tax_valor,
+			...rest
+		} = item;
+		const tax = compact({
+			codigo: tax_codigo,
+			codigo_porcentaje: tax_codigo_porcentaje,
+			tarifa: tax_tarifa,
+			base_imponible: tax_base_imponible,
+			valor: tax_valor,
+		});
 		return compact({ ...rest, impuestos: tax.codigo ? [tax] : undefined });
 	});
 }
@@ -483,8 +728,15 @@ export function readLineItems(this: IExecuteFunctions, path: string, i: number):
  * collection's description only as a tooltip and no hint under it, and a bookkeeper who sees "Add Totals" and
  * "Add Tax" would otherwise compute and type them.
  */
-export const totalsFields = (v: FormVersion, values: INodeProperties[], from: 'items' | 'charges' = 'items'): INodeProperties[] => {
-	const extras = [values.some((p) => p.name === 'descuento_adicional') && 'an additional discount', values.some((p) => p.name === 'propina') && 'a tip'].filter(Boolean);
+export const totalsFields = (
+	v: FormVersion,
+	values: INodeProperties[],
+	from: 'items' | 'charges' = 'items',
+): INodeProperties[] => {
+	const extras = [
+		values.some((p) => p.name === 'descuento_adicional') && 'an additional discount',
+		values.some((p) => p.name === 'propina') && 'a tip',
+	].filter(Boolean);
 	const totals: INodeProperties = {
 		displayName: displayName(TOP.totales),
 		name: 'totales',
@@ -493,7 +745,12 @@ export const totalsFields = (v: FormVersion, values: INodeProperties[], from: 'i
 		required: v === 1,
 		placeholder: 'Add Totals',
 		displayOptions: fieldsMode,
-		...(v === 2 ? { description: 'Computed from the items: add it only to state a total yourself, or to give an additional discount or a tip' } : {}),
+		...(v === 2
+			? {
+					description:
+						'Computed from the items: add it only to state a total yourself, or to give an additional discount or a tip',
+				}
+			: {}),
 		options: [{ displayName: 'Totals', name: 'details', values }],
 	};
 	if (v === 1) return [totals];
@@ -508,17 +765,48 @@ export const totalsFields = (v: FormVersion, values: INodeProperties[], from: 'i
 };
 
 /** The totals of invoices, credit notes and settlements; `extra`: what else the kind's totals hold. */
-export const salesTotals = (v: FormVersion, extra: { discount?: 'items' | 'itemsAndAdditional'; tip?: boolean; charges?: boolean } = {}): INodeProperties[] => [
+export const salesTotals = (
+	v: FormVersion,
+	extra: { discount?: 'items' | 'itemsAndAdditional'; tip?: boolean; charges?: boolean } = {},
+): INodeProperties[] => [
 	extra.charges
-		? computedMoney(v, TOTALS.total_sin_impuestos, 'total_sin_impuestos', "the sum of the charges' values", "Sum of the charges' values")
-		: computedMoney(v, TOTALS.total_sin_impuestos, 'total_sin_impuestos', "the sum of the items' subtotals", "Sum of the items' totals without taxes"),
+		? computedMoney(
+				v,
+				TOTALS.total_sin_impuestos,
+				'total_sin_impuestos',
+				"the sum of the charges' values",
+				"Sum of the charges' values",
+			)
+		: computedMoney(
+				v,
+				TOTALS.total_sin_impuestos,
+				'total_sin_impuestos',
+				"the sum of the items' subtotals",
+				"Sum of the items' totals without taxes",
+			),
 	...(extra.discount === 'itemsAndAdditional'
 		? [
-				computedMoney(v, TOTALS.descuento, 'descuento', 'the item discounts plus the additional discount', 'Sum of the item discounts and the additional discount'),
-				money(displayName(TOTALS.descuento_adicional), 'descuento_adicional', { description: 'Discount on the subtotal, taken off before the tax' }),
+				computedMoney(
+					v,
+					TOTALS.descuento,
+					'descuento',
+					'the item discounts plus the additional discount',
+					'Sum of the item discounts and the additional discount',
+				),
+				money(displayName(TOTALS.descuento_adicional), 'descuento_adicional', {
+					description: 'Discount on the subtotal, taken off before the tax',
+				}),
 			]
 		: extra.discount === 'items'
-			? [computedMoney(v, TOTALS.descuento, 'descuento', 'the sum of the item discounts', 'Sum of the item discounts')]
+			? [
+					computedMoney(
+						v,
+						TOTALS.descuento,
+						'descuento',
+						'the sum of the item discounts',
+						'Sum of the item discounts',
+					),
+				]
 			: []),
 	...(extra.tip ? [money(displayName(TOTALS.propina), 'propina')] : []),
 	computedMoney(
@@ -526,12 +814,19 @@ export const salesTotals = (v: FormVersion, extra: { discount?: 'items' | 'items
 		TOTALS.importe_total,
 		'importe_total',
 		`total without taxes${extra.discount === 'itemsAndAdditional' ? ' − additional discount' : ''} + taxes${extra.tip ? ' + tip' : ''}`,
-		extra.tip ? 'Total without taxes − additional discount + taxes + tip' : extra.discount ? undefined : 'Total without taxes + taxes',
+		extra.tip
+			? 'Total without taxes − additional discount + taxes + tip'
+			: extra.discount
+				? undefined
+				: 'Total without taxes + taxes',
 	),
 ];
 
 /** `pagos`: one entry per payment; what a payment holds differs between invoices and purchase settlements. */
-export const paymentsField = (values: INodeProperties[], description?: string): INodeProperties => ({
+export const paymentsField = (
+	values: INodeProperties[],
+	description?: string,
+): INodeProperties => ({
 	displayName: displayName(TOP.pagos),
 	name: 'pagos',
 	type: 'fixedCollection',
@@ -546,16 +841,28 @@ export const paymentsField = (values: INodeProperties[], description?: string): 
 
 /** A payment's total: version 2 gives the rest of the Total Amount to the one payment left at 0. */
 export const paymentTotal = (v: FormVersion): INodeProperties =>
-	money(displayName(PAYMENT.total), 'total', v === 2 ? { description: '0: the rest of the Total Amount (one payment only may leave it at 0)', hint: COMPUTED_HINT } : {});
+	money(
+		displayName(PAYMENT.total),
+		'total',
+		v === 2
+			? {
+					description: '0: the rest of the Total Amount (one payment only may leave it at 0)',
+					hint: COMPUTED_HINT,
+				}
+			: {},
+	);
 
 /** Invoice payment means: the service's own codes, each saying the SRI payment form the service sends for it. */
 export const paymentMeansField: INodeProperties = {
 	displayName: displayName(PAYMENT.medio),
 	name: 'medio',
 	type: 'options',
-	options: PAYMENT_MEANS.map((m) => ({ name: `${m.name} · SRI ${m.sri}`, value: m.code })).sort((a, b) => a.name.localeCompare(b.name)),
+	options: PAYMENT_MEANS.map((m) => ({ name: `${m.name} · SRI ${m.sri}`, value: m.code })).sort(
+		(a, b) => a.name.localeCompare(b.name),
+	),
 	default: 'efectivo',
-	description: 'How it was paid (medio); the service sends the SRI payment form shown (01 cash, 16 debit card, 19 credit card, 20 other through the financial system, …)',
+	description:
+		'How it was paid (medio); the service sends the SRI payment form shown (01 cash, 16 debit card, 19 credit card, 20 other through the financial system, …)',
 };
 
 /** Settlement payment form: the SRI's own code. */
@@ -565,7 +872,8 @@ export const paymentFormField: INodeProperties = {
 	type: 'options',
 	options: codeOptions(SRI_PAYMENT_FORMS),
 	default: '01',
-	description: 'The SRI payment form (forma_pago), e.g. 01 cash, 20 other through the financial system. An expression may give any code.',
+	description:
+		'The SRI payment form (forma_pago), e.g. 01 cash, 20 other through the financial system. An expression may give any code.',
 };
 
 /** The payments of `path` as the body's `pagos` (version 2: a total left at 0 takes the rest). */
@@ -575,7 +883,10 @@ export function readPayments(this: IExecuteFunctions, i: number): IDataObject[] 
 }
 
 /** `totales.impuestos`: one line per tax and percentage code. `tarifa`: the line carries its rate (debit notes). */
-export const totalTaxesField = (v: FormVersion, opts: { noObjectOfTax?: boolean; tarifa?: boolean } = {}): INodeProperties => ({
+export const totalTaxesField = (
+	v: FormVersion,
+	opts: { noObjectOfTax?: boolean; tarifa?: boolean } = {},
+): INodeProperties => ({
 	displayName: displayName(TOP.totalTaxes),
 	name: 'totalTaxes',
 	type: 'fixedCollection',
@@ -596,9 +907,31 @@ export const totalTaxesField = (v: FormVersion, opts: { noObjectOfTax?: boolean;
 			name: 'tax',
 			values: [
 				...salesTaxFields('', opts),
-				...(opts.tarifa ? [computedMoney(v, TAX_LINE.tarifa, 'tarifa', 'the rate of the percentage code', 'Percentage, e.g. 15')] : []),
-				computedMoney(v, TAX_LINE.base_imponible, 'base_imponible', opts.tarifa ? 'the total without taxes, when there is one line' : "the sum of the items' bases"),
-				computedMoney(v, TAX_LINE.valor, 'valor', opts.tarifa ? 'base × rate' : "the sum of the items' values"),
+				...(opts.tarifa
+					? [
+							computedMoney(
+								v,
+								TAX_LINE.tarifa,
+								'tarifa',
+								'the rate of the percentage code',
+								'Percentage, e.g. 15',
+							),
+						]
+					: []),
+				computedMoney(
+					v,
+					TAX_LINE.base_imponible,
+					'base_imponible',
+					opts.tarifa
+						? 'the total without taxes, when there is one line'
+						: "the sum of the items' bases",
+				),
+				computedMoney(
+					v,
+					TAX_LINE.valor,
+					'valor',
+					opts.tarifa ? 'base × rate' : "the sum of the items' values",
+				),
 			],
 		},
 	],
@@ -607,8 +940,14 @@ export const totalTaxesField = (v: FormVersion, opts: { noObjectOfTax?: boolean;
 /** `totales` of Fields mode: the totals collection plus its tax lines; version 2 leaves out what is at 0. */
 export function readTotals(this: IExecuteFunctions, i: number): IDataObject {
 	const v = formVersion.call(this);
-	const totals = withoutZeros(v, compact(one.call(this, 'totales', i)), ['total_sin_impuestos', 'descuento', 'importe_total']);
-	const lines = many.call(this, 'totalTaxes.tax', i).map((line) => compact(withoutZeros(v, line, ['tarifa', 'base_imponible', 'valor'])));
+	const totals = withoutZeros(v, compact(one.call(this, 'totales', i)), [
+		'total_sin_impuestos',
+		'descuento',
+		'importe_total',
+	]);
+	const lines = many
+		.call(this, 'totalTaxes.tax', i)
+		.map((line) => compact(withoutZeros(v, line, ['tarifa', 'base_imponible', 'valor'])));
 	return { ...totals, ...(v === 1 || lines.length ? { impuestos: lines } : {}) };
 }
 
@@ -633,20 +972,35 @@ export const infoDictionaryField = (description: string): INodeProperties => ({
 
 export function readInfoDictionary(this: IExecuteFunctions, i: number): IDataObject {
 	const info: IDataObject = {};
-	for (const e of many.call(this, 'informacion_adicional.entry', i)) if (String(e.name ?? '').trim()) info[String(e.name).trim()] = e.value as string;
+	for (const e of many.call(this, 'informacion_adicional.entry', i))
+		if (String(e.name ?? '').trim()) info[String(e.name).trim()] = e.value as string;
 	return info;
 }
 
 /** The document a credit or debit note modifies. */
 export const modifiedDocumentFields: INodeProperties[] = [
-	{ ...documentTypeField(displayName(TOP.tipo_documento_modificado), 'tipo_documento_modificado'), required: true, displayOptions: fieldsMode },
 	{
-		...text(displayName(TOP.numero_documento_modificado), 'numero_documento_modificado', { placeholder: 'e.g. 001-002-000058473', description: 'Full number: establishment-emission point-sequential' }),
+		...documentTypeField(displayName(TOP.tipo_documento_modificado), 'tipo_documento_modificado'),
 		required: true,
 		displayOptions: fieldsMode,
 	},
 	{
-		...text(displayName(TOP.fecha_emision_documento_modificado), 'fecha_emision_documento_modificado', { placeholder: 'e.g. 2026-03-15', description: 'ISO 8601; not after the note’s own issue date' }),
+		...text(displayName(TOP.numero_documento_modificado), 'numero_documento_modificado', {
+			placeholder: 'e.g. 001-002-000058473',
+			description: 'Full number: establishment-emission point-sequential',
+		}),
+		required: true,
+		displayOptions: fieldsMode,
+	},
+	{
+		...text(
+			displayName(TOP.fecha_emision_documento_modificado),
+			'fecha_emision_documento_modificado',
+			{
+				placeholder: 'e.g. 2026-03-15',
+				description: 'ISO 8601; not after the note’s own issue date',
+			},
+		),
 		required: true,
 		displayOptions: fieldsMode,
 	},
@@ -654,7 +1008,12 @@ export const modifiedDocumentFields: INodeProperties[] = [
 
 export function readModifiedDocument(this: IExecuteFunctions, i: number): IDataObject {
 	const out: IDataObject = {};
-	for (const name of ['tipo_documento_modificado', 'numero_documento_modificado', 'fecha_emision_documento_modificado']) out[name] = textParam.call(this, name, i);
+	for (const name of [
+		'tipo_documento_modificado',
+		'numero_documento_modificado',
+		'fecha_emision_documento_modificado',
+	])
+		out[name] = textParam.call(this, name, i);
 	return out;
 }
 
@@ -664,19 +1023,35 @@ export function textParam(this: IExecuteFunctions, name: string, i: number): str
 }
 
 /** The start of the examples of invoices and notes (identities left to fill in), and of a note's modified document. */
-export const salesExampleHeader = (secuencial: number | string, currency: boolean): IDataObject => ({
+export const salesExampleHeader = (
+	secuencial: number | string,
+	currency: boolean,
+): IDataObject => ({
 	ambiente: 1,
 	tipo_emision: 1,
 	secuencial,
 	fecha_emision: '2026-03-31',
 	...(currency ? { moneda: 'USD' } : {}),
-	emisor: { ruc: '', razon_social: '', obligado_contabilidad: false, establecimiento: { codigo: '001', punto_emision: '001' } },
+	emisor: {
+		ruc: '',
+		razon_social: '',
+		obligado_contabilidad: false,
+		establecimiento: { codigo: '001', punto_emision: '001' },
+	},
 	comprador: { identificacion: '', tipo_identificacion: '05', razon_social: '', email: '' },
 });
-export const modifiedDocumentExample: IDataObject = { tipo_documento_modificado: '01', numero_documento_modificado: '001-001-000000001', fecha_emision_documento_modificado: '2026-03-15' };
+export const modifiedDocumentExample: IDataObject = {
+	tipo_documento_modificado: '01',
+	numero_documento_modificado: '001-001-000000001',
+	fecha_emision_documento_modificado: '2026-03-15',
+};
 
 /** The first fields of an invoice or a note: environment, emission type, sequential, issue date, currency, issuer and buyer. */
-export const salesHeaderFields = (v: FormVersion, buyer: string, opts: { currency: boolean }): INodeProperties[] => [
+export const salesHeaderFields = (
+	v: FormVersion,
+	buyer: string,
+	opts: { currency: boolean },
+): INodeProperties[] => [
 	...headFields(v, 'secuencial'),
 	...(opts.currency ? [currencyField] : []),
 	emisorField(v),
@@ -684,7 +1059,11 @@ export const salesHeaderFields = (v: FormVersion, buyer: string, opts: { currenc
 ];
 
 /** What `salesHeaderFields` and Additional Fields give, as body fields. */
-export function readSalesHeader(this: IExecuteFunctions, i: number, opts: { currency: boolean }): IDataObject {
+export function readSalesHeader(
+	this: IExecuteFunctions,
+	i: number,
+	opts: { currency: boolean },
+): IDataObject {
 	return {
 		...readCommon.call(this, i, 'secuencial'),
 		...(opts.currency ? { moneda: textParam.call(this, 'moneda', i) } : {}),
@@ -694,6 +1073,8 @@ export function readSalesHeader(this: IExecuteFunctions, i: number, opts: { curr
 
 /** The last fields of a credit or debit note: its informacion_adicional and the optional top-level fields. */
 export const noteTrailingFields = (v: FormVersion, what: string): INodeProperties[] => [
-	infoDictionaryField(`Name/value pairs printed on the note (sent as informacion_adicional, the field the service documents for ${what})`),
+	infoDictionaryField(
+		`Name/value pairs printed on the note (sent as informacion_adicional, the field the service documents for ${what})`,
+	),
 	additionalFields(v),
 ];

@@ -10,10 +10,22 @@ import { present, requestTimeoutOption, simplifyField } from './output';
 export const getProperties = (what: string): INodeProperties[] => [
 	receiptIdField(`ID of the ${what} (the id returned when it was issued)`),
 	simplifyField,
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [concurrencyOption, requestTimeoutOption] },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption, requestTimeoutOption],
+	},
 ];
 
-export async function getReceipt(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, base: string): Promise<OperationResult> {
+export async function getReceipt(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	base: string,
+): Promise<OperationResult> {
 	const id = readReceiptId.call(this, i);
 	const receipt = await ctx.api.read(path`${fixedPath(base)}/${id}`, i);
 	return present.call(this, i, receipt, advisories(receipt));

@@ -5,7 +5,17 @@ import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import type { FormVersion } from './fields';
 import { getProperties, getReceipt } from './get';
-import { issueFromXmlProperties, issueOutputProperties, issueReceipt, issueXml, prepareReceipt, prepareXml, previewOptions, previewReceipt, receiptProperties } from './issue';
+import {
+	issueFromXmlProperties,
+	issueOutputProperties,
+	issueReceipt,
+	issueXml,
+	prepareReceipt,
+	prepareXml,
+	previewOptions,
+	previewReceipt,
+	receiptProperties,
+} from './issue';
 import { reissueProperties, reissueReceipt, validateReissue } from './reissue';
 import type { FromFields } from './receiptInput';
 
@@ -14,7 +24,6 @@ import type { FromFields } from './receiptInput';
  * fields. Each `<operation>.operation.ts` file exports what one of these returns, so a kind's Issue works
  * exactly like every other kind's (validation, access key, Wait for Final State, recovery).
  */
-
 
 export interface ReceiptSpec {
 	/** The node's resource value, e.g. `invoice`. */
@@ -29,21 +38,41 @@ export interface ReceiptSpec {
 	read: FromFields;
 }
 
-type Execute = (this: IExecuteFunctions, ctx: ReceiptsContext, i: number) => Promise<OperationResult | Deferred>;
+type Execute = (
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+) => Promise<OperationResult | Deferred>;
 type Validate = (this: IExecuteFunctions, ctx: ReceiptsContext, i: number) => void | Promise<void>;
 
 const shownFor = (resource: string, operation: string | string[], properties: INodeProperties[]) =>
-	updateDisplayOptions({ show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] } }, properties);
+	updateDisplayOptions(
+		{
+			show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] },
+		},
+		properties,
+	);
 
 /**
  * Issue (`POST <base>/issue`, signed). `operation`: another operation name on the same path (Issue With
  * Reimbursement); `preview`: the Preview operation that reads the same receipt properties, so switching between
  * the two keeps every value the user filled in.
  */
-export function issueOperation(spec: ReceiptSpec, operation = 'issue', preview = 'preview'): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function issueOperation(
+	spec: ReceiptSpec,
+	operation = 'issue',
+	preview = 'preview',
+): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
 	return {
 		kind: 'parallelWrite',
-		description: [...shownFor(spec.resource, [operation, preview], receiptProperties(spec.example, spec.fields)), ...shownFor(spec.resource, operation, issueOutputProperties())],
+		description: [
+			...shownFor(
+				spec.resource,
+				[operation, preview],
+				receiptProperties(spec.example, spec.fields),
+			),
+			...shownFor(spec.resource, operation, issueOutputProperties()),
+		],
 		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			await prepareReceipt.call(this, ctx, i, spec.kind, spec.read);
 		},
@@ -58,7 +87,10 @@ export function issueOperation(spec: ReceiptSpec, operation = 'issue', preview =
  * catalogs are read). Its receipt properties are Issue's (see issueOperation); it adds its own options. No
  * `validate`: a bad row is an output item with its problems, not an error that stops the batch.
  */
-export function previewOperation(spec: ReceiptSpec, operation = 'preview'): { description: INodeProperties[]; execute: Execute } {
+export function previewOperation(
+	spec: ReceiptSpec,
+	operation = 'preview',
+): { description: INodeProperties[]; execute: Execute } {
 	return {
 		description: shownFor(spec.resource, operation, [previewOptions]),
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
@@ -68,7 +100,12 @@ export function previewOperation(spec: ReceiptSpec, operation = 'preview'): { de
 }
 
 /** Issue From XML (`POST <base>/issue/xml` with `{xml}`, signed). */
-export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind' | 'base'>): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind' | 'base'>): {
+	kind: 'parallelWrite';
+	description: INodeProperties[];
+	validate: Validate;
+	execute: Execute;
+} {
 	return {
 		kind: 'parallelWrite',
 		description: shownFor(spec.resource, 'issueFromXml', issueFromXmlProperties),
@@ -76,16 +113,31 @@ export function issueFromXmlOperation(spec: Pick<ReceiptSpec, 'resource' | 'kind
 			await prepareXml.call(this, i, RECEIPT_KINDS[spec.kind].name);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
-			return await issueXml.call(this, ctx, i, `${spec.base}/issue/xml`, RECEIPT_KINDS[spec.kind].name);
+			return await issueXml.call(
+				this,
+				ctx,
+				i,
+				`${spec.base}/issue/xml`,
+				RECEIPT_KINDS[spec.kind].name,
+			);
 		},
 	};
 }
 
 /** Reissue (`POST <base>/{id}/reissue`, signed) of a receipt in NO AUTORIZADO or DEVUELTO. */
-export function reissueOperation(spec: ReceiptSpec): { kind: 'parallelWrite'; description: INodeProperties[]; validate: Validate; execute: Execute } {
+export function reissueOperation(spec: ReceiptSpec): {
+	kind: 'parallelWrite';
+	description: INodeProperties[];
+	validate: Validate;
+	execute: Execute;
+} {
 	return {
 		kind: 'parallelWrite',
-		description: shownFor(spec.resource, 'reissue', reissueProperties(spec.kind, spec.example, spec.fields)),
+		description: shownFor(
+			spec.resource,
+			'reissue',
+			reissueProperties(spec.kind, spec.example, spec.fields),
+		),
 		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			await validateReissue.call(this, ctx, i, spec.kind, spec.read);
 		},
@@ -96,7 +148,15 @@ export function reissueOperation(spec: ReceiptSpec): { kind: 'parallelWrite'; de
 }
 
 /** Get (`GET <base>/{id}`): a read, several items at once. */
-export function getOperation(resource: string, base: string, what: string): { kind: 'read'; description: INodeProperties[]; execute: (this: IExecuteFunctions, ctx: ReceiptsContext, i: number) => Promise<OperationResult> } {
+export function getOperation(
+	resource: string,
+	base: string,
+	what: string,
+): {
+	kind: 'read';
+	description: INodeProperties[];
+	execute: (this: IExecuteFunctions, ctx: ReceiptsContext, i: number) => Promise<OperationResult>;
+} {
 	return {
 		kind: 'read',
 		description: shownFor(resource, 'get', getProperties(what)),

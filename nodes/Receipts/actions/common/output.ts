@@ -38,7 +38,8 @@ export function simplify(receipt: IDataObject): IDataObject {
 		clave_acceso: receipt.clave_acceso,
 		autorizacion_numero: auth.numero,
 		autorizacion_fecha: auth.fecha,
-		autorizacion_mensajes: Array.isArray(auth.mensajes) && auth.mensajes.length ? auth.mensajes : undefined,
+		autorizacion_mensajes:
+			Array.isArray(auth.mensajes) && auth.mensajes.length ? auth.mensajes : undefined,
 		url_formato_impresion: receipt.rejected === true ? undefined : receipt.url_formato_impresion,
 		url_documento_electronico: receipt.url_documento_electronico,
 		es_valida: receipt.es_valida,
@@ -55,7 +56,12 @@ export function simplify(receipt: IDataObject): IDataObject {
  * `next_step`, `sri_messages` (domain/outcome.ts, explainOutcome) — then the receipt, with its document number
  * (`numero`) when the service sent none, and warnings; Simplify applied when asked.
  */
-export function present(this: IExecuteFunctions, i: number, receipt: IDataObject, warnings: string[] = []): IDataObject {
+export function present(
+	this: IExecuteFunctions,
+	i: number,
+	receipt: IDataObject,
+	warnings: string[] = [],
+): IDataObject {
 	const outcome = explainOutcome(receipt);
 	const numero = documentNumber(receipt);
 	const out: IDataObject = {
@@ -66,7 +72,9 @@ export function present(this: IExecuteFunctions, i: number, receipt: IDataObject
 		// Computed last: the service's own fields of these names, if it ever sends some, do not hide the outcome.
 		...outcome,
 	};
-	const all = [...new Set([...(Array.isArray(out.warnings) ? (out.warnings as string[]) : []), ...warnings])];
+	const all = [
+		...new Set([...(Array.isArray(out.warnings) ? (out.warnings as string[]) : []), ...warnings]),
+	];
 	if (all.length) out.warnings = all;
 	else delete out.warnings;
 	return this.getNodeParameter('simplify', i, false) ? simplify(out) : out;

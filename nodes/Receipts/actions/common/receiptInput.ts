@@ -19,7 +19,11 @@ export const inputModeField: INodeProperties = {
 	noDataExpression: true,
 	options: [
 		{ name: 'Fields', value: 'fields', description: 'Fill in the receipt field by field' },
-		{ name: 'JSON', value: 'json', description: 'Give the whole receipt body as JSON (e.g. mapped from a spreadsheet or an ERP)' },
+		{
+			name: 'JSON',
+			value: 'json',
+			description: 'Give the whole receipt body as JSON (e.g. mapped from a spreadsheet or an ERP)',
+		},
 	],
 	default: 'fields',
 };
@@ -49,7 +53,8 @@ const TEMPLATE_DEFAULTS: IDataObject = { ambiente: 1, tipo_emision: 1 };
 export function template(example: IDataObject): IDataObject {
 	const empty = (value: unknown): unknown => {
 		if (Array.isArray(value)) return value.length ? [empty(value[0])] : [];
-		if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, empty(v)]));
+		if (value && typeof value === 'object')
+			return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, empty(v)]));
 		if (typeof value === 'string') return '';
 		if (typeof value === 'boolean') return value;
 		return null;
@@ -110,7 +115,15 @@ export async function inspectReceipt(
 	const check = new FormChecker(kind, mode);
 	let raw: unknown;
 	try {
-		raw = mode === 'json' ? parseJsonParameter(this.getNode(), i, 'Receipt (JSON)', this.getNodeParameter('jsonBody', i, '')) : fromFields.call(this, i);
+		raw =
+			mode === 'json'
+				? parseJsonParameter(
+						this.getNode(),
+						i,
+						'Receipt (JSON)',
+						this.getNodeParameter('jsonBody', i, ''),
+					)
+				: fromFields.call(this, i);
 	} catch (error) {
 		// A JSON field that does not parse: its message says which field and why.
 		check.problems.push(error instanceof Error ? error.message : String(error));

@@ -33,13 +33,20 @@ export interface SentIds {
 }
 
 export function followUp(ids: IssuedIds): string {
-	if (ids.id) return `This receipt exists: do not issue it again; follow it with Document → Get (ID ${ids.id}).`;
-	if (ids.clave_acceso) return `This receipt exists: do not issue it again; look it up in the receipts service by its access key ${ids.clave_acceso}.`;
+	if (ids.id)
+		return `This receipt exists: do not issue it again; follow it with Document → Get (ID ${ids.id}).`;
+	if (ids.clave_acceso)
+		return `This receipt exists: do not issue it again; look it up in the receipts service by its access key ${ids.clave_acceso}.`;
 	return 'This receipt exists: do not issue it again; look it up in the receipts service by its secuencial and issuer.';
 }
 
 function describeIds(ids: IssuedIds): string {
-	return [ids.id ? `ID ${ids.id}` : undefined, ids.clave_acceso ? `clave_acceso ${ids.clave_acceso}` : undefined].filter(Boolean).join(', ');
+	return [
+		ids.id ? `ID ${ids.id}` : undefined,
+		ids.clave_acceso ? `clave_acceso ${ids.clave_acceso}` : undefined,
+	]
+		.filter(Boolean)
+		.join(', ');
 }
 
 /**
@@ -49,7 +56,13 @@ function describeIds(ids: IssuedIds): string {
 export function afterCreated(error: unknown, ids: IssuedIds, state?: string): unknown {
 	const instruction = followUp(ids);
 	reword(error, `Receipt ${describeIds(ids)} exists, but following it failed: `, instruction);
-	return attachRecovery(error, { document_exists: true, id: ids.id, clave_acceso: ids.clave_acceso, estado: state, instruction });
+	return attachRecovery(error, {
+		document_exists: true,
+		id: ids.id,
+		clave_acceso: ids.clave_acceso,
+		estado: state,
+		instruction,
+	});
 }
 
 /** When an issue request may have been processed although its answer was lost: says so, with what was sent. */
@@ -78,7 +91,12 @@ export function lostAnswer(error: unknown, sent: SentIds): unknown {
 }
 
 /** The receipt could not be signed: the certificate password in the credential was refused. */
-export function signingFailed(node: INode, i: number, ids: IssuedIds, failure: string): NodeOperationError {
+export function signingFailed(
+	node: INode,
+	i: number,
+	ids: IssuedIds,
+	failure: string,
+): NodeOperationError {
 	const error = new NodeOperationError(
 		node,
 		`Receipt ${describeIds(ids)} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (${failure})`,
@@ -102,14 +120,22 @@ export function signingFailed(node: INode, i: number, ids: IssuedIds, failure: s
 /** The identifying parts of an issue body (JSON), for `lostAnswer`. */
 export function sentIds(what: string, body: IDataObject): SentIds {
 	const emisor = (body.emisor && typeof body.emisor === 'object' ? body.emisor : {}) as IDataObject;
-	const est = (emisor.establecimiento && typeof emisor.establecimiento === 'object' ? emisor.establecimiento : {}) as IDataObject;
+	const est = (
+		emisor.establecimiento && typeof emisor.establecimiento === 'object'
+			? emisor.establecimiento
+			: {}
+	) as IDataObject;
 	const secuencial = (body.secuencial ?? body.secuencia) as string | number | undefined;
 	return {
 		what,
 		secuencial,
-		clave_acceso: typeof body.clave_acceso === 'string' && body.clave_acceso ? body.clave_acceso : undefined,
+		clave_acceso:
+			typeof body.clave_acceso === 'string' && body.clave_acceso ? body.clave_acceso : undefined,
 		ruc: typeof emisor.ruc === 'string' ? emisor.ruc : undefined,
-		series: est.codigo && est.punto_emision ? `${String(est.codigo)}-${String(est.punto_emision)}` : undefined,
+		series:
+			est.codigo && est.punto_emision
+				? `${String(est.codigo)}-${String(est.punto_emision)}`
+				: undefined,
 	};
 }
 

@@ -19,14 +19,27 @@ import { afterIssue } from './wait';
  * may have reached the service: the receipt exists either way, so a lost answer says so with its ID.
  */
 
-export const reissueProperties = (kind: ReceiptKind, example: IDataObject, fields: (v: FormVersion) => INodeProperties[], extra: INodeProperties[] = []): INodeProperties[] => [
-	receiptIdField(`ID of the ${RECEIPT_KINDS[kind].name} to correct: it must be in NO AUTORIZADO or DEVUELTO`),
+export const reissueProperties = (
+	kind: ReceiptKind,
+	example: IDataObject,
+	fields: (v: FormVersion) => INodeProperties[],
+	extra: INodeProperties[] = [],
+): INodeProperties[] => [
+	receiptIdField(
+		`ID of the ${RECEIPT_KINDS[kind].name} to correct: it must be in NO AUTORIZADO or DEVUELTO`,
+	),
 	...extra,
 	...issueProperties(example, fields, { accessKey: false }),
 ];
 
 /** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export async function validateReissue(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, kind: ReceiptKind, fromFields: FromFields): Promise<void> {
+export async function validateReissue(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	kind: ReceiptKind,
+	fromFields: FromFields,
+): Promise<void> {
 	readReceiptId.call(this, i);
 	await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
 }
@@ -43,7 +56,14 @@ export async function reissueReceipt(
 	fromFields: FromFields,
 ): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
-	const { body, warnings, wait } = await prepareReceipt.call(this, ctx, i, kind, fromFields, REISSUE);
+	const { body, warnings, wait } = await prepareReceipt.call(
+		this,
+		ctx,
+		i,
+		kind,
+		fromFields,
+		REISSUE,
+	);
 	let answer;
 	try {
 		answer = await ctx.api.sign(path`${fixedPath(base)}/${id}/reissue`, i, { body });

@@ -11,7 +11,13 @@ interface Described {
 export function receiptKindDescription(
 	resource: string,
 	words: { a: string; name: string; base: string },
-	ops: { get: Described; issue: Described; issueFromXml: Described; preview: Described; reissue: Described },
+	ops: {
+		get: Described;
+		issue: Described;
+		issueFromXml: Described;
+		preview: Described;
+		reissue: Described;
+	},
 ): INodeProperties[] {
 	const { a, name, base } = words;
 	return [
@@ -22,11 +28,36 @@ export function receiptKindDescription(
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource] } },
 			options: [
-				{ name: 'Get', value: 'get', description: `Get ${a} with its state and authorization`, action: `Get ${a}` },
-				{ name: 'Issue', value: 'issue', description: `Issue ${a} (POST ${base}/issue)`, action: `Issue ${a}` },
-				{ name: 'Issue From XML', value: 'issueFromXml', description: `Issue ${a} from its XML`, action: `Issue ${a} from XML` },
-				{ name: 'Preview', value: 'preview', description: `Compute and check ${a}; output the exact body Issue would send, sending nothing`, action: `Preview ${a}` },
-				{ name: 'Reissue', value: 'reissue', description: `Send a corrected ${name} for one in NO AUTORIZADO or DEVUELTO`, action: `Reissue ${a}` },
+				{
+					name: 'Get',
+					value: 'get',
+					description: `Get ${a} with its state and authorization`,
+					action: `Get ${a}`,
+				},
+				{
+					name: 'Issue',
+					value: 'issue',
+					description: `Issue ${a} (POST ${base}/issue)`,
+					action: `Issue ${a}`,
+				},
+				{
+					name: 'Issue From XML',
+					value: 'issueFromXml',
+					description: `Issue ${a} from its XML`,
+					action: `Issue ${a} from XML`,
+				},
+				{
+					name: 'Preview',
+					value: 'preview',
+					description: `Compute and check ${a}; output the exact body Issue would send, sending nothing`,
+					action: `Preview ${a}`,
+				},
+				{
+					name: 'Reissue',
+					value: 'reissue',
+					description: `Send a corrected ${name} for one in NO AUTORIZADO or DEVUELTO`,
+					action: `Reissue ${a}`,
+				},
 			],
 			default: 'issue',
 		},

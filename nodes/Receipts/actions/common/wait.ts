@@ -48,18 +48,29 @@ const waitForFinalState: INodeProperties = {
 const waitTimeoutField = waitTimeoutProperty({
 	default: 120,
 	displayOptions: { show: { waitForFinalState: [true] } },
-	description: 'How long to wait at most (up to a day). When it passes, the receipt is output in its last state with wait_timed_out set to true.',
+	description:
+		'How long to wait at most (up to a day). When it passes, the receipt is output in its last state with wait_timed_out set to true.',
 });
 
 /** "Wait for Final State" (off in version 1, on from version 2) and its timeout: on Issue, Issue From XML, Reissue and Authorize. */
 export const waitFields: INodeProperties[] = [
-	{ ...waitForFinalState, default: false, displayOptions: { show: { '@version': [{ _cnd: { lt: WAIT_BY_DEFAULT_FROM_VERSION } }] } } },
-	{ ...waitForFinalState, displayOptions: { show: { '@version': [{ _cnd: { gte: WAIT_BY_DEFAULT_FROM_VERSION } }] } } },
+	{
+		...waitForFinalState,
+		default: false,
+		displayOptions: { show: { '@version': [{ _cnd: { lt: WAIT_BY_DEFAULT_FROM_VERSION } }] } },
+	},
+	{
+		...waitForFinalState,
+		displayOptions: { show: { '@version': [{ _cnd: { gte: WAIT_BY_DEFAULT_FROM_VERSION } }] } },
+	},
 	waitTimeoutField,
 ];
 
 /** Advanced option: first poll interval, growing by half after each poll (fractions allowed). */
-export const pollIntervalOption = pollIntervalProperty({ default: 5, description: `Wait for Final State: ${POLL_INTERVAL_RULE}` });
+export const pollIntervalOption = pollIntervalProperty({
+	default: 5,
+	description: `Wait for Final State: ${POLL_INTERVAL_RULE}`,
+});
 
 /** Advanced option: how many status checks of one run may be in flight together. */
 export const parallelChecksOption: INodeProperties = {
@@ -77,8 +88,18 @@ export const parallelChecksOption: INodeProperties = {
  * Timeout or Poll Interval that is not a number in range stops the item with nothing sent.
  */
 export function readWaitSettings(this: IExecuteFunctions, i: number): WaitSettings | undefined {
-	if (!this.getNodeParameter('waitForFinalState', i, this.getNode().typeVersion >= WAIT_BY_DEFAULT_FROM_VERSION)) return undefined;
-	return readWaitTimes.call(this, i, { timeout: waitTimeoutField, pollInterval: pollIntervalOption });
+	if (
+		!this.getNodeParameter(
+			'waitForFinalState',
+			i,
+			this.getNode().typeVersion >= WAIT_BY_DEFAULT_FROM_VERSION,
+		)
+	)
+		return undefined;
+	return readWaitTimes.call(this, i, {
+		timeout: waitTimeoutField,
+		pollInterval: pollIntervalOption,
+	});
 }
 
 /**
@@ -96,19 +117,28 @@ export async function afterIssue(
 	opts: { warnings?: string[]; record?: boolean } = {},
 ): Promise<OperationResult | Deferred> {
 	const ids: IssuedIds = {
-		id: typeof answer.id === 'string' || typeof answer.id === 'number' ? String(answer.id) : undefined,
+		id:
+			typeof answer.id === 'string' || typeof answer.id === 'number'
+				? String(answer.id)
+				: undefined,
 		clave_acceso: typeof answer.clave_acceso === 'string' ? answer.clave_acceso : undefined,
 	};
-	if (opts.record && (ids.id || ids.clave_acceso)) ctx.created.record(i, { ...ids }, stateOf(answer) || undefined);
+	if (opts.record && (ids.id || ids.clave_acceso))
+		ctx.created.record(i, { ...ids }, stateOf(answer) || undefined);
 	const warnings = opts.warnings ?? [];
 	const failure = signingFailure(answer);
 	if (failure) throw signingFailed(this.getNode(), i, ids, failure);
 
-	if (!wait || outcomeOf(answer) === 'final') return present.call(this, i, answer, [...warnings, ...advisories(answer)]);
+	if (!wait || outcomeOf(answer) === 'final')
+		return present.call(this, i, answer, [...warnings, ...advisories(answer)]);
 	const id = ids.id;
 	if (!id) {
 		throw afterCreated(
-			new NodeOperationError(this.getNode(), `the service's answer carries no receipt id, so its final state cannot be awaited`, { itemIndex: i }),
+			new NodeOperationError(
+				this.getNode(),
+				`the service's answer carries no receipt id, so its final state cannot be awaited`,
+				{ itemIndex: i },
+			),
 			ids,
 		);
 	}
@@ -121,7 +151,9 @@ export async function afterIssue(
 			const state = stateOf(out) || 'unknown';
 			notes.push(
 				`${timedOutWarning('Wait for Final State', wait, state)} ${followUp(ids)}` +
-					(state === 'CREADO' ? ' A receipt that stays CREADO was not signed: check the Certificate Password of the credential and the issue-error notification.' : ''),
+					(state === 'CREADO'
+						? ' A receipt that stays CREADO was not signed: check the Certificate Password of the credential and the issue-error notification.'
+						: ''),
 			);
 		}
 		return present.call(this, i, out, notes);
@@ -147,7 +179,11 @@ async function follow(
 		first,
 		// A slot may come free only after the deadline: then there is no check to make.
 		check: async (deadline) =>
-			await ctx.checks.run(async () => (clock.now() < deadline ? await ctx.api.read(path`/edocs/${ids.id}`, i, { deadline }) : undefined)),
+			await ctx.checks.run(async () =>
+				clock.now() < deadline
+					? await ctx.api.read(path`/edocs/${ids.id}`, i, { deadline })
+					: undefined,
+			),
 		isFinal: (doc) => {
 			const failure = signingFailure(doc);
 			if (failure) throw signingFailed(this.getNode(), i, ids, failure);
@@ -161,6 +197,7 @@ async function follow(
 		path: `/edocs/${ids.id}`,
 		what: 'receipt',
 	});
-	if (followed.outcome === 'check-failed') throw afterCreated(followed.error, ids, stateOf(followed.state) || undefined);
+	if (followed.outcome === 'check-failed')
+		throw afterCreated(followed.error, ids, stateOf(followed.state) || undefined);
 	return { doc: followed.state, timedOut: followed.outcome === 'timed-out' };
 }

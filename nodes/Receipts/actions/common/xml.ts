@@ -9,7 +9,12 @@ export const xmlFields: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Binary File', value: 'binary', description: 'A binary property of the input item (e.g. from Read Files or an e-mail attachment)' },
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description:
+					'A binary property of the input item (e.g. from Read Files or an e-mail attachment)',
+			},
 			{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
 		],
 		default: 'text',
@@ -50,7 +55,9 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<strin
 			const check = new Checker().fail(
 				field,
 				`the input item has no binary property "${property}" (Input Binary Field)` +
-					(present.length ? `; it has ${present.map((p) => `"${p}"`).join(', ')}` : ': it carries no file at all, so the previous node did not output one'),
+					(present.length
+						? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
+						: ': it carries no file at all, so the previous node did not output one'),
 			);
 			check.throwIfFailed(this.getNode(), i);
 		}
@@ -62,7 +69,10 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<strin
 	xml = xml.replace(/^\uFEFF/, '').trim();
 	const check = new Checker();
 	if (check.required(field, xml) && !/^<(\?xml|[A-Za-z_])/.test(xml)) {
-		check.fail(field, 'is not XML: it must start with "<?xml" or an element such as <comprobanteRetencion>');
+		check.fail(
+			field,
+			'is not XML: it must start with "<?xml" or an element such as <comprobanteRetencion>',
+		);
 	}
 	check.throwIfFailed(this.getNode(), i);
 	return xml;

@@ -32,13 +32,29 @@ export const creditNoteExample: IDataObject = {
 	...salesExampleHeader(1, true),
 	...modifiedDocumentExample,
 	motivo: 'Devolución',
-	items: [{ descripcion: '', codigo_principal: '', cantidad: 1, precio_unitario: 10, descuento: 0, impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] }],
+	items: [
+		{
+			descripcion: '',
+			codigo_principal: '',
+			cantidad: 1,
+			precio_unitario: 10,
+			descuento: 0,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4' }],
+		},
+	],
 };
 
 export const creditNoteFields = (v: FormVersion): INodeProperties[] => [
 	...salesHeaderFields(v, 'The buyer of the modified document', { currency: true }),
 	...modifiedDocumentFields,
-	{ ...text(displayName(TOP.motivo), 'motivo', { placeholder: 'e.g. Devolución de productos', description: 'Why the document is modified; at most 300 characters' }), required: true, displayOptions: fieldsMode },
+	{
+		...text(displayName(TOP.motivo), 'motivo', {
+			placeholder: 'e.g. Devolución de productos',
+			description: 'Why the document is modified; at most 300 characters',
+		}),
+		required: true,
+		displayOptions: fieldsMode,
+	},
 	lineItemsField(v, 'lineItems', 'Goods or services credited'),
 	...totalsFields(v, salesTotals(v)),
 	totalTaxesField(v),

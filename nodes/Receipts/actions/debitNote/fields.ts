@@ -52,7 +52,10 @@ export const debitNoteFields = (v: FormVersion): INodeProperties[] => [
 			{
 				displayName: 'Charge',
 				name: 'item',
-				values: [text(displayName(TOP.motivo), 'motivo', { placeholder: 'e.g. Interés por mora' }), money(displayName(TAX_LINE.valor), 'valor', { description: 'Without taxes' })],
+				values: [
+					text(displayName(TOP.motivo), 'motivo', { placeholder: 'e.g. Interés por mora' }),
+					money(displayName(TAX_LINE.valor), 'valor', { description: 'Without taxes' }),
+				],
 			},
 		],
 	},
@@ -71,4 +74,11 @@ export function readDebitNoteFields(this: IExecuteFunctions, i: number): IDataOb
 	});
 }
 
-export const debitNoteSpec: ReceiptSpec = { resource: 'debitNote', kind: 'debitNote', base: '/debit-notes', example: debitNoteExample, fields: debitNoteFields, read: readDebitNoteFields };
+export const debitNoteSpec: ReceiptSpec = {
+	resource: 'debitNote',
+	kind: 'debitNote',
+	base: '/debit-notes',
+	example: debitNoteExample,
+	fields: debitNoteFields,
+	read: readDebitNoteFields,
+};

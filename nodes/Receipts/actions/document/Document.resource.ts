@@ -14,10 +14,32 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['document'] } },
 		options: [
-			{ name: 'Authorize', value: 'authorize', description: 'Sign a receipt of any kind and send it for authorization (POST /edocs/{ID}/issue)', action: 'Authorize a receipt' },
-			{ name: 'Download', value: 'download', description: 'Download the printable form (RIDE, PDF) or the XML of a receipt of any kind', action: 'Download a receipt file' },
-			{ name: 'Get', value: 'get', description: 'Get the state and authorization of a receipt of any kind', action: 'Get a receipt' },
-			{ name: 'Send by Email', value: 'sendEmail', description: 'Email a receipt of any kind to its buyer or to chosen addresses (POST /edocs/send-email/{ID})', action: 'Send a receipt by email' },
+			{
+				name: 'Authorize',
+				value: 'authorize',
+				description:
+					'Sign a receipt of any kind and send it for authorization (POST /edocs/{ID}/issue)',
+				action: 'Authorize a receipt',
+			},
+			{
+				name: 'Download',
+				value: 'download',
+				description: 'Download the printable form (RIDE, PDF) or the XML of a receipt of any kind',
+				action: 'Download a receipt file',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get the state and authorization of a receipt of any kind',
+				action: 'Get a receipt',
+			},
+			{
+				name: 'Send by Email',
+				value: 'sendEmail',
+				description:
+					'Email a receipt of any kind to its buyer or to chosen addresses (POST /edocs/send-email/{ID})',
+				action: 'Send a receipt by email',
+			},
 		],
 		default: 'get',
 	},

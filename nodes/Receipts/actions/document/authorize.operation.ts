@@ -4,20 +4,27 @@ import type { Deferred, OperationResult } from '../../../shared/router';
 import { mayHaveBeenProcessed } from '../../../shared/errors';
 import { path } from '../../../shared/path';
 import type { ReceiptsContext } from '../../transport';
-import { allowProductionFromAgentField, productionAllowed, refuseProductionForAgent } from '../common/agent';
+import {
+	allowProductionFromAgentField,
+	productionAllowed,
+	refuseProductionForAgent,
+} from '../common/agent';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { receiptOptions } from '../common/issue';
 import { simplifyField } from '../common/output';
 import { afterCreated } from '../common/recovery';
 import { afterIssue, readWaitSettings, waitFields } from '../common/wait';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['document'], operation: ['authorize'] } }, [
-	receiptIdField('ID of the receipt of any kind to sign and send for authorization'),
-	allowProductionFromAgentField,
-	...waitFields,
-	simplifyField,
-	receiptOptions(),
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['authorize'] } },
+	[
+		receiptIdField('ID of the receipt of any kind to sign and send for authorization'),
+		allowProductionFromAgentField,
+		...waitFields,
+		simplifyField,
+		receiptOptions(),
+	],
+);
 
 /** Several receipts may be in flight at once (Options → Parallel Requests; see shared/router.ts). */
 export const kind = 'parallelWrite' as const;
@@ -33,7 +40,11 @@ export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: numb
  * processed. Run by an AI agent without "Allow Production From an AI Agent", the receipt is read first
  * (GET /edocs/{id}, which carries its `ambiente`) and only a test receipt is signed.
  */
-export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult | Deferred> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+): Promise<OperationResult | Deferred> {
 	const id = readReceiptId.call(this, i);
 	const wait = readWaitSettings.call(this, i);
 	if (!productionAllowed.call(this, i)) {

@@ -15,23 +15,38 @@ import { requestTimeoutOption } from '../common/output';
  * re-sent once it may have reached the service (a 429 still is: the service did not take it).
  */
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['document'], operation: ['sendEmail'] } }, [
-	receiptIdField('ID of the receipt (any kind) to e-mail'),
-	{
-		displayName: 'Recipients',
-		name: 'recipients',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. buyer@example.com, accounting@example.com',
-		description: "E-mail addresses separated by commas (or a list from an expression). Empty: the service sends it to the e-mail written in the receipt (the buyer's).",
-	},
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [requestTimeoutOption] },
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['sendEmail'] } },
+	[
+		receiptIdField('ID of the receipt (any kind) to e-mail'),
+		{
+			displayName: 'Recipients',
+			name: 'recipients',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. buyer@example.com, accounting@example.com',
+			description:
+				"E-mail addresses separated by commas (or a list from an expression). Empty: the service sends it to the e-mail written in the receipt (the buyer's).",
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [requestTimeoutOption],
+		},
+	],
+);
 
 /** The recipients of item `i`, checked; undefined when none are given. */
 function readRecipients(this: IExecuteFunctions, i: number): string[] | undefined {
 	const raw = this.getNodeParameter('recipients', i, '') as unknown;
-	const list = (Array.isArray(raw) ? raw.map((r) => String(r ?? '')) : String(raw ?? '').split(/[,;\n]/)).map((r) => r.trim()).filter(Boolean);
+	const list = (
+		Array.isArray(raw) ? raw.map((r) => String(r ?? '')) : String(raw ?? '').split(/[,;\n]/)
+	)
+		.map((r) => r.trim())
+		.filter(Boolean);
 	const check = new Checker();
 	list.forEach((address, n) => check.email(`recipients[${n}]`, address));
 	check.throwIfFailed(this.getNode(), i);
@@ -44,11 +59,17 @@ export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: numb
 	readRecipients.call(this, i);
 }
 
-export async function execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+): Promise<OperationResult> {
 	const id = readReceiptId.call(this, i);
 	const destinatarios = readRecipients.call(this, i);
 	try {
-		const answer = await ctx.api.write(path`/edocs/send-email/${id}`, i, { body: destinatarios ? { destinatarios } : undefined });
+		const answer = await ctx.api.write(path`/edocs/send-email/${id}`, i, {
+			body: destinatarios ? { destinatarios } : undefined,
+		});
 		return { id, ...answer, ...(destinatarios ? { destinatarios } : {}) };
 	} catch (error) {
 		throw mayHaveBeenProcessed(error) ? mayHaveBeenSent(error, id, destinatarios) : error;

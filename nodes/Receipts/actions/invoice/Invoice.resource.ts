@@ -8,4 +8,8 @@ import * as reissue from './reissue.operation';
 export { get, issue, issueFromXml, preview, reissue };
 
 /** Invoices (/invoices): the service's public documentation (Facturas); the spec names them without their operations. */
-export const description = receiptKindDescription('invoice', { a: 'an invoice', name: 'invoice', base: '/invoices' }, { get, issue, issueFromXml, preview, reissue });
+export const description = receiptKindDescription(
+	'invoice',
+	{ a: 'an invoice', name: 'invoice', base: '/invoices' },
+	{ get, issue, issueFromXml, preview, reissue },
+);

@@ -32,12 +32,25 @@ import { compact } from '../common/receiptInput';
 /** What the user gives: quantities, prices, tax codes and the means of payment; the node computes the amounts. */
 export const invoiceExample: IDataObject = {
 	...salesExampleHeader(1, true),
-	items: [{ descripcion: '', codigo_principal: '', cantidad: 2, precio_unitario: 5, descuento: 0, impuestos: [{ codigo: '2', codigo_porcentaje: '4' }] }],
+	items: [
+		{
+			descripcion: '',
+			codigo_principal: '',
+			cantidad: 2,
+			precio_unitario: 5,
+			descuento: 0,
+			impuestos: [{ codigo: '2', codigo_porcentaje: '4' }],
+		},
+	],
 	pagos: [{ medio: 'efectivo' }],
 };
 
 export const invoiceFields = (v: FormVersion): INodeProperties[] => [
-	...salesHeaderFields(v, 'Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail', { currency: true }),
+	...salesHeaderFields(
+		v,
+		'Who the invoice is issued to; the service e-mails the authorized invoice to their e-mail',
+		{ currency: true },
+	),
 	lineItemsField(v, 'lineItems', 'Goods or services sold'),
 	...totalsFields(v, salesTotals(v, { discount: 'itemsAndAdditional', tip: true })),
 	totalTaxesField(v),
@@ -45,7 +58,10 @@ export const invoiceFields = (v: FormVersion): INodeProperties[] => [
 		[
 			paymentMeansField,
 			paymentTotal(v),
-			text(displayName(PAYMENT.fecha), 'fecha', { placeholder: 'e.g. 2026-03-31', description: 'ISO 8601; the time of the issue when empty' }),
+			text(displayName(PAYMENT.fecha), 'fecha', {
+				placeholder: 'e.g. 2026-03-31',
+				description: 'ISO 8601; the time of the issue when empty',
+			}),
 			text(displayName(PAYMENT.notas), 'notas', { description: 'At most 300 characters' }),
 		],
 		v === 2
@@ -54,16 +70,26 @@ export const invoiceFields = (v: FormVersion): INodeProperties[] => [
 	),
 	infoAdicionalField('valor'),
 	additionalFields(v, [
-		money(displayName(TOP.credito_monto), 'credito_monto', { description: 'Direct credit granted to the buyer (credito.monto)' }),
-		text(displayName(TOP.credito_fecha_vencimiento), 'credito_fecha_vencimiento', { placeholder: 'e.g. 2026-04-30', description: 'ISO 8601 (credito.fecha_vencimiento)' }),
+		money(displayName(TOP.credito_monto), 'credito_monto', {
+			description: 'Direct credit granted to the buyer (credito.monto)',
+		}),
+		text(displayName(TOP.credito_fecha_vencimiento), 'credito_fecha_vencimiento', {
+			placeholder: 'e.g. 2026-04-30',
+			description: 'ISO 8601 (credito.fecha_vencimiento)',
+		}),
 		money(displayName(TOP.valor_retenido_renta), 'valor_retenido_renta'),
 		money(displayName(TOP.valor_retenido_iva), 'valor_retenido_iva'),
-		text(displayName(TOP.guia_remision), 'guia_remision', { placeholder: 'e.g. 001-002-000000003', description: 'The waybill that goes with this invoice' }),
+		text(displayName(TOP.guia_remision), 'guia_remision', {
+			placeholder: 'e.g. 001-002-000000003',
+			description: 'The waybill that goes with this invoice',
+		}),
 	]),
 ];
 
 export function readInvoiceFields(this: IExecuteFunctions, i: number): IDataObject {
-	const { credito_monto, credito_fecha_vencimiento, ...header } = readSalesHeader.call(this, i, { currency: true });
+	const { credito_monto, credito_fecha_vencimiento, ...header } = readSalesHeader.call(this, i, {
+		currency: true,
+	});
 	const totales = readTotals.call(this, i);
 	if (totales.descuento_adicional === 0) delete totales.descuento_adicional; // an untouched field, not a discount
 	return compact({
@@ -71,9 +97,19 @@ export function readInvoiceFields(this: IExecuteFunctions, i: number): IDataObje
 		items: readLineItems.call(this, 'lineItems.item', i),
 		totales,
 		pagos: readPayments.call(this, i),
-		credito: credito_monto !== undefined || credito_fecha_vencimiento !== undefined ? { monto: credito_monto, fecha_vencimiento: credito_fecha_vencimiento } : undefined,
+		credito:
+			credito_monto !== undefined || credito_fecha_vencimiento !== undefined
+				? { monto: credito_monto, fecha_vencimiento: credito_fecha_vencimiento }
+				: undefined,
 		info_adicional: readInfo.call(this, i),
 	});
 }
 
-export const invoiceSpec: ReceiptSpec = { resource: 'invoice', kind: 'invoice', base: '/invoices', example: invoiceExample, fields: invoiceFields, read: readInvoiceFields };
+export const invoiceSpec: ReceiptSpec = {
+	resource: 'invoice',
+	kind: 'invoice',
+	base: '/invoices',
+	example: invoiceExample,
+	fields: invoiceFields,
+	read: readInvoiceFields,
+};

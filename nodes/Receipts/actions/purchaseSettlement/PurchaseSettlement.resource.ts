@@ -16,8 +16,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['purchaseSettlement'] } },
 		options: [
-			{ name: 'Issue', value: 'issue', description: 'Issue a purchase settlement (POST /purchase-settlements/issue)', action: 'Issue a purchase settlement' },
-			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a purchase settlement from its XML', action: 'Issue a purchase settlement from XML' },
+			{
+				name: 'Issue',
+				value: 'issue',
+				description: 'Issue a purchase settlement (POST /purchase-settlements/issue)',
+				action: 'Issue a purchase settlement',
+			},
+			{
+				name: 'Issue From XML',
+				value: 'issueFromXml',
+				description: 'Issue a purchase settlement from its XML',
+				action: 'Issue a purchase settlement from XML',
+			},
 			{
 				name: 'Issue With Reimbursement',
 				value: 'issueWithReimbursement',
@@ -27,16 +37,23 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Preview',
 				value: 'preview',
-				description: 'Compute and check a purchase settlement; output the exact body Issue would send, sending nothing',
+				description:
+					'Compute and check a purchase settlement; output the exact body Issue would send, sending nothing',
 				action: 'Preview a purchase settlement',
 			},
 			{
 				name: 'Preview With Reimbursement',
 				value: 'previewWithReimbursement',
-				description: 'Compute and check a settlement that reimburses expenses; output the exact body Issue With Reimbursement would send, sending nothing',
+				description:
+					'Compute and check a settlement that reimburses expenses; output the exact body Issue With Reimbursement would send, sending nothing',
 				action: 'Preview a purchase settlement with reimbursement',
 			},
-			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected purchase settlement for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a purchase settlement' },
+			{
+				name: 'Reissue',
+				value: 'reissue',
+				description: 'Send a corrected purchase settlement for one in NO AUTORIZADO or DEVUELTO',
+				action: 'Reissue a purchase settlement',
+			},
 		],
 		default: 'issue',
 	},

@@ -28,7 +28,6 @@ import {
 } from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
-
 export const settlementExample = (reimbursement: boolean): IDataObject => ({
 	ambiente: 1,
 	tipo_emision: 1,
@@ -36,7 +35,18 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 	moneda: 'USD',
 	emisor: { ruc: '', razon_social: '', establecimiento: { codigo: '001', punto_emision: '001' } },
 	proveedor: { identificacion: '', tipo_identificacion: '05', razon_social: '' },
-	items: [{ descripcion: '', codigo_principal: '', cantidad: 1, precio_unitario: 10, descuento: 0, impuestos: [reimbursement ? { ...NO_OBJECT_OF_TAX } : { codigo: '2', codigo_porcentaje: '4' }] }],
+	items: [
+		{
+			descripcion: '',
+			codigo_principal: '',
+			cantidad: 1,
+			precio_unitario: 10,
+			descuento: 0,
+			impuestos: [
+				reimbursement ? { ...NO_OBJECT_OF_TAX } : { codigo: '2', codigo_porcentaje: '4' },
+			],
+		},
+	],
 	pagos: [{ forma_pago: '01' }],
 	...(reimbursement
 		? {
@@ -62,39 +72,48 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 });
 
 /** `optionalReimbursement`: Reissue, where the corrected settlement may or may not reimburse expenses. */
-export const settlementFields = (reimbursement: boolean, opts: { optionalReimbursement?: boolean } = {}) => (v: FormVersion): INodeProperties[] => [
-	...headFields(v, 'secuencial'),
-	currencyField,
-	emisorField(v),
-	partyField(v, 'proveedor', TOP.proveedor, 'Who sold the goods or services'),
-	lineItemsField(v, 'settlementItems', 'Purchased goods or services', { reimbursement }),
-	...totalsFields(v, salesTotals(v, { discount: 'items' })),
-	totalTaxesField(v, { noObjectOfTax: reimbursement }),
-	paymentsField([
-		paymentFormField,
-		paymentTotal(v),
-		text(displayName(PAYMENT.unidad_tiempo), 'unidad_tiempo', { placeholder: 'e.g. dias', description: 'At most 10 characters' }),
-		text(displayName(PAYMENT.plazo), 'plazo', { description: 'At most 14 characters' }),
-	]),
-	...(reimbursement || opts.optionalReimbursement
-		? [
-				{
-					displayName: 'Reimbursement (JSON)',
-					name: 'reembolso',
-					type: 'json',
-					default: '',
-					placeholder: JSON.stringify(settlementExample(true).reembolso, null, 2),
-					required: reimbursement,
-					displayOptions: fieldsMode,
-					description: reimbursement
-						? 'The reembolso object: the reimbursed documents with their taxes (each IVA value, and the subtotal, total taxes and total, are computed when left out)'
-						: 'Only for a settlement that reimburses expenses: its reembolso object (the reimbursed documents with their taxes; values and totals computed when left out)',
-				} as INodeProperties,
-			]
-		: []),
-	infoAdicionalField('descripcion'),
-	additionalFields(v, [text('Fiscal Machine Brand', 'maquina_marca'), text('Fiscal Machine Model', 'maquina_modelo'), text('Fiscal Machine Serial', 'maquina_serie')]),
-];
+export const settlementFields =
+	(reimbursement: boolean, opts: { optionalReimbursement?: boolean } = {}) =>
+	(v: FormVersion): INodeProperties[] => [
+		...headFields(v, 'secuencial'),
+		currencyField,
+		emisorField(v),
+		partyField(v, 'proveedor', TOP.proveedor, 'Who sold the goods or services'),
+		lineItemsField(v, 'settlementItems', 'Purchased goods or services', { reimbursement }),
+		...totalsFields(v, salesTotals(v, { discount: 'items' })),
+		totalTaxesField(v, { noObjectOfTax: reimbursement }),
+		paymentsField([
+			paymentFormField,
+			paymentTotal(v),
+			text(displayName(PAYMENT.unidad_tiempo), 'unidad_tiempo', {
+				placeholder: 'e.g. dias',
+				description: 'At most 10 characters',
+			}),
+			text(displayName(PAYMENT.plazo), 'plazo', { description: 'At most 14 characters' }),
+		]),
+		...(reimbursement || opts.optionalReimbursement
+			? [
+					{
+						displayName: 'Reimbursement (JSON)',
+						name: 'reembolso',
+						type: 'json',
+						default: '',
+						placeholder: JSON.stringify(settlementExample(true).reembolso, null, 2),
+						required: reimbursement,
+						displayOptions: fieldsMode,
+						description: reimbursement
+							? 'The reembolso object: the reimbursed documents with their taxes (each IVA value, and the subtotal, total taxes and total, are computed when left out)'
+							: 'Only for a settlement that reimburses expenses: its reembolso object (the reimbursed documents with their taxes; values and totals computed when left out)',
+					} as INodeProperties,
+				]
+			: []),
+		infoAdicionalField('descripcion'),
+		additionalFields(v, [
+			text('Fiscal Machine Brand', 'maquina_marca'),
+			text('Fiscal Machine Model', 'maquina_modelo'),
+			text('Fiscal Machine Serial', 'maquina_serie'),
+		]),
+	];
 
 export function readSettlementFields(reimbursement: boolean) {
 	return function (this: IExecuteFunctions, i: number): IDataObject {
@@ -108,7 +127,9 @@ export function readSettlementFields(reimbursement: boolean) {
 			totales: readTotals.call(this, i),
 			pagos: readPayments.call(this, i),
 			maquina_fiscal: { marca: maquina_marca, modelo: maquina_modelo, serie: maquina_serie },
-			reembolso: reimbursement ? (jsonPart.call(this, 'reembolso', 'reembolso', i) as IDataObject) : undefined,
+			reembolso: reimbursement
+				? (jsonPart.call(this, 'reembolso', 'reembolso', i) as IDataObject)
+				: undefined,
 			info_adicional: readInfo.call(this, i),
 		});
 	};
@@ -120,6 +141,8 @@ export const settlementSpec = (variant: 'plain' | 'reimbursement' | 'reissue'): 
 	kind: variant === 'reimbursement' ? 'purchaseSettlementReimbursement' : 'purchaseSettlement',
 	base: '/purchase-settlements',
 	example: settlementExample(variant === 'reimbursement'),
-	fields: settlementFields(variant === 'reimbursement', { optionalReimbursement: variant === 'reissue' }),
+	fields: settlementFields(variant === 'reimbursement', {
+		optionalReimbursement: variant === 'reissue',
+	}),
 	read: readSettlementFields(variant !== 'plain'),
 });

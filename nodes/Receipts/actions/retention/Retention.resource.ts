@@ -14,10 +14,31 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['retention'] } },
 		options: [
-			{ name: 'Issue', value: 'issue', description: 'Issue a retention receipt (POST /retentions/issue)', action: 'Issue a retention' },
-			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a retention from its XML', action: 'Issue a retention from XML' },
-			{ name: 'Preview', value: 'preview', description: 'Compute and check a retention; output the exact body Issue would send, sending nothing', action: 'Preview a retention' },
-			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected retention for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a retention' },
+			{
+				name: 'Issue',
+				value: 'issue',
+				description: 'Issue a retention receipt (POST /retentions/issue)',
+				action: 'Issue a retention',
+			},
+			{
+				name: 'Issue From XML',
+				value: 'issueFromXml',
+				description: 'Issue a retention from its XML',
+				action: 'Issue a retention from XML',
+			},
+			{
+				name: 'Preview',
+				value: 'preview',
+				description:
+					'Compute and check a retention; output the exact body Issue would send, sending nothing',
+				action: 'Preview a retention',
+			},
+			{
+				name: 'Reissue',
+				value: 'reissue',
+				description: 'Send a corrected retention for one in NO AUTORIZADO or DEVUELTO',
+				action: 'Reissue a retention',
+			},
 		],
 		default: 'issue',
 	},

@@ -66,7 +66,10 @@ export const retentionFields = (v: FormVersion): INodeProperties[] => [
 						name: 'porcentaje',
 						type: 'number',
 						default: 0,
-						description: v === 2 ? "0: the rate of the percentage code (the service's catalog, or the built-in table for VAT and ISD)" : 'Optional;	0 leaves it out',
+						description:
+							v === 2
+								? "0: the rate of the percentage code (the service's catalog, or the built-in table for VAT and ISD)"
+								: 'Optional;	0 leaves it out',
 						...(v === 2 ? { hint: COMPUTED_HINT } : {}),
 					},
 					{
@@ -74,7 +77,10 @@ export const retentionFields = (v: FormVersion): INodeProperties[] => [
 						name: 'valor_retenido',
 						type: 'number',
 						default: 0,
-						description: v === 2 ? 'Computed when 0: taxable base × percentage' : 'Base times percentage, at most 2 decimals',
+						description:
+							v === 2
+								? 'Computed when 0: taxable base × percentage'
+								: 'Base times percentage, at most 2 decimals',
 						...(v === 2 ? { hint: COMPUTED_HINT } : {}),
 					},
 					{
@@ -92,7 +98,10 @@ export const retentionFields = (v: FormVersion): INodeProperties[] => [
 						default: '',
 						placeholder: 'e.g. 001-001-000000123',
 					},
-					documentTypeField(displayName(RETAINED.tipo_documento_sustento), 'tipo_documento_sustento'),
+					documentTypeField(
+						displayName(RETAINED.tipo_documento_sustento),
+						'tipo_documento_sustento',
+					),
 					...withholdingTaxFields,
 					{
 						displayName: displayName(RETAINED.base_imponible),
@@ -105,7 +114,9 @@ export const retentionFields = (v: FormVersion): INodeProperties[] => [
 			},
 		],
 	},
-	infoDictionaryField('Name/value pairs printed on the retention (sent as informacion_adicional, the field this endpoint documents)'),
+	infoDictionaryField(
+		'Name/value pairs printed on the retention (sent as informacion_adicional, the field this endpoint documents)',
+	),
 	additionalFields(v),
 ];
 
@@ -124,4 +135,11 @@ export function readRetentionFields(this: IExecuteFunctions, i: number): IDataOb
 	});
 }
 
-export const retentionSpec: ReceiptSpec = { resource: 'retention', kind: 'retention', base: '/retentions', example: retentionExample, fields: retentionFields, read: readRetentionFields };
+export const retentionSpec: ReceiptSpec = {
+	resource: 'retention',
+	kind: 'retention',
+	base: '/retentions',
+	example: retentionExample,
+	fields: retentionFields,
+	read: readRetentionFields,
+};

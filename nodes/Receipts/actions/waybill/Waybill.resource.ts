@@ -15,11 +15,37 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['waybill'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get a waybill with its state and authorization', action: 'Get a waybill' },
-			{ name: 'Issue', value: 'issue', description: 'Issue a waybill (POST /waybills/issue)', action: 'Issue a waybill' },
-			{ name: 'Issue From XML', value: 'issueFromXml', description: 'Issue a waybill from its XML', action: 'Issue a waybill from XML' },
-			{ name: 'Preview', value: 'preview', description: 'Compute and check a waybill; output the exact body Issue would send, sending nothing', action: 'Preview a waybill' },
-			{ name: 'Reissue', value: 'reissue', description: 'Send a corrected waybill for one in NO AUTORIZADO or DEVUELTO', action: 'Reissue a waybill' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a waybill with its state and authorization',
+				action: 'Get a waybill',
+			},
+			{
+				name: 'Issue',
+				value: 'issue',
+				description: 'Issue a waybill (POST /waybills/issue)',
+				action: 'Issue a waybill',
+			},
+			{
+				name: 'Issue From XML',
+				value: 'issueFromXml',
+				description: 'Issue a waybill from its XML',
+				action: 'Issue a waybill from XML',
+			},
+			{
+				name: 'Preview',
+				value: 'preview',
+				description:
+					'Compute and check a waybill; output the exact body Issue would send, sending nothing',
+				action: 'Preview a waybill',
+			},
+			{
+				name: 'Reissue',
+				value: 'reissue',
+				description: 'Send a corrected waybill for one in NO AUTORIZADO or DEVUELTO',
+				action: 'Reissue a waybill',
+			},
 		],
 		default: 'issue',
 	},

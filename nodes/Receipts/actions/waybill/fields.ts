@@ -1,7 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ReceiptSpec } from '../common/operations';
 import { TOP } from '../../domain/labels';
-import { additionalFields, documentTypeField, emisorField, fieldsMode, headFields, idTypeField, infoAdicionalField, many, one, partyField, readCommon, readInfo, text, type FormVersion } from '../common/fields';
+import {
+	additionalFields,
+	documentTypeField,
+	emisorField,
+	fieldsMode,
+	headFields,
+	idTypeField,
+	infoAdicionalField,
+	many,
+	one,
+	partyField,
+	readCommon,
+	readInfo,
+	text,
+	type FormVersion,
+} from '../common/fields';
 import { Checker, numberValue } from '../../../shared/validate';
 import { compact } from '../common/receiptInput';
 
@@ -29,10 +44,30 @@ export const waybillExample = {
 export const waybillFields = (v: FormVersion): INodeProperties[] => [
 	...headFields(v, 'secuencial'),
 	emisorField(v),
-	{ ...text('Transport Start Date', 'fecha_inicio_transporte', { placeholder: 'e.g. 2026-03-01', description: 'ISO 8601' }), required: true, displayOptions: fieldsMode },
-	{ ...text('Transport End Date', 'fecha_fin_transporte', { placeholder: 'e.g. 2026-03-02', description: 'ISO 8601' }), required: true, displayOptions: fieldsMode },
+	{
+		...text('Transport Start Date', 'fecha_inicio_transporte', {
+			placeholder: 'e.g. 2026-03-01',
+			description: 'ISO 8601',
+		}),
+		required: true,
+		displayOptions: fieldsMode,
+	},
+	{
+		...text('Transport End Date', 'fecha_fin_transporte', {
+			placeholder: 'e.g. 2026-03-02',
+			description: 'ISO 8601',
+		}),
+		required: true,
+		displayOptions: fieldsMode,
+	},
 	{ ...text('Departure Address', 'direccion_partida'), required: true, displayOptions: fieldsMode },
-	partyField(v, 'transportista', TOP.transportista, 'Who transports the goods; the vehicle plate is required', true),
+	partyField(
+		v,
+		'transportista',
+		TOP.transportista,
+		'Who transports the goods; the vehicle plate is required',
+		true,
+	),
 	{
 		displayName: 'Recipients',
 		name: 'destinatarios',
@@ -42,7 +77,8 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 		required: true,
 		placeholder: 'Add Recipient',
 		displayOptions: fieldsMode,
-		description: 'Who receives the goods. Add the goods under Items, each with the number of its recipient.',
+		description:
+			'Who receives the goods. Add the goods under Items, each with the number of its recipient.',
 		options: [
 			{
 				displayName: 'Recipient',
@@ -50,17 +86,25 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 				values: [
 					text('Identification', 'identificacion', { description: '5 to 20 characters' }),
 					idTypeField(v),
-					text('Legal Name (Razón Social)', 'razon_social', { description: 'At most 300 characters' }),
+					text('Legal Name (Razón Social)', 'razon_social', {
+						description: 'At most 300 characters',
+					}),
 					text('Address', 'direccion'),
 					text('Reason for Transfer', 'motivo_traslado', { placeholder: 'e.g. Venta' }),
 					text('Route', 'ruta', { description: 'At most 300 characters' }),
 					text('Email', 'email', { placeholder: 'name@email.com' }),
 					text('Phone', 'telefono'),
-					text('Customs Document (DAU)', 'documento_aduanero_unico', { description: 'At most 20 characters' }),
+					text('Customs Document (DAU)', 'documento_aduanero_unico', {
+						description: 'At most 20 characters',
+					}),
 					text('Destination Establishment Code', 'codigo_establecimiento_destino'),
 					documentTypeField('Supporting Document Type', 'tipo_documento_sustento', { default: '' }),
-					text('Supporting Document Number', 'numero_documento_sustento', { placeholder: 'e.g. 001-001-000000123' }),
-					text('Supporting Document Date', 'fecha_emision_documento_sustento', { description: 'ISO 8601' }),
+					text('Supporting Document Number', 'numero_documento_sustento', {
+						placeholder: 'e.g. 001-001-000000123',
+					}),
+					text('Supporting Document Date', 'fecha_emision_documento_sustento', {
+						description: 'ISO 8601',
+					}),
 					text('Supporting Document Authorization', 'numero_autorizacion_documento_sustento'),
 				],
 			},
@@ -75,17 +119,32 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 		required: true,
 		placeholder: 'Add Item',
 		displayOptions: fieldsMode,
-		description: 'Goods transported, each assigned to a recipient by its position in Recipients (1 = first)',
+		description:
+			'Goods transported, each assigned to a recipient by its position in Recipients (1 = first)',
 		options: [
 			{
 				displayName: 'Item',
 				name: 'item',
 				values: [
-					{ displayName: 'Recipient Number', name: 'recipient', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'Position of the recipient in Recipients (1 = first)' },
+					{
+						displayName: 'Recipient Number',
+						name: 'recipient',
+						type: 'number',
+						typeOptions: { minValue: 1, numberPrecision: 0 },
+						default: 1,
+						description: 'Position of the recipient in Recipients (1 = first)',
+					},
 					text('Description', 'descripcion'),
 					text('Main Code', 'codigo_principal', { description: 'At most 25 characters' }),
 					text('Auxiliary Code', 'codigo_auxiliar', { description: 'At most 25 characters' }),
-					{ displayName: 'Quantity', name: 'cantidad', type: 'number', typeOptions: { numberPrecision: 6 }, default: 1, description: 'Up to 6 decimals' },
+					{
+						displayName: 'Quantity',
+						name: 'cantidad',
+						type: 'number',
+						typeOptions: { numberPrecision: 6 },
+						default: 1,
+						description: 'Up to 6 decimals',
+					},
 				],
 			},
 		],
@@ -95,11 +154,15 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 ];
 
 export function readWaybillFields(this: IExecuteFunctions, i: number): IDataObject {
-	const destinatarios = many.call(this, 'destinatarios.recipient', i).map((r) => ({ ...compact(r), items: [] as IDataObject[] }));
+	const destinatarios = many
+		.call(this, 'destinatarios.recipient', i)
+		.map((r) => ({ ...compact(r), items: [] as IDataObject[] }));
 	const items = many.call(this, 'waybillItems.item', i);
 	// Which recipient each item belongs to: a whole number from 1, never guessed (an expression may give "2nd").
 	const check = new Checker();
-	items.forEach((item, k) => check.integer(`waybillItems[${k}].recipient`, item.recipient ?? 1, { min: 1 }));
+	items.forEach((item, k) =>
+		check.integer(`waybillItems[${k}].recipient`, item.recipient ?? 1, { min: 1 }),
+	);
 	check.throwIfFailed(this.getNode(), i);
 	for (const item of items) {
 		const n = numberValue(item.recipient ?? 1) as number;
@@ -120,4 +183,11 @@ export function readWaybillFields(this: IExecuteFunctions, i: number): IDataObje
 	});
 }
 
-export const waybillSpec: ReceiptSpec = { resource: 'waybill', kind: 'waybill', base: '/waybills', example: waybillExample, fields: waybillFields, read: readWaybillFields };
+export const waybillSpec: ReceiptSpec = {
+	resource: 'waybill',
+	kind: 'waybill',
+	base: '/waybills',
+	example: waybillExample,
+	fields: waybillFields,
+	read: readWaybillFields,
+};

@@ -10,7 +10,14 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['webhook'] } },
-		options: [{ name: 'Subscribe', value: 'subscribe', description: 'Subscribe a URL to receipt events (POST /webhooks)', action: 'Subscribe to a receipt event' }],
+		options: [
+			{
+				name: 'Subscribe',
+				value: 'subscribe',
+				description: 'Subscribe a URL to receipt events (POST /webhooks)',
+				action: 'Subscribe to a receipt event',
+			},
+		],
 		default: 'subscribe',
 	},
 	...subscribe.description,
