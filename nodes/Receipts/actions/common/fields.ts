@@ -23,7 +23,7 @@ import {
 	TOTALS,
 	type Label,
 } from '../../domain/labels';
-import { compact } from './receiptInput';
+import { compact, inputModeField, jsonBodyField } from './receiptInput';
 
 /**
  * Field groups shared by the Fields input mode of several receipt kinds, and their readers.
@@ -89,6 +89,12 @@ export function byVersion(build: (v: FormVersion) => INodeProperties[]): INodePr
 	}
 	return out;
 }
+
+/** The receipt itself, as Issue, Preview and Reissue show it: the input mode, the JSON body, the Fields form (both versions). */
+export const receiptProperties = (
+	example: IDataObject,
+	fields: (v: FormVersion) => INodeProperties[],
+): INodeProperties[] => [inputModeField, jsonBodyField(example), ...byVersion(fields)];
 
 export const fieldsMode = { show: { inputMode: ['fields'] } };
 
