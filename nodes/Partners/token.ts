@@ -1,4 +1,5 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
+import { clock } from '../shared/clock';
 import { exchange, failureIn, HttpFailure, isRedirect, parseBody } from '../shared/http';
 
 /**
@@ -50,7 +51,7 @@ export async function fetchToken(
 				json: true,
 			},
 			{
-				deadline: Date.now() + TOKEN_TIMEOUT_MS,
+				deadline: clock.now() + TOKEN_TIMEOUT_MS,
 				maxBytes: MAX_TOKEN_ANSWER_BYTES,
 				request: REQUEST,
 			},

@@ -1,3 +1,4 @@
+import { clock } from '../shared/clock';
 /**
  * A trigger's secret, kept in this process for at most `ttlMs` after it was read from the credential.
  *
@@ -19,7 +20,7 @@ export class SecretCache {
 	async get(
 		key: string,
 		read: () => Promise<string | undefined>,
-		nowMs = Date.now(),
+		nowMs = clock.now(),
 	): Promise<{ value: string | undefined; cached: boolean }> {
 		const entry = this.entries.get(key);
 		if (entry && nowMs - entry.readAt < this.ttlMs) return { value: entry.value, cached: true };
@@ -30,7 +31,7 @@ export class SecretCache {
 	async refresh(
 		key: string,
 		read: () => Promise<string | undefined>,
-		nowMs = Date.now(),
+		nowMs = clock.now(),
 	): Promise<string | undefined> {
 		const value = await read();
 		this.entries.delete(key);

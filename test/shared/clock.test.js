@@ -1,7 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
+import { join } from 'node:path';
 /** @import { AddressInfo, Server as TcpServer } from 'node:net' */
 /** @import { Server } from 'node:http' */
+import { clock } from '../../nodes/shared/clock';
 import { withFakeClock } from '../harness/clock';
 
 /**
@@ -80,4 +83,75 @@ test('a server that answers late on the clock is waited for in fake time, and th
 	const inTime = await withFakeClock(() => requestWithin(120_000));
 	expect(inTime.result).toBe('answer');
 	expect(inTime.elapsedMs).toBeGreaterThanOrEqual(60_000);
+});
+
+describe("the package's one clock (nodes/shared/clock.ts)", () => {
+	/** Every TypeScript file of the shipped code, with its path from the repository's root. */
+	const shipped = () => {
+		const root = join(__dirname, '..', '..');
+		return ['nodes', 'credentials'].flatMap((dir) =>
+			readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+				.filter((file) => file.endsWith('.ts'))
+				.map((file) => ({
+					path: `${dir}/${file}`,
+					text: readFileSync(join(root, dir, file), 'utf8'),
+				})),
+		);
+	};
+
+	test('is the only source of time of the shipped code: no other file reads the clock or sleeps', () => {
+		const readsTime = [
+			/\bDate\.now\(/,
+			/new Date\(\s*\)/,
+			/\bperformance\.now\(/,
+			/\bsetTimeout\(/,
+			/\bsetInterval\(/,
+			/import\s*{[^}]*\bsleep(WithAbort)?\b[^}]*}\s*from\s*'n8n-workflow'/,
+		];
+		const files = shipped();
+		expect(files.length).toBeGreaterThan(50);
+		const offenders = files
+			.filter((file) => file.path !== 'nodes/shared/clock.ts')
+			.flatMap((file) =>
+				readsTime.filter((rule) => rule.test(file.text)).map((rule) => `${file.path}: ${rule}`),
+			);
+		expect(offenders).toEqual([]);
+	});
+
+	test('the fake clock of the tests drives it: its time, its sleeps, and a sleep cut by its signal leaves no timer', async () => {
+		const { result } = await withFakeClock(async () => {
+			const start = clock.now();
+			expect(start).toBe(Date.now());
+			await clock.sleep(90_000);
+			const slept = clock.now() - start;
+			const stop = new AbortController();
+			const cut = clock.sleep(3_600_000, stop.signal).then(
+				() => 'slept',
+				() => 'cut',
+			);
+			const timers = jest.getTimerCount();
+			stop.abort();
+			return { slept, cut: await cut, timers, left: jest.getTimerCount() };
+		});
+		expect(result.slept).toBeGreaterThanOrEqual(90_000);
+		expect(result.cut).toBe('cut');
+		expect(result.left).toBe(result.timers - 1);
+	});
+
+	test("on n8n 1.x, whose sleep ignores a signal, it takes n8n's sleepWithAbort for a sleep that can be cut", async () => {
+		const calls = /** @type {string[]} */ ([]);
+		/** @type {import('../../nodes/shared/clock').Clock | undefined} */
+		let oneX;
+		jest.isolateModules(() => {
+			jest.doMock('n8n-workflow', () => ({
+				sleep: async () => void calls.push('sleep'),
+				sleepWithAbort: async () => void calls.push('sleepWithAbort'),
+			}));
+			oneX = require('../../nodes/shared/clock').clock;
+		});
+		jest.dontMock('n8n-workflow');
+		await oneX?.sleep(1);
+		await oneX?.sleep(1, new AbortController().signal);
+		expect(calls).toEqual(['sleep', 'sleepWithAbort']);
+	});
 });

@@ -1,5 +1,6 @@
 import type { IDataObject, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 import { receiptsClient } from '../../Receipts/transport';
+import { clock } from '../../shared/clock';
 import { factsOf } from '../../shared/errors';
 import { path } from '../../shared/path';
 import { triggerNumberOption } from '../../shared/options';
@@ -79,7 +80,7 @@ export async function checkWithService(
 	let answer: IDataObject;
 	try {
 		answer = await receiptsClient(ctx).read(address, undefined, {
-			deadline: Date.now() + timeoutMs,
+			deadline: clock.now() + timeoutMs,
 		});
 	} catch (error) {
 		if (factsOf(error).status === 404)

@@ -1,3 +1,4 @@
+import { clock } from '../../../shared/clock';
 import type {
 	IDataObject,
 	IDisplayOptions,
@@ -298,7 +299,7 @@ export const issueDateField: INodeProperties = {
 };
 
 /** Today in Ecuador, YYYY-MM-DD: America/Guayaquil is UTC−5 all year (no daylight saving time). */
-export function todayInEcuador(now = Date.now()): string {
+export function todayInEcuador(now = clock.now()): string {
 	return new Date(now - 5 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 
