@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, get } from 'node:http';
+import { createServer, get, request } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 /** @import { AddressInfo, Server as TcpServer } from 'node:net' */
@@ -30,7 +30,9 @@ const listen = async (/** @type {Server | TcpServer} */ s) => {
 };
 
 beforeAll(async () => {
-	server = createServer((_req, res) => {
+	server = createServer((req, res) => {
+		// A POST is answered once its whole body has arrived.
+		if (req.method === 'POST') return void req.resume().on('end', () => res.end('answer'));
 		if (lateMs) setTimeout(() => res.end('answer'), lateMs);
 		else res.end('answer');
 	});
@@ -71,6 +73,45 @@ const requestWithin = (deadlineMs, address = url) =>
 test('a request and its answer that each take 300 ms of real time on the wire take no fake time: a 5 s fake deadline does not pass', async () => {
 	lateMs = 0;
 	const { result, elapsedMs } = await withFakeClock(() => requestWithin(5000, slowUrl));
+	expect(result).toBe('answer');
+	expect(elapsedMs).toBeLessThan(5000);
+});
+
+test('an idle timer of the HTTP client (real time) does not cut an exchange that takes no fake time', async () => {
+	lateMs = 0;
+	const { result } = await withFakeClock(
+		() =>
+			new Promise((resolve) => {
+				const req = get(slowUrl, { agent: false }, (res) => {
+					let body = '';
+					res.on('data', (chunk) => (body += chunk));
+					res.on('end', () => resolve(body));
+				}).on('error', (error) => resolve(error.message));
+				// As n8n's helper sets its `timeout` (axios: ClientRequest#setTimeout); the wire takes 600 ms and more.
+				req.setTimeout(200, () => req.destroy(new Error('cut by the idle timer')));
+			}),
+	);
+	expect(result).toBe('answer');
+});
+
+test('a request body that arrives 300 ms of real time after its headers takes no fake time: the server has not begun to answer', async () => {
+	lateMs = 0;
+	const { result, elapsedMs } = await withFakeClock(
+		() =>
+			new Promise((resolve) => {
+				const timer = setTimeout(() => resolve('deadline'), 5000);
+				const req = request(url, { method: 'POST', agent: false }, (res) => {
+					let body = '';
+					res.on('data', (chunk) => (body += chunk));
+					res.on('end', () => {
+						clearTimeout(timer);
+						resolve(body);
+					});
+				}).on('error', () => resolve('no answer'));
+				req.flushHeaders();
+				realSetTimeout(() => req.end('body'), 300);
+			}),
+	);
 	expect(result).toBe('answer');
 	expect(elapsedMs).toBeLessThan(5000);
 });
