@@ -4,6 +4,7 @@ import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8
 /** @import { ICredentialType, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
 import { Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
+import './shutdown';
 
 /**
  * Runs workflows through n8n-core's real execution engine (WorkflowExecute over a Workflow), with the
