@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { runsAsAiTool } from '../../../shared/agent';
-import { splitAccessKey } from '../../domain/accessKey';
+import { splitAccessKey } from '../../../shared/sri/accessKey';
 import { xmlLeaves } from './xml';
 
 /**
