@@ -374,7 +374,8 @@ export function fixture(name) {
 
 /**
  * Builds the workflow most tests need, in the shape a user would import: Manual Trigger → Code (emits the
- * given input items) → the node under test with the given parameters and credential, at `typeVersion`
+ * given input items) → the node under test with the given parameters and credential (none when
+ * `credentialType` is not given), at `typeVersion`
  * (1 unless given: what workflows saved before a node's later versions carry).
  * @returns {IWorkflowBase}
  */
@@ -415,7 +416,10 @@ export function workflowWith(opts) {
 					typeVersion: opts.typeVersion ?? 1,
 					position: [400, 0],
 					parameters: /** @type {INode['parameters']} */ (opts.parameters),
-					credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } },
+					// A node that takes no credential (the SRI's) is given none.
+					...(opts.credentialType
+						? { credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } } }
+						: {}),
 					...(opts.continueOnFail
 						? { onError: /** @type {const} */ ('continueRegularOutput') }
 						: {}),
