@@ -28,7 +28,7 @@ export const SOAP_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The largest answer read: 4 MB. One receipt is at most 320 KB (the SRI's limit), and the answer carries it
  * as text — in CDATA as it is, or entity-escaped, where every `<`, `>`, `&` and `"` takes 4 to 6 characters
- * (about 1.3 times the receipt in the SRI's own samples, at most about 5 times for a receipt made of markup) —
+ * (1.3 to 1.35 times the receipt for the simulator's sample of each kind; up to 6 times for one made of markup) —
  * once per authorization entry, and a key can have a rejected attempt or two before its authorized one. 4 MB
  * holds three entries of the largest receipt escaped at 4 times; anything larger is not an answer of this
  * service, and is refused before it is read whole.
