@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
-/** @import { ICredentialType, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
+/** @import { ICredentialType, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, ITriggerResponse, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
 import { Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
 
@@ -242,6 +242,7 @@ class EmailReadImap {
 		})
 	);
 
+	/** @returns {Promise<ITriggerResponse | undefined>} */
 	async trigger() {
 		throw new Error(
 			'the IMAP trigger stand-in never runs: start the workflow from its Manual Trigger',

@@ -14,7 +14,10 @@ beforeAll(async () => (env = await startSri()));
 afterAll(() => env.stop());
 beforeEach(() => env.reset());
 
-/** Every kind and version of the SRI's XSDs, with the amounts of the simulator's sample of it. */
+/**
+ * Every kind and version of the SRI's XSDs, with the amounts of the simulator's sample of it.
+ * @type {Array<[string, string, string, Record<string, unknown>]>}
+ */
 const KINDS = [
 	['factura', '01', '1.0.0', { total_sin_impuestos: 25, iva: 3, importe_total: 28 }],
 	['factura', '01', '1.1.0', { total_sin_impuestos: 25, iva: 3, importe_total: 28 }],
@@ -48,19 +51,21 @@ const KINDS = [
 ];
 
 /** The summary fields (what a receipt says of itself), without what only an authorization says. */
-const summaryOf = (json) => {
-	const {
-		estado: _e,
-		authorized: _a,
-		source: _s,
-		numero_autorizacion: _n,
-		fecha_autorizacion: _f,
-		numero_comprobantes: _c,
-		sri_messages: _m,
-		...rest
-	} = json;
-	return rest;
-};
+const summaryOf = (json) =>
+	Object.fromEntries(
+		Object.entries(json).filter(
+			([key]) =>
+				![
+					'estado',
+					'authorized',
+					'source',
+					'numero_autorizacion',
+					'fecha_autorizacion',
+					'numero_comprobantes',
+					'sri_messages',
+				].includes(key),
+		),
+	);
 
 /** The SRI portal's authorization file: the receipt in CDATA, its date as the portal writes it. */
 const authorizationFile = (key, receipt, escaped = false) =>
