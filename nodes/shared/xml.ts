@@ -130,7 +130,6 @@ const CP1252 =
 /** The text of `input`, decoded as its BOM and declaration say, after the size check. */
 function decode(input: string | Buffer, maxBytes: number): string {
 	if (typeof input === 'string') {
-		if (input.length > maxBytes) throw tooLarge(maxBytes);
 		const bytes = Buffer.byteLength(input, 'utf8');
 		if (bytes > maxBytes) throw tooLarge(maxBytes, bytes);
 		return input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
