@@ -108,7 +108,8 @@ const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "
 
 /** "320 KB", "10 MB", "1500 bytes". */
 function size(bytes: number): string {
-	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+	const mb = 1024 * 1024;
+	if (bytes >= mb) return bytes % mb === 0 ? `${bytes / mb} MB` : `${(bytes / mb).toFixed(1)} MB`;
 	if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
 	if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
 	return `${bytes} bytes`;
@@ -605,7 +606,7 @@ class Parser {
 				else if (root && src[this.pos] === '<' && isNameStart(src.charCodeAt(this.pos + 1)))
 					this.fail(`a second root element follows <${root.name}>: an XML document has one root`);
 				else if (root) this.fail(`there is text or markup after the root element <${root.name}>`);
-				else if (src[this.pos] === '<' && isNameStart(src.charCodeAt(this.pos + 1))) {
+				else if (src[this.pos] === '<' && src[this.pos + 1] !== '!') {
 					const [frame, closed] = this.startTag(undefined, 1);
 					root = frame.element;
 					if (closed) this.end(frame);
@@ -742,7 +743,7 @@ function plainNumber(value: string): number | undefined {
 	fraction = fraction.slice(0, f);
 	const canonical =
 		(negative && (whole !== '0' || fraction) ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
-	return String(n) === canonical ? n : undefined;
+	return String(n) === canonical ? n + 0 : undefined; // + 0: -0 becomes 0
 }
 
 /**
@@ -768,7 +769,7 @@ export function toJson(element: XmlElement, options: ToJsonOptions = {}): XmlJso
 	const numbers = new Set(options.numbers ?? []);
 	const textKey = options.textKey ?? '#text';
 	const scalar = (local: string, text: string): XmlJson =>
-		numbers.has(local) ? (plainNumber(text) ?? text) : text;
+		numbers.has(local) ? (plainNumber(text.trim()) ?? text) : text;
 
 	// Pre-order, then processed in reverse: every element's children are done before it.
 	const order: XmlElement[] = [];
