@@ -76,7 +76,12 @@ export interface XmlElement {
 	text: string;
 }
 
-/** Why an XML was refused: a message a user understands, and where in the document when that applies. */
+/**
+ * Why an XML was refused: a message a user understands, and where in the document when that applies. The
+ * message may quote the document's names: a caller that puts it in an n8n error must set that error's `message`
+ * again after constructing it, because n8n swaps a message containing a system error code (EACCES, EPERM…) for
+ * a generic one, and `claveAcceso` contains EACCES (`Checker.throwIfFailed` does so).
+ */
 export class XmlError extends Error {
 	readonly line?: number;
 	readonly column?: number;

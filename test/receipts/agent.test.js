@@ -292,6 +292,16 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		expect(broken.error?.message).toMatch(
 			/^\[item 1\] xml: the XML is not well-formed: the end tag <\/ambient> at line 1, column \d+ does not match <ambiente>/,
 		);
+		// n8n swaps an error message that contains EACCES for a generic one; claveAcceso does, and is kept.
+		const key = await env.run({
+			resource: 'retention',
+			operation: 'issueFromXml',
+			xmlSource: 'text',
+			xml: xmlIn(1, keyIn(1)).replace('</claveAcceso>', '</claveacceso>'),
+		});
+		expect(key.error?.message).toMatch(
+			/^\[item 1\] xml: the XML is not well-formed: the end tag <\/claveacceso> at line 1, column \d+ does not match <claveAcceso> \(opened at line 1, column \d+\)$/,
+		);
 		const large = await fromAgent(
 			retentionXml('<ambiente>1</ambiente>').replace(
 				'</comprobanteRetencion>',
