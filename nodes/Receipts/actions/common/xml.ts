@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { Checker } from '../../../shared/validate';
 import type { XmlElement } from '../../../shared/xml';
 import { parseXml, SRI_RECEIPT_MAX_BYTES, XmlError } from '../../../shared/xml';
@@ -89,8 +90,9 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<Recei
 	try {
 		return { xml, root: parseXml(xml, { maxBytes: SRI_RECEIPT_MAX_BYTES }) };
 	} catch (error) {
-		if (!(error instanceof XmlError)) throw error;
-		check.fail(field, error.message).throwIfFailed(this.getNode(), i);
-		throw error; // not reached: the check has failed, and throwIfFailed threw
+		if (error instanceof XmlError)
+			check.fail(field, error.message).throwIfFailed(this.getNode(), i);
+		// Only a fault of the reader itself gets here (throwIfFailed has thrown for a refused XML).
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 	}
 }
