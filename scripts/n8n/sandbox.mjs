@@ -305,7 +305,8 @@ export async function prepareSandbox({
 /**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder).
- * In the sandbox they are filled with demo data seeded in the simulators; the files are not changed.
+ * In the sandbox they are filled with demo data seeded in the simulators, and every SRI (Ecuador) node asks
+ * the SRI simulator (its Service Address); the files are not changed.
  */
 export function fillPlaceholders(workflow, sim, userFolder) {
 	let text = JSON.stringify(workflow);
@@ -322,7 +323,16 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 	text = text
 		.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'")
 		.replaceAll('/home/node/cfdi/', `${folder}/`);
-	return JSON.parse(text);
+	const filled = JSON.parse(text);
+	// The SRI (Ecuador) node takes no credential: its Options → Service Address points it at the simulator.
+	for (const node of filled.nodes) {
+		if (node.type !== `${PACKAGE_PREFIX}sri` || node.parameters?.operation === 'readXml') continue;
+		node.parameters = {
+			...node.parameters,
+			options: { ...(node.parameters?.options ?? {}), serviceAddress: sim.sriAddress },
+		};
+	}
+	return filled;
 }
 
 /**

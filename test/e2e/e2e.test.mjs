@@ -22,6 +22,7 @@ const PACKAGE_NODES = [
 	'partners',
 	'receipts',
 	'extraction',
+	'sri',
 	'receiptsTrigger',
 	'extractionTrigger',
 ];
@@ -30,9 +31,8 @@ const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'ext
 
 /** The SRI codes' explanations of the built package (read after `before` has built it). */
 const sriCode = (code) =>
-	createRequire(import.meta.url)(
-		join(repoRoot, 'dist', 'nodes', 'Receipts', 'domain', 'sriMessages.js'),
-	).SRI_CODES[code];
+	createRequire(import.meta.url)(join(repoRoot, 'dist', 'nodes', 'shared', 'sri', 'sriMessages.js'))
+		.SRI_CODES[code];
 const example = (file, id) => ({
 	...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')),
 	id,

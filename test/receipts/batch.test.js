@@ -1,7 +1,7 @@
 /** @import { IDataObject, INodeProperties } from 'n8n-workflow' */
 import { createHash, createHmac } from 'node:crypto';
 import { built } from '../harness/engine';
-import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
+import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/shared/sri/accessKey';
 import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
 import {
 	atsRetentionBody,

@@ -3,6 +3,7 @@ import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
 import { ReceiptsSimulator } from './receipts';
 import { SimulatorServer } from './server';
+import { SriSimulator } from './sri';
 
 /** The signing secret the dev/e2e Extraction simulator and the Extraction Trigger credential share. */
 export const DEV_WEBHOOK_SECRET = 'whsec_dev_only_0123456789abcdef';
@@ -12,18 +13,20 @@ export const DEV_ACCESS_KEY_SECRET = 'dev-only-access-key-secret-0123456789';
 /**
  * All service simulators on one loopback port, with demo data, for `npm run dev`, the end-to-end tests and
  * the benchmarks. `credentials` are the values n8n's credentials must hold to talk to them (credential type
- * name → data).
+ * name → data); `sriAddress` is the Service Address of the SRI (Ecuador) node, which takes no credential.
  */
 export async function startSimulators(port = 0) {
 	const partners = new PartnersSimulator();
 	partners.seedProducts(3, 'Plan Pyme');
 	const receipts = new ReceiptsSimulator();
 	const extraction = new ExtractionSimulator();
+	const sri = new SriSimulator();
 	const server = await new SimulatorServer([
 		partners,
 		receipts,
 		extraction,
 		extraction.ecuador,
+		sri,
 	]).start(port);
 	// The real receipts service serves printable forms and XML from another host: so does this one.
 	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
@@ -55,7 +58,15 @@ export async function startSimulators(port = 0) {
 		},
 		extractionWebhookApi: { secret: DEV_WEBHOOK_SECRET },
 	};
-	return { server, partners, receipts, extraction, credentials };
+	return {
+		server,
+		partners,
+		receipts,
+		extraction,
+		sri,
+		sriAddress: server.url(sri.prefix),
+		credentials,
+	};
 }
 
 // `node .build/test/simulator/main.js [port]`: run the simulators alone (for your own n8n).
@@ -64,5 +75,6 @@ if (require.main === module) {
 		console.log(`Service simulators on http://127.0.0.1:${server.port}`);
 		console.log('Credential values for n8n:');
 		console.log(JSON.stringify(credentials, null, 2));
+		console.log(`SRI (Ecuador) node: Options → Service Address ${server.url('sri')}`);
 	});
 }

@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
 import { fixedPath } from '../../../shared/path';
-import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
+import {
+	accessKeyProblem,
+	reproducibleAccessKey,
+	splitAccessKey,
+} from '../../../shared/sri/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
