@@ -1,0 +1,136 @@
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { megabytes } from '../../../shared/http';
+import { Checker } from '../../../shared/validate';
+import { XmlError } from '../../../shared/xml';
+import { NotACfdiError, readCfdi, type CfdiReading } from '../../domain/cfdi';
+
+/** The largest CFDI read: the XML reader's own cap (10 MB), far above any real CFDI. */
+export const MAX_CFDI_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Where the CFDI's XML comes from: a binary property of the input item, or text. `show`: when the fields
+ * appear, besides the operation's own display options (Check CFDI Status: only in its CFDI XML input mode).
+ */
+export function xmlSourceFields(show: Record<string, string[]> = {}): INodeProperties[] {
+	return [
+		{
+			displayName: 'XML Source',
+			name: 'xmlSource',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show },
+			options: [
+				{
+					name: 'Binary File',
+					value: 'binary',
+					description:
+						'A binary property of the input item (e.g. from Document Extraction, Read Files or an e-mail attachment)',
+				},
+				{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
+			],
+			default: 'binary',
+		},
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions: { show: { ...show, xmlSource: ['binary'] } },
+			hint: "The name of the input binary field containing the CFDI's XML file",
+		},
+		{
+			displayName: 'XML',
+			name: 'xml',
+			type: 'string',
+			typeOptions: { rows: 6 },
+			default: '',
+			required: true,
+			placeholder: 'e.g. <?xml version="1.0" encoding="UTF-8"?><cfdi:Comprobante …',
+			displayOptions: { show: { ...show, xmlSource: ['text'] } },
+			description: "The CFDI's XML as text",
+		},
+	];
+}
+
+/** The CFDI of item `i`, read, with the name of the field it came from and the item's files. */
+export interface CfdiInput {
+	reading: CfdiReading;
+	/** How messages name where the XML came from: `Input Binary Field "data"` or `XML`. */
+	field: string;
+	/** The input item's binary data, passed on with the output. */
+	binary?: Record<string, IBinaryData>;
+}
+
+/**
+ * Reads the CFDI of item `i` from the binary field or the text the form names. Nothing is sent anywhere.
+ * Throws an error that names the item's field and says what is wrong: no such binary field, empty, not XML
+ * (with line and column), refused by the XML reader (a DTD, an entity, too large, too deep), or not a CFDI.
+ */
+export async function readCfdiInput(
+	this: IExecuteFunctions,
+	i: number,
+	consequence: string,
+): Promise<CfdiInput> {
+	const node = this.getNode();
+	const source = this.getNodeParameter('xmlSource', i, 'binary') as string;
+	const item = this.getInputData()[i];
+	let data: Buffer | string;
+	let field: string;
+	if (source === 'binary') {
+		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
+		field = `Input Binary Field "${property}"`;
+		// As n8n's own nodes do (assertBinaryData), say which binary property is missing, before reading it.
+		const binary = item?.binary ?? {};
+		if (!Object.hasOwn(binary, property)) {
+			const present = Object.keys(binary);
+			new Checker()
+				.fail(
+					field,
+					`the input item has no binary property "${property}"` +
+						(present.length
+							? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
+							: ': it carries no file at all, so the previous node did not output one'),
+				)
+				.throwIfFailed(node, i);
+		}
+		const announced = binary[property].bytes;
+		if (typeof announced === 'number' && announced > MAX_CFDI_BYTES)
+			throw fail(
+				node,
+				i,
+				field,
+				`the file is larger than ${megabytes(MAX_CFDI_BYTES)}`,
+				consequence,
+			);
+		data = await this.helpers.getBinaryDataBuffer(i, property);
+	} else {
+		field = 'XML';
+		const text = this.getNodeParameter('xml', i, '');
+		data = typeof text === 'string' ? text : String(text ?? '');
+	}
+	if ((typeof data === 'string' ? data : data.toString('latin1', 0, 4096)).trim() === '')
+		throw fail(node, i, field, 'is empty', consequence);
+	try {
+		return { reading: readCfdi(data), field, binary: item?.binary };
+	} catch (error) {
+		if (error instanceof XmlError || error instanceof NotACfdiError)
+			throw fail(node, i, field, error.message, consequence);
+		// Not a problem of the file: a fault of this code, reported as it is.
+		throw new NodeOperationError(node, error as Error, { itemIndex: i });
+	}
+}
+
+function fail(
+	node: ReturnType<IExecuteFunctions['getNode']>,
+	i: number,
+	field: string,
+	problem: string,
+	consequence: string,
+): NodeOperationError {
+	return new NodeOperationError(node, `${field}: ${problem}`, {
+		itemIndex: i,
+		description: `${consequence} Check that the item carries the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not a PDF, a ZIP or an acknowledgment.`,
+	});
+}
