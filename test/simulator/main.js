@@ -2,6 +2,7 @@ import { ExtractionSimulator } from './extraction';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
 import { ReceiptsSimulator } from './receipts';
+import { SatSimulator } from './sat';
 import { SimulatorServer } from './server';
 
 /** The signing secret the dev/e2e Extraction simulator and the Extraction Trigger credential share. */
@@ -19,11 +20,13 @@ export async function startSimulators(port = 0) {
 	partners.seedProducts(3, 'Plan Pyme');
 	const receipts = new ReceiptsSimulator();
 	const extraction = new ExtractionSimulator();
+	const sat = new SatSimulator();
 	const server = await new SimulatorServer([
 		partners,
 		receipts,
 		extraction,
 		extraction.ecuador,
+		sat,
 	]).start(port);
 	// The real receipts service serves printable forms and XML from another host: so does this one.
 	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
@@ -55,14 +58,20 @@ export async function startSimulators(port = 0) {
 		},
 		extractionWebhookApi: { secret: DEV_WEBHOOK_SECRET },
 	};
-	return { server, partners, receipts, extraction, credentials };
+	/** Nodes without a credential take their service's address in Options → Service Address. */
+	const addresses = { sat: SatSimulator.address(server.url('sat')) };
+	return { server, partners, receipts, extraction, sat, credentials, addresses };
 }
 
 // `node .build/test/simulator/main.js [port]`: run the simulators alone (for your own n8n).
 if (require.main === module) {
-	void startSimulators(Number(process.argv[2] ?? 7401)).then(({ server, credentials }) => {
-		console.log(`Service simulators on http://127.0.0.1:${server.port}`);
-		console.log('Credential values for n8n:');
-		console.log(JSON.stringify(credentials, null, 2));
-	});
+	void startSimulators(Number(process.argv[2] ?? 7401)).then(
+		({ server, credentials, addresses }) => {
+			console.log(`Service simulators on http://127.0.0.1:${server.port}`);
+			console.log('Credential values for n8n:');
+			console.log(JSON.stringify(credentials, null, 2));
+			console.log('Service Address (Options) of the nodes without a credential:');
+			console.log(JSON.stringify(addresses, null, 2));
+		},
+	);
 }
