@@ -32,8 +32,8 @@ import { xmlEscape } from './domain/expression';
 /** The SAT's own address of the service. */
 export const SAT_STATUS_ADDRESS =
 	'https://consultaqr.facturaelectronica.sat.gob.mx/ConsultaCFDIService.svc';
-/** The path an address given without one gets. */
-const SERVICE_PATH = '/ConsultaCFDIService.svc';
+/** The service's path, added to a Service Address that does not end with it. */
+const SERVICE_PATH = 'ConsultaCFDIService.svc';
 export const SOAP_ACTION = 'http://tempuri.org/IConsultaCFDIService/Consulta';
 const SOAP_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
 const TEMPURI = 'http://tempuri.org/';
@@ -56,13 +56,14 @@ export function serviceAddress(raw: unknown): { address: string } | { problem: s
 	if (text === '') return { address: SAT_STATUS_ADDRESS };
 	if (typeof text !== 'string' || !originOf(text))
 		return {
-			problem: `${JSON.stringify(text)} is not an http(s) address (e.g. https://proxy.example.com/ConsultaCFDIService.svc)`,
+			problem: `${JSON.stringify(text)} is not an http(s) address (e.g. https://proxy.example.com/sat)`,
 		};
 	const url = new URL(text);
 	if (url.username || url.password) return { problem: 'must not contain a user name or password' };
 	if (url.search || url.hash)
 		return { problem: 'must not contain a query (?…) or a fragment (#…)' };
-	if (url.pathname === '/' || url.pathname === '') url.pathname = SERVICE_PATH;
+	if (!url.pathname.toLowerCase().endsWith(SERVICE_PATH.toLowerCase()))
+		url.pathname = `${url.pathname.replace(/\/+$/, '')}/${SERVICE_PATH}`;
 	return { address: url.href };
 }
 
@@ -94,7 +95,7 @@ function quote(text: string): string {
 
 /**
  * `ConsultaResult` of a success answer (children by local name, trimmed; an empty one is absent), or what is
- * wrong with the answer, in words that follow "the answer".
+ * wrong with the answer (`the answer is …`).
  */
 export function readConsultaAnswer(
 	answer: Answer,
@@ -102,7 +103,7 @@ export function readConsultaAnswer(
 	const type = answer.headers['content-type'] ?? '';
 	if (sniff(answer.body, type) === 'html')
 		return {
-			problem: `is a web page, not a SOAP answer (${quote(answer.body.toString('utf8'))}): the service may be down for maintenance`,
+			problem: `the answer is a web page, not a SOAP answer (${quote(answer.body.toString('utf8'))}): the service may be down for maintenance`,
 		};
 	let root: XmlElement;
 	try {
@@ -112,18 +113,20 @@ export function readConsultaAnswer(
 		return {
 			problem:
 				error instanceof XmlError
-					? `is not a SOAP answer (${type ? `content-type ${type}, ` : ''}starting with ${head}: ${error.message})`
-					: `could not be read (${String(error)})`,
+					? `the answer is not a SOAP answer (${type ? `content-type ${type}, ` : ''}starting with ${head}: ${error.message})`
+					: `the answer could not be read (${String(error)})`,
 		};
 	}
 	if (root.local !== 'Envelope' || root.ns !== SOAP_ENVELOPE)
-		return { problem: `is not a SOAP 1.1 envelope (its root element is <${root.name}>)` };
+		return {
+			problem: `the answer is not a SOAP 1.1 envelope (its root element is <${root.name}>)`,
+		};
 	const body = child(root, 'Body', SOAP_ENVELOPE);
 	const fault = faultOf(body);
-	if (fault !== undefined) return { problem: `is a SOAP fault: ${fault}` };
+	if (fault !== undefined) return { problem: `the answer is a SOAP fault: ${fault}` };
 	const result =
 		body && child(child(body, 'ConsultaResponse', TEMPURI) ?? body, 'ConsultaResult', TEMPURI);
-	if (!result) return { problem: 'has no ConsultaResponse/ConsultaResult' };
+	if (!result) return { problem: 'the answer has no ConsultaResponse/ConsultaResult' };
 	const value: Record<string, string> = {};
 	for (const field of result.children) {
 		const text = field.text.trim();
@@ -167,17 +170,25 @@ const SAT_SERVICE: ServiceDefinition = {
 export interface SatContext extends RouterContext {
 	api: ServiceClient;
 	/** Options → Service Address, checked (read once per execution, from the first item). */
-	address(): string;
+	address: string;
 }
 
 /**
  * The context of one execution. Options → Request Timeout and Service Address are read once, from the first
- * item, as the options say; a wrong Service Address stops the node before anything is sent.
+ * item, as the options say: a wrong value stops the node before anything is sent (Read CFDI XML has neither
+ * option: their defaults are read).
  */
 export function satContext(ctx: IExecuteFunctions): SatContext {
 	const once = { inOptions: true, once: true };
 	const timeoutMs = numberOption.call(ctx, requestTimeoutOption, 0, once) * 1000;
-	let address: string | undefined;
+	const checked = serviceAddress(
+		ctx.getNodeParameter(`options.${serviceAddressOption.name}`, 0, ''),
+	);
+	if ('problem' in checked)
+		throw new NodeOperationError(ctx.getNode(), `Options → Service Address ${checked.problem}`, {
+			description:
+				"Leave it empty to ask the SAT's own service, or give a full http(s) address. It applies to every item of the execution. Nothing was sent.",
+		});
 	return {
 		api: new ServiceClient(
 			ctx,
@@ -186,23 +197,7 @@ export function satContext(ctx: IExecuteFunctions): SatContext {
 			// One re-send at most: the SAT asks its callers not to raise their volume.
 			{ ...DEFAULT_RETRY, maxAttempts: 2 },
 		),
-		address() {
-			if (address !== undefined) return address;
-			const checked = serviceAddress(
-				ctx.getNodeParameter(`options.${serviceAddressOption.name}`, 0, ''),
-			);
-			if ('problem' in checked)
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`Options → Service Address ${checked.problem}`,
-					{
-						description:
-							"Leave it empty to ask the SAT's own service, or give a full http(s) address. It applies to every item of the execution. Nothing was sent.",
-					},
-				);
-			address = checked.address;
-			return address;
-		},
+		address: checked.address,
 	};
 }
 
@@ -212,7 +207,7 @@ export async function consulta(
 	expression: string,
 	itemIndex: number,
 ): Promise<ConsultaResult> {
-	return await ctx.api.postText(ctx.address(), itemIndex, {
+	return await ctx.api.postText(ctx.address, itemIndex, {
 		body: consultaEnvelope(expression),
 		headers: {
 			'Content-Type': 'text/xml; charset=utf-8',

@@ -124,20 +124,20 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /** How messages name each input of the expression, in each input mode. */
 const LABELS: Record<'fields' | 'xml', Record<keyof ExpressionInput, string>> = {
 	fields: {
-		version: 'CFDI Version',
 		uuid: 'UUID (Folio Fiscal)',
 		issuerRfc: 'Issuer RFC (RFC Emisor)',
 		receiverRfc: 'Receiver RFC (RFC Receptor)',
 		total: 'Total',
 		seal: 'Seal, Last 8 Characters (Sello)',
+		version: 'CFDI Version',
 	},
 	xml: {
-		version: 'Comprobante Version',
 		uuid: 'TimbreFiscalDigital UUID',
 		issuerRfc: 'Emisor Rfc',
 		receiverRfc: 'Receptor Rfc',
 		total: 'Comprobante Total',
 		seal: 'Comprobante Sello',
+		version: 'Comprobante Version',
 	},
 };
 

@@ -7,9 +7,9 @@ export const serviceAddressOption: INodeProperties = {
 	name: 'serviceAddress',
 	type: 'string',
 	default: '',
-	placeholder: 'e.g. http://127.0.0.1:7401/sat/ConsultaCFDIService.svc',
+	placeholder: 'e.g. https://proxy.example.com/sat',
 	description:
-		"Leave empty to ask the SAT's own service (https://consultaqr.facturaelectronica.sat.gob.mx/ConsultaCFDIService.svc). A full address (scheme, host, port, path) sends the request there instead: a proxy your network requires, or a simulator for tests. An address without a path gets the SAT's path /ConsultaCFDIService.svc. Read once per execution, from the first item.",
+		"Leave empty to ask the SAT itself (consultaqr.facturaelectronica.sat.gob.mx). A full address (scheme, host, port, optional path) sends every question there instead, e.g. to a proxy or a simulator; the service's path is added unless the address already ends with ConsultaCFDIService.svc. Read once per execution, from the first item.",
 };
 
 /**
@@ -30,7 +30,7 @@ export const requestTimeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
 	name: 'requestTimeout',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 300 },
+	typeOptions: { minValue: 1, maxValue: 600, numberPrecision: 0 },
 	default: 15,
 	description:
 		"How long asking the SAT about one CFDI may take at most, from sending the request to the last byte of the answer, a re-send included (read once per execution, from the first item). The SAT's service is often slow; an answer that arrives after this time is not waited for, and the item fails naming its UUID.",

@@ -1,11 +1,12 @@
-import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { binaryUpTo } from '../../../shared/files';
 import { megabytes } from '../../../shared/http';
 import { Checker } from '../../../shared/validate';
 import { XmlError } from '../../../shared/xml';
 import { NotACfdiError, readCfdi, type CfdiReading } from '../../domain/cfdi';
 
-/** The largest CFDI read: the XML reader's own cap (10 MB), far above any real CFDI. */
+/** The largest CFDI read (10 MB, the XML reader's own default): far above any real CFDI. */
 export const MAX_CFDI_BYTES = 10 * 1024 * 1024;
 
 /**
@@ -74,63 +75,57 @@ export async function readCfdiInput(
 	consequence: string,
 ): Promise<CfdiInput> {
 	const node = this.getNode();
-	const source = this.getNodeParameter('xmlSource', i, 'binary') as string;
+	const source = this.getNodeParameter('xmlSource', i, 'binary');
 	const item = this.getInputData()[i];
+	const check = new Checker();
 	let data: Buffer | string;
 	let field: string;
-	if (source === 'binary') {
+	if (source === 'text') {
+		field = 'XML';
+		const raw = this.getNodeParameter('xml', i, '');
+		data = typeof raw === 'string' ? raw : '';
+		if (typeof raw !== 'string' || !raw.trim()) check.fail(field, 'is required: give the XML text');
+	} else {
 		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
 		field = `Input Binary Field "${property}"`;
-		// As n8n's own nodes do (assertBinaryData), say which binary property is missing, before reading it.
+		// As n8n's own nodes do (assertBinaryData), say which binary field is missing, before reading it.
 		const binary = item?.binary ?? {};
-		if (!Object.hasOwn(binary, property)) {
+		if (!property || !Object.hasOwn(binary, property)) {
 			const present = Object.keys(binary);
-			new Checker()
-				.fail(
-					field,
-					`the input item has no binary property "${property}"` +
-						(present.length
-							? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
-							: ': it carries no file at all, so the previous node did not output one'),
-				)
-				.throwIfFailed(node, i);
-		}
-		const announced = binary[property].bytes;
-		if (typeof announced === 'number' && announced > MAX_CFDI_BYTES)
-			throw fail(
-				node,
-				i,
+			check.fail(
 				field,
-				`the file is larger than ${megabytes(MAX_CFDI_BYTES)}`,
-				consequence,
+				'the input item has no such binary field' +
+					(present.length
+						? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
+						: ': it carries no file at all, so the previous node did not output one'),
 			);
-		data = await this.helpers.getBinaryDataBuffer(i, property);
-	} else {
-		field = 'XML';
-		const text = this.getNodeParameter('xml', i, '');
-		data = typeof text === 'string' ? text : String(text ?? '');
+			check.throwIfFailed(node, i);
+		}
+		const bytes = await binaryUpTo.call(this, i, property, MAX_CFDI_BYTES);
+		if (bytes === 'too-large')
+			check.fail(field, `is larger than ${megabytes(MAX_CFDI_BYTES)}, which no CFDI is`);
+		else if (!bytes.toString('latin1', 0, 4096).trim()) check.fail(field, 'is an empty file');
+		data = bytes === 'too-large' ? '' : bytes;
 	}
-	if ((typeof data === 'string' ? data : data.toString('latin1', 0, 4096)).trim() === '')
-		throw fail(node, i, field, 'is empty', consequence);
+	throwIfFailed(check, node, i, consequence);
 	try {
-		return { reading: readCfdi(data), field, binary: item?.binary };
+		return { reading: readCfdi(data, { maxBytes: MAX_CFDI_BYTES }), field, binary: item?.binary };
 	} catch (error) {
-		if (error instanceof XmlError || error instanceof NotACfdiError)
-			throw fail(node, i, field, error.message, consequence);
+		if (error instanceof XmlError)
+			check.fail(field, `is not XML the package can read: ${error.message}`);
+		else if (error instanceof NotACfdiError) check.fail(field, error.message);
 		// Not a problem of the file: a fault of this code, reported as it is.
-		throw new NodeOperationError(node, error as Error, { itemIndex: i });
+		else throw new NodeOperationError(node, error as Error, { itemIndex: i });
+		throwIfFailed(check, node, i, consequence);
+		throw error;
 	}
 }
 
-function fail(
-	node: ReturnType<IExecuteFunctions['getNode']>,
-	i: number,
-	field: string,
-	problem: string,
-	consequence: string,
-): NodeOperationError {
-	return new NodeOperationError(node, `${field}: ${problem}`, {
+/** The Checker's one error for the item, saying what happens because of it and what the XML must be. */
+function throwIfFailed(check: Checker, node: INode, i: number, consequence: string): void {
+	if (check.ok) return;
+	throw new NodeOperationError(node, check.problems.join('; '), {
 		itemIndex: i,
-		description: `${consequence} Check that the item carries the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not a PDF, a ZIP or an acknowledgment.`,
+		description: `${consequence} Give the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not its PDF, a ZIP or an acknowledgment.`,
 	});
 }
