@@ -38,7 +38,12 @@ export const cfdiItem = (spec = {}) => fileItem(cfdiXml(spec).xml);
  * with `parameters`. No credential: the node takes none.
  * @returns {IWorkflowBase}
  */
-export function satWorkflow(parameters, items, continueOnFail = false) {
+export function satWorkflow(
+	parameters,
+	items,
+	continueOnFail = false,
+	jsCode = `return ${JSON.stringify(items)};`,
+) {
 	return /** @type {IWorkflowBase} */ (
 		/** @type {unknown} */ ({
 			id: 'wf',
@@ -64,7 +69,7 @@ export function satWorkflow(parameters, items, continueOnFail = false) {
 					type: 'n8n-nodes-base.code',
 					typeVersion: 2,
 					position: [200, 0],
-					parameters: { jsCode: `return ${JSON.stringify(items)};` },
+					parameters: { jsCode },
 				},
 				{
 					id: 'n',
@@ -108,6 +113,20 @@ export async function startSat() {
 				continueOnFail,
 			),
 		);
+	/**
+	 * Like `run`, the input items made by `jsCode` (the Code node's JavaScript, which returns them): for inputs
+	 * too large to write into the workflow.
+	 * @returns {Promise<RunResult>}
+	 */
+	const runCode = (parameters, jsCode, continueOnFail = false) =>
+		engine.run(
+			satWorkflow(
+				{ ...parameters, options: { serviceAddress: address, ...(parameters.options ?? {}) } },
+				[],
+				continueOnFail,
+				jsCode,
+			),
+		);
 	/** `run` on the fake clock (test/harness/clock.js): for runs that wait (a late answer, a re-send). */
 	const runTimed = async (parameters, items = [{}], continueOnFail = false) => {
 		const { result, elapsedMs } = await withFakeClock(() => run(parameters, items, continueOnFail));
@@ -125,6 +144,7 @@ export async function startSat() {
 		address,
 		otherOrigin,
 		run,
+		runCode,
 		runTimed,
 		calls,
 		reset,
