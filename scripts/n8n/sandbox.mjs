@@ -127,7 +127,7 @@ export function forCustomExtension(workflow) {
 
 /**
  * Packs the built package (`npm pack`, what npm publishes) and installs the tarball into `<userFolder>/.n8n/nodes`
- * the way the README tells users to: a bare package.json there, then `npm install --legacy-peer-deps <tarball>`,
+ * the way docs/install.md tells users to: a bare package.json there, then `npm install --legacy-peer-deps <tarball>`,
  * which installs the package alone (a plain install would also pull the n8n-workflow peer and compile native
  * modules). Returns the tarball's file name and the installed package's folder.
  */

@@ -1,5 +1,5 @@
 // End-to-end: the package as users install it. `npm pack` of the built package, the tarball installed with
-// `npm install --legacy-peer-deps` into a fresh n8n user folder's .n8n/nodes (README, "Install in n8n"), n8n of the
+// `npm install --legacy-peer-deps` into a fresh n8n user folder's .n8n/nodes (docs/install.md), n8n of the
 // line N8N_LINE selects (1 or 2, default 2) started WITHOUT N8N_CUSTOM_EXTENSIONS, and the files of examples/
 // imported as they are, straight from the folder, with credentials named the way the examples name them and
 // pointing at the simulators. This is also the check that `files` and the `n8n` field of package.json

@@ -356,7 +356,7 @@ describe('reproducible access key (Options → Access Key)', () => {
 			parseInt(createHash('sha256').update(publicFields).digest('hex').slice(0, 12), 16) %
 				100000000,
 		).padStart(8, '0');
-		// The derivation the README documents, pinned: changing it would change every key a re-run carries.
+		// The derivation docs/receipts.md documents, pinned: changing it would change every key a re-run carries.
 		const keyed = String(
 			parseInt(
 				createHmac('sha256', DEV_ACCESS_KEY_SECRET).update(publicFields).digest('hex').slice(0, 12),

@@ -141,8 +141,8 @@ const WITHOUT_MESSAGE: Record<
 };
 
 /**
- * What a bookkeeper reads of a receipt at a glance, the same with Simplify on or off (README, "Reading the
- * outcome"):
+ * What a bookkeeper reads of a receipt at a glance, the same with Simplify on or off (docs/receipts.md,
+ * "Reading the outcome"):
  * - `rejected`: true when the receipt is not valid as it stands — NO AUTORIZADO, DEVUELTO, ERROR, or it could not be
  *   signed — false otherwise (authorized, or not decided yet);
  * - `reason`: why, for a rejected receipt: each refusing message of the SRI with what its code means (an unknown
