@@ -90,6 +90,10 @@ async function main() {
 		console.log(
 			'Create these credentials in your n8n:\n' + JSON.stringify(sim.credentials, null, 2),
 		);
+		console.log(
+			'Nodes without a credential: set their Options → Service Address to\n' +
+				JSON.stringify(sim.addresses, null, 2),
+		);
 		process.once('SIGINT', () => sim.server.stop().then(() => process.exit(0)));
 		return;
 	}
@@ -135,6 +139,7 @@ async function main() {
 n8n is running: ${n8n.url}
   log in with ${DEV_OWNER.email} / ${DEV_OWNER.password}
   credentials: Partners, Receipts and Extraction (staging) point at the simulators on http://127.0.0.1:${sandbox.sim.server.port}
+  SAT (Mexico) nodes of the examples ask the SAT's simulator (Options → Service Address ${sandbox.sim.addresses.sat})
   example workflows: ${examples.map((e) => `${e.workflow.name}${e.trigger ? ' (active)' : ''}`).join('; ')}${faults}
 Ctrl-C stops n8n and the simulators.`);
 }

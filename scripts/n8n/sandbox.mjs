@@ -303,12 +303,29 @@ export async function prepareSandbox({
 }
 
 /**
+ * Nodes without a credential (SAT (Mexico)) ask their service at Options → Service Address, empty in the examples
+ * (the real service): in the sandbox, their simulator's address. A copy; the workflow is not changed.
+ */
+function withServiceAddresses(workflow, sim) {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes) {
+		const service = node.type.slice(node.type.lastIndexOf('.') + 1);
+		const address = sim.addresses?.[service];
+		if (!address) continue;
+		node.parameters ??= {};
+		node.parameters.options = { ...(node.parameters.options ?? {}) };
+		node.parameters.options.serviceAddress ||= address;
+	}
+	return copy;
+}
+
+/**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder).
  * In the sandbox they are filled with demo data seeded in the simulators; the files are not changed.
  */
 export function fillPlaceholders(workflow, sim, userFolder) {
-	let text = JSON.stringify(workflow);
+	let text = JSON.stringify(withServiceAddresses(workflow, sim));
 	if (text.includes('ext_REPLACE_ME')) {
 		const job = sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
 		text = text.replaceAll('ext_REPLACE_ME', job.publicId);

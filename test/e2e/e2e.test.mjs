@@ -22,6 +22,7 @@ const PACKAGE_NODES = [
 	'partners',
 	'receipts',
 	'extraction',
+	'sat',
 	'receiptsTrigger',
 	'extractionTrigger',
 ];

@@ -1,5 +1,5 @@
 import { readCfdi } from '../../nodes/Sat/domain/cfdi';
-import { readStatus } from '../../nodes/Sat/domain/status';
+import { readStatus as readStatusTyped } from '../../nodes/Sat/domain/status';
 import { cfdiXml, uuidWith } from '../simulator/cfdi';
 
 /**
@@ -7,7 +7,8 @@ import { cfdiXml, uuidWith } from '../simulator/cfdi';
  * summary's fields for each version, what is flagged, and the JSON of the whole CFDI.
  */
 
-const read = (spec) => readCfdi(cfdiXml(spec).xml);
+/** The reading of the CFDI `spec` describes; its JSON fields read as the output items would be. */
+const read = (spec) => /** @type {any} */ (readCfdi(cfdiXml(spec).xml));
 
 describe('the summary', () => {
 	test('CFDI 4.0: every summary field, amounts as numbers', () => {
@@ -401,6 +402,9 @@ describe('what is not a CFDI this node reads', () => {
 		expect(() => readCfdi(xml)).toThrow(message);
 	});
 });
+
+/** What an answer reads as, its fields read as an output item's. */
+const readStatus = (uuid, result) => /** @type {any} */ (readStatusTyped(uuid, result));
 
 describe('the SAT’s answer', () => {
 	const uuid = uuidWith('A000', 1);

@@ -1,6 +1,15 @@
 import { cfdiXml, uuidWith } from '../simulator/cfdi';
 import { parseExpression } from '../simulator/sat';
-import { cfdiItem, fields, fieldsOf, fileItem, fromXml, readXml, startSat } from './setup';
+import {
+	cfdiItem,
+	fields,
+	fieldsOf,
+	fileItem,
+	fromXml,
+	readXml,
+	satWorkflow,
+	startSat,
+} from './setup';
 /** @import { SatEnv } from './setup' */
 
 /**
@@ -236,13 +245,37 @@ describe('each kind of answer', () => {
 		);
 	});
 
-	test('Continue On Fail: the error item carries the UUID, so a workflow can route it', async () => {
+	test('Continue On Fail: an error item whose message names the UUID', async () => {
 		const { result, item } = await ask('F500', true);
 		expect(result.error).toBeUndefined();
 		expect(json(result)).toEqual({
-			error: expect.stringContaining(`CFDI ${item.uuid}:`),
-			uuid: item.uuid,
+			error: expect.stringMatching(
+				new RegExp(`^\\[item 1\\] CFDI ${item.uuid}: SAT answered with a SOAP fault`),
+			),
 		});
+	});
+
+	test('On Error → Continue (using error output): the error on the error output, with the input item’s fields', async () => {
+		const item = fieldsOf({ uuid: uuidWith('F503', 1) });
+		const workflow = satWorkflow({ ...fields(), options: { serviceAddress: env.address } }, [
+			{ json: item },
+		]);
+		const node = /** @type {any} */ (workflow.nodes.find((n) => n.name === 'SAT (Mexico)'));
+		node.onError = 'continueErrorOutput';
+		const result = await env.engine.run(workflow);
+		expect(result.error).toBeUndefined();
+		const outputs = result.run.data.resultData.runData['SAT (Mexico)'][0].data?.main ?? [];
+		expect(outputs[0]).toEqual([]);
+		expect(outputs[1]?.map((i) => i.json)).toEqual([
+			{
+				...item,
+				error: expect.stringMatching(
+					new RegExp(
+						`^\\[item 1\\] CFDI ${item.uuid}: SAT answered with a web page \\(HTTP 503\\)`,
+					),
+				),
+			},
+		]);
 	});
 });
 

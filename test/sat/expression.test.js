@@ -12,6 +12,7 @@ import { checkDigit } from '../../nodes/shared/tax/rfc';
  */
 
 const UUID = '5FB2822E-396D-4725-8521-CDC4BDD20CCF';
+/** @type {{ version: '4.0' | '3.3' | '3.2'; uuid: string; issuerRfc: string; receiverRfc: string }} */
 const base = { version: '4.0', uuid: UUID, issuerRfc: 'EKU9003173C9', receiverRfc: 'URE180429TM6' };
 
 describe('the total, CFDI 3.3 and 4.0: at most 6 decimals, trailing zeros dropped, one decimal kept', () => {

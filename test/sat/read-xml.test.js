@@ -92,17 +92,11 @@ test('One Item per Concepto: a row per concepto with the CFDI’s identity, pair
 		objeto_imp: '02',
 		impuestos_trasladados: 20,
 		impuestos_retenidos: 0,
-		traslados: [
-			{
-				impuesto: '002',
-				nombre: 'IVA',
-				tipo_factor: 'Tasa',
-				tasa_o_cuota: 0.16,
-				base: 125,
-				importe: 20,
-			},
-		],
-		retenciones: [],
+		iva_trasladado: 20,
+		ieps_trasladado: 0,
+		isr_retenido: 0,
+		iva_retenido: 0,
+		ieps_retenido: 0,
 		warnings: [],
 	});
 	expect(rows[0].binary).toBeUndefined();
@@ -182,4 +176,29 @@ describe('what it refuses, naming the field', () => {
 			'3.3',
 		]);
 	});
+});
+
+test('One Item per Concepto: withheld taxes, one column per tax', async () => {
+	const cfdi = cfdiXml({
+		conceptos: [
+			{
+				descripcion: 'Honorarios',
+				cantidad: 1,
+				valorUnitario: 10000,
+				isrRetenido: 0.1,
+				ivaRetenido: true,
+			},
+		],
+	});
+	const result = await env.run(readXml({ onePerConcepto: true }), [fileItem(cfdi.xml)]);
+	expect(items(result)[0].json).toMatchObject({
+		impuestos_trasladados: 1600,
+		impuestos_retenidos: 2066.67,
+		iva_trasladado: 1600,
+		ieps_trasladado: 0,
+		isr_retenido: 1000,
+		iva_retenido: 1066.67,
+		ieps_retenido: 0,
+	});
+	expect(items(result)[0].json).not.toHaveProperty('retenciones');
 });

@@ -91,6 +91,12 @@ const err = (status, code, message, headers) => ({
 	headers,
 });
 
+/**
+ * What the SAT simulator (sat.js) answers for the documents this simulator makes, in turn: mostly valid, some
+ * cancelled, one whose issuer is on the EFOS list (the codes of sat.js OUTCOMES, in the UUIDs' last group).
+ */
+export const DOCUMENT_OUTCOMES = ['A000', 'C001', 'A002', 'E100', 'C003'];
+
 export const PERMISSIONS_ALL = ['extractions:create', 'extractions:read', 'documents:download'];
 
 export class ExtractionSimulator {
@@ -279,9 +285,8 @@ export class ExtractionSimulator {
 		);
 		return Array.from({ length: job.schedule.documents }, (_, n) => ({
 			id: `doc_${job.publicId.slice(4, 10)}_${n + 1}`,
-			// What the SAT simulator (sat.js) answers for it: mostly valid, some cancelled, one issuer on the EFOS list.
 			uuid: uuidWith(
-				['A000', 'C001', 'A002', 'E100', 'C003'][this.documentCount % 5],
+				DOCUMENT_OUTCOMES[this.documentCount % DOCUMENT_OUTCOMES.length],
 				++this.documentCount,
 			),
 			type: 'INVOICE',

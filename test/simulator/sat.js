@@ -45,7 +45,14 @@ const NOT_FOUND = 'N - 602: Comprobante no encontrado.';
  *   | { kind: 'no-result' }} Outcome
  */
 
-/** @returns {StatusOutcome} */
+/**
+ * @param {string} estado
+ * @param {string | null} esCancelable
+ * @param {string | null} [estatusCancelacion]
+ * @param {string | null} [efos]
+ * @param {string} [codigo]
+ * @returns {StatusOutcome}
+ */
 const status = (estado, esCancelable, estatusCancelacion = null, efos = '200', codigo = FOUND) => ({
 	kind: 'status',
 	codigo,
@@ -184,9 +191,9 @@ const MAINTENANCE_PAGE =
 
 /**
  * @typedef {object} Registered
- * @property {string} re
- * @property {string} rr
- * @property {string} total The CFDI's total, as a decimal text.
+ * @property {string} [re]
+ * @property {string} [rr]
+ * @property {string} [total] The CFDI's total, as a decimal text.
  * @property {Outcome} outcome
  */
 
@@ -218,9 +225,10 @@ export class SatSimulator {
 	}
 
 	/**
-	 * Pins `uuid` to an outcome and to its CFDI's data: asked with other RFCs or another total, it is not found.
+	 * Pins `uuid` to an outcome (a code of OUTCOMES, or an outcome) and to the CFDI data given: asked with other
+	 * RFCs or another total than those given, it is not found.
 	 * @param {string} uuid
-	 * @param {{ re: string; rr: string; total: string; outcome?: Outcome | string }} cfdi
+	 * @param {{ re?: string; rr?: string; total?: string; outcome?: Outcome | string }} cfdi
 	 */
 	pin(uuid, cfdi) {
 		const outcome = typeof cfdi.outcome === 'string' ? OUTCOMES[cfdi.outcome] : cfdi.outcome;
@@ -266,7 +274,11 @@ export class SatSimulator {
 		let outcome = pinned?.outcome ?? OUTCOMES[uuid.slice(24, 28)] ?? DEFAULT;
 		if (pinned) {
 			const same = (/** @type {string} */ a, /** @type {string} */ b) => Number(a) === Number(b);
-			if (pinned.re !== params.re || pinned.rr !== params.rr || !same(pinned.total, params.tt))
+			if (
+				(pinned.re !== undefined && pinned.re !== params.re) ||
+				(pinned.rr !== undefined && pinned.rr !== params.rr) ||
+				(pinned.total !== undefined && !same(pinned.total, params.tt))
+			)
 				outcome = OUTCOMES.D602;
 		}
 		switch (outcome.kind) {

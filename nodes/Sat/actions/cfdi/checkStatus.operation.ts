@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { attachRecovery, reword } from '../../../shared/errors';
+import { reword } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
 import { Checker } from '../../../shared/validate';
 import {
@@ -202,7 +202,7 @@ export async function execute(
 	try {
 		answer = await consulta(ctx, expression, i);
 	} catch (error) {
-		throw attachRecovery(reword(error, `CFDI ${uuid}: `), { uuid });
+		throw reword(error, `CFDI ${uuid}: `);
 	}
 	const reading = readStatus(uuid, answer);
 	if (reading.kind === 'invalid-expression') {
@@ -210,34 +210,28 @@ export async function execute(
 			.filter(([key]) => key !== 'seal' || (input.version !== '3.2' && input.seal))
 			.map(([, label]) => label)
 			.join(', ');
-		throw attachRecovery(
-			new NodeOperationError(
-				this.getNode(),
-				`CFDI ${uuid}: the SAT could not read the data it was asked with (${reading.codigo})`,
-				{
-					itemIndex: i,
-					description:
-						(mode === 'xml'
-							? `The question was built from the CFDI's own ${inputs}: check that the XML is the CFDI as it was stamped, not edited afterwards.`
-							: `Check ${inputs}: each as the CFDI writes it (the total with a point for decimals, e.g. 1160.00; the CFDI Version that the CFDI says).`) +
-						` The SAT was asked with: ${expression}`,
-				},
-			),
-			{ uuid },
+		throw new NodeOperationError(
+			this.getNode(),
+			`CFDI ${uuid}: the SAT could not read the data it was asked with (${reading.codigo})`,
+			{
+				itemIndex: i,
+				description:
+					(mode === 'xml'
+						? `The question was built from the CFDI's own ${inputs}: check that the XML is the CFDI as it was stamped, not edited afterwards.`
+						: `Check ${inputs}: each as the CFDI writes it (the total with a point for decimals, e.g. 1160.00; the CFDI Version that the CFDI says).`) +
+					` The SAT was asked with: ${expression}`,
+			},
 		);
 	}
 	if (reading.kind === 'unreadable')
-		throw attachRecovery(
-			new NodeOperationError(
-				this.getNode(),
-				`CFDI ${uuid}: the SAT's answer cannot be used: ${reading.problem}`,
-				{
-					itemIndex: i,
-					description:
-						"Nothing about this CFDI is known. Run it again later (asking again is safe, it only reads); if it repeats, the SAT's answers may have changed.",
-				},
-			),
-			{ uuid },
+		throw new NodeOperationError(
+			this.getNode(),
+			`CFDI ${uuid}: the SAT's answer cannot be used: ${reading.problem}`,
+			{
+				itemIndex: i,
+				description:
+					"Nothing about this CFDI is known. Run it again later (asking again is safe, it only reads); if it repeats, the SAT's answers may have changed.",
+			},
 		);
 
 	const json: IDataObject = { ...reading.fields, expresion_impresa: expression };

@@ -13,10 +13,20 @@ export function cfdiOutput(cfdi: CfdiInput, status: IDataObject = {}): INodeExec
 	return [{ json, ...(cfdi.binary ? { binary: cfdi.binary } : {}) }];
 }
 
+/** The amounts of a concepto's tax lines of the tax named `name` (IVA, ISR, IEPS), added up. */
+function taxTotal(lines: unknown, name: string): number {
+	if (!Array.isArray(lines)) return 0;
+	const cents = (lines as IDataObject[])
+		.filter((line) => line.nombre === name && typeof line.importe === 'number')
+		.reduce((sum, line) => sum + Math.round((line.importe as number) * 1e6), 0);
+	return cents / 1e6;
+}
+
 /**
  * One Item per Concepto: a row per concepto, for a spreadsheet — the CFDI's identity (UUID, serie, folio, date,
- * parties, currency) beside each concepto's own fields and taxes. A CFDI without conceptos (which the SAT's
- * schema does not allow) gives one row with the CFDI's identity only.
+ * parties, currency) beside each concepto's own fields, its taxes as one column per tax (IVA and IEPS
+ * transferred; ISR, IVA and IEPS withheld) instead of the lists a spreadsheet cannot hold. A CFDI without
+ * conceptos (which the SAT's schema does not allow) gives one row with the CFDI's identity only.
  */
 export function conceptoRows(cfdi: CfdiInput): IDataObject[] {
 	const { summary, conceptos, warnings } = cfdi.reading;
@@ -37,10 +47,18 @@ export function conceptoRows(cfdi: CfdiInput): IDataObject[] {
 		tipo_cambio: summary.tipo_cambio,
 	};
 	if (!conceptos.length) return [{ ...identity, concepto_numero: null, warnings }];
-	return conceptos.map((concepto, n) => ({
-		...identity,
-		concepto_numero: n + 1,
-		...concepto,
-		warnings,
-	}));
+	return conceptos.map((concepto, n) => {
+		const { traslados, retenciones, ...fields } = concepto;
+		return {
+			...identity,
+			concepto_numero: n + 1,
+			...fields,
+			iva_trasladado: taxTotal(traslados, 'IVA'),
+			ieps_trasladado: taxTotal(traslados, 'IEPS'),
+			isr_retenido: taxTotal(retenciones, 'ISR'),
+			iva_retenido: taxTotal(retenciones, 'IVA'),
+			ieps_retenido: taxTotal(retenciones, 'IEPS'),
+			warnings,
+		};
+	});
 }
