@@ -97,7 +97,7 @@ test('One Item per Concepto: a row per concepto with the CFDI’s identity, pair
 		isr_retenido: 0,
 		iva_retenido: 0,
 		ieps_retenido: 0,
-		warnings: [],
+		warnings: '',
 	});
 	expect(rows[0].binary).toBeUndefined();
 });

@@ -212,6 +212,8 @@ test("fixture: last month's received CFDIs checked with the SAT; valid ones a ro
 		importe: 1000,
 		iva_trasladado: 160,
 	});
+	// A spreadsheet cell each: the CFDI's warnings as one text.
+	expect(purchases[0].warnings).toMatch(/^Emisor RFC AAA010101AAA: its check digit is A/);
 	const list = csv(`para-revisar-${month}.csv`);
 	expect(list.map((r) => [r.uuid, r.estado, r.motivo])).toEqual([
 		[uuids[1], 'Cancelado', 'Estado: Cancelado'],

@@ -25,11 +25,13 @@ function taxTotal(lines: unknown, name: string): number {
 /**
  * One Item per Concepto: a row per concepto, for a spreadsheet — the CFDI's identity (UUID, serie, folio, date,
  * parties, currency) beside each concepto's own fields, its taxes as one column per tax (IVA and IEPS
- * transferred; ISR, IVA and IEPS withheld) instead of the lists a spreadsheet cannot hold. A CFDI without
- * conceptos (which the SAT's schema does not allow) gives one row with the CFDI's identity only.
+ * transferred; ISR, IVA and IEPS withheld) instead of the lists a spreadsheet cannot hold, and the CFDI's
+ * warnings as one text (`; ` between them, empty when none). A CFDI without conceptos (which the SAT's schema
+ * does not allow) gives one row with the CFDI's identity only.
  */
 export function conceptoRows(cfdi: CfdiInput): IDataObject[] {
-	const { summary, conceptos, warnings } = cfdi.reading;
+	const { summary, conceptos } = cfdi.reading;
+	const warnings = cfdi.reading.warnings.join('; ');
 	const emisor = (summary.emisor ?? {}) as IDataObject;
 	const receptor = (summary.receptor ?? {}) as IDataObject;
 	const identity: IDataObject = {
