@@ -40,7 +40,7 @@ const TEMPURI = 'http://tempuri.org/';
 /** The answer is a few hundred bytes; a maintenance page a few kilobytes. Anything past this is not read. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-/** The SOAP request for one expression (escaped: an RFC's `&amp;` becomes `&amp;amp;`, as the SAT's clients send it). */
+/** The SOAP request for one expression, XML-escaped in the body (the SAT takes it escaped or in CDATA): an RFC's `&amp;` arrives as `&amp;amp;`. */
 export function consultaEnvelope(expression: string): string {
 	return (
 		'<?xml version="1.0" encoding="utf-8"?>' +

@@ -54,8 +54,8 @@ export function isUuid(value: string): boolean {
 
 /** The total as the plain decimal text the expression is built from, or undefined when it is not an amount. */
 export function amountText(total: string | number): string | undefined {
-	// A number has no written decimals: it is rounded to 6, as the SAT's own clients read a total
-	// (0.1 + 0.2 is 0.3, not 0.30000000000000004). A text is taken as written.
+	// A number has no written decimals: it is rounded to 6, the most a CFDI amount has (0.1 + 0.2 is asked as
+	// 0.3, not 0.30000000000000004). A text is taken as written, and more than 6 decimals are refused.
 	const text =
 		typeof total === 'number'
 			? Number.isFinite(total) && total >= 0

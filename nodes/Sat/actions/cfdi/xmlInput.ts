@@ -107,24 +107,26 @@ export async function readCfdiInput(
 		else if (!bytes.toString('latin1', 0, 4096).trim()) check.fail(field, 'is an empty file');
 		data = bytes === 'too-large' ? '' : bytes;
 	}
-	throwIfFailed(check, node, i, consequence);
+	if (!check.ok) throw failure(check, node, i, consequence);
 	try {
 		return { reading: readCfdi(data, { maxBytes: MAX_CFDI_BYTES }), field, binary: item?.binary };
 	} catch (error) {
-		if (error instanceof XmlError)
-			check.fail(field, `is not XML the package can read: ${error.message}`);
-		else if (error instanceof NotACfdiError) check.fail(field, error.message);
 		// Not a problem of the file: a fault of this code, reported as it is.
-		else throw new NodeOperationError(node, error as Error, { itemIndex: i });
-		throwIfFailed(check, node, i, consequence);
-		throw error;
+		if (!(error instanceof XmlError) && !(error instanceof NotACfdiError))
+			throw new NodeOperationError(node, error as Error, { itemIndex: i });
+		check.fail(
+			field,
+			error instanceof XmlError
+				? `is not XML the package can read: ${error.message}`
+				: error.message,
+		);
+		throw failure(check, node, i, consequence);
 	}
 }
 
 /** The Checker's one error for the item, saying what happens because of it and what the XML must be. */
-function throwIfFailed(check: Checker, node: INode, i: number, consequence: string): void {
-	if (check.ok) return;
-	throw new NodeOperationError(node, check.problems.join('; '), {
+function failure(check: Checker, node: INode, i: number, consequence: string): NodeOperationError {
+	return new NodeOperationError(node, check.problems.join('; '), {
 		itemIndex: i,
 		description: `${consequence} Give the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not its PDF, a ZIP or an acknowledgment.`,
 	});
