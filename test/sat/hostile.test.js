@@ -73,6 +73,13 @@ describe.each([
 		);
 	});
 
+	test('a file whose element is named like a system error code keeps its message (n8n would swap it)', async () => {
+		await refused(
+			'<EACCES/>',
+			/^\[item 1\] Input Binary Field "data": it is not a CFDI: its root element is <EACCES> without a namespace/,
+		);
+	});
+
 	test('unclosed tags', async () => {
 		await refused(
 			`<cfdi:Comprobante xmlns:cfdi="http://www.sat.gob.mx/cfd/4" Version="4.0">${'<cfdi:Concepto>'.repeat(50)}`,

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { reword } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
@@ -164,6 +164,19 @@ function fieldsInput(this: IExecuteFunctions, i: number): ExpressionInput {
 	};
 }
 
+/** An error about the SAT's answer, its message kept as written (it quotes the SAT's words). */
+function answerError(
+	node: INode,
+	i: number,
+	message: string,
+	description: string,
+): NodeOperationError {
+	const error = new NodeOperationError(node, message, { itemIndex: i, description });
+	// n8n swaps a message that contains a system error code (EACCES, ENOENT…) for a generic one: keep ours.
+	error.message = message;
+	return error;
+}
+
 /**
  * Asks the SAT's status service about one CFDI (SAT, Documentación del Servicio de Consulta de CFDI v1.2):
  * `uuid`, `estado`, `valid`, `found`, `es_cancelable`, `estatus_cancelacion`, `efos`, `codigo_estatus`,
@@ -210,28 +223,22 @@ export async function execute(
 			.filter(([key]) => key !== 'seal' || (input.version !== '3.2' && input.seal))
 			.map(([, label]) => label)
 			.join(', ');
-		throw new NodeOperationError(
+		throw answerError(
 			this.getNode(),
+			i,
 			`CFDI ${uuid}: the SAT could not read the data it was asked with (${reading.codigo})`,
-			{
-				itemIndex: i,
-				description:
-					(mode === 'xml'
-						? `The question was built from the CFDI's own ${inputs}: check that the XML is the CFDI as it was stamped, not edited afterwards.`
-						: `Check ${inputs}: each as the CFDI writes it (the total with a point for decimals, e.g. 1160.00; the CFDI Version that the CFDI says).`) +
-					` The SAT was asked with: ${expression}`,
-			},
+			(mode === 'xml'
+				? `The question was built from the CFDI's own ${inputs}: check that the XML is the CFDI as it was stamped, not edited afterwards.`
+				: `Check ${inputs}: each as the CFDI writes it (the total with a point for decimals, e.g. 1160.00; the CFDI Version that the CFDI says).`) +
+				` The SAT was asked with: ${expression}`,
 		);
 	}
 	if (reading.kind === 'unreadable')
-		throw new NodeOperationError(
+		throw answerError(
 			this.getNode(),
+			i,
 			`CFDI ${uuid}: the SAT's answer cannot be used: ${reading.problem}`,
-			{
-				itemIndex: i,
-				description:
-					"Nothing about this CFDI is known. Run it again later (asking again is safe, it only reads); if it repeats, the SAT's answers may have changed.",
-			},
+			"Nothing about this CFDI is known. Run it again later (asking again is safe, it only reads); if it repeats, the SAT's answers may have changed.",
 		);
 
 	const json: IDataObject = { ...reading.fields, expresion_impresa: expression };

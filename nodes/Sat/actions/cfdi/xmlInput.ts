@@ -126,8 +126,13 @@ export async function readCfdiInput(
 
 /** The Checker's one error for the item, saying what happens because of it and what the XML must be. */
 function failure(check: Checker, node: INode, i: number, consequence: string): NodeOperationError {
-	return new NodeOperationError(node, check.problems.join('; '), {
+	const message = check.problems.join('; ');
+	const error = new NodeOperationError(node, message, {
 		itemIndex: i,
 		description: `${consequence} Give the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not its PDF, a ZIP or an acknowledgment.`,
 	});
+	// n8n swaps a message that contains a system error code (EACCES, ENOENT…) for a generic one; the file's own
+	// element names are quoted here: keep ours.
+	error.message = message;
+	return error;
 }
