@@ -364,6 +364,17 @@ describe('checked before asking: nothing is sent', () => {
 		expect(env.calls()).toEqual([]);
 	});
 
+	test('a CFDI Version that is none, from an expression, is reported with the other problems', async () => {
+		const result = await env.run(fields({ cfdiVersion: '={{ "5.0" }}' }), [
+			{ ...fieldsOf(), uuid: 'x' },
+		]);
+		expect(result.error?.message).toBe(
+			'[item 1] CFDI Version: must be one of "4.0", "3.3", "3.2", got "5.0"',
+		);
+		expect(result.error?.description).toContain('- UUID (Folio Fiscal): "x" is not a UUID');
+		expect(env.calls()).toEqual([]);
+	});
+
 	test('an empty total is refused (0 must be written: a payment CFDI’s total is 0)', async () => {
 		const result = await env.run(fields(), [{ ...fieldsOf(), tt: '' }]);
 		expect(result.error?.message).toMatch(/^\[item 1\] Total: "" is not a CFDI total/);

@@ -7,7 +7,6 @@ import {
 	buildExpression,
 	CFDI_VERSIONS,
 	expressionProblems,
-	type CfdiVersion,
 	type ExpressionInput,
 } from '../../domain/expression';
 import { readStatus } from '../../domain/status';
@@ -141,21 +140,17 @@ const LABELS: Record<'fields' | 'xml', Record<keyof ExpressionInput, string>> = 
 	},
 };
 
-/** The expression's inputs from the form (Input: Fields). */
-function fieldsInput(this: IExecuteFunctions, i: number): ExpressionInput {
+/** The expression's inputs from the form (Input: Fields); a CFDI Version that is none goes to `check`. */
+function fieldsInput(this: IExecuteFunctions, i: number, check: Checker): ExpressionInput {
 	const text = (name: string) => {
 		const value = this.getNodeParameter(name, i, '');
 		return typeof value === 'number' ? value : String(value ?? '').trim();
 	};
-	const version = String(this.getNodeParameter('cfdiVersion', i, '4.0'));
-	new Checker()
-		.oneOf(LABELS.fields.version, version, ['4.0', '3.3', '3.2'], { required: true })
-		.throwIfFailed(this.getNode(), i);
+	const version = this.getNodeParameter('cfdiVersion', i, '4.0');
+	check.oneOf(LABELS.fields.version, version, CFDI_VERSIONS, { required: true });
 	const total = text('total');
 	return {
-		version: (CFDI_VERSIONS as readonly string[]).includes(version)
-			? (version as CfdiVersion)
-			: '4.0',
+		version: CFDI_VERSIONS.find((v) => v === version) ?? '4.0',
 		uuid: String(text('uuid')),
 		issuerRfc: String(text('issuerRfc')),
 		receiverRfc: String(text('receiverRfc')),
@@ -193,9 +188,9 @@ export async function execute(
 	const labels = LABELS[mode];
 	const cfdi =
 		mode === 'xml' ? await readCfdiInput.call(this, i, 'Nothing was sent to the SAT.') : undefined;
-	const input = cfdi ? cfdi.reading.expression : fieldsInput.call(this, i);
-
 	const check = new Checker();
+	const input = cfdi ? cfdi.reading.expression : fieldsInput.call(this, i, check);
+
 	if (cfdi && input.uuid === '')
 		check.fail(
 			`${cfdi.field}`,
