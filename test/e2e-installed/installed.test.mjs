@@ -20,8 +20,16 @@ import {
 } from '../../scripts/n8n/sandbox.mjs';
 
 const PACKAGE = 'n8n-nodes-latam-fiscal';
-const NODES = ['partners', 'receipts', 'extraction', 'sri', 'receiptsTrigger', 'extractionTrigger'];
-const TOOLS = ['partnersTool', 'receiptsTool', 'extractionTool', 'sriTool']; // usableAsTool: n8n adds an AI-tool variant
+const NODES = [
+	'partners',
+	'receipts',
+	'extraction',
+	'sri',
+	'sat',
+	'receiptsTrigger',
+	'extractionTrigger',
+];
+const TOOLS = ['partnersTool', 'receiptsTool', 'extractionTool', 'sriTool', 'satTool']; // usableAsTool: n8n adds an AI-tool variant
 const CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 
@@ -137,7 +145,7 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 			);
 	});
 
-	test('n8n loads the six nodes, the tool variants of the four action nodes and nothing under CUSTOM', async () => {
+	test('n8n loads every node, the tool variants of the action nodes and nothing under CUSTOM', async () => {
 		const file = join(userFolder, 'nodes.json');
 		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
 		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);

@@ -23,6 +23,7 @@ const PACKAGE_NODES = [
 	'receipts',
 	'extraction',
 	'sri',
+	'sat',
 	'receiptsTrigger',
 	'extractionTrigger',
 ];
@@ -64,6 +65,7 @@ const PLACEHOLDER_EXAMPLES = {
 	e2eExToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
 	e2eExAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
 	e2eExInvoiceMail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
+	e2eExSatCheck: ['sat-check-received-cfdis.json', 'Check CFDI Status'],
 };
 
 function workflows() {

@@ -124,7 +124,7 @@ before(async () => {
 						resource: 'receipt',
 						operation: 'checkAuthorization',
 						accessKey: '={{ $json.key }}',
-						options: { serviceAddress: sb.sim.sriAddress, requestTimeout: 3 },
+						options: { serviceAddress: sb.sim.addresses.sri, requestTimeout: 3 },
 					},
 					onError,
 				),

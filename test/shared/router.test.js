@@ -13,6 +13,7 @@ const NODES = [
 	['nodes/Partners/Partners.node', 'Partners', 'nodes/Partners/actions/router'],
 	['nodes/Extraction/Extraction.node', 'Extraction', 'nodes/Extraction/actions/router'],
 	['nodes/Sri/Sri.node', 'Sri', 'nodes/Sri/actions/router'],
+	['nodes/Sat/Sat.node', 'Sat', 'nodes/Sat/actions/router'],
 ];
 
 /** @param {INodeProperties} p */

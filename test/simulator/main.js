@@ -2,6 +2,7 @@ import { ExtractionSimulator } from './extraction';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
 import { ReceiptsSimulator } from './receipts';
+import { SatSimulator } from './sat';
 import { SimulatorServer } from './server';
 import { SriSimulator } from './sri';
 
@@ -13,7 +14,8 @@ export const DEV_ACCESS_KEY_SECRET = 'dev-only-access-key-secret-0123456789';
 /**
  * All service simulators on one loopback port, with demo data, for `npm run dev`, the end-to-end tests and
  * the benchmarks. `credentials` are the values n8n's credentials must hold to talk to them (credential type
- * name → data); `sriAddress` is the Service Address of the SRI (Ecuador) node, which takes no credential.
+ * name → data); `addresses` are the Service Addresses (service → address) of the nodes that take no credential
+ * (SRI (Ecuador), SAT (Mexico)).
  */
 export async function startSimulators(port = 0) {
 	const partners = new PartnersSimulator();
@@ -21,12 +23,14 @@ export async function startSimulators(port = 0) {
 	const receipts = new ReceiptsSimulator();
 	const extraction = new ExtractionSimulator();
 	const sri = new SriSimulator();
+	const sat = new SatSimulator();
 	const server = await new SimulatorServer([
 		partners,
 		receipts,
 		extraction,
 		extraction.ecuador,
 		sri,
+		sat,
 	]).start(port);
 	// The real receipts service serves printable forms and XML from another host: so does this one.
 	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
@@ -58,23 +62,20 @@ export async function startSimulators(port = 0) {
 		},
 		extractionWebhookApi: { secret: DEV_WEBHOOK_SECRET },
 	};
-	return {
-		server,
-		partners,
-		receipts,
-		extraction,
-		sri,
-		sriAddress: server.url(sri.prefix),
-		credentials,
-	};
+	/** Nodes without a credential take their service's address in Options → Service Address. */
+	const addresses = { sri: server.url(sri.prefix), sat: SatSimulator.address(server.url('sat')) };
+	return { server, partners, receipts, extraction, sri, sat, credentials, addresses };
 }
 
 // `node .build/test/simulator/main.js [port]`: run the simulators alone (for your own n8n).
 if (require.main === module) {
-	void startSimulators(Number(process.argv[2] ?? 7401)).then(({ server, credentials }) => {
-		console.log(`Service simulators on http://127.0.0.1:${server.port}`);
-		console.log('Credential values for n8n:');
-		console.log(JSON.stringify(credentials, null, 2));
-		console.log(`SRI (Ecuador) node: Options → Service Address ${server.url('sri')}`);
-	});
+	void startSimulators(Number(process.argv[2] ?? 7401)).then(
+		({ server, credentials, addresses }) => {
+			console.log(`Service simulators on http://127.0.0.1:${server.port}`);
+			console.log('Credential values for n8n:');
+			console.log(JSON.stringify(credentials, null, 2));
+			console.log('Service Address (Options) of the nodes without a credential:');
+			console.log(JSON.stringify(addresses, null, 2));
+		},
+	);
 }
