@@ -176,7 +176,7 @@ describe('secrets a service echoes stay out of the run', () => {
 		['JSON', false],
 		['an HTML page', true],
 	])(
-		'a token refusal (%s) repeating the client secret raw, JSON-escaped and URL-encoded',
+		'a token refusal (%s) repeating the client secret in every spelling',
 		async (_what, asText) => {
 			env.server.fail({
 				service: 'partners',
