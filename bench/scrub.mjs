@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-/** @type {typeof import('../nodes/shared/redact')} */
+/** @type {{ redact: <T>(value: T, secrets: string[]) => T; scrubText: (text: string, secrets: string[]) => string }} */
 const { redact, scrubText } = require(join(root, 'dist', 'nodes', 'shared', 'redact.js'));
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

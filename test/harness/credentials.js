@@ -161,41 +161,4 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async updateCredentialsOauthTokenData() {}
-
-	/**
-	 * Runs a credential's test request the way n8n's "Test" button does: preAuthentication always (the
-	 * credential is being tested), then `authenticate`, then the request built from `test.request`.
-	 * Returns the HTTP status and parsed body.
-	 * @returns {Promise<{ status: number; body: unknown }>}
-	 */
-	async testCredential(typeName, data, helpers) {
-		const type = this.type(typeName);
-		const credentials = this.withDefaults(typeName, { ...data });
-		if (typeof type.preAuthentication === 'function')
-			Object.assign(credentials, await type.preAuthentication.call(helpers, credentials));
-		const request = /** @type {IHttpRequestOptions & { baseURL?: string }} */ (
-			resolveDeep(type.test?.request ?? {}, credentials)
-		);
-		const options = await this.authenticate(credentials, typeName, {
-			...request,
-			url: `${request.baseURL ?? ''}${request.url ?? ''}`,
-			method: request.method ?? 'GET',
-		});
-		const qs = options.qs
-			? `?${new URLSearchParams(/** @type {Record<string, string>} */ (options.qs))}`
-			: '';
-		const response = await fetch(`${options.url}${qs}`, {
-			method: options.method,
-			headers: /** @type {Record<string, string>} */ (options.headers),
-		});
-		const text = await response.text();
-		/** @type {unknown} */
-		let body = text;
-		try {
-			body = JSON.parse(text);
-		} catch {
-			// keep text
-		}
-		return { status: response.status, body };
-	}
 }

@@ -10,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { safeEqual, sha256Hex } from '../signature';
 import { redact } from '../../shared/redact';
 import { RECEIPTS_DESCRIPTION } from '../../Receipts/description';
+import { credentialTest } from '../../Receipts/methods/credentialTest';
 import { isReceiptEvent } from '../../Receipts/webhooks';
 import {
 	acknowledge,
@@ -57,7 +58,7 @@ export class ReceiptsTrigger implements INodeType {
 		defaults: { name: 'Receipts (Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiConnection' }],
+		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -105,6 +106,8 @@ export class ReceiptsTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest };
 
 	webhookMethods = {
 		default: {
