@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
 import { numberOption } from './options';
@@ -44,6 +45,11 @@ export interface OperationModule<Ctx> {
 	 * with nothing sent, instead of half a batch issued.
 	 */
 	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): void | Promise<void>;
+	/**
+	 * How to ask this operation for less, in the error of a run that would keep more memory than it may
+	 * (budget.ts); default: fewer input items per run.
+	 */
+	narrow?: string;
 }
 
 /** What the router reads from an execution's context, besides passing it to the operations. */
@@ -60,6 +66,11 @@ export interface RouterContext {
 	 * tokens obtained, secrets given as data), is applied to every item and error the node emits.
 	 */
 	api?: { scrub<T>(value: T): T };
+	/**
+	 * The memory this run keeps (budget.ts), set by the router: an operation that accumulates (pages, files)
+	 * counts what it keeps as it reads, the router counts every item's result as it leaves.
+	 */
+	kept?: KeptBudget;
 }
 
 /**
@@ -217,8 +228,16 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		);
 	}
 	const ctx = makeContext();
+	const kept = new KeptBudget(this.getNode());
+	ctx.kept = kept;
 	// Every item and every error leaves through the client's scrubber (redact.ts), whatever built it.
 	const scrub = <T>(value: T): T => (ctx.api ? ctx.api.scrub(value) : value);
+	// ...and is counted against the memory the run may keep, before the next item is read.
+	const keep = (result: OperationResult, i: number): INodeExecutionData[] => {
+		const out = toItems(result, i, scrub);
+		kept.settle(i, out, this.getNode().name, op.narrow ?? FEWER_INPUT_ITEMS);
+		return out;
+	};
 	const named = (error: unknown, i: number, created?: CreatedLedger, notRun?: number[]) =>
 		scrub(forItem.call(this, error, i, created, notRun));
 	const continueOnFail = this.continueOnFail();
@@ -237,6 +256,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	}
 
 	const failItem = (error: unknown, i: number): void => {
+		kept.release(i); // what the item read is dropped: its error item stands for it
 		const failure = named(error, i);
 		results[i] = [
 			{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } },
@@ -250,7 +270,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		try {
 			const result = await op.execute.call(this, ctx, i);
 			if (result instanceof Deferred) deferred.push({ i, result });
-			else results[i] = toItems(result, i, scrub);
+			else results[i] = keep(result, i);
 		} catch (error) {
 			if (continueOnFail) failItem(error, i);
 			else failures.set(i, error);
@@ -282,7 +302,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	await Promise.all(
 		deferred.map(async ({ i, result }) => {
 			try {
-				results[i] = toItems(await result.settle(), i, scrub);
+				results[i] = keep(await result.settle(), i);
 			} catch (error) {
 				if (continueOnFail) failItem(error, i);
 				else failures.set(i, error);

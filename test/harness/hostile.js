@@ -72,3 +72,29 @@ export function credentialsIn(request) {
 	if (body && typeof body === 'object' && 'client_secret' in body) found.push('client_secret');
 	return found;
 }
+
+/**
+ * Runs `run` while sampling this process's memory every 20 ms (a generous guard of what a run may take, never a
+ * timed bound): the run's result and how far heap and RSS grew above where they were when it started.
+ * @template T
+ * @param {() => Promise<T>} run
+ * @returns {Promise<{ result: T; heapGrowth: number; rssGrowth: number }>}
+ */
+export async function withMemoryPeak(run) {
+	const start = process.memoryUsage();
+	let heap = start.heapUsed;
+	let rss = start.rss;
+	const sample = () => {
+		const now = process.memoryUsage();
+		heap = Math.max(heap, now.heapUsed);
+		rss = Math.max(rss, now.rss);
+	};
+	const timer = setInterval(sample, 20);
+	try {
+		const result = await run();
+		sample();
+		return { result, heapGrowth: heap - start.heapUsed, rssGrowth: rss - start.rss };
+	} finally {
+		clearInterval(timer);
+	}
+}
