@@ -32,6 +32,12 @@ function resolveDeep(value, credentials) {
  * when a request answered 401 (`credentialsExpired`). Refreshed tokens are written back to the store.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
+	/**
+	 * How many times each credential type was read (decrypted), as n8n reads it from its database each time.
+	 * @type {Map<string, number>}
+	 */
+	reads = new Map();
+
 	/** Stored credential data by type name. */
 	store = /** @type {Map<string, ICredentialDataDecryptedObject>} */ (new Map());
 	/** How often preAuthentication actually ran (a token was fetched). */
@@ -101,6 +107,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		_raw,
 		_expressionResolveValues,
 	) {
+		this.reads.set(type, (this.reads.get(type) ?? 0) + 1);
 		const data = this.store.get(type);
 		if (!data) throw new Error(`No credentials of type ${type} in the test store`);
 		return this.withDefaults(type, structuredClone(data));
