@@ -4,6 +4,7 @@ import { eventOfState, notificationEventId } from '../../nodes/Triggers/Receipts
 import { withFakeClock } from '../harness/clock';
 import { built } from '../harness/engine';
 import { leaks } from '../harness/hostile';
+import { spellingsOf } from '../simulator/spellings';
 import { TriggerHarness } from '../harness/webhook';
 import { ReceiptsSimulator } from '../simulator/receipts';
 import { SimulatorServer } from '../simulator/server';
@@ -387,6 +388,30 @@ describe('Receipts Trigger: deliveries', () => {
 			`/edocs/${retention.id}`,
 			`/ats-retentions/${retention.id}`,
 		]);
+	});
+
+	test('a service whose answer echoes the account key and certificate password in every spelling, also as keys: none of them in the run', async () => {
+		const harness = await receiptsHarness();
+		const invoice = seededInvoice('AUTORIZADO');
+		const spelled = [service.apiKey, service.certificatePassword].map(spellingsOf);
+		server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/invoices/',
+			status: 200,
+			body: {
+				...service.full(invoice),
+				nota: spelled.map((forms) => Object.values(forms).join(' ')).join(' / '),
+				recibido: { [service.apiKey]: 'X-Key', [service.certificatePassword]: 'X-Password' },
+			},
+			times: 1,
+		});
+		expect((await deliver('receipt-issued', invoice.id)).status).toBe(200);
+		const [item] = harness.executions[0].items;
+		expect(item.recibido).toEqual({ '[redacted]': 'X-Key', '[redacted] 2': 'X-Password' });
+		expect(
+			leaks(JSON.stringify(harness.executions), [service.apiKey, service.certificatePassword]),
+		).toEqual([]);
 	});
 
 	test('the account key and address are read from the credential at most once a second, however many notifications arrive', async () => {
