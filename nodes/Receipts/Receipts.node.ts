@@ -13,6 +13,7 @@ import * as invoice from './actions/invoice/Invoice.resource';
 import * as purchaseSettlement from './actions/purchaseSettlement/PurchaseSettlement.resource';
 import * as retention from './actions/retention/Retention.resource';
 import { router } from './actions/router';
+import { credentialTest } from './methods/credentialTest';
 import {
 	getDocumentTypes,
 	getIdTypes,
@@ -44,7 +45,7 @@ export class Receipts implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'receiptsApi', required: true }],
+		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -81,6 +82,7 @@ export class Receipts implements INodeType {
 	};
 
 	methods = {
+		credentialTest,
 		loadOptions: { getIdTypes, getDocumentTypes, getSalesTaxRates, getWithholdingRates },
 	};
 
