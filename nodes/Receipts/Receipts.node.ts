@@ -9,6 +9,7 @@ import * as document from './actions/document/Document.resource';
 import { kindDescription } from './actions/receiptKinds';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook/Webhook.resource';
+import { credentialTest } from './methods/credentialTest';
 import {
 	getDocumentTypes,
 	getIdTypes,
@@ -39,7 +40,7 @@ export class Receipts implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'receiptsApi', required: true }],
+		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -76,6 +77,7 @@ export class Receipts implements INodeType {
 	};
 
 	methods = {
+		credentialTest,
 		loadOptions: { getIdTypes, getDocumentTypes, getSalesTaxRates, getWithholdingRates },
 	};
 

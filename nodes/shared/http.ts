@@ -122,6 +122,9 @@ export interface ExchangeLimits {
 /** Sends one request with n8n's helper (with or without the credential) under the given abort signal. */
 export type Sender = (options: IHttpRequestOptions, signal: AbortSignal) => Promise<unknown>;
 
+/** How long after the deadline the helper's own idle timer closes a connection nobody waits for (see exchange). */
+const IDLE_BACKSTOP_MS = 30_000;
+
 /** 3xx: a redirect, never followed by the HTTP helper (see above). */
 export function isRedirect(status: number): boolean {
 	return status >= 300 && status < 400;
@@ -371,8 +374,12 @@ async function exchangeUntil(
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		encoding: 'stream',
-		// The helper's idle timer, in case its abort signal is not honoured: never longer than the deadline.
-		timeout: allowedMs,
+		// The helper's own timer is an idle timer on the real clock, kept only as a backstop that closes a socket
+		// whose helper ignores the abort signal (n8n's legacy request helper, which the credential tests use): the
+		// deadline above decides. Were it as short as the deadline, a busy process could let it fire first, on
+		// another clock than the deadline's (the engine tests run the deadline on a fake clock), and call an
+		// answer that was on its way a failure to connect.
+		timeout: allowedMs + IDLE_BACKSTOP_MS,
 		abortSignal: signal,
 	};
 	let response: { statusCode?: unknown; headers?: unknown; body?: unknown };

@@ -3,8 +3,11 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyCollection,
+	NodeParameterValueType,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
 import { numberOption } from './options';
@@ -46,12 +49,22 @@ export interface OperationModule<Ctx> {
 	 */
 	kind?: 'read' | 'write' | 'parallelWrite';
 	/**
+	 * The operation's own Parallel Requests option (same name, `parallelRequests`, in Options), when its
+	 * default or bounds differ from `concurrencyOption`'s (the SRI asks not to be stressed: default 2).
+	 */
+	parallelOption?: INodeProperties;
+	/**
 	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
 	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
 	 * with nothing sent, instead of half a batch issued. What it returns (e.g. the body it checked) is handed
 	 * to `execute` for the same item.
 	 */
 	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): unknown;
+	/**
+	 * How to ask this operation for less, in the error of a run that would keep more memory than it may
+	 * (budget.ts); default: fewer input items per run.
+	 */
+	narrow?: string;
 }
 
 /** What the router reads from an execution's context, besides passing it to the operations. */
@@ -67,7 +80,12 @@ export interface RouterContext {
 	 * The execution's service client: its scrubber, which knows every secret of the run (the credential's, the
 	 * tokens obtained, secrets given as data), is applied to every item and error the node emits.
 	 */
-	api?: { scrub<T>(value: T): T };
+	api?: { scrub<T>(value: T): T; keepSecret(...values: unknown[]): void };
+	/**
+	 * The memory this run keeps (budget.ts), set by the router: an operation that accumulates (pages, files)
+	 * counts what it keeps as it reads, the router counts every item's result as it leaves.
+	 */
+	kept?: KeptBudget;
 }
 
 /**
@@ -78,6 +96,57 @@ export interface RouterContext {
 export type OperationTable<M extends Record<string, string>, Ctx> = {
 	[R in keyof M]: { [O in M[R]]: OperationModule<Ctx> };
 };
+
+/**
+ * The paths of the parameters the node's form types as passwords (`typeOptions.password`), in every operation of
+ * `resources`, through collections and fixed collections (e.g. `['satPassword']`,
+ * `['secretFields', 'field', 'value']`): what a user typed there is a secret given as data.
+ */
+function passwordPaths(
+	resources: Record<
+		string,
+		Record<string, { description: INodeProperties[] } | undefined> | undefined
+	>,
+): string[][] {
+	const known = PASSWORD_PATHS.get(resources);
+	if (known) return known;
+	const paths: string[][] = [];
+	const walk = (properties: INodeProperties[], prefix: string[]) => {
+		for (const property of properties) {
+			const at = [...prefix, property.name];
+			if (property.typeOptions?.password) paths.push(at);
+			if (property.type === 'collection' && Array.isArray(property.options))
+				walk(property.options as INodeProperties[], at);
+			if (property.type === 'fixedCollection' && Array.isArray(property.options))
+				for (const group of property.options as INodePropertyCollection[])
+					walk(group.values ?? [], [...at, group.name]);
+		}
+	};
+	// A resource's module also exports its own `description` (the operation selector) beside its operations.
+	for (const operations of Object.values(resources))
+		for (const operation of Object.values(operations ?? {}))
+			if (Array.isArray(operation?.description)) walk(operation.description, []);
+	PASSWORD_PATHS.set(resources, paths);
+	return paths;
+}
+
+const PASSWORD_PATHS = new WeakMap<object, string[][]>();
+
+/** The texts typed at `paths` of a node's parameters (through lists), leaving out expressions (`={{ … }}`). */
+function typedAt(parameters: unknown, paths: string[][]): string[] {
+	const found: string[] = [];
+	const visit = (value: unknown, rest: string[]) => {
+		if (Array.isArray(value)) return value.forEach((v) => visit(v, rest));
+		if (rest.length === 0) {
+			if (typeof value === 'string' && value !== '' && !value.startsWith('=')) found.push(value);
+			return;
+		}
+		if (value && typeof value === 'object')
+			visit((value as Record<string, NodeParameterValueType>)[rest[0]], rest.slice(1));
+	};
+	for (const at of paths) visit(parameters, at);
+	return found;
+}
 
 /** The "Parallel Requests" option offered on read operations; the router reads it from the first item. */
 export const concurrencyOption: INodeProperties = {
@@ -104,10 +173,12 @@ export const parallelWritesOption: INodeProperties = {
  * Options → Parallel Requests, read once per execution (from the first item), as the form describes it (see
  * numberOption); read also for one item, so that a wrong value is reported the first time.
  */
-function parallelRequests(this: IExecuteFunctions, itemCount: number): number {
-	return itemCount
-		? numberOption.call(this, concurrencyOption, 0, { inOptions: true, once: true })
-		: 1;
+function parallelRequests(
+	this: IExecuteFunctions,
+	itemCount: number,
+	property: INodeProperties = concurrencyOption,
+): number {
+	return itemCount ? numberOption.call(this, property, 0, { inOptions: true, once: true }) : 1;
 }
 
 function isItemList(value: OperationResult): value is INodeExecutionData[] {
@@ -226,8 +297,20 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		);
 	}
 	const ctx = makeContext();
+	// A password typed in the node's form (not an expression) is a secret given as data: cut out of every output
+	// and error from the start, also out of the copy of the node's parameters that n8n attaches to an error,
+	// even when the item fails before the operation hands it to the client.
+	ctx.api?.keepSecret(...typedAt(this.getNode().parameters, passwordPaths(table)));
+	const kept = new KeptBudget(this.getNode());
+	ctx.kept = kept;
 	// Every item and every error leaves through the client's scrubber (redact.ts), whatever built it.
 	const scrub = <T>(value: T): T => (ctx.api ? ctx.api.scrub(value) : value);
+	// ...and is counted against the memory the run may keep, before the next item is read.
+	const keep = (result: OperationResult, i: number): INodeExecutionData[] => {
+		const out = toItems(result, i, scrub);
+		kept.settle(i, out, this.getNode().name, op.narrow ?? FEWER_INPUT_ITEMS);
+		return out;
+	};
 	const named = (error: unknown, i: number, created?: CreatedLedger, notRun?: number[]) =>
 		scrub(forItem.call(this, error, i, created, notRun));
 	const continueOnFail = this.continueOnFail();
@@ -248,6 +331,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	}
 
 	const failItem = (error: unknown, i: number): void => {
+		kept.release(i); // what the item read is dropped: its error item stands for it
 		const failure = named(error, i);
 		results[i] = [
 			{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } },
@@ -259,7 +343,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	const failures = new Map<number, unknown>();
 	const limit =
 		op.kind === 'read' || op.kind === 'parallelWrite'
-			? parallelRequests.call(this, items.length)
+			? parallelRequests.call(this, items.length, op.parallelOption)
 			: 1;
 	let next = 0;
 	// A worker runs the next item until none is left or one failed (at most `max` items), calling the operation's
@@ -270,7 +354,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 			try {
 				const result = await op.execute.call(this, ctx, i, checked[i]);
 				if (result instanceof Deferred) deferred.push({ i, result });
-				else results[i] = toItems(result, i, scrub);
+				else results[i] = keep(result, i);
 			} catch (error) {
 				if (continueOnFail) failItem(error, i);
 				else failures.set(i, error);
@@ -294,7 +378,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	await Promise.all(
 		deferred.map(async ({ i, result }) => {
 			try {
-				results[i] = toItems(await result.settle(), i, scrub);
+				results[i] = keep(await result.settle(), i);
 			} catch (error) {
 				if (continueOnFail) failItem(error, i);
 				else failures.set(i, error);

@@ -1,6 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { ClientRequest } from 'node:http';
 /** @import { IncomingMessage, ServerResponse } from 'node:http' */
+/** @import { Socket } from 'node:net' */
 
 /** The real timer, taken before any test fakes the global one: used to wait for the sockets while fake time stands still. */
 const realSetTimeout = globalThis.setTimeout;
@@ -69,13 +70,63 @@ class Wire {
 }
 
 /**
+ * The idle timeout of a client request (`request.setTimeout`) on the fake clock. n8n's HTTP helper (axios) arms
+ * one with a request's `timeout`, and Node runs it as a socket timer that Jest's fake timers do not replace: it
+ * would count real time while the fake clock stands still for an exchange on the wire, so on a loaded machine it
+ * cut a request whose answer was on its way after 0 ms of fake time, and the service did the work for nobody.
+ * Here it fires after `msecs` of fake time in which no byte arrived on the request's socket, as Node's does in
+ * real time; no socket timer of Node's is armed.
+ */
+class IdleTimeouts {
+	original = ClientRequest.prototype.setTimeout;
+	/** @type {WeakMap<ClientRequest, () => void>} */
+	stops = new WeakMap();
+
+	install() {
+		const stops = this.stops;
+		ClientRequest.prototype.setTimeout = function (msecs, callback) {
+			if (callback) this.once('timeout', callback);
+			const previous = stops.get(this);
+			if (previous) {
+				previous();
+				this.removeListener('close', previous);
+				stops.delete(this);
+			}
+			if (!(msecs > 0) || this.destroyed) return this;
+			/** @type {Socket | undefined} */
+			let socket;
+			const timer = setTimeout(() => this.emit('timeout'), msecs);
+			const onData = () => timer.refresh();
+			const watch = (/** @type {Socket} */ s) => {
+				socket = s;
+				s.on('data', onData);
+			};
+			const stop = () => {
+				clearTimeout(timer);
+				socket?.removeListener('data', onData);
+				this.removeListener('socket', watch);
+			};
+			stops.set(this, stop);
+			if (this.socket) watch(this.socket);
+			else this.once('socket', watch);
+			this.once('close', stop);
+			return this;
+		};
+	}
+
+	restore() {
+		ClientRequest.prototype.setTimeout = this.original;
+	}
+}
+
+/**
  * A fake clock for engine tests where time matters: `setTimeout` and `Date` are Jest's fake timers while `run`
  * executes, and so is the package's one clock (nodes/shared/clock.ts: `Date.now()` and n8n's `sleep`); the clock
  * is moved forward step by step until the run ends, so a test of a 60-second deadline takes milliseconds, and no
  * timed bound depends on the machine's speed: while an HTTP exchange is on the wire (see Wire) the clock stands
  * still and the test waits for the sockets in real time. Sockets, `nextTick` and `setImmediate` stay real: the
- * simulators and n8n's HTTP helper talk over real connections (their idle timers are off: they would measure the
- * machine); the simulators' own timers (a dripping answer, a late one) and their clocks (`at` of each request,
+ * simulators and n8n's HTTP helper talk over real connections (their idle timers run on this
+ * clock too: see IdleTimeouts); the simulators' own timers (a dripping answer, a late one) and their clocks (`at` of each request,
  * job and receipt ages) run on the same fake clock.
  * @template T
  * @param {() => Promise<T>} run
@@ -88,13 +139,8 @@ export async function withFakeClock(run, { stepMs = 100, maxMs = 30 * 60 * 1000 
 	jest.useFakeTimers({
 		doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'],
 	});
-	// A request's idle timer (the HTTP helper's `timeout`, a socket timeout) runs on real time, which the fake
-	// clock does not follow: on a loaded machine it would cut an exchange the clock stands still for. While the fake
-	// clock runs, what cuts a request is the code's own deadline (its AbortSignal, on this clock): idle timers are off.
-	const idleTimer = ClientRequest.prototype.setTimeout;
-	ClientRequest.prototype.setTimeout = function () {
-		return this;
-	};
+	const idle = new IdleTimeouts();
+	idle.install();
 	const started = Date.now();
 	let done = false;
 	try {
@@ -120,8 +166,8 @@ export async function withFakeClock(run, { stepMs = 100, maxMs = 30 * 60 * 1000 
 		const result = await running;
 		return { result, elapsedMs: Date.now() - started };
 	} finally {
+		idle.restore();
 		jest.useRealTimers();
-		ClientRequest.prototype.setTimeout = idleTimer;
 		wire.close();
 	}
 }

@@ -10,7 +10,9 @@ import { withFakeClock } from '../harness/clock';
 /**
  * The fake clock of the engine tests (test/harness/clock.js) measures the code's time, not the machine's: bytes
  * that take real time to travel (a loaded machine) take no fake time, so a fake deadline cannot pass while an
- * answer is on its way; and a server that answers late on the fake clock is waited for in fake time.
+ * answer is on its way; and a server that answers late on the fake clock is waited for in fake time. A request's
+ * idle timeout (`request.setTimeout`, which n8n's HTTP helper arms with a request's `timeout`) runs on the same
+ * fake clock.
  */
 
 const realSetTimeout = globalThis.setTimeout;
@@ -23,6 +25,10 @@ let url = '';
 let slowUrl = '';
 /** How late the server answers, on the (fake) clock. */
 let lateMs = 0;
+/** The server sends its answer one byte every this many milliseconds of the (fake) clock (0: at once). */
+let dripMs = 0;
+/** How late the slow wire delivers each chunk, in real time. */
+let wireDelayMs = 300;
 
 const listen = async (/** @type {Server | TcpServer} */ s) => {
 	await /** @type {Promise<void>} */ (new Promise((resolve) => s.listen(0, '127.0.0.1', resolve)));
@@ -33,19 +39,30 @@ beforeAll(async () => {
 	server = createServer((req, res) => {
 		// A POST is answered once its whole body has arrived.
 		if (req.method === 'POST') return void req.resume().on('end', () => res.end('answer'));
-		if (lateMs) setTimeout(() => res.end('answer'), lateMs);
+		if (dripMs) {
+			const bytes = [...'answer'];
+			res.write(/** @type {string} */ (bytes.shift()));
+			const timer = setInterval(() => {
+				if (bytes.length) res.write(/** @type {string} */ (bytes.shift()));
+				else {
+					clearInterval(timer);
+					res.end();
+				}
+			}, dripMs);
+		} else if (lateMs) setTimeout(() => res.end('answer'), lateMs);
 		else res.end('answer');
 	});
 	const port = await listen(server);
 	url = `http://127.0.0.1:${port}/`;
-	// A slow wire in front of it: every chunk, either way, 300 ms of real time late.
+	// A slow wire in front of it: every chunk, either way, `wireDelayMs` of real time late.
 	wire = createTcpServer((socket) => {
 		const upstream = connect(port, '127.0.0.1');
-		socket.on('data', (chunk) => realSetTimeout(() => upstream.write(chunk), 300));
-		upstream.on('data', (chunk) => realSetTimeout(() => socket.write(chunk), 300));
+		const late = (/** @type {() => void} */ deliver) => realSetTimeout(deliver, wireDelayMs);
+		socket.on('data', (chunk) => late(() => upstream.write(chunk)));
+		upstream.on('data', (chunk) => late(() => socket.write(chunk)));
 		// A close travels as late as the bytes before it.
-		socket.on('close', () => realSetTimeout(() => upstream.destroy(), 300));
-		upstream.on('close', () => realSetTimeout(() => socket.end(), 300));
+		socket.on('close', () => late(() => upstream.destroy()));
+		upstream.on('close', () => late(() => socket.end()));
 	});
 	slowUrl = `http://127.0.0.1:${await listen(wire)}/`;
 });
@@ -69,6 +86,27 @@ const requestWithin = (deadlineMs, address = url) =>
 			});
 		}).on('error', () => resolve('no answer'));
 	});
+
+/** A request with an idle timeout, as n8n's HTTP helper sends one with a `timeout`. */
+const requestIdle = (idleMs, address = url) =>
+	new Promise((resolve) => {
+		const request = get(address, { agent: false }, (res) => {
+			let body = '';
+			res.on('data', (chunk) => (body += chunk));
+			res.on('end', () => resolve(body));
+		});
+		request.setTimeout(idleMs, () => {
+			request.destroy();
+			resolve('idle timeout');
+		});
+		request.on('error', () => resolve('no answer'));
+	});
+
+beforeEach(() => {
+	lateMs = 0;
+	dripMs = 0;
+	wireDelayMs = 300;
+});
 
 test('a request and its answer that each take 300 ms of real time on the wire take no fake time: a 5 s fake deadline does not pass', async () => {
 	lateMs = 0;
@@ -195,4 +233,25 @@ describe("the package's one clock (nodes/shared/clock.ts)", () => {
 		await oneX?.sleep(1, new AbortController().signal);
 		expect(calls).toEqual(['sleep', 'sleepWithAbort']);
 	});
+});
+
+test('a request idle timeout counts fake time, not real time: an answer 1.4 s of real time away arrives within an idle timeout of 1 s', async () => {
+	wireDelayMs = 700;
+	const { result, elapsedMs } = await withFakeClock(() => requestIdle(1000, slowUrl));
+	expect(result).toBe('answer');
+	expect(elapsedMs).toBeLessThan(1000);
+});
+
+test('a request idle timeout fires after that much fake time without a byte, and every byte restarts it', async () => {
+	lateMs = 60_000;
+	const silent = await withFakeClock(() => requestIdle(5000));
+	expect(silent.result).toBe('idle timeout');
+	expect(silent.elapsedMs).toBeGreaterThanOrEqual(5000);
+	expect(silent.elapsedMs).toBeLessThan(60_000);
+	// One byte every 400 ms for 2.4 s: never 1 s without a byte.
+	lateMs = 0;
+	dripMs = 400;
+	const dripped = await withFakeClock(() => requestIdle(1000));
+	expect(dripped.result).toBe('answer');
+	expect(dripped.elapsedMs).toBeGreaterThanOrEqual(2000);
 });

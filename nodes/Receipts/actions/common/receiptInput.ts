@@ -1,6 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parseJsonParameter } from '../../../shared/validate';
-import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
+import {
+	accessKeyProblem,
+	reproducibleAccessKey,
+	splitAccessKey,
+} from '../../../shared/sri/accessKey';
 import { FormChecker, type InputMode } from '../../domain/labels';
 import { checkReceipt, RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import { ratesNeeded } from '../../domain/totals';

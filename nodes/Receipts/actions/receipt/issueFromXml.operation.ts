@@ -3,27 +3,24 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { fixedPath } from '../../../shared/path';
 import { RECEIPT_KINDS } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
-import { environmentsOfXml, refuseProductionForAgent } from '../common/agent';
+import { refuseProductionXmlForAgent } from '../common/agent';
 import { lostAnswer, sentIdsOfXml } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue, readWaitSettings, type WaitSettings } from '../common/wait';
-import { readXml, xmlFields } from '../common/xml';
+import { readXml, xmlFields, type ReceiptXml } from '../common/xml';
 import type { ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
 
 /** What Issue From XML knows of an item before it sends anything. */
-interface CheckedXml {
-	xml: string;
-	wait: WaitSettings | undefined;
-}
+type CheckedXml = ReceiptXml & { wait: WaitSettings | undefined };
 
 /**
- * The item's XML, checked (common/xml.ts); a production receipt refused when an AI agent runs the node without
+ * The item's XML, read by the package's XML reader and checked (common/xml.ts); a production receipt refused when an AI agent runs the node without
  * permission (common/agent.ts); Wait for Final State.
  */
 async function checkXml(this: IExecuteFunctions, i: number, what: string): Promise<CheckedXml> {
-	const xml = await readXml.call(this, i);
-	refuseProductionForAgent.call(this, i, environmentsOfXml(xml), `issue this ${what}`);
-	return { xml, wait: readWaitSettings.call(this, i) };
+	const { xml, root } = await readXml.call(this, i);
+	refuseProductionXmlForAgent.call(this, i, root, `issue this ${what}`);
+	return { xml, root, wait: readWaitSettings.call(this, i) };
 }
 
 /**
@@ -50,12 +47,12 @@ export function issueFromXml(receipt: ReceiptKindRow): ReceiptOperation {
 			return await checkXml.call(this, i, what);
 		},
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, checked?: CheckedXml) {
-			const { xml, wait } = checked ?? (await checkXml.call(this, i, what));
+			const { xml, root, wait } = checked ?? (await checkXml.call(this, i, what));
 			let answer: IDataObject;
 			try {
 				answer = await ctx.api.sign(fixedPath(`${path}/issue/xml`), i, { body: { xml } });
 			} catch (error) {
-				throw lostAnswer(error, sentIdsOfXml(what, xml));
+				throw lostAnswer(error, sentIdsOfXml(what, root));
 			}
 			return await afterIssue.call(this, ctx, i, answer, wait, { record: true });
 		},
