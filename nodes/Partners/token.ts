@@ -7,6 +7,7 @@ import {
 	parseBody,
 	type Sender,
 } from '../shared/http';
+import { clock } from '../shared/clock';
 
 /**
  * The Partners token request (client credentials, partners service, POST /v1/auth/token), made by the
@@ -48,7 +49,7 @@ export function partnersAuthHeaders(
 export async function fetchToken(
 	send: Sender,
 	credentials: ICredentialDataDecryptedObject,
-	deadline = Date.now() + TOKEN_TIMEOUT_MS,
+	deadline = clock.now() + TOKEN_TIMEOUT_MS,
 ): Promise<string> {
 	const base = String(credentials.baseUrl ?? '')
 		.trim()

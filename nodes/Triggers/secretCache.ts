@@ -1,3 +1,4 @@
+import { clock } from '../shared/clock';
 /**
  * A trigger's secret (or the few fields of its credential a delivery needs), kept in this process for at most
  * `ttlMs` after it was read from the credential. Both triggers read their credential through one: the Extraction
@@ -22,7 +23,7 @@ export class SecretCache<T = string | undefined> {
 	async get(
 		key: string,
 		read: () => Promise<T>,
-		nowMs = Date.now(),
+		nowMs = clock.now(),
 	): Promise<{ value: T; cached: boolean }> {
 		const entry = this.entries.get(key);
 		if (entry && nowMs - entry.readAt < this.ttlMs) return { value: entry.value, cached: true };
@@ -30,7 +31,7 @@ export class SecretCache<T = string | undefined> {
 	}
 
 	/** Reads the secret now and keeps it. */
-	async refresh(key: string, read: () => Promise<T>, nowMs = Date.now()): Promise<T> {
+	async refresh(key: string, read: () => Promise<T>, nowMs = clock.now()): Promise<T> {
 		const value = await read();
 		this.entries.delete(key);
 		this.entries.set(key, { value, readAt: nowMs });

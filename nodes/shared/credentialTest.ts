@@ -17,6 +17,7 @@ import {
 	type Sender,
 } from './http';
 import type { ApiPath } from './path';
+import { clock } from './clock';
 import { scrubText } from './redact';
 import type { ServiceDefinition } from './transport';
 
@@ -147,7 +148,7 @@ async function probeOnce(
 		);
 	const request = `GET ${probe.path.text}`;
 	const send = legacySender(helpers);
-	const deadline = Date.now() + TEST_TIMEOUT_MS;
+	const deadline = clock.now() + TEST_TIMEOUT_MS;
 	try {
 		const headers = await probe.headers(data, send, deadline);
 		for (const value of Object.values(headers)) secrets.push(value.replace(/^Bearer\s+/i, ''));

@@ -1,5 +1,5 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { clock } from './clock';
 
 /**
  * The one request primitive of the package: one HTTP exchange whose status, headers and body bytes stay under
@@ -336,12 +336,12 @@ export async function exchange(
 	options: IHttpRequestOptions,
 	limits: ExchangeLimits,
 ): Promise<Answer> {
-	const allowedMs = Math.floor(limits.deadline - Date.now());
+	const allowedMs = Math.floor(limits.deadline - clock.now());
 	if (allowedMs <= 0) throw stopped(limits, 0);
-	// The deadline's timer is n8n's `sleep` (a clock tests can drive), stopped as soon as the exchange is over.
+	// The deadline's timer is the one clock's (clock.ts, which tests drive), stopped as soon as the exchange is over.
 	const deadline = new AbortController();
 	const over = new AbortController();
-	void sleep(allowedMs, over.signal).then(
+	void clock.sleep(allowedMs, over.signal).then(
 		() => deadline.abort(),
 		() => undefined,
 	);

@@ -27,10 +27,17 @@ export class Deferred {
 
 export interface OperationModule<Ctx> {
 	description: INodeProperties[];
+	/**
+	 * Runs item `itemIndex`. `checked`: what `validate` returned for this item when the items were checked
+	 * before the first request (see `validate`), so that what is sent is exactly what was checked, checked
+	 * once; undefined when they were not (Continue On Fail, or no `validate`): the operation checks the item
+	 * itself, and a bad item becomes its own error item.
+	 */
 	execute(
 		this: IExecuteFunctions,
 		ctx: Ctx,
 		itemIndex: number,
+		checked?: unknown,
 	): Promise<OperationResult | Deferred>;
 	/**
 	 * `read`: may run for several items at once (Options → Parallel Requests, bounded, output order kept).
@@ -49,9 +56,10 @@ export interface OperationModule<Ctx> {
 	/**
 	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
 	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
-	 * with nothing sent, instead of half a batch issued.
+	 * with nothing sent, instead of half a batch issued. What it returns (e.g. the body it checked) is handed
+	 * to `execute` for the same item.
 	 */
-	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): void | Promise<void>;
+	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): unknown;
 	/**
 	 * How to ask this operation for less, in the error of a run that would keep more memory than it may
 	 * (budget.ts); default: fewer input items per run.
@@ -257,8 +265,9 @@ function itemRanges(indexes: number[]): string {
  * pairs every output item with its input, and turns a failure into an error item when "Continue On Fail"
  * is set (with the identifiers of anything the item created, see created.ts). Reads, and writes declared
  * `parallelWrite`, may run several items at once (Options → Parallel Requests); other writes run strictly in
- * order. Every write runs only after every item passed `validate`. Deferred results are settled together once
- * every item has run.
+ * order. Every write runs only after every item passed `validate`, and is handed what `validate` returned for
+ * it (so an item is checked once and sent as checked). Deferred results are settled together once every item
+ * has run.
  */
 export async function route<Ctx extends RouterContext, M extends Record<string, string>>(
 	this: IExecuteFunctions,
@@ -308,11 +317,13 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const deferred: Array<{ i: number; result: Deferred }> = [];
 
+	// What each item's check returned, handed to its execute: the item is checked once, and sent as checked.
+	const checked: unknown[] = [];
 	const writes = op.kind !== 'read';
 	if (writes && op.validate && !continueOnFail) {
 		for (let i = 0; i < items.length; i++) {
 			try {
-				await op.validate.call(this, ctx, i);
+				checked[i] = await op.validate.call(this, ctx, i);
 			} catch (error) {
 				throw named(error, i);
 			}
@@ -330,30 +341,31 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	// A failure (without Continue On Fail) stops new items from starting; the items already running finish,
 	// so that everything they created is recorded before the node stops.
 	const failures = new Map<number, unknown>();
-	const runOne = async (i: number): Promise<void> => {
-		try {
-			const result = await op.execute.call(this, ctx, i);
-			if (result instanceof Deferred) deferred.push({ i, result });
-			else results[i] = keep(result, i);
-		} catch (error) {
-			if (continueOnFail) failItem(error, i);
-			else failures.set(i, error);
-		}
-	};
-
 	const limit =
 		op.kind === 'read' || op.kind === 'parallelWrite'
 			? parallelRequests.call(this, items.length, op.parallelOption)
 			: 1;
 	let next = 0;
-	const worker = async () => {
-		while (failures.size === 0 && next < items.length) await runOne(next++);
+	// A worker runs the next item until none is left or one failed (at most `max` items), calling the operation's
+	// execute itself: no frame of the router's between a worker and the operation.
+	const worker = async (max = Infinity) => {
+		for (let n = 0; n < max && failures.size === 0 && next < items.length; n++) {
+			const i = next++;
+			try {
+				const result = await op.execute.call(this, ctx, i, checked[i]);
+				if (result instanceof Deferred) deferred.push({ i, result });
+				else results[i] = keep(result, i);
+			} catch (error) {
+				if (continueOnFail) failItem(error, i);
+				else failures.set(i, error);
+			}
+		}
 	};
 	// Results land at their index, so the output keeps the input order. Where a token may be fetched, the first
 	// item runs alone so that one token serves the rest; then `limit` workers take the next index.
-	if (ctx.fetchesToken && limit > 1) await runOne(next++);
+	if (ctx.fetchesToken && limit > 1) await worker(1);
 	await Promise.all(
-		Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, worker),
+		Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, () => worker()),
 	);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());

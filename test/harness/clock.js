@@ -1,6 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { ClientRequest } from 'node:http';
-/** @import { ServerResponse } from 'node:http' */
+/** @import { IncomingMessage, ServerResponse } from 'node:http' */
 /** @import { Socket } from 'node:net' */
 
 /** The real timer, taken before any test fakes the global one: used to wait for the sockets while fake time stands still. */
@@ -18,8 +18,8 @@ const realWait = (ms) => new Promise((resolve) => realSetTimeout(resolve, ms));
 class Wire {
 	/** @type {Set<ClientRequest>} */
 	requests = new Set();
-	/** @type {Set<ServerResponse>} */
-	preparing = new Set();
+	/** @type {Map<ServerResponse, IncomingMessage>} */
+	preparing = new Map();
 
 	onClientStart = (/** @type {any} */ message) => {
 		const request = /** @type {ClientRequest} */ (message.request);
@@ -33,18 +33,25 @@ class Wire {
 
 	onServerStart = (/** @type {any} */ message) => {
 		const response = /** @type {ServerResponse} */ (message.response);
-		this.preparing.add(response);
+		this.preparing.set(response, message.request);
 		response.once('close', () => this.preparing.delete(response));
 	};
 
-	/** How many exchanges are on the wire now. */
+	/**
+	 * How many exchanges are on the wire now. A server starts on a request's headers, and its body may still be
+	 * on its way (written apart from them, late on a loaded machine; Node publishes the client's start only once
+	 * the whole request is written): until the whole request has arrived, the exchange is on the wire, not the
+	 * server preparing its answer.
+	 */
 	busy() {
 		let preparing = 0;
-		for (const response of this.preparing) {
+		let arriving = 0;
+		for (const [response, request] of this.preparing) {
 			if (response.headersSent || response.destroyed) this.preparing.delete(response);
-			else preparing++;
+			else if (request.complete) preparing++;
+			else arriving++;
 		}
-		return Math.max(0, this.requests.size - preparing);
+		return Math.max(0, this.requests.size - preparing) + arriving;
 	}
 
 	listen() {
@@ -113,13 +120,14 @@ class IdleTimeouts {
 }
 
 /**
- * A fake clock for engine tests where time matters: n8n's `sleep`, `setTimeout` and `Date` are Jest's fake
- * timers while `run` executes, and the clock is moved forward step by step until the run ends, so a test of a
- * 60-second deadline takes milliseconds, and no timed bound depends on the machine's speed: while an HTTP
- * exchange is on the wire (see Wire) the clock stands still and the test waits for the sockets in real time.
- * Sockets, `nextTick` and `setImmediate` stay real: the simulators and n8n's HTTP helper talk over real
- * connections; the simulators' own timers (a dripping answer, a late one) and their clocks (`at` of each
- * request, job and receipt ages) run on the same fake clock.
+ * A fake clock for engine tests where time matters: `setTimeout` and `Date` are Jest's fake timers while `run`
+ * executes, and so is the package's one clock (nodes/shared/clock.ts: `Date.now()` and n8n's `sleep`); the clock
+ * is moved forward step by step until the run ends, so a test of a 60-second deadline takes milliseconds, and no
+ * timed bound depends on the machine's speed: while an HTTP exchange is on the wire (see Wire) the clock stands
+ * still and the test waits for the sockets in real time. Sockets, `nextTick` and `setImmediate` stay real: the
+ * simulators and n8n's HTTP helper talk over real connections (their idle timers run on this
+ * clock too: see IdleTimeouts); the simulators' own timers (a dripping answer, a late one) and their clocks (`at` of each request,
+ * job and receipt ages) run on the same fake clock.
  * @template T
  * @param {() => Promise<T>} run
  * @param {{ stepMs?: number; maxMs?: number }} [opts] How far to move the clock at a time, and at most in all.

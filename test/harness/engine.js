@@ -9,6 +9,7 @@ import {
 /** @import { ICredentialTestFunctions, ICredentialType, IDataObject, INodeCredentialTestResult, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, ITriggerResponse, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
 import { Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
+import './shutdown';
 
 /**
  * Runs workflows through n8n-core's real execution engine (WorkflowExecute over a Workflow), with the

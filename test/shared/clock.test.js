@@ -1,7 +1,10 @@
-import { createServer, get } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, get, request } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
+import { join } from 'node:path';
 /** @import { AddressInfo, Server as TcpServer } from 'node:net' */
 /** @import { Server } from 'node:http' */
+import { clock } from '../../nodes/shared/clock';
 import { withFakeClock } from '../harness/clock';
 
 /**
@@ -33,7 +36,9 @@ const listen = async (/** @type {Server | TcpServer} */ s) => {
 };
 
 beforeAll(async () => {
-	server = createServer((_req, res) => {
+	server = createServer((req, res) => {
+		// A POST is answered once its whole body has arrived.
+		if (req.method === 'POST') return void req.resume().on('end', () => res.end('answer'));
 		if (dripMs) {
 			const bytes = [...'answer'];
 			res.write(/** @type {string} */ (bytes.shift()));
@@ -110,6 +115,45 @@ test('a request and its answer that each take 300 ms of real time on the wire ta
 	expect(elapsedMs).toBeLessThan(5000);
 });
 
+test('an idle timer of the HTTP client (real time) does not cut an exchange that takes no fake time', async () => {
+	lateMs = 0;
+	const { result } = await withFakeClock(
+		() =>
+			new Promise((resolve) => {
+				const req = get(slowUrl, { agent: false }, (res) => {
+					let body = '';
+					res.on('data', (chunk) => (body += chunk));
+					res.on('end', () => resolve(body));
+				}).on('error', (error) => resolve(error.message));
+				// As n8n's helper sets its `timeout` (axios: ClientRequest#setTimeout); the wire takes 600 ms and more.
+				req.setTimeout(200, () => req.destroy(new Error('cut by the idle timer')));
+			}),
+	);
+	expect(result).toBe('answer');
+});
+
+test('a request body that arrives 300 ms of real time after its headers takes no fake time: the server has not begun to answer', async () => {
+	lateMs = 0;
+	const { result, elapsedMs } = await withFakeClock(
+		() =>
+			new Promise((resolve) => {
+				const timer = setTimeout(() => resolve('deadline'), 5000);
+				const req = request(url, { method: 'POST', agent: false }, (res) => {
+					let body = '';
+					res.on('data', (chunk) => (body += chunk));
+					res.on('end', () => {
+						clearTimeout(timer);
+						resolve(body);
+					});
+				}).on('error', () => resolve('no answer'));
+				req.flushHeaders();
+				realSetTimeout(() => req.end('body'), 300);
+			}),
+	);
+	expect(result).toBe('answer');
+	expect(elapsedMs).toBeLessThan(5000);
+});
+
 test('a server that answers late on the clock is waited for in fake time, and the deadline passes first when it should', async () => {
 	lateMs = 60_000;
 	const slow = await withFakeClock(() => requestWithin(5000));
@@ -118,6 +162,77 @@ test('a server that answers late on the clock is waited for in fake time, and th
 	const inTime = await withFakeClock(() => requestWithin(120_000));
 	expect(inTime.result).toBe('answer');
 	expect(inTime.elapsedMs).toBeGreaterThanOrEqual(60_000);
+});
+
+describe("the package's one clock (nodes/shared/clock.ts)", () => {
+	/** Every TypeScript file of the shipped code, with its path from the repository's root. */
+	const shipped = () => {
+		const root = join(__dirname, '..', '..');
+		return ['nodes', 'credentials'].flatMap((dir) =>
+			readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+				.filter((file) => file.endsWith('.ts'))
+				.map((file) => ({
+					path: `${dir}/${file}`,
+					text: readFileSync(join(root, dir, file), 'utf8'),
+				})),
+		);
+	};
+
+	test('is the only source of time of the shipped code: no other file reads the clock or sleeps', () => {
+		const readsTime = [
+			/\bDate\.now\(/,
+			/new Date\(\s*\)/,
+			/\bperformance\.now\(/,
+			/\bsetTimeout\(/,
+			/\bsetInterval\(/,
+			/import\s*{[^}]*\bsleep(WithAbort)?\b[^}]*}\s*from\s*'n8n-workflow'/,
+		];
+		const files = shipped();
+		expect(files.length).toBeGreaterThan(50);
+		const offenders = files
+			.filter((file) => file.path !== 'nodes/shared/clock.ts')
+			.flatMap((file) =>
+				readsTime.filter((rule) => rule.test(file.text)).map((rule) => `${file.path}: ${rule}`),
+			);
+		expect(offenders).toEqual([]);
+	});
+
+	test('the fake clock of the tests drives it: its time, its sleeps, and a sleep cut by its signal leaves no timer', async () => {
+		const { result } = await withFakeClock(async () => {
+			const start = clock.now();
+			expect(start).toBe(Date.now());
+			await clock.sleep(90_000);
+			const slept = clock.now() - start;
+			const stop = new AbortController();
+			const cut = clock.sleep(3_600_000, stop.signal).then(
+				() => 'slept',
+				() => 'cut',
+			);
+			const timers = jest.getTimerCount();
+			stop.abort();
+			return { slept, cut: await cut, timers, left: jest.getTimerCount() };
+		});
+		expect(result.slept).toBeGreaterThanOrEqual(90_000);
+		expect(result.cut).toBe('cut');
+		expect(result.left).toBe(result.timers - 1);
+	});
+
+	test("on n8n 1.x, whose sleep ignores a signal, it takes n8n's sleepWithAbort for a sleep that can be cut", async () => {
+		const calls = /** @type {string[]} */ ([]);
+		/** @type {import('../../nodes/shared/clock').Clock | undefined} */
+		let oneX;
+		jest.isolateModules(() => {
+			jest.doMock('n8n-workflow', () => ({
+				sleep: async () => void calls.push('sleep'),
+				sleepWithAbort: async () => void calls.push('sleepWithAbort'),
+			}));
+			oneX = require('../../nodes/shared/clock').clock;
+		});
+		jest.dontMock('n8n-workflow');
+		await oneX?.sleep(1);
+		await oneX?.sleep(1, new AbortController().signal);
+		expect(calls).toEqual(['sleep', 'sleepWithAbort']);
+	});
 });
 
 test('a request idle timeout counts fake time, not real time: an answer 1.4 s of real time away arrives within an idle timeout of 1 s', async () => {

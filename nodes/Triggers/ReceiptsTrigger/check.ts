@@ -6,6 +6,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { receiptsService } from '../../Receipts/transport';
+import { clock } from '../../shared/clock';
 import { factsOf } from '../../shared/errors';
 import { fixedPath, path } from '../../shared/path';
 import { triggerNumberOption } from '../../shared/options';
@@ -96,7 +97,7 @@ export async function checkWithService(
 				'the notification names no receipt id that can be read from the service (letters, digits, "_" and "-" only)',
 		};
 	const api = checkClient(ctx, credentials);
-	const deadline = Date.now() + timeoutMs;
+	const deadline = clock.now() + timeoutMs;
 	const address = path`/edocs/${id}`;
 	let answer: IDataObject;
 	try {

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { randomToken, sha256Hex } from '../signature';
 import { isReceiptEvent, subscribeWebhook, type ReceiptEvent } from '../../Receipts/webhooks';
 import { receiptsClient } from '../../Receipts/transport';
+import { clock } from '../../shared/clock';
 import type { ServiceClient } from '../../shared/transport';
 import { mayHaveBeenProcessed } from '../../shared/errors';
 
@@ -199,7 +200,7 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 		api.keepSecret(token);
 		const record: SubscriptionRecord = {
 			tokenHash: sha256Hex(token),
-			createdAt: new Date().toISOString(),
+			createdAt: new Date(clock.now()).toISOString(),
 		};
 		state.unconfirmed = { ...state.unconfirmed, [event]: [...waiting, record] };
 		store(); // before the request: an answer that never comes must not lose the token of a subscription the service made
