@@ -59,8 +59,14 @@ async function execute(sb, id) {
 	return { ms: target.executionTime, items: target.data.main[0] };
 }
 
-export async function benchParallelIssuing({ sb, log, runs }) {
-	const { sim } = sb;
+/**
+ * @param {object} o
+ * @param {any} o.sb
+ * @param {import('./simulators.mjs').SimulatorProcess} o.sim
+ * @param {(m: string) => void} o.log
+ * @param {number} o.runs
+ */
+export async function benchParallelIssuing({ sb, sim, log, runs }) {
 	const credentials = sim.credentials.receiptsApi;
 	const seqRow = '{ seq: 7000 + i }';
 	const cases = [
@@ -80,15 +86,15 @@ export async function benchParallelIssuing({ sb, log, runs }) {
 	/** Case → the milliseconds of each round. @type {Record<string, number[]>} */
 	const times = Object.fromEntries(cases.map((c) => [c.id, []]));
 	const accounting = { doubled: 0, missing: 0 };
-	sim.server.delayMs = LATENCY_MS; // every request to the simulators takes this long to answer
+	await sim.set('server.delayMs', LATENCY_MS); // every request to the simulators takes this long to answer
 	try {
 		for (let round = 0; round < runs; round++) {
 			for (const c of cases) {
-				sim.receipts.receipts.clear(); // every run issues the same sequentials
+				await sim.call('receipts.receipts.clear'); // every run issues the same sequentials
 				const r = await execute(sb, c.id);
-				const made = [...sim.receipts.receipts.values()].map((receipt) =>
-					Number(receipt.body.secuencial),
-				);
+				/** @type {Map<string, { body: { secuencial: unknown } }>} */
+				const receipts = await sim.get('receipts.receipts');
+				const made = [...receipts.values()].map((receipt) => Number(receipt.body.secuencial));
 				const unique = new Set(made);
 				accounting.doubled += made.length - unique.size;
 				accounting.missing += RECEIPTS - unique.size;
@@ -102,8 +108,8 @@ export async function benchParallelIssuing({ sb, log, runs }) {
 			}
 		}
 	} finally {
-		sim.server.delayMs = 0;
-		sim.receipts.receipts.clear();
+		await sim.set('server.delayMs', 0);
+		await sim.call('receipts.receipts.clear');
 	}
 
 	const floorMs = (RECEIPTS * LATENCY_MS) / PARALLEL;

@@ -3,9 +3,10 @@
 //   the run's time against its floor (10 s + the batch's issue requests) and against waiting one receipt
 //   after another;
 // - Partners reads while tokens expire every 100 requests: token requests at 1, 5 and 20 parallel requests.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCliJson } from '../scripts/n8n/boot.mjs';
+import { CREDENTIAL_IDS } from '../scripts/n8n/sandbox.mjs';
 import {
 	node,
 	partnersGetById,
@@ -44,18 +45,32 @@ async function execute(sb, id) {
 	return { ms: target.executionTime, items: target.data.main[0] };
 }
 
-/** Empties the Partners credential's stored token (as a first run, or after the token was revoked). */
-async function emptyPartnersToken(sb) {
-	const file = join(sb.opts.userFolder, 'sandbox-credentials.json');
-	const fresh = JSON.parse(readFileSync(file, 'utf8')).filter((c) => c.type === 'partnersApi');
+/**
+ * Empties the Partners credential's stored token (as a first run, or after the token was revoked): the credential
+ * imported again with the simulator's values alone.
+ * @param {any} sb
+ * @param {import('./simulators.mjs').SimulatorProcess} sim
+ */
+export async function emptyPartnersToken(sb, sim) {
 	const out = join(sb.opts.userFolder, 'bench-fresh-partners.json');
-	writeFileSync(out, JSON.stringify(fresh));
+	const fresh = {
+		...CREDENTIAL_IDS.partnersApi,
+		type: 'partnersApi',
+		data: sim.credentials.partnersApi,
+	};
+	writeFileSync(out, JSON.stringify([fresh]));
 	await sb.cli(['import:credentials', `--input=${out}`], { check: true });
 }
 
-export async function benchTrustedIssuing({ sb, log, runs }) {
-	const { sim } = sb;
-	const [plan] = sim.partners.seedProducts(1, 'Token bench');
+/**
+ * @param {object} o
+ * @param {any} o.sb
+ * @param {import('./simulators.mjs').SimulatorProcess} o.sim
+ * @param {(m: string) => void} o.log
+ * @param {number} o.runs
+ */
+export async function benchTrustedIssuing({ sb, sim, log, runs }) {
+	const [plan] = await sim.call('partners.seedProducts', 1, 'Token bench');
 	const seqRow = '{ seq: 5000 + i }';
 	await sb.importWorkflows([
 		rowsWorkflow('benchBatchWait', RECEIPTS, seqRow, issueRetention(true)),
@@ -72,28 +87,28 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 	]);
 
 	// Batch wait: the simulator decides ~10 s after each issue, whoever asks.
-	sim.receipts.decideAfterMs = DECIDE_MS;
+	await sim.set('receipts.decideAfterMs', DECIDE_MS);
 	const batch = [];
 	const issueOnly = [];
 	const one = [];
 	// Every run issues the same sequentials; the SRI (and the simulator) would return a repeat with 45, so each run
 	// starts from a service that holds none of them.
-	const fresh = () => sim.receipts.receipts.clear();
+	const fresh = () => sim.call('receipts.receipts.clear');
 	for (let round = 0; round < runs; round++) {
-		fresh();
+		await fresh();
 		const b = await execute(sb, 'benchBatchWait');
 		if (b.items.length !== RECEIPTS || !b.items.every((i) => i.json.estado === 'AUTORIZADO'))
 			throw new Error('benchBatchWait: not every receipt was authorized');
 		batch.push(b.ms);
-		fresh();
+		await fresh();
 		issueOnly.push((await execute(sb, 'bBatchIssueOnly')).ms);
-		fresh();
+		await fresh();
 		one.push((await execute(sb, 'benchOneWait')).ms);
 		log(
 			`batch wait round ${round + 1}: ${batch.at(-1)} ms (issue only ${issueOnly.at(-1)} ms, one receipt ${one.at(-1)} ms)`,
 		);
 	}
-	sim.receipts.decideAfterMs = undefined;
+	await sim.set('receipts.decideAfterMs', undefined);
 	const batchMs = median(batch);
 	const perIssueMs = median(issueOnly) / RECEIPTS;
 	const floorMs = DECIDE_MS + RECEIPTS * perIssueMs;
@@ -102,19 +117,20 @@ export async function benchTrustedIssuing({ sb, log, runs }) {
 	// Token refresh: tokens stop working after 100 requests; the run starts without a stored token.
 	const tokens = [];
 	for (const parallel of [1, 5, 20]) {
-		await emptyPartnersToken(sb);
-		sim.partners.tokenMaxUses = 100;
-		sim.server.clear();
-		const before = sim.partners.tokensIssued;
+		await emptyPartnersToken(sb, sim);
+		await sim.set('partners.tokenMaxUses', 100);
+		await sim.call('server.clear');
+		const before = await sim.get('partners.tokensIssued');
 		const r = await execute(sb, `benchTokenP${parallel}`);
-		sim.partners.tokenMaxUses = undefined;
-		const refused =
-			sim.server.received('partners').filter((q) => q.path !== '/v1/auth/token').length - READS;
+		await sim.set('partners.tokenMaxUses', undefined);
+		/** @type {{ path: string }[]} */
+		const received = await sim.call('server.received', 'partners');
+		const refused = received.filter((q) => q.path !== '/v1/auth/token').length - READS;
 		if (r.items.length !== READS || r.items.some((i) => i.json.error))
 			throw new Error(`benchTokenP${parallel}: not every read succeeded`);
 		const measured = {
 			parallel,
-			tokenRequests: sim.partners.tokensIssued - before,
+			tokenRequests: (await sim.get('partners.tokensIssued')) - before,
 			resent: refused,
 			ms: r.ms,
 		};

@@ -19,6 +19,7 @@ const TRIVIAL_DIR = fileURLToPath(new URL('./trivial-trigger', import.meta.url))
 // median of the per-round ratios, so a slow spell of the machine touches both sides of a ratio alike.
 export async function benchWebhooks({
 	sb,
+	secret,
 	log,
 	runs = 5,
 	deliveries = Number(process.env.BENCH_DELIVERIES ?? 200),
@@ -140,7 +141,6 @@ export async function benchWebhooks({
 				await new Promise((resolve) => setTimeout(resolve, 500));
 			}
 		}
-		const secret = sb.sim.credentials.extractionWebhookApi.secret;
 
 		/** `deliveries` distinct document.ready events from `senders` concurrent senders; deliveries per second. */
 		async function blast(r) {
@@ -237,6 +237,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	try {
 		const { markdown } = await benchWebhooks({
 			sb,
+			secret: sb.sim.credentials.extractionWebhookApi.secret,
 			log: (m) => process.stderr.write(`[bench] ${m}\n`),
 			runs: Number(process.env.BENCH_RUNS ?? 5),
 		});
