@@ -7,6 +7,8 @@
 //   await sb.activate(['wf1']);    // trigger workflows: active once n8n starts (publish on 2.x, activate on 1.x)
 //   const n8n = await sb.start();  // boot.mjs startN8n
 //
+// An e2e suite uses it through ./suite.mjs (one n8n per test file, workflows run through its REST API).
+//
 // Which n8n: N8N_LINE=1|2 (see install.mjs); `sb.line` tells a test which one it runs on.
 // Queue mode (./queue.mjs): pass `env: queueEnv({ pg, redis })` so every CLI call and process uses the shared
 // database and queue, then `sb.start()` (main), `sb.start({ command: 'worker' })`, `sb.start({ command: 'webhook' })`.
@@ -111,16 +113,22 @@ export function build({ quiet = false } = {}) {
 	});
 }
 
-/** Rewrites a workflow written for a community install so it runs with the package loaded as a custom extension. */
-export function forCustomExtension(workflow) {
+/**
+ * Rewrites a workflow written for a community install so it runs with the package loaded as a custom extension:
+ * its node types, and its references to this package's credentials, which point at the sandbox's (CREDENTIAL_IDS)
+ * unless they name one of `keep` (credential IDs a suite imported besides the sandbox's).
+ * @param {{ nodes: Array<{ type: string, credentials?: Record<string, { id: string, name: string }> }> }} workflow
+ * @param {Iterable<string>} [keep]
+ */
+export function forCustomExtension(workflow, keep = []) {
+	const kept = new Set(keep);
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
 		if (node.type.startsWith(PACKAGE_PREFIX))
 			node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
-		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
-			if (CREDENTIAL_IDS[type]) node.credentials[type] = { ...CREDENTIAL_IDS[type] };
-			else node.credentials[type] = ref;
-		}
+		const refs = node.credentials ?? {};
+		for (const [type, ref] of Object.entries(refs))
+			if (CREDENTIAL_IDS[type] && !kept.has(ref.id)) refs[type] = { ...CREDENTIAL_IDS[type] };
 	}
 	return copy;
 }
@@ -179,10 +187,21 @@ export const isPortableWorkflowId = (id) =>
 export const apiActivation = (line) =>
 	line === 1 ? { on: 'activate', off: 'deactivate' } : { on: 'publish', off: 'unpublish' };
 
+/** The simulators of a sandbox (test/simulator/main.js, compiled). */
+/** @typedef {Awaited<ReturnType<typeof import('../../test/simulator/main.js').startSimulators>>} Simulators */
+
+/**
+ * A credential as `n8n import:credentials` reads it (plain `data`, which n8n encrypts).
+ * @typedef {{ id?: string, name?: string, type: string, data: Record<string, unknown> }} CredentialImport
+ */
+
 /**
  * The sandbox of the header. `userFolder` is resolved against the repository's root and must be outside it for
  * `as: 'installed'`; `simulatorPort` 0 picks a free port; `env` goes to every CLI call and n8n process;
- * `credentials` names the ID and name each imported credential gets (`{}`: n8n picks them).
+ * `credentials` names the ID and name each imported credential gets (`{}`: n8n picks them);
+ * `adjustCredentials` changes the list imported (one credential per type of the simulators) before it is
+ * imported, in the same one CLI call: other secrets, or more credentials. Workflows keep their references to the
+ * IDs it adds (see forCustomExtension).
  * @param {object} options
  * @param {string} options.userFolder
  * @param {number} [options.simulatorPort]
@@ -191,6 +210,7 @@ export const apiActivation = (line) =>
  * @param {Record<string, string | undefined>} [options.env]
  * @param {'extension' | 'installed'} [options.as]
  * @param {Record<string, { id: string, name: string }>} [options.credentials]
+ * @param {(list: CredentialImport[], sim: Simulators) => CredentialImport[] | Promise<CredentialImport[]>} [options.adjustCredentials]
  */
 export async function prepareSandbox({
 	userFolder,
@@ -200,6 +220,7 @@ export async function prepareSandbox({
 	env: sharedEnv = {},
 	as = 'extension',
 	credentials: credentialRefs = CREDENTIAL_IDS,
+	adjustCredentials = (list) => list,
 }) {
 	if (!['extension', 'installed'].includes(as))
 		throw new Error(`prepareSandbox: as must be 'extension' or 'installed', got ${as}`);
@@ -226,19 +247,18 @@ export async function prepareSandbox({
 	const opts = { userFolder, extensionsDir, env };
 
 	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
-	writeFileSync(
-		credentialsFile,
-		JSON.stringify(
-			Object.entries(sim.credentials).map(([type, data]) => ({
-				...credentialRefs[type],
-				type,
-				data,
-			})),
-			null,
-			2,
-		),
+	const credentials = await adjustCredentials(
+		Object.entries(sim.credentials).map(([type, data]) => ({
+			...credentialRefs[type],
+			type,
+			data,
+		})),
+		sim,
 	);
+	writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2));
 	await runCli(['import:credentials', `--input=${credentialsFile}`], { ...opts, check: true });
+	const defaultIds = new Set(Object.values(CREDENTIAL_IDS).map((c) => c.id));
+	const addedIds = credentials.flatMap((c) => (c.id && !defaultIds.has(c.id) ? [c.id] : []));
 
 	const importWorkflows = async (workflows) => {
 		if (!workflows.length) return;
@@ -252,7 +272,7 @@ export async function prepareSandbox({
 		const dir = join(userFolder, 'sandbox-workflows');
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
-		const prepare = as === 'extension' ? forCustomExtension : (wf) => wf;
+		const prepare = as === 'extension' ? (wf) => forCustomExtension(wf, addedIds) : (wf) => wf;
 		workflows.forEach((wf, n) =>
 			writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(prepare(wf))),
 		);
