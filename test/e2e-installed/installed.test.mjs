@@ -12,7 +12,13 @@ import { after, before, describe, test } from 'node:test';
 import { nodeOutput, until, untilServed } from '../../scripts/n8n/executions.mjs';
 import { lineOf, selectedVersion } from '../../scripts/n8n/install.mjs';
 import { outsideRepoFor, repoRoot } from '../../scripts/n8n/sandbox.mjs';
-import { BROWSER_ID, closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
+import {
+	BROWSER_ID,
+	closeSuite,
+	decidingAtFirstCheck,
+	e2eSandbox,
+	startSuiteN8n,
+} from '../../scripts/n8n/suite.mjs';
 
 const PACKAGE = 'n8n-nodes-latam-fiscal';
 const NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
@@ -158,7 +164,7 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 		assert.ok(runnable.length >= 3, `only ${runnable.length} examples ran`);
 		for (const { file, workflow } of runnable) {
 			sb.sim.server.clear();
-			const run = await n8n.execute(ids[workflow.name]);
+			const run = await decidingAtFirstCheck(sb.sim, () => n8n.execute(ids[workflow.name]));
 			assert.equal(
 				run.data.resultData.error,
 				undefined,

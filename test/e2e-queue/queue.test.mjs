@@ -31,6 +31,7 @@ import {
 } from '../../scripts/n8n/sandbox.mjs';
 import {
 	BROWSER_ID,
+	decidingAtFirstCheck,
 	e2eSandbox,
 	executeWorkflow,
 	printN8nUsage,
@@ -359,10 +360,11 @@ describe('action workflows run on the worker, as in one process', () => {
 
 	test('Receipts: retentions issued, followed to a final state and branched, on the worker as in one process', async () => {
 		sb.sim.receipts.receipts.clear(); // the same secuenciales again: no duplicate access keys
-		const onWorker = await runFromEditor('qReceipts');
+		// Both runs with the service deciding at the first status check (the example waits its 5 s Poll Interval once).
+		const onWorker = await decidingAtFirstCheck(sb.sim, () => runFromEditor('qReceipts'));
 		await assertRanOnWorker(onWorker.id, 'main');
 		sb.sim.receipts.receipts.clear();
-		const single = await runInOneProcess('qReceipts');
+		const single = await decidingAtFirstCheck(sb.sim, () => runInOneProcess('qReceipts'));
 		assert.deepEqual(shape(onWorker), shape(single));
 		const states = (run) =>
 			nodeOutput(run, 'Issue retention').map((i) => `${i.json.secuencial} ${i.json.estado}`);

@@ -15,7 +15,12 @@ import {
 	repoRoot,
 	requireTestModule,
 } from '../../scripts/n8n/sandbox.mjs';
-import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
+import {
+	closeSuite,
+	decidingAtFirstCheck,
+	e2eSandbox,
+	startSuiteN8n,
+} from '../../scripts/n8n/suite.mjs';
 
 const PACKAGE_NODES = [
 	'partners',
@@ -234,6 +239,8 @@ const runs = {};
 let userFolder;
 
 const execute = (id) => n8n.execute(id);
+/** An example, run with the services deciding at the first status check (see decidingAtFirstCheck). */
+const runExample = (id) => decidingAtFirstCheck(sb.sim, () => execute(id));
 const output = (run, nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
 
 async function executions(workflowId) {
@@ -294,7 +301,7 @@ describe('n8n loads the package', () => {
 describe('workflows executed by n8n', () => {
 	test('the examples with placeholders run as `npm run dev` imports them (demo data filled in)', async () => {
 		for (const [id, [file, last]] of Object.entries(PLACEHOLDER_EXAMPLES)) {
-			const run = (runs[id] = await execute(id));
+			const run = (runs[id] = await runExample(id));
 			assert.equal(
 				run.data.resultData.error,
 				undefined,
@@ -330,7 +337,7 @@ describe('workflows executed by n8n', () => {
 
 	test('Receipts: retentions issued from JSON, X-Password only on the issuing POSTs, branch on the result; the repeated row is returned with 43 and explained', async () => {
 		sb.sim.server.clear();
-		const run = (runs.receipts = await execute('e2eRetention'));
+		const run = (runs.receipts = await runExample('e2eRetention'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const issued = output(run, 'Issue retention');
 		assert.ok(issued.length >= 1);
