@@ -24,7 +24,17 @@
 // for installs).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -134,12 +144,80 @@ export function forCustomExtension(workflow, keep = []) {
 }
 
 /**
+ * What `npm pack` makes the tarball of (package.json's `files`, which is dist/, and the files npm always adds),
+ * fingerprinted: the same fingerprint, the same package.
+ */
+function packageFingerprint() {
+	const hash = createHash('sha256');
+	const files = [
+		...['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].filter((f) =>
+			existsSync(join(repoRoot, f)),
+		),
+		...readdirSync(join(repoRoot, 'dist'), { recursive: true, withFileTypes: true })
+			.filter((e) => e.isFile())
+			.map((e) => relative(repoRoot, join(e.parentPath, e.name))),
+	].sort();
+	for (const f of files)
+		hash
+			.update(`${f}\0`)
+			.update(readFileSync(join(repoRoot, f)))
+			.update('\0');
+	return hash.digest('hex');
+}
+
+/**
  * Packs the built package (`npm pack`, what npm publishes) and installs the tarball into `<userFolder>/.n8n/nodes`
  * the way the README tells users to: a bare package.json there, then `npm install --legacy-peer-deps <tarball>`,
  * which installs the package alone (a plain install would also pull the n8n-workflow peer and compile native
- * modules). Returns the tarball's file name and the installed package's folder.
+ * modules). That install is made once per build of the package (about 15 s; a fingerprint of what is packed
+ * names it) in a folder outside the repository and copied into each user folder that asks for it (both n8n lines).
+ * Returns the tarball's file name and the installed package's folder.
  */
-export function installPackage(userFolder, { quiet = false } = {}) {
+export async function installPackage(userFolder, { quiet = false } = {}) {
+	const fingerprint = packageFingerprint();
+	const made = outsideRepoFor(`installed-package-${fingerprint.slice(0, 16)}`);
+	await madeOnce(made, (dir) => {
+		// The installs of earlier builds are of no more use.
+		for (const old of readdirSync(dirname(made)))
+			if (/^installed-package-[0-9a-f]{16}$/.test(old) && old !== basename(made))
+				rmSync(join(dirname(made), old), { recursive: true, force: true });
+		const tarball = packAndInstall(join(dir, 'nodes'), { quiet });
+		writeFileSync(join(dir, 'tarball.json'), JSON.stringify({ fingerprint, tarball }));
+	});
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	rmSync(nodesDir, { recursive: true, force: true });
+	cpSync(join(made, 'nodes'), nodesDir, { recursive: true });
+	return {
+		tarball: /** @type {{ tarball: string }} */ (
+			JSON.parse(readFileSync(join(made, 'tarball.json'), 'utf8'))
+		).tarball,
+		packageDir: join(nodesDir, 'node_modules', PACKAGE_PREFIX.slice(0, -1)),
+	};
+}
+
+/**
+ * Makes folder `dir` with `make(folder)` unless it exists: into a folder of its own first, then renamed into place, so
+ * that a suite running at the same time (the other n8n line) never reads a half-made one; when one made it first,
+ * that one is kept.
+ * @param {string} dir
+ * @param {(folder: string) => unknown} make
+ */
+async function madeOnce(dir, make) {
+	if (existsSync(dir)) return;
+	const fresh = `${dir}-${process.pid}`;
+	rmSync(fresh, { recursive: true, force: true });
+	mkdirSync(fresh, { recursive: true });
+	try {
+		await make(fresh);
+		renameSync(fresh, dir);
+	} catch (error) {
+		rmSync(fresh, { recursive: true, force: true });
+		if (!existsSync(dir)) throw error;
+	}
+}
+
+/** `npm pack`, then the tarball installed into `nodesDir` as a user installs it; returns the tarball's name. */
+function packAndInstall(nodesDir, { quiet = false } = {}) {
 	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))); // nothing from `npm run`
 	/** @type {import('node:child_process').IOType[]} */
 	const stdio = ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'];
@@ -157,7 +235,6 @@ export function installPackage(userFolder, { quiet = false } = {}) {
 				.split('\n')
 				.pop()
 		);
-		const nodesDir = join(userFolder, '.n8n', 'nodes');
 		mkdirSync(nodesDir, { recursive: true });
 		writeFileSync(
 			join(nodesDir, 'package.json'),
@@ -168,7 +245,7 @@ export function installPackage(userFolder, { quiet = false } = {}) {
 			['install', '--legacy-peer-deps', '--no-audit', '--no-fund', join(packDir, tarball)],
 			{ cwd: nodesDir, env, stdio },
 		);
-		return { tarball, packageDir: join(nodesDir, 'node_modules', PACKAGE_PREFIX.slice(0, -1)) };
+		return tarball;
 	} finally {
 		rmSync(packDir, { recursive: true, force: true });
 	}
@@ -234,7 +311,7 @@ export async function prepareSandbox({
 	}
 	mkdirSync(userFolder, { recursive: true });
 	let extensionsDir;
-	if (as === 'installed') installPackage(userFolder, { quiet });
+	if (as === 'installed') await installPackage(userFolder, { quiet });
 	else {
 		extensionsDir = outsideRepoFor(`extension-${basename(userFolder)}`);
 		rmSync(extensionsDir, { recursive: true, force: true });
