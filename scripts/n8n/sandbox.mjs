@@ -323,6 +323,9 @@ export async function prepareSandbox({
 	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files'), ...sharedEnv };
 	const opts = { userFolder, extensionsDir, env };
 
+	if ((sharedEnv.DB_TYPE ?? process.env.DB_TYPE ?? 'sqlite') === 'sqlite')
+		await seedMigratedDatabase(userFolder, version);
+
 	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
 	const credentials = await adjustCredentials(
 		Object.entries(sim.credentials).map(([type, data]) => ({
@@ -397,6 +400,34 @@ export async function prepareSandbox({
 		},
 		stop: () => sim.server.stop(),
 	};
+}
+
+/** The files of an n8n user folder that hold its SQLite database and its settings (`.n8n/`). */
+const DATABASE_FILES = ['config', 'database.sqlite', 'database.sqlite-wal', 'database.sqlite-shm'];
+
+/**
+ * Gives a new user folder a database n8n `version` has already migrated, so that its first CLI call does not run
+ * every migration again (3–5 s for each e2e file and line). The migrated database is made once per version, by
+ * `n8n list:workflow` (which does nothing else) in a folder of its own below node_modules, and copied; a folder
+ * that has a database keeps it. SQLite only: queue mode's PostgreSQL is new for each run.
+ * @param {string} userFolder
+ * @param {string} version
+ */
+async function seedMigratedDatabase(userFolder, version) {
+	const target = join(userFolder, '.n8n');
+	if (existsSync(join(target, 'database.sqlite'))) return;
+	const template = join(
+		repoRoot,
+		'node_modules',
+		'.cache',
+		'n8n-nodes-latam-fiscal',
+		`n8n-database-${version}`,
+	);
+	await madeOnce(template, (dir) => runCli(['list:workflow'], { userFolder: dir, check: true }));
+	mkdirSync(target, { recursive: true });
+	for (const file of DATABASE_FILES)
+		if (existsSync(join(template, '.n8n', file)))
+			cpSync(join(template, '.n8n', file), join(target, file));
 }
 
 /**
