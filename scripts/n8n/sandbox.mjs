@@ -113,10 +113,13 @@ export function requireTestModule(path) {
 	return require(join(testBuildDir, 'test', `${path}.js`));
 }
 
-/** Builds the package (dist/) and the test code (testBuildDir) unless told not to. */
-export function build({ quiet = false } = {}) {
+/**
+ * Builds the package (dist/) and the test code (testBuildDir); only the test code with `testCodeOnly` (CI, where
+ * `npm test` has just built dist/).
+ */
+export function build({ quiet = false, testCodeOnly = false } = {}) {
 	const stdio = quiet ? 'ignore' : 'inherit';
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio });
+	if (!testCodeOnly) execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio });
 	execFileSync('npx', ['tsc', '-p', 'tsconfig.test.json', '--outDir', testBuildDir], {
 		cwd: repoRoot,
 		stdio,
