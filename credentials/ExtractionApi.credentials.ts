@@ -28,7 +28,7 @@ export class ExtractionApi implements ICredentialType {
 	icon: Icon = { light: 'file:icons/extraction.svg', dark: 'file:icons/extraction.dark.svg' };
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador';
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal/blob/main/docs/extraction.md#credential-document-extraction-mexico-ecuador-api';
 
 	properties: INodeProperties[] = [
 		{

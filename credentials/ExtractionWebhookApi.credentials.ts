@@ -17,7 +17,7 @@ export class ExtractionWebhookApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#document-extraction-mexico-ecuador-trigger';
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal/blob/main/docs/triggers.md#document-extraction-mexico-ecuador-trigger';
 
 	properties: INodeProperties[] = [
 		{

@@ -24,7 +24,7 @@ export class PartnersApi implements ICredentialType {
 	icon: Icon = { light: 'file:icons/partners.svg', dark: 'file:icons/partners.dark.svg' };
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#partners-mexico';
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal/blob/main/docs/partners.md#credential-partners-mexico-api';
 
 	properties: INodeProperties[] = [
 		{

@@ -25,7 +25,7 @@ export class ReceiptsApi implements ICredentialType {
 	icon: Icon = { light: 'file:icons/receipts.svg', dark: 'file:icons/receipts.dark.svg' };
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal#receipts-ecuador';
+		'https://github.com/n8n-nodes-latam-fiscal/n8n-nodes-latam-fiscal/blob/main/docs/receipts.md#credential-receipts-ecuador-api';
 
 	properties: INodeProperties[] = [
 		{

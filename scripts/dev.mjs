@@ -90,6 +90,10 @@ async function main() {
 		console.log(
 			'Create these credentials in your n8n:\n' + JSON.stringify(sim.credentials, null, 2),
 		);
+		console.log(
+			'Nodes without a credential: set their Options → Service Address to\n' +
+				JSON.stringify(sim.addresses, null, 2),
+		);
 		process.once('SIGINT', () => sim.server.stop().then(() => process.exit(0)));
 		return;
 	}
@@ -135,6 +139,9 @@ async function main() {
 n8n is running: ${n8n.url}
   log in with ${DEV_OWNER.email} / ${DEV_OWNER.password}
   credentials: Partners, Receipts and Extraction (staging) point at the simulators on http://127.0.0.1:${sandbox.sim.server.port}
+  SRI (Ecuador) and SAT (Mexico) nodes of the examples ask their simulators (Options → Service Address
+    ${JSON.stringify(sandbox.sim.addresses)}); an SRI access key's digits 40–47 choose its answer
+    (test/simulator/sri.js, SCENARIOS), any other key is authorized
   example workflows: ${examples.map((e) => `${e.workflow.name}${e.trigger ? ' (active)' : ''}`).join('; ')}${faults}
 Ctrl-C stops n8n and the simulators.`);
 }

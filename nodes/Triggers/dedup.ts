@@ -4,7 +4,7 @@ import { sha256Hex } from './signature';
  * Whether a genuine delivery is new: a small in-process memory of the keys already seen, bounded by size
  * and age. It is fast and needs no database, and it is honest about its reach: one n8n process, until that
  * process restarts. Across restarts and several webhook processes, de-duplication is the workflow's job
- * (n8n's Remove Duplicates node on the trigger's `eventId`, which n8n keeps in its database; see the README).
+ * (n8n's Remove Duplicates node on the trigger's `eventId`, which n8n keeps in its database; see docs/scale.md).
  */
 
 export interface DedupOptions {

@@ -70,3 +70,34 @@ export function readMaxFileBytes(
 ): number {
 	return Math.floor(numberOption.call(this, maxFileSizeOption, i, place) * 1024 * 1024);
 }
+
+/**
+ * The bytes of binary field `property` of input item `i`, or 'too-large' once they pass `limit`: a file n8n
+ * keeps in its binary-data store is read as a stream and abandoned at the limit, so a huge file is never
+ * held in memory whole (files a node read into the item itself are already in memory).
+ */
+export async function binaryUpTo(
+	this: IExecuteFunctions,
+	i: number,
+	property: string,
+	limit: number,
+): Promise<Buffer | 'too-large'> {
+	const data = this.helpers.assertBinaryData(i, property);
+	if (!data.id) {
+		const bytes = await this.helpers.getBinaryDataBuffer(i, property);
+		return bytes.length > limit ? 'too-large' : bytes;
+	}
+	const stream = await this.helpers.getBinaryStream(data.id);
+	const chunks: Buffer[] = [];
+	let total = 0;
+	for await (const chunk of stream) {
+		const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+		total += bytes.length;
+		if (total > limit) {
+			stream.destroy();
+			return 'too-large';
+		}
+		chunks.push(bytes);
+	}
+	return Buffer.concat(chunks);
+}

@@ -39,6 +39,11 @@ export interface OperationModule<Ctx> {
 	 */
 	kind?: 'read' | 'write' | 'parallelWrite';
 	/**
+	 * The operation's own Parallel Requests option (same name, `parallelRequests`, in Options), when its
+	 * default or bounds differ from `concurrencyOption`'s (the SRI asks not to be stressed: default 2).
+	 */
+	parallelOption?: INodeProperties;
+	/**
 	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
 	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
 	 * with nothing sent, instead of half a batch issued.
@@ -96,10 +101,12 @@ export const parallelWritesOption: INodeProperties = {
  * Options → Parallel Requests, read once per execution (from the first item), as the form describes it (see
  * numberOption); read also for one item, so that a wrong value is reported the first time.
  */
-function parallelRequests(this: IExecuteFunctions, itemCount: number): number {
-	return itemCount
-		? numberOption.call(this, concurrencyOption, 0, { inOptions: true, once: true })
-		: 1;
+function parallelRequests(
+	this: IExecuteFunctions,
+	itemCount: number,
+	property: INodeProperties = concurrencyOption,
+): number {
+	return itemCount ? numberOption.call(this, property, 0, { inOptions: true, once: true }) : 1;
 }
 
 function isItemList(value: OperationResult): value is INodeExecutionData[] {
@@ -259,7 +266,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 
 	const limit =
 		op.kind === 'read' || op.kind === 'parallelWrite'
-			? parallelRequests.call(this, items.length)
+			? parallelRequests.call(this, items.length, op.parallelOption)
 			: 1;
 	let next = 0;
 	const worker = async () => {

@@ -36,7 +36,9 @@ import { redact, scrubError } from './redact';
  *   that write is safe to repeat;
  * - `sign(path, { body })`: a write that also carries the signing secret (Receipts: `X-Password`), never
  *   repeated once it may have reached the service;
- * - `download(path or address)`: GET, the bytes of a file, redirects followed hop by hop.
+ * - `download(path or address)`: GET, the bytes of a file, redirects followed hop by hop;
+ * - `postText(address, { body, headers, read })`: POST a text body (a SOAP envelope) to a full address, for a
+ *   public service that takes no credential and picks its address per request (the SRI's web services).
  * The rules hold for all of them because they are written once, here and in http.ts:
  * 1. the credential goes only to its own origin (scheme, host, port) — and when a service has another API with
  *    its own address and key (`sides`), that key only to that API's origin; no redirect is followed by n8n's helper:
@@ -63,10 +65,20 @@ export type RequestContext =
 export interface ServiceDefinition {
 	/** Shown in messages, e.g. "Partners". */
 	name: string;
-	credentialType: string;
+	/**
+	 * The credential the requests carry. Omitted for a public service that takes none (the SRI's web services):
+	 * no credential is loaded, requests go out through n8n's plain HTTP helper, and every other rule holds.
+	 */
+	credentialType?: string;
 	/** What the credential is called in messages about where it was (not) sent, e.g. "API key". */
-	credentialLabel: string;
-	baseUrl(credentials: ICredentialDataDecryptedObject): string;
+	credentialLabel?: string;
+	/** The base address of `read`, `write`, `sign` and `download` paths; omitted when every request names its address (`postText`). */
+	baseUrl?(credentials: ICredentialDataDecryptedObject): string;
+	/**
+	 * Where the user sets the service's address, as messages name it (default: "Base URL of the <name>
+	 * credential"), e.g. "Options → Service Address".
+	 */
+	addressLabel?: string;
 	/**
 	 * Turns an error answer into words a user can act on. `body` is the parsed JSON body when there is one, its
 	 * text otherwise, already scrubbed; `token` is true for the answer of the credential's token request, `side`
@@ -154,6 +166,25 @@ export interface WriteOptions extends ReadOptions {
 	body?: IDataObject | IDataObject[];
 }
 
+/** A text POST (`postText`): a SOAP envelope or any body that is not JSON. */
+export interface TextPostOptions<T> {
+	/** The body, sent as it is. */
+	body: string;
+	/** Its headers (Content-Type, SOAPAction…). */
+	headers: Record<string, string>;
+	/** The largest answer accepted, in bytes. */
+	maxBytes: number;
+	/** Sending it twice cannot do anything twice (a query): re-sent like a read. Never re-sent otherwise. */
+	repeatable: boolean;
+	/**
+	 * Reads a success answer (2xx): its value, or what is wrong with it in words that follow "the answer"
+	 * (`the answer is not a SOAP envelope (…)`), which the client reports as an unusable answer.
+	 */
+	read(answer: Answer): { value: T } | { problem: string };
+	/** A moment (epoch milliseconds) the request must not outlive, retries included. */
+	deadline?: number;
+}
+
 export interface DownloadOptions extends ReadOptions {
 	/** The largest file accepted, in bytes. */
 	maxBytes: number;
@@ -220,13 +251,13 @@ export function retryDelay(
 
 /** One request as the client sends it. */
 interface Call {
-	kind: 'read' | 'write' | 'sign' | 'download';
+	kind: 'read' | 'write' | 'sign' | 'download' | 'text';
 	method: IHttpRequestMethods;
 	url: string;
 	/** The path below the base address, or the address without its query (another host), for messages. */
 	path: string;
 	query?: IDataObject;
-	body?: IDataObject | IDataObject[];
+	body?: IDataObject | IDataObject[] | string;
 	headers: IDataObject;
 	/**
 	 * Whether the credential (and the signing secret) go with it: only to the origin of the address the request
@@ -439,6 +470,50 @@ export class ServiceClient {
 	}
 
 	/**
+	 * POST `options.body` (text: a SOAP envelope) to `address`, a full http(s) address, for a public service
+	 * (no credential) that picks its address per request — the SRI's, one host per environment or the user's
+	 * Service Address. The answer is read by `options.read`; an answer it cannot read is reported like any
+	 * unusable answer, a redirect is refused, an error status is the service's `describeError`. Re-sent like a
+	 * read when `options.repeatable`, within the same deadline; never otherwise.
+	 */
+	async postText<T>(
+		address: string,
+		itemIndex: number | undefined,
+		options: TextPostOptions<T>,
+	): Promise<T> {
+		if (!originOf(address)) {
+			throw new NodeOperationError(this.node, `"${address}" is not an http(s) address`, {
+				itemIndex,
+				description: `Check the ${this.addressLabel()}. Nothing was sent.`,
+			});
+		}
+		const url = new URL(address);
+		const call: Call = {
+			kind: 'text',
+			method: 'POST',
+			url: address,
+			path: url.pathname,
+			headers: { ...options.headers },
+			body: options.body,
+			// A public service: no credential goes with it (and a service that has one keeps it for its own paths).
+			withCredential: false,
+			repeatable: options.repeatable,
+			maxBytes: options.maxBytes,
+			...this.timeLimit(options.deadline),
+			hops: 0,
+		};
+		const answer = await this.send(call, itemIndex);
+		if (isRedirect(answer.status)) throw await this.redirectFailure(answer, call, itemIndex);
+		const read = options.read(answer);
+		if ('value' in read) return read.value;
+		throw await this.failure(
+			new HttpFailure('malformed', read.problem, { status: answer.status, problem: 'unreadable' }),
+			call,
+			itemIndex,
+		);
+	}
+
+	/**
 	 * Adds values given as data (a SAT password, FIEL key material, Secret Fields) to the secrets cut out of
 	 * everything this client returns or throws, and everything the node outputs (router.ts).
 	 */
@@ -468,13 +543,10 @@ export class ServiceClient {
 	private async loadCredentials(): Promise<ICredentialsDecrypted> {
 		if (this.credentials) return this.credentials;
 		this.loading ??= (async () => {
-			const data = await this.ctx.getCredentials(this.service.credentialType);
-			this.credentials = {
-				id: '',
-				name: this.service.credentialType,
-				type: this.service.credentialType,
-				data,
-			};
+			const type = this.service.credentialType;
+			// A public service has no credential: nothing to load, no secret field to scrub.
+			const data = type ? await this.ctx.getCredentials(type) : {};
+			this.credentials = { id: '', name: type ?? '', type: type ?? '', data };
 			return this.credentials;
 		})();
 		return await this.loading;
@@ -502,14 +574,14 @@ export class ServiceClient {
 				httpCode: '400',
 			});
 		}
-		const base = (side ? side.baseUrl(data) : this.service.baseUrl(data))
+		const base = (side ? side.baseUrl(data) : (this.service.baseUrl?.(data) ?? ''))
 			.trim()
 			.replace(/\/+$/, '');
 		if (!originOf(base)) {
 			const name = side?.name ?? this.service.name;
 			throw new NodeOperationError(
 				this.node,
-				`The ${side ? side.addressLabel(data) : 'Base URL'} of the ${this.service.name} credential is not an http(s) address`,
+				`The ${side ? `${side.addressLabel(data)} of the ${this.service.name} credential` : this.addressLabel()} is not an http(s) address`,
 				{
 					itemIndex,
 					description: `Enter the address of the ${name} service, starting with https:// (or http://). Nothing was sent.`,
@@ -560,23 +632,35 @@ export class ServiceClient {
 		};
 	}
 
+	/** Where the user sets the service's address, as messages name it. */
+	private addressLabel(): string {
+		return this.service.addressLabel ?? `Base URL of the ${this.service.name} credential`;
+	}
+
+	/** The error for a redirect answered to a request that does not follow one (all but downloads). */
+	private async redirectFailure(
+		answer: Answer,
+		call: Call,
+		itemIndex: number | undefined,
+	): Promise<NodeApiError> {
+		const location = answer.headers.location;
+		let to = location;
+		try {
+			to = location ? new URL(location, call.url).href : location;
+		} catch {
+			// keep it as it came
+		}
+		return await this.failure(
+			new HttpFailure('redirect', 'redirect', { status: answer.status, location: to }),
+			call,
+			itemIndex,
+		);
+	}
+
 	/** Sends `call` and reads its answer as JSON (an empty answer is `{}`); a redirect is refused. */
 	private async json<T>(call: Call, itemIndex: number | undefined): Promise<T> {
 		const answer = await this.send(call, itemIndex);
-		if (isRedirect(answer.status)) {
-			const location = answer.headers.location;
-			let to = location;
-			try {
-				to = location ? new URL(location, call.url).href : location;
-			} catch {
-				// keep it as it came
-			}
-			throw await this.failure(
-				new HttpFailure('redirect', 'redirect', { status: answer.status, location: to }),
-				call,
-				itemIndex,
-			);
-		}
+		if (isRedirect(answer.status)) throw await this.redirectFailure(answer, call, itemIndex);
 		const text = answer.body.toString('utf8').replace(/^\uFEFF/, '');
 		if (!text.trim()) return {} as T;
 		let parsed: unknown;
@@ -608,7 +692,8 @@ export class ServiceClient {
 	private sender(call: Call, credentials: ICredentialsDecrypted): Sender {
 		const ctx = this.ctx;
 		// A side's key is in the headers `options()` added; n8n's authenticate would add the Base URL's key.
-		if (!call.withCredential || call.side)
+		const type = this.service.credentialType;
+		if (!call.withCredential || call.side || !type)
 			return async (options) => await ctx.helpers.httpRequest(options);
 		return async (options, signal) => {
 			// n8n's httpRequestWithAuthentication replaces a request's abortSignal with the execution's cancel
@@ -617,16 +702,11 @@ export class ServiceClient {
 			const scoped = Object.create(ctx, {
 				getExecutionCancelSignal: { value: () => signal },
 			}) as IExecuteFunctions;
-			return await ctx.helpers.httpRequestWithAuthentication.call(
-				scoped,
-				this.service.credentialType,
-				options,
-				{
-					credentialsDecrypted: credentials,
-					// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
-					preAuthenticationRetryStatusCode: [],
-				},
-			);
+			return await ctx.helpers.httpRequestWithAuthentication.call(scoped, type, options, {
+				credentialsDecrypted: credentials,
+				// An empty list of "token expired" statuses stops n8n's own re-send after a 401 (see above).
+				preAuthenticationRetryStatusCode: [],
+			});
 		};
 	}
 
@@ -637,7 +717,7 @@ export class ServiceClient {
 			method: call.method,
 			url: call.url,
 			headers: { ...call.headers, ...sideHeaders },
-			json: call.kind !== 'download',
+			json: call.kind !== 'download' && call.kind !== 'text',
 		};
 		if (call.query) options.qs = call.query;
 		if (call.body !== undefined) options.body = call.body;
@@ -784,7 +864,9 @@ export class ServiceClient {
 	private toError(failure: Failure, call: Call, itemIndex: number | undefined): NodeApiError {
 		// Who answered (a side has a name of its own), and the credential field that holds its address.
 		const name = call.side?.name ?? this.service.name;
-		const address = `${call.side ? call.side.addressLabel(this.credentials?.data ?? {}) : 'Base URL'} of the ${this.service.name} credential`;
+		const address = call.side
+			? `${call.side.addressLabel(this.credentials?.data ?? {})} of the ${this.service.name} credential`
+			: this.addressLabel();
 		const request =
 			failure.kind !== 'answer' && failure.details.request ? failure.details.request : where(call);
 		const processed = mayHaveBeenProcessed(failure, call.method);
@@ -809,9 +891,13 @@ export class ServiceClient {
 			if (scrubbed && typeof scrubbed === 'object' && !Array.isArray(scrubbed))
 				body = scrubbed as JsonObject;
 			else if (scrubbed !== undefined) body = { message: String(scrubbed).slice(0, 2000) };
-			if (!call.withCredential && (failure.status === 401 || failure.status === 403)) {
+			if (
+				!call.withCredential &&
+				this.service.credentialType &&
+				(failure.status === 401 || failure.status === 403)
+			) {
 				// Not "the key was refused": none was sent.
-				const label = this.service.credentialLabel;
+				const label = this.service.credentialLabel ?? 'credential';
 				message = `HTTP ${failure.status} to a request without the ${label}`;
 				description = `${originOf(call.url)} is not the origin of the ${address}, so the ${label} was not sent there (it is never sent to another host). A file address that needs it cannot be downloaded here: open it in a browser to see what it asks for.`;
 			} else {
@@ -884,7 +970,7 @@ export class ServiceClient {
 			} else {
 				message = `${name} answered ${request} with a redirect (HTTP ${failure.details.status ?? '?'}), which was not followed`;
 				description =
-					`It pointed to ${shown || 'no address'}. Requests that carry the ${name} credential never follow a redirect, so nothing was sent there. ` +
+					`It pointed to ${shown || 'no address'}. ${this.service.credentialType ? `Requests that carry the ${name} credential` : `Requests to ${name}`} never follow a redirect, so nothing was sent there. ` +
 					`Check the ${address}: it must be the service's own address (for example https:// instead of http://, and no extra path).${caution}`;
 			}
 		} else {

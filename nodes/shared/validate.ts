@@ -237,12 +237,16 @@ export class Checker {
 	throwIfFailed(node: INode, itemIndex: number): void {
 		if (this.ok) return;
 		const [first, ...rest] = this.problems;
-		throw new NodeOperationError(node, `${first}`, {
+		const error = new NodeOperationError(node, `${first}`, {
 			itemIndex,
 			description:
 				(rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : '') +
 				'Nothing was sent to the service. Fix the value in the input or in the node parameter and run again.',
 		});
+		// n8n swaps a message that contains a system error code (EACCES, EPERM, ENOENT…) for a generic one, and
+		// an SRI element name does ("claveAcceso" contains EACCES): keep ours.
+		error.message = `${first}`;
+		throw error;
 	}
 }
 

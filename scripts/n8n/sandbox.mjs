@@ -170,7 +170,7 @@ function packageFingerprint() {
 
 /**
  * Packs the built package (`npm pack`, what npm publishes) and installs the tarball into `<userFolder>/.n8n/nodes`
- * the way the README tells users to: a bare package.json there, then `npm install --legacy-peer-deps <tarball>`,
+ * the way docs/install.md tells users to: a bare package.json there, then `npm install --legacy-peer-deps <tarball>`,
  * which installs the package alone (a plain install would also pull the n8n-workflow peer and compile native
  * modules). That install is made once per build of the package (about 15 s; a fingerprint of what is packed
  * names it) in a folder outside the repository and copied into each user folder that asks for it (both n8n lines).
@@ -434,12 +434,31 @@ async function seedMigratedDatabase(userFolder, version) {
 }
 
 /**
+ * Nodes without a credential (SRI (Ecuador), SAT (Mexico)) ask their service at Options → Service Address, empty in the examples
+ * (the real service): in the sandbox, their simulator's address. A copy; the workflow is not changed.
+ */
+function withServiceAddresses(workflow, sim) {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes) {
+		const service = node.type.slice(node.type.lastIndexOf('.') + 1);
+		const address = sim.addresses?.[service];
+		// Read XML sends nothing: it has no Service Address.
+		if (!address || node.parameters?.operation === 'readXml') continue;
+		node.parameters ??= {};
+		node.parameters.options = { ...(node.parameters.options ?? {}) };
+		node.parameters.options.serviceAddress ||= address;
+	}
+	return copy;
+}
+
+/**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder).
- * In the sandbox they are filled with demo data seeded in the simulators; the files are not changed.
+ * In the sandbox they are filled with demo data seeded in the simulators, and the nodes without a credential ask
+ * their simulator (withServiceAddresses); the files are not changed.
  */
 export function fillPlaceholders(workflow, sim, userFolder) {
-	let text = JSON.stringify(workflow);
+	let text = JSON.stringify(withServiceAddresses(workflow, sim));
 	if (text.includes('ext_REPLACE_ME')) {
 		const job = sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 2 });
 		text = text.replaceAll('ext_REPLACE_ME', job.publicId);

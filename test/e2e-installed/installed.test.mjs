@@ -1,5 +1,5 @@
 // End-to-end: the package as users install it. `npm pack` of the built package, the tarball installed with
-// `npm install --legacy-peer-deps` into a fresh n8n user folder's .n8n/nodes (README, "Install in n8n"), n8n of the
+// `npm install --legacy-peer-deps` into a fresh n8n user folder's .n8n/nodes (docs/install.md), n8n of the
 // line N8N_LINE selects (1 or 2, default 2) started WITHOUT N8N_CUSTOM_EXTENSIONS, and the files of examples/
 // imported as they are, straight from the folder, with credentials named the way the examples name them and
 // pointing at the simulators. This is also the check that `files` and the `n8n` field of package.json
@@ -21,8 +21,16 @@ import {
 } from '../../scripts/n8n/suite.mjs';
 
 const PACKAGE = 'n8n-nodes-latam-fiscal';
-const NODES = ['partners', 'receipts', 'extraction', 'receiptsTrigger', 'extractionTrigger'];
-const TOOLS = ['partnersTool', 'receiptsTool', 'extractionTool']; // usableAsTool: n8n adds an AI-tool variant
+const NODES = [
+	'partners',
+	'receipts',
+	'extraction',
+	'sri',
+	'sat',
+	'receiptsTrigger',
+	'extractionTrigger',
+];
+const TOOLS = ['partnersTool', 'receiptsTool', 'extractionTool', 'sriTool', 'satTool']; // usableAsTool: n8n adds an AI-tool variant
 const CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 
@@ -125,7 +133,7 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 			);
 	});
 
-	test('n8n loads the five nodes, the tool variants of the three action nodes and nothing under CUSTOM', async () => {
+	test('n8n loads every node, the tool variants of the action nodes and nothing under CUSTOM', async () => {
 		const names = await n8n.typeNames('nodes');
 		for (const name of [...NODES, ...TOOLS])
 			assert.ok(names.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} not loaded`);

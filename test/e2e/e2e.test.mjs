@@ -26,6 +26,8 @@ const PACKAGE_NODES = [
 	'partners',
 	'receipts',
 	'extraction',
+	'sri',
+	'sat',
 	'receiptsTrigger',
 	'extractionTrigger',
 ];
@@ -34,9 +36,8 @@ const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'ext
 
 /** The SRI codes' explanations of the built package (read after `before` has built it). */
 const sriCode = (code) =>
-	createRequire(import.meta.url)(
-		join(repoRoot, 'dist', 'nodes', 'Receipts', 'domain', 'sriMessages.js'),
-	).SRI_CODES[code];
+	createRequire(import.meta.url)(join(repoRoot, 'dist', 'nodes', 'shared', 'sri', 'sriMessages.js'))
+		.SRI_CODES[code];
 const example = (file, id) => ({
 	...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')),
 	id,
@@ -68,6 +69,7 @@ const PLACEHOLDER_EXAMPLES = {
 	e2eExToDisk: ['extraction-last-month-invoices-to-disk.json', 'Write XML to disk'],
 	e2eExAuthorize: ['receipts-authorize-pending.json', 'Authorize and wait'],
 	e2eExInvoiceMail: ['receipts-invoice-email-ride.json', 'Download the RIDE'],
+	e2eExSatCheck: ['sat-check-received-cfdis.json', 'Check CFDI Status'],
 };
 
 function workflows() {

@@ -83,7 +83,7 @@ const watched = () => [...Object.values(SECRETS), SAT_PASSWORD, sb.sim.extractio
 /**
  * What the node says about an answer to the Partners token request. n8n runs that request inside its credential
  * helper (preAuthentication) and wraps what it throws in a NodeApiError; on 1.x that error drops what it wraps
- * (its `cause`), so the node sees no answer at all and says so. A known gap on 1.x (README, Compatibility): the
+ * (its `cause`), so the node sees no answer at all and says so. A known gap on 1.x (docs/compatibility.md): the
  * secret still stays home and out of every log.
  */
 const tokenAnswer = (onTwo) =>

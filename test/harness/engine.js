@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
-/** @import { ICredentialType, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
+/** @import { ICredentialType, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, ITriggerResponse, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
 import { Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
 
@@ -10,7 +10,9 @@ import { TestCredentialsHelper } from './credentials';
  * package's built node classes (dist/) and a credentials helper that behaves like n8n's server.
  * Stand-ins for n8n's own nodes let test workflows look exactly like ones a user imports:
  * `n8n-nodes-base.manualTrigger` (one empty item), `n8n-nodes-base.code` ("Run Once for All Items":
- * its JavaScript returns the items), and what the examples branch and stop with: `if`, `noOp`, `stopAndError`.
+ * its JavaScript returns the items), what the examples branch and stop with: `if`, `noOp`, `stopAndError`, and
+ * what the SRI example reads from and writes to: `emailReadImap` (never started), `convertToFile` (text to a
+ * file), `googleSheets` (rows kept in `googleSheetsRows`), `stickyNote`.
  */
 
 export const PACKAGE = 'n8n-nodes-latam-fiscal';
@@ -202,6 +204,175 @@ class StopAndError {
 	}
 }
 
+/**
+ * n8n's Sticky Note: a note on the canvas, never run.
+ */
+class StickyNote {
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Sticky Note',
+			name: 'stickyNote',
+			group: ['input'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [],
+			outputs: [],
+			properties: [{ displayName: 'Content', name: 'content', type: 'string', default: '' }],
+		})
+	);
+}
+
+/**
+ * n8n's Email Trigger (IMAP), as far as an example names it: a trigger that a manual run from another trigger
+ * never starts (it would need a mailbox).
+ */
+class EmailReadImap {
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Email Trigger (IMAP)',
+			name: 'emailReadImap',
+			group: ['trigger'],
+			version: [2, 2.1],
+			description: '',
+			defaults: {},
+			inputs: [],
+			outputs: ['main'],
+			properties: [],
+		})
+	);
+
+	/** @returns {Promise<ITriggerResponse | undefined>} */
+	async trigger() {
+		throw new Error(
+			'the IMAP trigger stand-in never runs: start the workflow from its Manual Trigger',
+		);
+	}
+}
+
+/** n8n's Convert to File, operation "Convert to Text File": the text of `sourceProperty` as a binary file. */
+class ConvertToFile {
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Convert to File',
+			name: 'convertToFile',
+			group: ['input'],
+			version: [1, 1.1],
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [
+				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'csv' },
+				{ displayName: 'Text Input Field', name: 'sourceProperty', type: 'string', default: '' },
+				{
+					displayName: 'Put Output File in Field',
+					name: 'binaryPropertyName',
+					type: 'string',
+					default: 'data',
+				},
+				{
+					displayName: 'Options',
+					name: 'options',
+					type: 'collection',
+					default: {},
+					options: [{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' }],
+				},
+			],
+		})
+	);
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		const items = this.getInputData();
+		const out = [];
+		for (let i = 0; i < items.length; i++) {
+			if (this.getNodeParameter('operation', i) !== 'toText')
+				throw new Error('the Convert to File stand-in only converts text (operation toText)');
+			const source = /** @type {string} */ (this.getNodeParameter('sourceProperty', i));
+			const field = /** @type {string} */ (this.getNodeParameter('binaryPropertyName', i, 'data'));
+			const fileName = /** @type {string} */ (
+				this.getNodeParameter('options.fileName', i, 'file.txt')
+			);
+			const text = String(items[i].json[source] ?? '');
+			out.push({
+				json: items[i].json,
+				binary: {
+					[field]: await this.helpers.prepareBinaryData(Buffer.from(text, 'utf8'), fileName),
+				},
+				pairedItem: { item: i },
+			});
+		}
+		return [out];
+	}
+}
+
+/**
+ * n8n's Google Sheets, operation "Append Row" with columns mapped one by one: the rows it would append (the
+ * evaluated `columns.value`, by sheet name) are kept in `GoogleSheets.appended` for the test to read.
+ */
+class GoogleSheets {
+	/** @type {Array<{ sheet: string; row: IDataObject }>} */
+	static appended = [];
+
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Google Sheets',
+			name: 'googleSheets',
+			group: ['input', 'output'],
+			version: [4, 4.7],
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [
+				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'append' },
+				{
+					displayName: 'Document',
+					name: 'documentId',
+					type: 'resourceLocator',
+					default: { mode: 'id', value: '' },
+				},
+				{
+					displayName: 'Sheet',
+					name: 'sheetName',
+					type: 'resourceLocator',
+					default: { mode: 'name', value: '' },
+				},
+				{
+					displayName: 'Columns',
+					name: 'columns',
+					type: 'resourceMapper',
+					default: { mappingMode: 'defineBelow', value: null },
+				},
+				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+			],
+		})
+	);
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		const items = this.getInputData();
+		return [
+			items.map((item, i) => {
+				const sheet = /** @type {{ value: string }} */ (this.getNodeParameter('sheetName', i))
+					.value;
+				const row = /** @type {IDataObject} */ (this.getNodeParameter('columns.value', i));
+				GoogleSheets.appended.push({ sheet, row });
+				return { json: row, pairedItem: { item: i } };
+			}),
+		];
+	}
+}
+
+export const googleSheetsRows = GoogleSheets.appended;
+
 export class TestNodeTypes {
 	types = /** @type {Map<string, INodeType>} */ (new Map());
 
@@ -211,6 +382,10 @@ export class TestNodeTypes {
 		this.types.set('n8n-nodes-base.if', new If());
 		this.types.set('n8n-nodes-base.noOp', new NoOp());
 		this.types.set('n8n-nodes-base.stopAndError', new StopAndError());
+		this.types.set('n8n-nodes-base.stickyNote', new StickyNote());
+		this.types.set('n8n-nodes-base.emailReadImap', new EmailReadImap());
+		this.types.set('n8n-nodes-base.convertToFile', new ConvertToFile());
+		this.types.set('n8n-nodes-base.googleSheets', new GoogleSheets());
 		for (const node of packageNodes) this.types.set(`${PACKAGE}.${node.description.name}`, node);
 	}
 
@@ -374,7 +549,8 @@ export function fixture(name) {
 
 /**
  * Builds the workflow most tests need, in the shape a user would import: Manual Trigger → Code (emits the
- * given input items) → the node under test with the given parameters and credential, at `typeVersion`
+ * given input items) → the node under test with the given parameters and credential (none when
+ * `credentialType` is not given), at `typeVersion`
  * (1 unless given: what workflows saved before a node's later versions carry).
  * @returns {IWorkflowBase}
  */
@@ -415,7 +591,10 @@ export function workflowWith(opts) {
 					typeVersion: opts.typeVersion ?? 1,
 					position: [400, 0],
 					parameters: /** @type {INode['parameters']} */ (opts.parameters),
-					credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } },
+					// A node that takes no credential (the SRI's) is given none.
+					...(opts.credentialType
+						? { credentials: { [opts.credentialType]: { id: '1', name: 'test credential' } } }
+						: {}),
 					...(opts.continueOnFail
 						? { onError: /** @type {const} */ ('continueRegularOutput') }
 						: {}),

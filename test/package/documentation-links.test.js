@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 
 /**
  * The documentation links n8n shows (a node's "Docs" link from its codex file, a credential's "Open docs" link
- * from its documentationUrl, any link in a description) that point into the README land on a heading that
- * exists. A renamed heading otherwise leaves the user on the top of the README, with nothing to say why.
+ * from its documentationUrl, any link in a description) land on a heading that exists in the page they name, and
+ * so does every relative link between the README and the pages in docs/. A renamed heading or a moved page
+ * otherwise leaves the user at the top of a page, or on GitHub's 404, with nothing to say why.
  * Read from the sources (nodes/, credentials/): the codex files ship as they are, the URLs are literal strings.
  */
 const root = join(__dirname, '..', '..');
@@ -12,6 +13,15 @@ const read = (path) => readFileSync(join(root, path), 'utf8');
 const manifest = JSON.parse(read('package.json'));
 /** The repository's page on GitHub, where the README is shown: the homepage without its `#readme`. */
 const repoPage = String(manifest.homepage).replace(/#readme$/, '');
+/** The branch GitHub shows files of, in links to a page other than the README. */
+const BRANCH = 'main';
+
+/**
+ * Pages that other branches add at the same time as this one: the README and CONTRIBUTING already link to them,
+ * and they exist once everything is merged. Only these may be missing; the integrator removes this list
+ * after the merge, so that a missing page fails again.
+ */
+const NOT_YET_MERGED = new Set(['docs/limits.md', 'ARCHITECTURE.md']);
 
 /** Every file under a folder whose name ends in `suffix`, relative to the repository root. */
 const filesUnder = (dir, suffix) =>
@@ -40,14 +50,24 @@ function githubSlug(heading) {
 		.replace(/ /g, '-');
 }
 
+/** Lines of a Markdown document outside code fences. */
+function proseLines(markdown) {
+	let fenced = false;
+	return markdown.split('\n').filter((line) => {
+		if (/^\s*(```|~~~)/.test(line)) {
+			fenced = !fenced;
+			return false;
+		}
+		return !fenced;
+	});
+}
+
 /** The anchors of a Markdown document's headings (ATX `#` headings outside code fences). */
 function anchorsOf(markdown) {
 	const anchors = [];
 	const seen = new Map();
-	let fenced = false;
-	for (const line of markdown.split('\n')) {
-		if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-		const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+	for (const line of proseLines(markdown)) {
+		const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
 		if (!heading) continue;
 		const slug = githubSlug(heading[1]);
 		const n = seen.get(slug) ?? 0;
@@ -57,24 +77,65 @@ function anchorsOf(markdown) {
 	return anchors;
 }
 
-const readmeAnchors = anchorsOf(read('README.md'));
+/** The relative links of a Markdown document (`[text](target)`, images too), outside code; not http(s) or mailto. */
+function relativeLinksOf(markdown) {
+	return proseLines(markdown).flatMap((line) =>
+		[...line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)]
+			.map((m) => m[1])
+			.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target)),
+	);
+}
 
-/** Every link into the README in the sources: the repository page, or its README.md, with an #anchor. */
+/**
+ * Where a link from `fromFile` lands: the file (relative to the repository root, '' for the same document) and
+ * the anchor ('' for none).
+ */
+function resolveLink(fromFile, target) {
+	const [path, anchor = ''] = target.split('#');
+	const file = path
+		? normalize(join(dirname(fromFile), decodeURI(path))).replace(/\/$/, '')
+		: fromFile;
+	return { file, anchor: decodeURIComponent(anchor) };
+}
+
+/** What is wrong with a link to `file`#`anchor`, or null when it lands where it says. */
+function problemOf({ file, anchor }) {
+	if (file.startsWith('..')) return `${file} is outside the repository`;
+	if (!existsSync(join(root, file)))
+		return NOT_YET_MERGED.has(file) ? null : `${file} does not exist`;
+	if (!anchor) return null;
+	if (!file.endsWith('.md') || statSync(join(root, file)).isDirectory())
+		return `${file} is not a Markdown page, it has no #${anchor}`;
+	return anchorsOf(read(file)).includes(anchor) ? null : `${file} has no heading #${anchor}`;
+}
+
+/** Every link into the documentation in the sources: the repository page (the README) or a page of it on GitHub. */
 const escaped = repoPage.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const intoReadme = new RegExp(`${escaped}(?:/blob/[\\w.-]+/README\\.md)?#([\\w%.-]*)`, 'g');
+const intoDocs = new RegExp(`${escaped}(?:/blob/([\\w.-]+)/([\\w./-]+))?#([\\w%.-]*)`, 'g');
 const links = [
 	...filesUnder('nodes', '.json'),
 	...filesUnder('nodes', '.ts'),
 	...filesUnder('credentials', '.ts'),
 ].flatMap((file) =>
-	[...read(file).matchAll(intoReadme)].map((m) => ({
+	[...read(file).matchAll(intoDocs)].map((m) => ({
 		file,
 		url: m[0],
-		anchor: decodeURIComponent(m[1]),
+		branch: m[1] ?? BRANCH,
+		page: m[2] ?? 'README.md',
+		anchor: decodeURIComponent(m[3]),
 	})),
 );
 
-describe('documentation links land on a README heading', () => {
+/** The README and the pages beside it: every Markdown file at the root and under docs/. */
+const pages = [
+	...readdirSync(root).filter((f) => f.endsWith('.md')),
+	...(existsSync(join(root, 'docs')) ? filesUnder('docs', '.md') : []),
+];
+const pageLinks = pages.flatMap((file) =>
+	relativeLinksOf(read(file)).map((target) => ({ file, target })),
+);
+
+describe('documentation links land on a heading that exists', () => {
 	test('GitHub’s anchors, as this test computes them', () => {
 		expect(githubSlug('Document Extraction (Mexico, Ecuador) Trigger')).toBe(
 			'document-extraction-mexico-ecuador-trigger',
@@ -87,6 +148,9 @@ describe('documentation links land on a README heading', () => {
 		);
 		expect(githubSlug('401 and 403')).toBe('401-and-403');
 		expect(githubSlug('Wait for `Final_State` **now**')).toBe('wait-for-final_state-now');
+		expect(githubSlug('Reproducible access key (Options → Access Key → Reproducible)')).toBe(
+			'reproducible-access-key-options--access-key--reproducible',
+		);
 		expect(anchorsOf('# A\n```sh\n# not a heading\n```\n## Operations\n### Operations\n')).toEqual([
 			'a',
 			'operations',
@@ -94,26 +158,82 @@ describe('documentation links land on a README heading', () => {
 		]);
 	});
 
-	test('every node’s codex and every credential links into the README', () => {
+	test('relative links, as this test reads and resolves them', () => {
+		expect(
+			relativeLinksOf(
+				'[a](docs/x.md#b) [`c`](../examples/) ![i](icon.svg) [w](https://x.org/y) `[n](not.md)`\n```\n[f](fenced.md)\n```\n[m](mailto:a@b.c) [s](#here)',
+			),
+		).toEqual(['docs/x.md#b', '../examples/', 'icon.svg', '#here']);
+		expect(resolveLink('docs/receipts.md', '../examples/a.json')).toEqual({
+			file: 'examples/a.json',
+			anchor: '',
+		});
+		expect(resolveLink('docs/receipts.md', 'security.md#what-it-does-not-guarantee')).toEqual({
+			file: 'docs/security.md',
+			anchor: 'what-it-does-not-guarantee',
+		});
+		expect(resolveLink('README.md', 'examples/')).toEqual({ file: 'examples', anchor: '' });
+		expect(resolveLink('docs/scale.md', '#queue-mode')).toEqual({
+			file: 'docs/scale.md',
+			anchor: 'queue-mode',
+		});
+		expect(problemOf({ file: 'README.md', anchor: 'no-such-heading' })).toBe(
+			'README.md has no heading #no-such-heading',
+		);
+		expect(problemOf({ file: 'docs/no-such-page.md', anchor: '' })).toBe(
+			'docs/no-such-page.md does not exist',
+		);
+		expect(problemOf({ file: '../elsewhere.md', anchor: '' })).toBe(
+			'../elsewhere.md is outside the repository',
+		);
+	});
+
+	test('every node’s codex and every credential links into the documentation', () => {
 		const codexFiles = filesUnder('nodes', '.node.json');
 		expect(codexFiles.length).toBe(manifest.n8n.nodes.length);
+		const intoDocsOnce = new RegExp(`^${intoDocs.source}$`);
 		for (const file of codexFiles) {
 			const { resources } = JSON.parse(read(file));
 			const urls = [...resources.primaryDocumentation, ...resources.credentialDocumentation].map(
 				(r) => r.url,
 			);
-			expect([file, urls.every((url) => url.startsWith(`${repoPage}#`))]).toEqual([file, true]);
+			expect([file, urls.every((url) => intoDocsOnce.test(url))]).toEqual([file, true]);
 		}
 		const credentialFiles = filesUnder('credentials', '.credentials.ts');
 		expect(credentialFiles.length).toBe(manifest.n8n.credentials.length);
 		for (const file of credentialFiles) {
 			const [, url] = /documentationUrl\s*=\s*'([^']*)'/.exec(read(file)) ?? [];
-			expect([file, url?.startsWith(`${repoPage}#`)]).toEqual([file, true]);
+			expect([file, intoDocsOnce.test(url ?? '')]).toEqual([file, true]);
 		}
 		expect(links.length).toBeGreaterThanOrEqual(2 * codexFiles.length + credentialFiles.length);
 	});
 
-	test.each(links.map((l) => [l.file, l.url, l.anchor]))('%s: %s', (_file, _url, anchor) => {
-		expect(readmeAnchors).toContain(anchor);
+	test.each(links.map((l) => [l.file, l.url, l]))('%s: %s', (_file, _url, link) => {
+		expect(link.branch).toBe(BRANCH);
+		expect(problemOf({ file: normalize(link.page), anchor: link.anchor })).toBeNull();
+	});
+
+	test('the README links to the pages in docs/', () => {
+		expect(pages).toContain('README.md');
+		expect(pageLinks.filter((l) => l.file === 'README.md').length).toBeGreaterThan(5);
+	});
+
+	test.each(pageLinks.map((l) => [l.file, l.target]))('%s → %s', (file, target) => {
+		expect(problemOf(resolveLink(file, target))).toBeNull();
+	});
+
+	test('every example workflow is linked from the README or from a page it links', () => {
+		const fromReadme = pageLinks
+			.filter((l) => l.file === 'README.md')
+			.map((l) => resolveLink('README.md', l.target).file);
+		const reached = new Set([
+			...fromReadme,
+			...pageLinks
+				.filter((l) => fromReadme.includes(l.file))
+				.map((l) => resolveLink(l.file, l.target).file),
+		]);
+		const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.json'));
+		expect(examples.length).toBeGreaterThan(0);
+		expect(examples.filter((f) => !reached.has(`examples/${f}`))).toEqual([]);
 	});
 });

@@ -186,6 +186,134 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		);
 	});
 
+	/**
+	 * The guard reads the XML as the SRI reads it (the package's XML reader: `infoTributaria/ambiente` of the
+	 * root, and the environment digit of `infoTributaria/claveAcceso`), not as it looks to a regular expression.
+	 * Each XML below was written to make a production receipt look like a test one, or to make its environment
+	 * ambiguous: each is refused before anything is signed or sent.
+	 */
+	const retentionXml = (ambiente, extra = '') =>
+		xmlOf('comprobanteRetencion').replace('<ambiente>1</ambiente>', `${extra}${ambiente}`);
+	const fromAgent = (xml) =>
+		env.runAsTool({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'text', xml });
+	const inProduction = 'it is in the production environment (ambiente 2)';
+	const cannot = 'its environment cannot be told: ';
+	test.each([
+		['a space inside the tag: <ambiente >2', '<ambiente >2</ambiente>', inProduction],
+		['CDATA: <ambiente><![CDATA[2]]>', '<ambiente><![CDATA[2]]></ambiente>', inProduction],
+		[
+			'a comment decoy before the real one',
+			'<!-- <ambiente>1</ambiente> --><ambiente>2</ambiente>',
+			inProduction,
+		],
+		['a character reference: &#50; is 2', '<ambiente>&#50;</ambiente>', inProduction],
+		['a hexadecimal reference: &#x32; is 2', '<ambiente>&#x32;</ambiente>', inProduction],
+		[
+			'two ambiente elements, a test one first',
+			'<ambiente>1</ambiente><ambiente>2</ambiente>',
+			`${cannot}<infoTributaria> has 2 <ambiente> elements ("1", "2")`,
+		],
+		[
+			'two ambiente elements that agree',
+			'<ambiente>1</ambiente><ambiente>1</ambiente>',
+			`${cannot}<infoTributaria> has 2 <ambiente> elements ("1", "1")`,
+		],
+		[
+			'an unknown value',
+			'<ambiente>3</ambiente>',
+			`${cannot}<ambiente> holds "3", which is neither 1 (test) nor 2 (production)`,
+		],
+		[
+			'an element inside ambiente',
+			'<ambiente><x>1</x></ambiente>',
+			`${cannot}<ambiente> holds elements, which is neither 1 (test) nor 2 (production)`,
+		],
+		[
+			'ambiente outside infoTributaria only',
+			'</infoTributaria><ambiente>1</ambiente><infoTributaria>',
+			'its environment (ambiente) is not known: the XML has 2 <infoTributaria> elements under its root <comprobanteRetencion>',
+		],
+	])('%s: refused', async (_what, ambiente, says) => {
+		const result = await fromAgent(retentionXml(ambiente));
+		expect(env.calls()).toHaveLength(0);
+		expect(result.error?.message).toBe(
+			`[item 1] An AI agent may not issue this retention: ${says}, and only test receipts (ambiente 1) are allowed`,
+		);
+		expect(result.error?.description).toMatch(/Nothing was signed or sent to the tax authority/);
+	});
+
+	test('a test receipt written in each of those ways is issued: the guard reads values, not spellings', async () => {
+		for (const ambiente of [
+			'<ambiente >1</ambiente>',
+			'<ambiente><![CDATA[1]]></ambiente>',
+			'<!-- <ambiente>2</ambiente> --><ambiente>1</ambiente>',
+			'<ambiente>&#49;</ambiente>',
+			'<ambiente>\n 1 \n</ambiente>',
+		]) {
+			const result = await fromAgent(retentionXml(ambiente));
+			expect(result.error).toBeUndefined();
+		}
+		expect(signingCalls()).toHaveLength(5);
+	});
+
+	test('an ambiente that disagrees with the access key is refused, either way round', async () => {
+		const test = await fromAgent(xmlIn(1, keyIn(2)));
+		expect(test.error?.message).toBe(
+			`[item 1] An AI agent may not issue this retention: ${cannot}<ambiente> says 1 but its access key says 2, and only test receipts (ambiente 1) are allowed`,
+		);
+		const prod = await fromAgent(xmlIn(2, keyIn(1)));
+		expect(prod.error?.message).toMatch(
+			/<ambiente> says 2 but its access key says 1, and only test receipts/,
+		);
+		const malformed = await fromAgent(xmlIn(1, '123'));
+		expect(malformed.error?.message).toMatch(
+			/its access key is not 49 digits, so its environment digit cannot be read/,
+		);
+		expect(env.calls()).toHaveLength(0);
+	});
+
+	test('an XML with a DOCTYPE is refused for everyone before anything is sent; a broken XML names where', async () => {
+		const doctype = retentionXml('<ambiente>1</ambiente>').replace(
+			'?>',
+			'?><!DOCTYPE r [<!ENTITY e "2">]>',
+		);
+		for (const run of [
+			fromAgent,
+			(xml) =>
+				env.run({ resource: 'retention', operation: 'issueFromXml', xmlSource: 'text', xml }),
+		]) {
+			const result = await run(doctype);
+			expect(result.error?.message).toMatch(
+				/^\[item 1\] xml: the XML declares a DOCTYPE \(line 1, column 39\), which is refused/,
+			);
+			expect(result.error?.description).toMatch(/Nothing was sent to the service/);
+		}
+		const broken = await fromAgent(retentionXml('<ambiente>1</ambient>'));
+		expect(broken.error?.message).toMatch(
+			/^\[item 1\] xml: the XML is not well-formed: the end tag <\/ambient> at line 1, column \d+ does not match <ambiente>/,
+		);
+		// n8n swaps an error message that contains EACCES for a generic one; claveAcceso does, and is kept.
+		const key = await env.run({
+			resource: 'retention',
+			operation: 'issueFromXml',
+			xmlSource: 'text',
+			xml: xmlIn(1, keyIn(1)).replace('</claveAcceso>', '</claveacceso>'),
+		});
+		expect(key.error?.message).toMatch(
+			/^\[item 1\] xml: the XML is not well-formed: the end tag <\/claveacceso> at line 1, column \d+ does not match <claveAcceso> \(opened at line 1, column \d+\)$/,
+		);
+		const large = await fromAgent(
+			retentionXml('<ambiente>1</ambiente>').replace(
+				'</comprobanteRetencion>',
+				`<infoAdicional>${'x'.repeat(330 * 1024)}</infoAdicional></comprobanteRetencion>`,
+			),
+		);
+		expect(large.error?.message).toMatch(
+			/^\[item 1\] xml: the XML is larger than 320 KB \(it has 330\.\d KB\)$/,
+		);
+		expect(env.calls()).toHaveLength(0);
+	});
+
 	test('Document → Authorize reads the receipt first and signs only a test receipt', async () => {
 		const prod = env.receipts.seed('retention', production(retentionBody()), 'CREADO');
 		const refused = await env.runAsTool({

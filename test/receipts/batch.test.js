@@ -1,7 +1,7 @@
 /** @import { IDataObject, INodeProperties } from 'n8n-workflow' */
 import { createHash, createHmac } from 'node:crypto';
 import { built } from '../harness/engine';
-import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
+import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/shared/sri/accessKey';
 import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
 import {
 	atsRetentionBody,
@@ -356,7 +356,7 @@ describe('reproducible access key (Options → Access Key)', () => {
 			parseInt(createHash('sha256').update(publicFields).digest('hex').slice(0, 12), 16) %
 				100000000,
 		).padStart(8, '0');
-		// The derivation the README documents, pinned: changing it would change every key a re-run carries.
+		// The derivation docs/receipts.md documents, pinned: changing it would change every key a re-run carries.
 		const keyed = String(
 			parseInt(
 				createHmac('sha256', DEV_ACCESS_KEY_SECRET).update(publicFields).digest('hex').slice(0, 12),

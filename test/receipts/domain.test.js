@@ -3,8 +3,8 @@ import {
 	accessKeyCheckDigit,
 	accessKeyProblem,
 	splitAccessKey,
-} from '../../nodes/Receipts/domain/accessKey';
-import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/Receipts/domain/ruc';
+} from '../../nodes/shared/sri/accessKey';
+import { cedulaProblem, identificationWarning, rucProblem } from '../../nodes/shared/sri/ruc';
 import { checkReceipt } from '../../nodes/Receipts/domain/schemas';
 /** @import { IDataObject } from 'n8n-workflow' */
 import { agree, cents } from '../../nodes/Receipts/domain/totals';

@@ -1,5 +1,5 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { splitAccessKey } from '../../nodes/Receipts/domain/accessKey';
+import { splitAccessKey } from '../../nodes/shared/sri/accessKey';
 /** @import { ReceiptKindName } from '../simulator/receipts' */
 import {
 	BUYER,

@@ -1,5 +1,5 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { SRI_CODES } from '../../nodes/Receipts/domain/sriMessages';
+import { SRI_CODES } from '../../nodes/shared/sri/sriMessages';
 import { jsonIssue, retentionBody, useReceipts, waybillBody } from './setup';
 
 /**

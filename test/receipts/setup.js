@@ -133,7 +133,7 @@ export function onlyCall(env) {
 export const plain = (v) => /** @type {IDataObject} */ (JSON.parse(JSON.stringify(v)));
 
 /**
- * The outcome fields the node puts on every receipt it outputs (README, "Reading the outcome"), for a receipt
+ * The outcome fields the node puts on every receipt it outputs (docs/receipts.md, "Reading the outcome"), for a receipt
  * the tax authority has not decided yet (`id`) or has authorized (no `id`).
  * @returns {IDataObject}
  */

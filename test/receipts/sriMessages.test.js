@@ -8,11 +8,11 @@ import {
 	reasonLine,
 	SRI_CODES,
 	sriCode,
-} from '../../nodes/Receipts/domain/sriMessages';
+} from '../../nodes/shared/sri/sriMessages';
 import { KNOWN_ACCESS_KEY } from './setup';
 
 /**
- * The SRI's message codes and what a bookkeeper reads of a receipt's outcome (domain/sriMessages.ts,
+ * The SRI's message codes and what a bookkeeper reads of a receipt's outcome (shared/sri/sriMessages.ts,
  * domain/outcome.ts), without the engine.
  */
 

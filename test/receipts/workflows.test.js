@@ -1,5 +1,5 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { SRI_CODES } from '../../nodes/Receipts/domain/sriMessages';
+import { SRI_CODES } from '../../nodes/shared/sri/sriMessages';
 import { withFakeClock } from '../harness/clock';
 import { fixture } from '../harness/engine';
 import { startReceipts } from './setup';

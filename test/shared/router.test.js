@@ -12,6 +12,8 @@ const NODES = [
 	['nodes/Receipts/Receipts.node', 'Receipts', 'nodes/Receipts/actions/router'],
 	['nodes/Partners/Partners.node', 'Partners', 'nodes/Partners/actions/router'],
 	['nodes/Extraction/Extraction.node', 'Extraction', 'nodes/Extraction/actions/router'],
+	['nodes/Sri/Sri.node', 'Sri', 'nodes/Sri/actions/router'],
+	['nodes/Sat/Sat.node', 'Sat', 'nodes/Sat/actions/router'],
 ];
 
 /** @param {INodeProperties} p */

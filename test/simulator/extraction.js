@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { cfdiXml, uuidWith } from './cfdi';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 /** @import { RouteTable, ServiceSimulator, SimRequest, SimResponse } from './server' */
 
@@ -90,6 +91,12 @@ const err = (status, code, message, headers) => ({
 	headers,
 });
 
+/**
+ * What the SAT simulator (sat.js) answers for the documents this simulator makes, in turn: mostly valid, some
+ * cancelled, one whose issuer is on the EFOS list (the codes of sat.js OUTCOMES, in the UUIDs' last group).
+ */
+export const DOCUMENT_OUTCOMES = ['A000', 'C001', 'A002', 'E100', 'C003'];
+
 export const PERMISSIONS_ALL = ['extractions:create', 'extractions:read', 'documents:download'];
 
 export class ExtractionSimulator {
@@ -117,6 +124,8 @@ export class ExtractionSimulator {
 	/** `GET /v1/extractions/{publicId}` answers 404 for a job younger than this (ms): a read replica that lags. */
 	jobVisibleAfterMs = 0;
 	hits = /** @type {Map<string, number[]>} */ (new Map());
+	/** Documents made so far: numbers their UUIDs. */
+	documentCount = 0;
 
 	prodKey = 'live_7Qm2vX9kLp4Rt8Ws';
 	stagingKey = 'staging_3Hn6Jd1Fz5Bc0Yx2';
@@ -221,11 +230,19 @@ export class ExtractionSimulator {
 	 */
 	content(doc, format) {
 		if (format === 'XML') {
-			return Buffer.from(
-				`<?xml version="1.0" encoding="UTF-8"?>\n<cfdi:Comprobante xmlns:cfdi="http://www.sat.gob.mx/cfd/4" Version="4.0" Total="${doc.amount.toFixed(2)}" Moneda="${doc.currency}">` +
-					`<cfdi:Emisor Rfc="${doc.emitter.rfc}" Nombre="${doc.emitter.name}"/><cfdi:Receptor Rfc="${doc.receiver.rfc}" Nombre="${doc.receiver.name}"/>` +
-					`<cfdi:Complemento><tfd:TimbreFiscalDigital xmlns:tfd="http://www.sat.gob.mx/TimbreFiscalDigital" UUID="${doc.uuid}"/></cfdi:Complemento></cfdi:Comprobante>\n`,
-			);
+			// A CFDI 4.0 as the SAT stamps it (cfdi.js): one concepto whose amount plus 16 % IVA is the document's.
+			const xml = cfdiXml({
+				uuid: doc.uuid,
+				folio: doc.id.slice(-6),
+				fecha: doc.issueDate.slice(0, 19),
+				moneda: doc.currency,
+				emisor: { rfc: doc.emitter.rfc, nombre: doc.emitter.name },
+				receptor: { rfc: doc.receiver.rfc, nombre: doc.receiver.name },
+				conceptos: [
+					{ descripcion: 'Servicios profesionales', cantidad: 1, valorUnitario: doc.amount / 1.16 },
+				],
+			}).xml;
+			return Buffer.from(xml);
 		}
 		// A tiny but well-formed PDF naming the document.
 		return Buffer.from(
@@ -268,7 +285,10 @@ export class ExtractionSimulator {
 		);
 		return Array.from({ length: job.schedule.documents }, (_, n) => ({
 			id: `doc_${job.publicId.slice(4, 10)}_${n + 1}`,
-			uuid: randomUUID().toUpperCase(),
+			uuid: uuidWith(
+				DOCUMENT_OUTCOMES[this.documentCount % DOCUMENT_OUTCOMES.length],
+				++this.documentCount,
+			),
 			type: 'INVOICE',
 			issueDate: new Date(Date.UTC(2026, 9, 1 + n)).toISOString(),
 			amount: 1160 * (n + 1),

@@ -2,7 +2,9 @@ import { ExtractionSimulator } from './extraction';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
 import { ReceiptsSimulator } from './receipts';
+import { SatSimulator } from './sat';
 import { SimulatorServer } from './server';
+import { SriSimulator } from './sri';
 
 /** The signing secret the dev/e2e Extraction simulator and the Extraction Trigger credential share. */
 export const DEV_WEBHOOK_SECRET = 'whsec_dev_only_0123456789abcdef';
@@ -12,18 +14,23 @@ export const DEV_ACCESS_KEY_SECRET = 'dev-only-access-key-secret-0123456789';
 /**
  * All service simulators on one loopback port, with demo data, for `npm run dev`, the end-to-end tests and
  * the benchmarks. `credentials` are the values n8n's credentials must hold to talk to them (credential type
- * name → data).
+ * name → data); `addresses` are the Service Addresses (service → address) of the nodes that take no credential
+ * (SRI (Ecuador), SAT (Mexico)).
  */
 export async function startSimulators(port = 0) {
 	const partners = new PartnersSimulator();
 	partners.seedProducts(3, 'Plan Pyme');
 	const receipts = new ReceiptsSimulator();
 	const extraction = new ExtractionSimulator();
+	const sri = new SriSimulator();
+	const sat = new SatSimulator();
 	const server = await new SimulatorServer([
 		partners,
 		receipts,
 		extraction,
 		extraction.ecuador,
+		sri,
+		sat,
 	]).start(port);
 	// The real receipts service serves printable forms and XML from another host: so does this one.
 	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
@@ -55,14 +62,20 @@ export async function startSimulators(port = 0) {
 		},
 		extractionWebhookApi: { secret: DEV_WEBHOOK_SECRET },
 	};
-	return { server, partners, receipts, extraction, credentials };
+	/** Nodes without a credential take their service's address in Options → Service Address. */
+	const addresses = { sri: server.url(sri.prefix), sat: SatSimulator.address(server.url('sat')) };
+	return { server, partners, receipts, extraction, sri, sat, credentials, addresses };
 }
 
 // `node .build/test/simulator/main.js [port]`: run the simulators alone (for your own n8n).
 if (require.main === module) {
-	void startSimulators(Number(process.argv[2] ?? 7401)).then(({ server, credentials }) => {
-		console.log(`Service simulators on http://127.0.0.1:${server.port}`);
-		console.log('Credential values for n8n:');
-		console.log(JSON.stringify(credentials, null, 2));
-	});
+	void startSimulators(Number(process.argv[2] ?? 7401)).then(
+		({ server, credentials, addresses }) => {
+			console.log(`Service simulators on http://127.0.0.1:${server.port}`);
+			console.log('Credential values for n8n:');
+			console.log(JSON.stringify(credentials, null, 2));
+			console.log('Service Address (Options) of the nodes without a credential:');
+			console.log(JSON.stringify(addresses, null, 2));
+		},
+	);
 }

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { splitAccessKey } from './accessKey';
+import { splitAccessKey } from '../../shared/sri/accessKey';
 import {
 	explainedLine,
 	explainMessage,
@@ -11,7 +11,7 @@ import {
 	sriCode,
 	type MessageSource,
 	type SriMessageOut,
-} from './sriMessages';
+} from '../../shared/sri/sriMessages';
 
 /**
  * Where a receipt stands in the issue process, read from any representation the service gives (the issue
@@ -23,7 +23,7 @@ import {
  * - Anything else is still moving: CREADO, ENVIADO, RECIBIDO, and PRE-AUTORIZADO, a value the real service
  *   uses in `autorizacion.estado` before the final answer.
  * - Tax-authority messages of `tipo` ADVERTENCIA (used by the real service) are warnings, not failures.
- * - What a rejection means and what to do next: `explainOutcome`, from the SRI's codes (domain/sriMessages.ts).
+ * - What a rejection means and what to do next: `explainOutcome`, from the SRI's codes (shared/sri/sriMessages.ts).
  */
 
 export const FINAL_STATES = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'] as const;
@@ -93,7 +93,7 @@ function messagesOf(doc: IDataObject): Array<{ m: IDataObject; source: MessageSo
 
 /**
  * A message as one line, with what a code of the SRI's specification means and what to do
- * (domain/sriMessages.ts): `[ERROR 43] CLAVE ACCESO REGISTRADA — The access key is already registered …`.
+ * (shared/sri/sriMessages.ts): `[ERROR 43] CLAVE ACCESO REGISTRADA — The access key is already registered …`.
  */
 export function messageLine(m: IDataObject): string {
 	return explainedLine(m);
@@ -141,8 +141,8 @@ const WITHOUT_MESSAGE: Record<
 };
 
 /**
- * What a bookkeeper reads of a receipt at a glance, the same with Simplify on or off (README, "Reading the
- * outcome"):
+ * What a bookkeeper reads of a receipt at a glance, the same with Simplify on or off (docs/receipts.md,
+ * "Reading the outcome"):
  * - `rejected`: true when the receipt is not valid as it stands — NO AUTORIZADO, DEVUELTO, ERROR, or it could not be
  *   signed — false otherwise (authorized, or not decided yet);
  * - `reason`: why, for a rejected receipt: each refusing message of the SRI with what its code means (an unknown

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 import { Checker, isMissing, numberValue } from '../../shared/validate';
-import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from './accessKey';
-import { ID_TYPES, idTypeOf, identificationWarning, rucProblem } from './ruc';
+import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from '../../shared/sri/accessKey';
+import { ID_TYPES, idTypeOf, identificationWarning, rucProblem } from '../../shared/sri/ruc';
 import { DOCUMENT_TYPE_CODES } from './catalogs';
 import {
 	BUILT_IN_RATES,

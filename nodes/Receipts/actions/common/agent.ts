@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { runsAsAiTool } from '../../../shared/agent';
-import { splitAccessKey } from '../../domain/accessKey';
-import { xmlLeaves } from './xml';
+import type { XmlElement } from '../../../shared/xml';
+import { children } from '../../../shared/xml';
 
 /**
  * Production receipts and AI agents. A receipt issued in the production environment (`ambiente` 2) is a
@@ -50,23 +50,102 @@ export function refuseProductionForAgent(
 	const known = environments.filter((e) => e !== undefined && e !== null && e !== '').map(String);
 	if (known.length && known.every((e) => e === '1')) return;
 	const which = known.find((e) => e !== '1');
-	throw new NodeOperationError(
-		this.getNode(),
+	throw refusal(
+		this,
+		i,
 		which === undefined
 			? `An AI agent may not ${what}: its environment (ambiente) is not known, and only test receipts (ambiente 1) are allowed`
 			: `An AI agent may not ${what}: it is in the production environment (ambiente ${which}), and only test receipts (ambiente 1) are allowed`,
-		{
-			itemIndex: i,
-			description:
-				'This node runs as an AI agent\'s tool, and its "Allow Production From an AI Agent" switch is off: production receipts are real tax documents. Nothing was signed or sent to the tax authority. ' +
-				"Issue production receipts from a workflow, or turn the switch on in this tool's settings if the agent may do so.",
-		},
 	);
 }
 
-/** Every environment a receipt XML states: its `<ambiente>` elements and the environment digit of its `<claveAcceso>`. */
-export function environmentsOfXml(xml: string): string[] {
-	// A malformed key says nothing (the service refuses it); a well-formed one carries its environment.
-	const keys = xmlLeaves(xml, 'claveAcceso').filter((key) => /^\d{49}$/.test(key));
-	return [...xmlLeaves(xml, 'ambiente'), ...keys.map((key) => splitAccessKey(key).environment)];
+function refusal(context: IExecuteFunctions, i: number, message: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), message, {
+		itemIndex: i,
+		description:
+			'This node runs as an AI agent\'s tool, and its "Allow Production From an AI Agent" switch is off: production receipts are real tax documents. Nothing was signed or sent to the tax authority. ' +
+			"Issue production receipts from a workflow, or turn the switch on in this tool's settings if the agent may do so.",
+	});
+}
+
+/**
+ * The environment of a receipt XML as the SRI reads it: `infoTributaria/ambiente` under the root element (the
+ * receipt schemas have no namespace), and the environment digit, position 24, of `infoTributaria/claveAcceso`
+ * when the receipt carries its key (SRI, Ficha técnica de comprobantes electrónicos, esquema offline). Either
+ * the environment, or why it cannot be told: no `ambiente`, more than one, a value other than 1 or 2, a key
+ * that is not 49 digits, a key that says another environment. Only what the SRI reads counts: a comment, a
+ * CDATA section or an entity is read as the XML says, not as it looks.
+ */
+export function environmentOfReceipt(
+	root: XmlElement,
+): { environment: '1' | '2' } | { unknown: string } {
+	const infos = children(root, 'infoTributaria', '');
+	if (infos.length !== 1) {
+		const has = infos.length
+			? `${infos.length} <infoTributaria> elements`
+			: 'no <infoTributaria> element';
+		return {
+			unknown: `its environment (ambiente) is not known: the XML has ${has} under its root <${root.name}>`,
+		};
+	}
+	const [info] = infos;
+	const ambientes = children(info, 'ambiente', '');
+	if (!ambientes.length) return { unknown: 'its environment (ambiente) is not known' };
+	const cannot = 'its environment cannot be told';
+	if (ambientes.length > 1) {
+		const values = ambientes.map((a) => JSON.stringify(a.text.trim())).join(', ');
+		return {
+			unknown: `${cannot}: <infoTributaria> has ${ambientes.length} <ambiente> elements (${values})`,
+		};
+	}
+	const [ambiente] = ambientes;
+	const environment = ambiente.text.trim();
+	if (ambiente.children.length || (environment !== '1' && environment !== '2')) {
+		return {
+			unknown: `${cannot}: <ambiente> holds ${ambiente.children.length ? 'elements' : JSON.stringify(environment.slice(0, 20))}, which is neither 1 (test) nor 2 (production)`,
+		};
+	}
+	// No message below names the key's element: n8n replaces an error message that contains "EACCES"
+	// (n8n-workflow, NodeError's common errors), and "claveAcceso" does.
+	const keys = children(info, 'claveAcceso', '');
+	if (keys.length > 1)
+		return { unknown: `${cannot}: <infoTributaria> has ${keys.length} access keys` };
+	if (keys.length) {
+		const key = keys[0].text.trim();
+		if (keys[0].children.length || !/^\d{49}$/.test(key)) {
+			return {
+				unknown: `${cannot}: its access key is not 49 digits, so its environment digit cannot be read`,
+			};
+		}
+		// Position 24 of the key (SRI, Ficha técnica, clave de acceso: tipo de ambiente).
+		if (key[23] !== environment) {
+			return {
+				unknown: `${cannot}: <ambiente> says ${environment} but its access key says ${key[23]}`,
+			};
+		}
+	}
+	return { environment };
+}
+
+/**
+ * Refuses item `i` (Issue From XML) when the node runs as an agent's tool without the switch and the receipt
+ * XML is not unambiguously a test receipt (`environmentOfReceipt`). `root`: the XML as parsed.
+ */
+export function refuseProductionXmlForAgent(
+	this: IExecuteFunctions,
+	i: number,
+	root: XmlElement,
+	what: string,
+): void {
+	if (productionAllowed.call(this, i)) return;
+	const read = environmentOfReceipt(root);
+	if ('environment' in read) {
+		refuseProductionForAgent.call(this, i, [read.environment], what);
+		return;
+	}
+	throw refusal(
+		this,
+		i,
+		`An AI agent may not ${what}: ${read.unknown}, and only test receipts (ambiente 1) are allowed`,
+	);
 }

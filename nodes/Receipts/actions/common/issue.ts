@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parallelWritesOption, type Deferred, type OperationResult } from '../../../shared/router';
 import { fixedPath } from '../../../shared/path';
-import { accessKeyProblem, reproducibleAccessKey, splitAccessKey } from '../../domain/accessKey';
+import {
+	accessKeyProblem,
+	reproducibleAccessKey,
+	splitAccessKey,
+} from '../../../shared/sri/accessKey';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption, simplifyField } from './output';
@@ -17,8 +21,8 @@ import {
 import { lostAnswer, sentIds, sentIdsOfXml } from './recovery';
 import {
 	allowProductionFromAgentField,
-	environmentsOfXml,
 	refuseProductionForAgent,
+	refuseProductionXmlForAgent,
 } from './agent';
 import {
 	afterIssue,
@@ -28,6 +32,7 @@ import {
 	waitFields,
 	type WaitSettings,
 } from './wait';
+import type { ReceiptXml } from './xml';
 import { readXml, xmlFields } from './xml';
 
 /** Building blocks of the Issue, Issue From XML and Reissue operations of every receipt kind. */
@@ -250,10 +255,10 @@ export async function prepareXml(
 	this: IExecuteFunctions,
 	i: number,
 	what: string,
-): Promise<{ xml: string; wait: WaitSettings | undefined }> {
-	const xml = await readXml.call(this, i);
-	refuseProductionForAgent.call(this, i, environmentsOfXml(xml), `issue this ${what}`);
-	return { xml, wait: readWaitSettings.call(this, i) };
+): Promise<ReceiptXml & { wait: WaitSettings | undefined }> {
+	const { xml, root } = await readXml.call(this, i);
+	refuseProductionXmlForAgent.call(this, i, root, `issue this ${what}`);
+	return { xml, root, wait: readWaitSettings.call(this, i) };
 }
 
 export async function issueXml(
@@ -263,12 +268,12 @@ export async function issueXml(
 	path: string,
 	what: string,
 ): Promise<OperationResult | Deferred> {
-	const { xml, wait } = await prepareXml.call(this, i, what);
+	const { xml, root, wait } = await prepareXml.call(this, i, what);
 	let answer: IDataObject;
 	try {
 		answer = await ctx.api.sign(fixedPath(path), i, { body: { xml } });
 	} catch (error) {
-		throw lostAnswer(error, sentIdsOfXml(what, xml));
+		throw lostAnswer(error, sentIdsOfXml(what, root));
 	}
 	return await afterIssue.call(this, ctx, i, answer, wait, { record: true });
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { attachRecovery, mayHaveBeenProcessed, reword } from '../../../shared/errors';
-import { xmlLeaves } from './xml';
+import type { XmlElement } from '../../../shared/xml';
+import { child, childText } from '../../../shared/xml';
 
 /**
  * The words and fields a user gets when something fails around a receipt that exists, or may exist.
@@ -139,9 +140,10 @@ export function sentIds(what: string, body: IDataObject): SentIds {
 	};
 }
 
-/** The identifying parts of a receipt XML (`<secuencial>`, `<claveAcceso>`, `<ruc>`, `<estab>`, `<ptoEmi>`). */
-export function sentIdsOfXml(what: string, xml: string): SentIds {
-	const leaf = (tag: string) => xmlLeaves(xml, tag)[0] || undefined;
+/** The identifying parts of a receipt XML, from its `infoTributaria` (`secuencial`, `claveAcceso`, `ruc`, `estab`, `ptoEmi`). */
+export function sentIdsOfXml(what: string, root: XmlElement): SentIds {
+	const info = child(root, 'infoTributaria');
+	const leaf = (tag: string) => (info && childText(info, tag)) || undefined;
 	const estab = leaf('estab');
 	const ptoEmi = leaf('ptoEmi');
 	return {

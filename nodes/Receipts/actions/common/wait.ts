@@ -29,7 +29,7 @@ import { afterCreated, followUp, signingFailed, type IssuedIds } from './recover
  * failure to the person who issued it, while the authority's answer usually comes within seconds. n8n saves
  * only the parameters that differ from their defaults, so a workflow saved with version 1 and the field left
  * off has no value stored: it keeps version 1, whose default stays off, and runs as it always did. New nodes
- * get version 2 (Receipts.node.ts). README, "Wait for Final State: on by default".
+ * get version 2 (Receipts.node.ts). docs/receipts.md, "Wait for Final State: on by default".
  */
 export const WAIT_BY_DEFAULT_FROM_VERSION = 2;
 

@@ -1,5 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { Checker } from '../../../shared/validate';
+import type { XmlElement } from '../../../shared/xml';
+import { parseXml, SRI_RECEIPT_MAX_BYTES, XmlError } from '../../../shared/xml';
 
 /** Issue From XML: the receipt XML from a text field or from a binary property of the input item. */
 export const xmlFields: INodeProperties[] = [
@@ -40,8 +43,17 @@ export const xmlFields: INodeProperties[] = [
 	},
 ];
 
-/** Reads and sanity-checks the XML of item `i`; throws before anything is sent. */
-export async function readXml(this: IExecuteFunctions, i: number): Promise<string> {
+/** The receipt XML of item `i` as it is sent (`xml`), and as the package's XML reader reads it (`root`). */
+export interface ReceiptXml {
+	xml: string;
+	root: XmlElement;
+}
+
+/**
+ * Reads the XML of item `i` and parses it (well-formed, no DOCTYPE, at most the SRI's 320 KB for a receipt);
+ * throws before anything is sent. What is parsed is exactly what is sent.
+ */
+export async function readXml(this: IExecuteFunctions, i: number): Promise<ReceiptXml> {
 	const source = this.getNodeParameter('xmlSource', i, 'text') as string;
 	let xml: string;
 	let field = 'xml';
@@ -75,10 +87,12 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<strin
 		);
 	}
 	check.throwIfFailed(this.getNode(), i);
-	return xml;
-}
-
-/** The text of every `<tag>…</tag>` element of `xml` without children, trimmed, in document order. */
-export function xmlLeaves(xml: string, tag: string): string[] {
-	return [...xml.matchAll(new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`, 'g'))].map((m) => m[1]);
+	try {
+		return { xml, root: parseXml(xml, { maxBytes: SRI_RECEIPT_MAX_BYTES }) };
+	} catch (error) {
+		if (error instanceof XmlError)
+			check.fail(field, error.message).throwIfFailed(this.getNode(), i);
+		// Only a fault of the reader itself gets here (throwIfFailed has thrown for a refused XML).
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+	}
 }

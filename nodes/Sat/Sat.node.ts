@@ -1,0 +1,45 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import * as cfdi from './actions/cfdi/Cfdi.resource';
+import { router } from './actions/router';
+
+/**
+ * Mexico's tax authority itself, without an account: a CFDI's status from the SAT's public status service, and
+ * a CFDI's XML read into rows. Operations live in actions/<resource>/.
+ */
+export class Sat implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'SAT (Mexico)',
+		name: 'sat',
+		icon: { light: 'file:sat.svg', dark: 'file:sat.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			"Check a CFDI's status (vigente, cancelado) with the SAT's public service, and read CFDI XML into rows; no account needed",
+		defaults: { name: 'SAT (Mexico)' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'CFDI', value: 'cfdi' }],
+				default: 'cfdi',
+			},
+			...cfdi.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,46 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { OperationResult } from '../../../shared/router';
+import type { SatContext } from '../../transport';
+import { cfdiOutput, conceptoRows } from './output';
+import { readCfdiInput, xmlSourceFields } from './xmlInput';
+
+export const kind = 'read';
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['cfdi'], operation: ['readXml'] } },
+	[
+		{
+			displayName: 'Reads a CFDI 4.0, 3.3 or 3.2 from its XML; nothing is sent anywhere',
+			name: 'readXmlNotice',
+			type: 'notice',
+			default: '',
+		},
+		...xmlSourceFields(),
+		{
+			displayName: 'One Item per Concepto',
+			name: 'onePerConcepto',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to output one item per concepto (a spreadsheet row each, with the CFDI's UUID, folio, date and parties) instead of one item per CFDI with its conceptos as a list",
+		},
+	],
+);
+
+/**
+ * A CFDI's XML read (domain/cfdi.ts): `uuid`, `version`, `tipo`, `serie`, `folio`, `fecha`, `emisor`,
+ * `receptor`, `moneda`, `tipo_cambio`, `subtotal`, `descuento`, `total`, `impuestos`, `metodo_pago`,
+ * `forma_pago`, `timbre`, `pagos` (payment CFDIs), `conceptos`, `comprobante`, `warnings`; or one row per
+ * concepto. Nothing is sent.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	_ctx: SatContext,
+	i: number,
+): Promise<OperationResult> {
+	const cfdi = await readCfdiInput.call(this, i, 'Nothing was read.');
+	return this.getNodeParameter('onePerConcepto', i, false) === true
+		? conceptoRows(cfdi)
+		: cfdiOutput(cfdi);
+}

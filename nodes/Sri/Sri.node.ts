@@ -1,0 +1,52 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import * as receipt from './actions/receipt/Receipt.resource';
+import { router } from './actions/router';
+
+/**
+ * SRI (Ecuador): any Ecuadorian electronic receipt checked with the SRI's own public web service, and a
+ * receipt XML (or its authorization file) read into the fields a bookkeeper books. No account, no credential.
+ * Operations live in actions/<resource>/, the SRI's rules and formats in domain/.
+ */
+export class Sri implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'SRI (Ecuador)',
+		name: 'sri',
+		icon: { light: 'file:sri.svg', dark: 'file:sri.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			"Check with the SRI that an Ecuadorian receipt is authorized, by its access key, and read a supplier's receipt XML into the figures a bookkeeper books",
+		defaults: { name: 'SRI (Ecuador)' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Receipt',
+						value: 'receipt',
+						description: 'Any electronic receipt (comprobante electrónico) the SRI authorizes',
+					},
+				],
+				default: 'receipt',
+			},
+			...receipt.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,93 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { reword } from '../../../shared/errors';
+import type { OperationResult } from '../../../shared/router';
+import { Checker } from '../../../shared/validate';
+import { keyAmbiente, keyProblem, normalizeKey } from '../../domain/key';
+import { presentAnswer } from '../../domain/result';
+import { serviceAddressProblem, serviceUrl } from '../../domain/service';
+import { askAuthorization, type SriContext } from '../../transport';
+import {
+	attachXmlOption,
+	binaryFieldOption,
+	itemError,
+	NOT_ASKED,
+	parallelRequestsOption,
+	requestTimeoutOption,
+	serviceAddressOption,
+	throwIfFailed,
+	withXmlFile,
+} from './common.descriptions';
+
+export const kind = 'read';
+
+/** Options → Parallel Requests with the SRI's small default (the router reads it). */
+export const parallelOption = parallelRequestsOption;
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['receipt'], operation: ['checkAuthorization'] } },
+	[
+		{
+			displayName: 'Access Key',
+			name: 'accessKey',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 2110202601179001691900120010010000001231234567813',
+			description:
+				'The receipt’s access key (clave de acceso): the 49 digits printed on its RIDE and inside its XML. Spaces are ignored. Usually an expression that reads it from the input item.',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				attachXmlOption,
+				parallelRequestsOption,
+				binaryFieldOption,
+				requestTimeoutOption,
+				serviceAddressOption,
+			],
+		},
+	],
+);
+
+/**
+ * Asks the SRI's AutorizacionComprobantesOffline about one key (domain/service.ts) and outputs what it said
+ * (domain/result.ts). A key that is not one, or a Service Address that is not an address, stops the item
+ * before anything is sent; an answer that is not a usable SOAP answer is an error naming the key.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: SriContext,
+	i: number,
+): Promise<OperationResult> {
+	const key = normalizeKey(this.getNodeParameter('accessKey', i, ''));
+	const address = this.getNodeParameter('options.serviceAddress', i, '');
+	const check = new Checker();
+	const keyIssue = keyProblem(key);
+	if (keyIssue) check.fail('Access Key', keyIssue);
+	const addressIssue = serviceAddressProblem(address);
+	if (addressIssue) check.fail('Options → Service Address', addressIssue);
+	throwIfFailed(check, this.getNode(), i, NOT_ASKED);
+	const clave = key as string;
+	const url = serviceUrl(keyAmbiente(clave), typeof address === 'string' ? address : '');
+
+	let answer;
+	try {
+		answer = await askAuthorization(ctx, url, clave, i);
+	} catch (error) {
+		throw reword(error, `Access key ${clave}: `);
+	}
+	const presented = presentAnswer(answer, 'sri', clave);
+	if ('unreadable' in presented)
+		throw itemError(
+			this.getNode(),
+			i,
+			`Access key ${clave}: the SRI's answer holds a receipt that cannot be read (${presented.unreadable})`,
+			'The SRI answered, but the receipt inside its answer is not a receipt the package reads safely, so nothing of it is given. If Options → Service Address is set, check that it is the SRI or a faithful proxy of it.',
+		);
+	return await withXmlFile.call(this, i, presented);
+}

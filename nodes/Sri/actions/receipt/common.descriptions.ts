@@ -1,0 +1,126 @@
+import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { concurrencyOption } from '../../../shared/router';
+import type { Checker } from '../../../shared/validate';
+import type { Presented } from '../../domain/result';
+
+/**
+ * Options → Parallel Requests of Check Authorization: 2 at a time by default. The SRI asks callers not to
+ * stress its services (Ficha técnica, esquema offline), and answers one key in well under a second.
+ */
+export const parallelRequestsOption: INodeProperties = {
+	...concurrencyOption,
+	typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+	default: 2,
+	description:
+		'How many access keys to ask the SRI about at the same time (read once per execution, from the first item). The SRI asks not to be stressed: keep it small. Output order always matches input order.',
+};
+
+/** Options → Request Timeout of Check Authorization. */
+export const requestTimeoutOption: INodeProperties = {
+	displayName: 'Request Timeout (Seconds)',
+	name: 'requestTimeout',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 600, numberPrecision: 0 },
+	default: 30,
+	description:
+		'How long asking about one key may take at most, from sending the question to the last byte of the answer, retries included (read once per execution, from the first item). An answer that arrives slowly is cut at that time too.',
+};
+
+/** Options → Service Address of Check Authorization. */
+export const serviceAddressOption: INodeProperties = {
+	displayName: 'Service Address',
+	name: 'serviceAddress',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. https://proxy.example.com/sri',
+	description:
+		"Leave empty to ask the SRI itself: its test host (celcer.sri.gob.ec) for keys of the test environment, its production host (cel.sri.gob.ec) for the others. A full address (scheme, host, port, optional path) sends every question there instead, e.g. to a proxy or a simulator; the service's path is added unless the address already ends with AutorizacionComprobantesOffline.",
+};
+
+/** Options → Attach XML File (on by default). */
+export const attachXmlOption: INodeProperties = {
+	displayName: 'Attach XML File',
+	name: 'attachXml',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to add the XML as a binary file named after its access key (its 49 digits, then .xml)',
+};
+
+/** Options → Put XML in Field. */
+export const binaryFieldOption: INodeProperties = {
+	displayName: 'Put XML in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	description: 'The name of the output binary field to put the XML file in',
+};
+
+/** The item to output: the JSON and, when asked and there is one, the XML as `<clave_acceso>.xml`. */
+export async function withXmlFile(
+	this: IExecuteFunctions,
+	i: number,
+	presented: Presented,
+): Promise<INodeExecutionData[]> {
+	const attach = this.getNodeParameter('options.attachXml', i, true) as boolean;
+	const item: INodeExecutionData = { json: presented.json };
+	if (!attach || presented.xml === undefined) return [item];
+	const raw = this.getNodeParameter('options.binaryPropertyName', i, 'data');
+	const field = typeof raw === 'string' ? raw.trim() : '';
+	if (!field)
+		throw itemError(
+			this.getNode(),
+			i,
+			'Options → Put XML in Field: must name a binary field, e.g. data',
+			'Name the output binary field, or turn Options → Attach XML File off.',
+		);
+	// The file is named after the key only when it is one (49 digits): a file's own claveAcceso may hold anything.
+	const key = presented.json.clave_acceso;
+	const name = typeof key === 'string' && /^\d{49}$/.test(key) ? key : 'comprobante';
+	item.binary = {
+		[field]: await this.helpers.prepareBinaryData(
+			typeof presented.xml === 'string' ? Buffer.from(presented.xml, 'utf8') : presented.xml,
+			`${name}.xml`,
+			'application/xml',
+		),
+	};
+	return [item];
+}
+
+/**
+ * The error of item `i`: `message` (a field's label, then what is wrong with it) kept as written. n8n replaces
+ * a node error's message that contains a system error code anywhere, in any case, with a generic sentence about
+ * files or networks — and "claveAcceso", an element name the SRI's XML is full of, contains EACCES (n8n-workflow,
+ * NodeError.setDescriptiveErrorMessage).
+ */
+export function itemError(
+	node: INode,
+	i: number,
+	message: string,
+	description: string,
+): NodeOperationError {
+	const error = new NodeOperationError(node, message, { itemIndex: i, description });
+	error.message = message;
+	return error;
+}
+
+/** Throws every problem `check` found in item `i` as one error (see itemError), with `description`. */
+export function throwIfFailed(check: Checker, node: INode, i: number, description: string): void {
+	if (check.ok) return;
+	const [first, ...rest] = check.problems;
+	throw itemError(
+		node,
+		i,
+		first,
+		`${rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : ''}${description}`,
+	);
+}
+
+/** What the errors of Check Authorization's input add: the SRI was not asked. */
+export const NOT_ASKED =
+	'Nothing was sent to the SRI. Fix the value in the input or in the node parameter and run again.';
+
+/** What the errors of Read XML add: it only reads. */
+export const ONLY_READS =
+	'Read XML sends nothing anywhere. Give it the receipt’s XML or its authorization file as the SRI or the supplier sent it, e.g. the .xml attachment of the supplier’s e-mail.';

@@ -1,0 +1,229 @@
+import type { IDataObject } from 'n8n-workflow';
+import {
+	child,
+	childText,
+	children,
+	parseXml,
+	XmlError,
+	type XmlElement,
+	type XmlLimits,
+} from '../../shared/xml';
+import { kindByRoot } from './kinds';
+import { MAX_ANSWER_BYTES, SOAP_ENVELOPE_NS } from './service';
+
+/**
+ * What the SRI answers about a key, and what an authorization file holds (they are the same element:
+ * `autorizacion`). The service's answer (SRI, Ficha técnica, esquema offline, §7; the service's WSDL):
+ * `Envelope/Body/autorizacionComprobanteResponse/RespuestaAutorizacionComprobante` with
+ * `claveAccesoConsultada`, `numeroComprobantes` and `autorizaciones/autorizacion*`, each with `estado`,
+ * `numeroAutorizacion`, `fechaAutorizacion`, `ambiente`, `comprobante` (the receipt's XML as text, in CDATA or
+ * entity-escaped) and `mensajes/mensaje*` {`identificador`, `mensaje`, `informacionAdicional`, `tipo`}. Every
+ * field is optional in the WSDL. Elements are found by local name: the service's children are unqualified,
+ * its response element prefixed, and saved files differ in how they spell either.
+ */
+
+/** Limits of the answer or an authorization file (a receipt inside is read again with its own, receipt.ts). */
+export const ANSWER_LIMITS: Partial<XmlLimits> = {
+	maxBytes: MAX_ANSWER_BYTES,
+	maxDepth: 32,
+	maxAttributes: 64,
+	maxElements: 100_000,
+};
+
+/** One `autorizacion` entry. */
+export interface AuthorizationEntry {
+	estado?: string;
+	numeroAutorizacion?: string;
+	fechaAutorizacion?: string;
+	ambiente?: string;
+	/** The receipt: its XML as text (how the SRI sends it), or its element when a file wrote it inline. */
+	comprobante?: string | XmlElement;
+	/** The SRI's messages, in the Receipts node's field names (`informacion_adicional`). */
+	mensajes: IDataObject[];
+}
+
+export interface AuthorizationAnswer {
+	claveAccesoConsultada?: string;
+	/** `numeroComprobantes` as a number, when it is one. */
+	numeroComprobantes?: number;
+	autorizaciones: AuthorizationEntry[];
+}
+
+const nonEmpty = (value: string | undefined) => (value ? value : undefined);
+
+function entryOf(element: XmlElement): AuthorizationEntry {
+	const comprobante = child(element, 'comprobante');
+	const inline = comprobante?.children.find((c) => kindByRoot(c.local));
+	const mensajes = children(child(element, 'mensajes') ?? element, 'mensaje')
+		.filter((m) => m.children.length)
+		.map((m) => {
+			const out: IDataObject = {};
+			for (const [from, to] of [
+				['identificador', 'identificador'],
+				['mensaje', 'mensaje'],
+				['informacionAdicional', 'informacion_adicional'],
+				['tipo', 'tipo'],
+			]) {
+				const value = nonEmpty(childText(m, from));
+				if (value !== undefined) out[to] = value;
+			}
+			return out;
+		});
+	return {
+		estado: nonEmpty(childText(element, 'estado')),
+		numeroAutorizacion: nonEmpty(childText(element, 'numeroAutorizacion')),
+		fechaAutorizacion: nonEmpty(childText(element, 'fechaAutorizacion')),
+		ambiente: nonEmpty(childText(element, 'ambiente')),
+		comprobante: inline ?? nonEmpty(comprobante?.text.trim()),
+		mensajes,
+	};
+}
+
+/** `RespuestaAutorizacionComprobante` read. */
+function answerOf(respuesta: XmlElement): AuthorizationAnswer {
+	const count = childText(respuesta, 'numeroComprobantes');
+	const n = count !== undefined && /^\d+$/.test(count) ? Number(count) : undefined;
+	return {
+		claveAccesoConsultada: nonEmpty(childText(respuesta, 'claveAccesoConsultada')),
+		numeroComprobantes: n,
+		autorizaciones: children(child(respuesta, 'autorizaciones') ?? respuesta, 'autorizacion').map(
+			entryOf,
+		),
+	};
+}
+
+/** A SOAP 1.1 fault: its code and its words. */
+export interface SoapFault {
+	faultcode?: string;
+	faultstring?: string;
+}
+
+function faultIn(body: XmlElement): SoapFault | undefined {
+	const fault = child(body, 'Fault');
+	if (!fault) return undefined;
+	return {
+		faultcode: nonEmpty(childText(fault, 'faultcode')),
+		faultstring: nonEmpty(childText(fault, 'faultstring')),
+	};
+}
+
+/** `Envelope/Body` of a SOAP 1.1 document, or undefined when the root is not a SOAP 1.1 envelope. */
+function soapBody(root: XmlElement): XmlElement | undefined {
+	if (root.local !== 'Envelope' || root.ns !== SOAP_ENVELOPE_NS) return undefined;
+	return child(root, 'Body', SOAP_ENVELOPE_NS);
+}
+
+/** The fault an error answer carries (HTTP 500 is how SOAP 1.1 sends one), or undefined. */
+export function faultOf(text: string): SoapFault | undefined {
+	try {
+		const body = soapBody(parseXml(text, ANSWER_LIMITS));
+		return body ? faultIn(body) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A fault in one line: `soap:Server: Error interno` (either part may be missing). */
+export function faultLine(fault: SoapFault): string {
+	return [fault.faultcode, fault.faultstring].filter(Boolean).join(': ') || 'no fault string';
+}
+
+/**
+ * The service's answer (a 2xx body) read, or what is wrong with it in words that follow "the answer"
+ * (the client reports them as an unusable answer: a maintenance page answered 200, a proxy's own page…).
+ */
+export function readAnswer(body: Buffer): { value: AuthorizationAnswer } | { problem: string } {
+	let root: XmlElement;
+	try {
+		root = parseXml(body, ANSWER_LIMITS);
+	} catch (error) {
+		const head = body.subarray(0, 200).toString('utf8').trimStart();
+		if (/^<!doctype html|^<html[\s>]/i.test(head))
+			return {
+				problem: 'the answer is a web page, not a SOAP answer (is the SRI in maintenance?)',
+			};
+		return {
+			problem: `the answer is not XML the package can read (${error instanceof XmlError ? error.message : String(error)})`,
+		};
+	}
+	const soap = soapBody(root);
+	if (!soap)
+		return { problem: `the answer is not a SOAP 1.1 envelope (its root is <${root.name}>)` };
+	const fault = faultIn(soap);
+	if (fault) return { problem: `the answer is a SOAP fault (${faultLine(fault)})` };
+	const respuesta = child(
+		child(soap, 'autorizacionComprobanteResponse') ?? soap,
+		'RespuestaAutorizacionComprobante',
+	);
+	if (!respuesta)
+		return {
+			problem: `the answer has no RespuestaAutorizacionComprobante (its body holds ${soap.children.map((c) => `<${c.name}>`).join(', ') || 'nothing'})`,
+		};
+	return { value: answerOf(respuesta) };
+}
+
+/** What a file given to Read XML is, once read. */
+export type ReadDocument =
+	| { kind: 'authorization'; answer: AuthorizationAnswer }
+	| { kind: 'receipt'; receipt: XmlElement };
+
+/**
+ * A file given to Read XML: the SRI's authorization file (`<autorizacion>` with `<comprobante>` inside, as the
+ * SRI's portal and most suppliers send it), that file wrapped in `<RespuestaAutorizacionComprobante>` or in
+ * the whole SOAP answer, or a bare receipt (`<factura>`, `<notaCredito>`, …). Throws an XmlError for XML the
+ * reader refuses, and an Error naming the root for anything else.
+ */
+export function readDocument(input: string | Buffer): ReadDocument {
+	const root = parseXml(input, ANSWER_LIMITS);
+	if (kindByRoot(root.local)) return { kind: 'receipt', receipt: root };
+	if (root.local === 'autorizacion')
+		return { kind: 'authorization', answer: { autorizaciones: [entryOf(root)] } };
+	if (root.local === 'RespuestaAutorizacionComprobante')
+		return { kind: 'authorization', answer: answerOf(root) };
+	const soap = soapBody(root);
+	const respuesta = soap
+		? child(
+				child(soap, 'autorizacionComprobanteResponse') ?? soap,
+				'RespuestaAutorizacionComprobante',
+			)
+		: undefined;
+	if (respuesta) return { kind: 'authorization', answer: answerOf(respuesta) };
+	throw new Error(
+		`is not an SRI receipt: its root element is <${root.name}>, where an authorization file has <autorizacion> and a receipt one of <factura>, <liquidacionCompra>, <notaCredito>, <notaDebito>, <guiaRemision>, <comprobanteRetencion>`,
+	);
+}
+
+/** The time of an entry, for choosing the latest; NaN when it has none the package can read. */
+function timeOf(entry: AuthorizationEntry): number {
+	const iso = isoDateTime(entry.fechaAutorizacion);
+	return iso ? Date.parse(iso) : NaN;
+}
+
+/**
+ * The entry that answers the question "is it authorized?": an AUTORIZADO one when there is one (a key can
+ * have rejected attempts before its authorization; OCA's l10n-ecuador picks the AUTORIZADO entry the same
+ * way), else the latest attempt, else the first. Undefined when there is none (the SRI does not know the key,
+ * or has not processed it yet).
+ */
+export function chooseEntry(entries: AuthorizationEntry[]): AuthorizationEntry | undefined {
+	const authorized = entries.find((e) => (e.estado ?? '').trim().toUpperCase() === 'AUTORIZADO');
+	if (authorized) return authorized;
+	let chosen = entries[0];
+	for (const entry of entries) if (timeOf(entry) > timeOf(chosen)) chosen = entry;
+	return chosen;
+}
+
+/**
+ * `fechaAutorizacion` as ISO 8601: the service gives an xs:dateTime (`2026-10-05T16:57:34.997-05:00`), kept as
+ * it is; files saved from the SRI's portal write `05/10/2026 16:57:34`, read as Ecuador's time (UTC−05:00, the
+ * zone of the service's own dateTimes). Undefined for anything else.
+ */
+export function isoDateTime(value: string | undefined): string | undefined {
+	const text = (value ?? '').trim();
+	if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.test(text))
+		return text;
+	const m = /^(\d{2})\/(\d{2})\/(\d{4})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+	if (!m) return undefined;
+	const [, d, mo, y, h, mi, s = '00'] = m;
+	return `${y}-${mo}-${d}T${h}:${mi}:${s}-05:00`;
+}

@@ -1,0 +1,151 @@
+import type { IDataObject } from 'n8n-workflow';
+import { explainMessage } from '../../shared/sri/sriMessages';
+import type { XmlElement } from '../../shared/xml';
+import {
+	chooseEntry,
+	isoDateTime,
+	type AuthorizationAnswer,
+	type AuthorizationEntry,
+} from './answer';
+import { keyAmbiente, keyDate, keyProblem } from './key';
+import { ambienteOf } from './kinds';
+import { parseReceipt, readReceipt, type ReadReceipt } from './receipt';
+import { receiptWarnings } from './warnings';
+
+/**
+ * The output of both operations, built in one place so that Check Authorization and Read XML give the same
+ * fields — and the same summary for the same receipt. Top-level fields (docs/sri.md, "Output"):
+ * `clave_acceso`, `estado`, `authorized`, `found`, `source`, `numero_autorizacion`, `fecha_autorizacion`,
+ * `ambiente`, `numero_comprobantes`, `sri_messages`, then the summary (`tipo`, `version`, `numero`,
+ * `fecha_emision`, `emisor`, `comprador`, `total_sin_impuestos`, `iva`, `importe_total`, and `retenido`,
+ * `total_retenido` for a retention, `documento_modificado` for a note), `warnings`, `comprobante`.
+ */
+
+/** Where the output comes from: the SRI's answer, or a file Read XML was given. */
+export type Source = 'sri' | 'authorization_file' | 'receipt_file';
+
+export interface Presented {
+	json: IDataObject;
+	/** The authorization (or the file read) as XML, for the binary file; undefined when there is none to give. */
+	xml?: string | Buffer;
+	/** The receipt read, when there was one. */
+	receipt?: ReadReceipt;
+}
+
+/** A receipt inside an answer or a file, read; or why it could not be (an XML the reader refuses, not a receipt). */
+type ReceiptOrReason = { receipt: ReadReceipt } | { unreadable: string };
+
+function receiptOf(comprobante: string | XmlElement, fallbackDate?: string): ReceiptOrReason {
+	let root: XmlElement;
+	try {
+		root = typeof comprobante === 'string' ? parseReceipt(comprobante) : comprobante;
+	} catch (error) {
+		return { unreadable: error instanceof Error ? error.message : String(error) };
+	}
+	return { receipt: readReceipt(root, fallbackDate) };
+}
+
+/**
+ * The authorization file of an entry, as the SRI's portal gives it: `<autorizacion>` with the receipt in CDATA
+ * (a `]]>` inside it, which CDATA cannot hold, is split across two sections).
+ */
+export function authorizationFile(entry: AuthorizationEntry, receiptXml: string): string {
+	const escape = (s: string) =>
+		s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+	const field = (name: string, value: string | undefined) =>
+		value === undefined ? '' : `<${name}>${escape(value)}</${name}>`;
+	return (
+		'<?xml version="1.0" encoding="UTF-8"?>\n<autorizacion>' +
+		field('estado', entry.estado) +
+		field('numeroAutorizacion', entry.numeroAutorizacion) +
+		field('fechaAutorizacion', entry.fechaAutorizacion) +
+		field('ambiente', entry.ambiente) +
+		`<comprobante><![CDATA[${receiptXml.replace(/]]>/g, ']]]]><![CDATA[>')}]]></comprobante>` +
+		'<mensajes>' +
+		entry.mensajes
+			.map(
+				(m) =>
+					'<mensaje>' +
+					field('identificador', m.identificador as string | undefined) +
+					field('mensaje', m.mensaje as string | undefined) +
+					field('informacionAdicional', m.informacion_adicional as string | undefined) +
+					field('tipo', m.tipo as string | undefined) +
+					'</mensaje>',
+			)
+			.join('') +
+		'</mensajes></autorizacion>\n'
+	);
+}
+
+/**
+ * The output for an answer (Check Authorization: `asked` is the key; Read XML of an authorization file: no key
+ * asked), or why the authorization's receipt cannot be read (`unreadable`): then nothing of it is given.
+ */
+export function presentAnswer(
+	answer: AuthorizationAnswer,
+	source: 'sri' | 'authorization_file',
+	asked?: string,
+): Presented | { unreadable: string } {
+	const entry = chooseEntry(answer.autorizaciones);
+	const fallbackDate = asked ? keyDate(asked) : undefined;
+	const read = entry?.comprobante ? receiptOf(entry.comprobante, fallbackDate) : undefined;
+	if (read && 'unreadable' in read) return read;
+	const receipt = read?.receipt;
+	const estado = entry?.estado?.trim();
+	const fecha = entry?.fechaAutorizacion;
+	const claveAcceso =
+		asked ??
+		receipt?.claveAcceso ??
+		[answer.claveAccesoConsultada, entry?.numeroAutorizacion].find((k) => k && !keyProblem(k));
+	const ambiente =
+		ambienteOf(entry?.ambiente) ??
+		ambienteOf(receipt?.ambiente) ??
+		(claveAcceso && !keyProblem(claveAcceso) ? keyAmbiente(claveAcceso) : undefined);
+	const warnings = receipt ? receiptWarnings(receipt, { asked, ambiente }) : [];
+	if (fecha && !isoDateTime(fecha))
+		warnings.push(`fechaAutorizacion "${fecha}" is not a date the package reads: it is left out.`);
+	if (!receipt && ambiente === 'pruebas' && entry)
+		warnings.push(
+			"The SRI's test environment answered (ambiente pruebas): a receipt there has no tax validity.",
+		);
+	const json: IDataObject = {
+		clave_acceso: claveAcceso,
+		estado: estado || undefined,
+		authorized: (estado ?? '').toUpperCase() === 'AUTORIZADO',
+		found: answer.autorizaciones.length > 0,
+		source,
+		numero_autorizacion: entry?.numeroAutorizacion,
+		fecha_autorizacion: isoDateTime(fecha),
+		ambiente,
+		numero_comprobantes: answer.numeroComprobantes ?? answer.autorizaciones.length,
+		sri_messages: (entry?.mensajes ?? []).map((m) => explainMessage(m, 'autorizacion')),
+		...(receipt?.summary ?? {}),
+		warnings,
+		comprobante: receipt?.comprobante,
+	};
+	for (const key of Object.keys(json)) if (json[key] === undefined) delete json[key];
+	const authorizedXml =
+		json.authorized && entry && typeof entry.comprobante === 'string'
+			? authorizationFile(entry, entry.comprobante)
+			: undefined;
+	return { json, xml: authorizedXml, receipt };
+}
+
+/** The output for a bare receipt given to Read XML: nothing says whether the SRI authorized it. */
+export function presentReceipt(root: XmlElement): Presented {
+	const receipt = readReceipt(root);
+	const ambiente = ambienteOf(receipt.ambiente);
+	const json: IDataObject = {
+		clave_acceso: receipt.claveAcceso,
+		authorized: false,
+		found: true,
+		source: 'receipt_file',
+		ambiente,
+		sri_messages: [],
+		...receipt.summary,
+		warnings: receiptWarnings(receipt, { ambiente }),
+		comprobante: receipt.comprobante,
+	};
+	for (const key of Object.keys(json)) if (json[key] === undefined) delete json[key];
+	return { json, receipt };
+}

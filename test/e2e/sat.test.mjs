@@ -1,0 +1,312 @@
+// End-to-end: a real n8n (the pinned version users run; N8N_LINE=1 for 1.x) loads the built package and checks
+// 20 CFDIs with the SAT (Mexico) node in one run, against the SAT's simulator: every kind of answer the SAT gives
+// (Vigente and each cancelable state, Cancelado and each cancellation state, not found, 601, the EFOS codes), the
+// unusable ones (a SOAP fault, a maintenance page, an answer that is not the service's, no answer in time), a CFDI
+// 3.2, an RFC with "&", and an XML without a stamp — each with its own outcome in the same execution. The same
+// files through Read CFDI XML give the same summary. Run with `node --test test/e2e/sat.test.mjs`.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
+import { chain, node } from '../../scripts/n8n/workflow.mjs';
+
+/** @type {Awaited<ReturnType<typeof e2eSandbox>>} */
+let sb;
+/** @type {Awaited<ReturnType<typeof startSuiteN8n>>} */
+let n8n;
+
+/**
+ * The 20 CFDIs: what each is (the simulator's outcome code in its UUID, see test/simulator/sat.js) and what the
+ * node must output for it.
+ * @typedef {{ name: string; code: string; spec?: Record<string, unknown>; expect: Record<string, unknown> | RegExp }} Case
+ * @type {Case[]}
+ */
+const CASES = [
+	{
+		name: 'vigente, cancelable sin aceptación',
+		code: 'A000',
+		expect: {
+			estado: 'Vigente',
+			valid: true,
+			found: true,
+			es_cancelable: 'Cancelable sin aceptación',
+			estatus_cancelacion: null,
+		},
+	},
+	{
+		name: 'vigente, cancelable con aceptación',
+		code: 'A001',
+		expect: { valid: true, es_cancelable: 'Cancelable con aceptación', estatus_cancelacion: null },
+	},
+	{
+		name: 'vigente, cancellation in process',
+		code: 'A002',
+		expect: { valid: true, estatus_cancelacion: 'En proceso' },
+	},
+	{
+		name: 'vigente, cancellation refused',
+		code: 'A003',
+		expect: { valid: true, estatus_cancelacion: 'Solicitud rechazada' },
+	},
+	{
+		name: 'vigente, no cancelable',
+		code: 'A004',
+		expect: { valid: true, es_cancelable: 'No cancelable' },
+	},
+	{
+		name: 'cancelado sin aceptación',
+		code: 'C001',
+		expect: {
+			estado: 'Cancelado',
+			valid: false,
+			found: true,
+			estatus_cancelacion: 'Cancelado sin aceptación',
+		},
+	},
+	{
+		name: 'cancelado con aceptación',
+		code: 'C002',
+		expect: { estado: 'Cancelado', valid: false, estatus_cancelacion: 'Cancelado con aceptación' },
+	},
+	{
+		name: 'cancelado, plazo vencido',
+		code: 'C003',
+		expect: { estado: 'Cancelado', valid: false, estatus_cancelacion: 'Plazo vencido' },
+	},
+	{
+		name: 'cancelado before 2018',
+		code: 'C004',
+		expect: {
+			estado: 'Cancelado',
+			valid: false,
+			es_cancelable: 'No cancelable',
+			estatus_cancelacion: null,
+		},
+	},
+	{
+		name: 'not found (602)',
+		code: 'D602',
+		expect: {
+			estado: 'No Encontrado',
+			valid: false,
+			found: false,
+			codigo_estatus: 'N - 602: Comprobante no encontrado.',
+		},
+	},
+	{
+		name: 'expression not valid (601)',
+		code: 'D601',
+		expect: /: the SAT could not read the data it was asked with \(N - 601/,
+	},
+	{
+		name: 'issuer on the EFOS list (100)',
+		code: 'E100',
+		expect: { valid: true, efos: { code: '100', listed: true } },
+	},
+	{
+		name: 'issuer not listed (201)',
+		code: 'E201',
+		expect: { valid: true, efos: { code: '201', listed: false } },
+	},
+	{
+		name: 'a SOAP fault',
+		code: 'F500',
+		expect: /: SAT answered with a SOAP fault: The server was unable to process the request/,
+	},
+	{
+		name: 'a maintenance page (503)',
+		code: 'F503',
+		expect: /: SAT answered with a web page \(HTTP 503\)/,
+	},
+	{
+		name: 'no answer in time',
+		code: 'FE00',
+		expect: /: SAT did not answer in time \(no complete answer within 5 s\)/,
+	},
+	{
+		name: 'an answer that is not XML',
+		code: 'FBAD',
+		expect: /: SAT: the answer is not a SOAP answer/,
+	},
+	{
+		name: 'a CFDI 3.2',
+		code: 'A000',
+		spec: { version: '3.2' },
+		expect: { valid: true, version: '3.2' },
+	},
+	{
+		name: 'an RFC with "&"',
+		code: 'A000',
+		spec: { emisor: { rfc: 'A&B010101AB5', nombre: 'A&B SA' } },
+		expect: { valid: true },
+	},
+	{
+		name: 'an XML without a stamp',
+		code: 'A000',
+		spec: { stamped: false },
+		expect: /the CFDI has no stamp \(TimbreFiscalDigital with its UUID\)/,
+	},
+];
+
+/** The workflow: 20 CFDI files → Check CFDI Status (Continue On Fail) and, beside it, Read CFDI XML. */
+function workflow() {
+	const { cfdiXml, uuidWith } = requireTestModule('simulator/cfdi');
+	const items = CASES.map((c, n) => {
+		const cfdi = cfdiXml({
+			folio: String(n + 1),
+			uuid: uuidWith(c.code, n + 1),
+			...(c.spec ?? {}),
+		});
+		return {
+			json: { case: c.name, uuid: cfdi.uuid },
+			binary: {
+				data: {
+					data: Buffer.from(cfdi.xml).toString('base64'),
+					mimeType: 'application/xml',
+					fileName: `${cfdi.uuid}.xml`,
+				},
+			},
+		};
+	});
+	const sat = (name, parameters, extra = {}) =>
+		node(name, 'n8n-nodes-latam-fiscal.sat', parameters, extra);
+	return {
+		id: 'e2eSat20',
+		name: 'e2e SAT: 20 CFDIs',
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', {}),
+			node(
+				'CFDIs',
+				'n8n-nodes-base.code',
+				{ jsCode: `return ${JSON.stringify(items)};` },
+				{ typeVersion: 2 },
+			),
+			sat(
+				'Check CFDI Status',
+				{
+					resource: 'cfdi',
+					operation: 'checkStatus',
+					inputMode: 'xml',
+					xmlSource: 'binary',
+					binaryPropertyName: 'data',
+					options: { requestTimeout: 5, serviceAddress: sb.sim.addresses.sat },
+				},
+				{ onError: 'continueRegularOutput' },
+			),
+			sat(
+				'Read CFDI XML',
+				{ resource: 'cfdi', operation: 'readXml', xmlSource: 'binary', binaryPropertyName: 'data' },
+				{ onError: 'continueRegularOutput' },
+			),
+		],
+		connections: {
+			...chain('Start', 'CFDIs', 'Check CFDI Status'),
+			CFDIs: {
+				main: [
+					[
+						{ node: 'Check CFDI Status', type: 'main', index: 0 },
+						{ node: 'Read CFDI XML', type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+	};
+}
+
+/** @type {any} */
+let run;
+const outputOf = (name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
+
+before(async () => {
+	sb = await e2eSandbox('e2e-sat');
+	await sb.importWorkflows([workflow()]);
+	n8n = await startSuiteN8n(sb);
+	sb.sim.server.clear();
+	run = await n8n.execute('e2eSat20', { timeoutMs: 180_000 });
+});
+
+after(() => closeSuite(n8n, sb));
+
+describe(`SAT (Mexico) in real n8n: 20 CFDIs in one run`, () => {
+	test('the run ends, one output item per CFDI, in order, each paired with its input', () => {
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		const out = outputOf('Check CFDI Status');
+		assert.equal(out.length, CASES.length);
+		out.forEach((item, n) => assert.deepEqual(item.pairedItem, { item: n }));
+	});
+
+	for (const [n, c] of CASES.entries()) {
+		test(`${n + 1}. ${c.name}`, () => {
+			const json = outputOf('Check CFDI Status')[n].json;
+			if (c.expect instanceof RegExp) {
+				assert.match(String(json.error), new RegExp(`^\\[item ${n + 1}\\] `));
+				assert.match(String(json.error), c.expect);
+				// Every unusable answer names the CFDI.
+				if (c.code !== 'A000')
+					assert.ok(
+						String(json.error).includes(`CFDI ${outputOf('Read CFDI XML')[n].json.uuid}:`),
+						json.error,
+					);
+			} else {
+				assert.equal(json.error, undefined, json.error);
+				for (const [key, value] of Object.entries(c.expect))
+					if (value && typeof value === 'object')
+						for (const [k, v] of Object.entries(value))
+							assert.equal(json[key]?.[k], v, `${key}.${k}`);
+					else assert.equal(json[key], value, key);
+			}
+		});
+	}
+
+	test('what reached the SAT: one question per stamped CFDI (a re-send after the fault and the 503), at most 2 at a time', () => {
+		const asked = sb.sim.sat.asked.map((a) => a.params?.id);
+		const stamped = CASES.filter((c) => c.spec?.stamped !== false).length;
+		assert.equal(new Set(asked).size, stamped);
+		assert.equal(asked.length, stamped + 2);
+		assert.ok(sb.sim.server.peakInFlight <= 2, `peak ${sb.sim.server.peakInFlight}`);
+		const ampersand = sb.sim.sat.asked.find((a) => a.params?.re === 'A&B010101AB5');
+		assert.ok(ampersand, 'the RFC with & was asked about as itself');
+		assert.match(ampersand.expression, /&re=A&amp;B010101AB5&/);
+		const v32 = sb.sim.sat.asked.find((a) => a.params?.version === '3.2');
+		assert.match(
+			String(v32?.expression),
+			/^\?re=EKU9003173C9&rr=URE180429TM6&tt=0000001346\.180000&id=/,
+		);
+	});
+
+	test('Read CFDI XML gives the same summary as Check CFDI Status for the same file', () => {
+		const checked = outputOf('Check CFDI Status');
+		const read = outputOf('Read CFDI XML');
+		let compared = 0;
+		for (const [n, item] of checked.entries()) {
+			if (item.json.error) continue;
+			const {
+				estado,
+				valid,
+				found,
+				es_cancelable,
+				estatus_cancelacion,
+				efos,
+				codigo_estatus,
+				expresion_impresa,
+				...summary
+			} = item.json;
+			assert.ok(
+				[
+					estado,
+					valid,
+					found,
+					es_cancelable,
+					estatus_cancelacion,
+					efos,
+					codigo_estatus,
+					expresion_impresa,
+				].every((v) => v !== undefined),
+			);
+			assert.deepEqual(summary, read[n].json, CASES[n].name);
+			compared++;
+		}
+		assert.equal(compared, 14);
+	});
+});

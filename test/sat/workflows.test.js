@@ -1,0 +1,249 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+/** @import { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
+import { built, Engine, fixture } from '../harness/engine';
+import { DOCUMENT_OUTCOMES, ExtractionSimulator } from '../simulator/extraction';
+import { uuidWith } from '../simulator/cfdi';
+import { SatSimulator } from '../simulator/sat';
+import { SimulatorServer } from '../simulator/server';
+
+/**
+ * The example examples/sat-check-received-cfdis.json, as a user imports it, through n8n-core's engine: Document
+ * Extraction downloads last month's received CFDIs from its simulator, SAT (Mexico) checks each with the SAT's
+ * simulator, the valid ones become a purchases sheet (a row per concepto), the others the bookkeeper's list.
+ */
+
+/** n8n's "Convert to File" (Convert to CSV), as far as the example uses it: every item one row, one file. */
+class ConvertToFile {
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Convert to File',
+			name: 'convertToFile',
+			group: ['input'],
+			version: [1, 1.1],
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [
+				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'csv' },
+				{ displayName: 'Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
+				{ displayName: 'Options', name: 'options', type: 'json', default: {} },
+			],
+		})
+	);
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		const rows = this.getInputData().map((i) => i.json);
+		const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+		const cell = (v) =>
+			v === null || v === undefined
+				? ''
+				: JSON.stringify(typeof v === 'object' ? JSON.stringify(v) : v);
+		const csv = [
+			columns.join(','),
+			...rows.map((r) => columns.map((c) => cell(r[c])).join(',')),
+		].join('\n');
+		const options = /** @type {{ fileName: string }} */ (this.getNodeParameter('options', 0));
+		return [
+			[
+				{
+					json: {},
+					binary: {
+						data: await this.helpers.prepareBinaryData(
+							Buffer.from(csv),
+							options.fileName,
+							'text/csv',
+						),
+					},
+				},
+			],
+		];
+	}
+}
+
+/** n8n's "Read/Write Files from Disk" (write): writes each item's binary field to `fileName`. */
+class WriteFile {
+	description = /** @type {INodeTypeDescription} */ (
+		/** @type {unknown} */ ({
+			displayName: 'Read/Write Files from Disk',
+			name: 'readWriteFile',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [
+				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
+				{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
+				{
+					displayName: 'Data Property Name',
+					name: 'dataPropertyName',
+					type: 'string',
+					default: 'data',
+				},
+			],
+		})
+	);
+
+	/**
+	 * @this {IExecuteFunctions}
+	 * @returns {Promise<INodeExecutionData[][]>}
+	 */
+	async execute() {
+		return [
+			this.getInputData().map((item, i) => {
+				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));
+				const field = /** @type {string} */ (this.getNodeParameter('dataPropertyName', i));
+				writeFileSync(
+					fileName,
+					Buffer.from(
+						/** @type {NonNullable<typeof item.binary>} */ (item.binary)[field].data,
+						'base64',
+					),
+				);
+				return { json: { fileName }, pairedItem: { item: i } };
+			}),
+		];
+	}
+}
+
+const extraction = new ExtractionSimulator();
+const sat = new SatSimulator();
+/** @type {SimulatorServer} */
+let server;
+/** @type {Engine} */
+let engine;
+/** @type {string} */
+let dir;
+
+beforeAll(async () => {
+	server = await new SimulatorServer([extraction, extraction.ecuador, sat]).start();
+	engine = new Engine(
+		[built('nodes/Extraction/Extraction.node', 'Extraction'), built('nodes/Sat/Sat.node', 'Sat')],
+		[built('credentials/ExtractionApi.credentials', 'ExtractionApi')],
+	);
+	const types = /** @type {{ types: Map<string, INodeType> }} */ (
+		/** @type {unknown} */ (engine.nodeTypes)
+	).types;
+	types.set('n8n-nodes-base.convertToFile', new ConvertToFile());
+	types.set('n8n-nodes-base.readWriteFile', new WriteFile());
+});
+afterAll(async () => server.stop());
+beforeEach(() => {
+	extraction.reset();
+	sat.reset();
+	server.clear();
+	engine.credentials.set('extractionApi', {
+		environment: 'production',
+		productionBaseUrl: ExtractionSimulator.baseUrl(server.url('extraction'), 'prod'),
+		stagingBaseUrl: ExtractionSimulator.baseUrl(server.url('extraction'), 'staging'),
+		apiKey: extraction.prodKey,
+		authScheme: 'bearer',
+	});
+	dir = mkdtempSync(join(tmpdir(), 'sat-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The example, its SAT password given (the file reads it from an n8n Variable), asking the simulator, writing to `dir`. */
+function example() {
+	const workflow = fixture('sat-check-received-cfdis.json');
+	for (const node of /** @type {any[]} */ (workflow.nodes)) {
+		if (node.name === "Download last month's received CFDIs")
+			node.parameters.satPassword = 'S3cr3t-CIEC-pass';
+		if (node.type === 'n8n-nodes-latam-fiscal.sat')
+			node.parameters.options = {
+				...(node.parameters.options ?? {}),
+				serviceAddress: SatSimulator.address(server.url('sat')),
+			};
+		if (node.type === 'n8n-nodes-base.readWriteFile')
+			node.parameters.fileName = String(node.parameters.fileName).replace(
+				'/home/node/cfdi/',
+				`${dir}/`,
+			);
+	}
+	return /** @type {IWorkflowBase} */ (workflow);
+}
+
+/** A CSV file of `dir` as rows of cells (the stand-in quotes every value as JSON). */
+function csv(name) {
+	const [header, ...lines] = readFileSync(join(dir, name), 'utf8').split('\n');
+	const columns = header.split(',');
+	return lines.map((line) => {
+		const cells = JSON.parse(`[${line.replace(/,(?=,|$)/g, ',null').replace(/^,/, 'null,')}]`);
+		return Object.fromEntries(columns.map((c, n) => [c, cells[n]]));
+	});
+}
+
+test("fixture: last month's received CFDIs checked with the SAT; valid ones a row per concepto, the rest for the bookkeeper", async () => {
+	extraction.nextJobs.push({ checks: 1, outcome: 'COMPLETED', documents: 5 });
+	const { result } = await withFakeClock(() => engine.run(example()), { maxMs: 2 * 3_600_000 });
+	expect(result.error).toBeUndefined();
+
+	const job = [...extraction.jobs.values()][0];
+	const uuids = job.documents.map((d) => d.uuid);
+	// One question per CFDI, about the CFDI the file holds (its own UUID, RFCs, total and seal).
+	expect(sat.asked.map((a) => a.params?.id).sort()).toEqual([...uuids].sort());
+	const checked = result.output('Check CFDI Status').map((i) => /** @type {any} */ (i.json));
+	expect(checked.map((c) => [c.estado, c.valid, c.efos?.listed])).toEqual([
+		['Vigente', true, false],
+		['Cancelado', false, false],
+		['Vigente', true, false],
+		['Vigente', true, true],
+		['Cancelado', false, false],
+	]);
+
+	const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1))
+		.toISOString()
+		.slice(0, 7);
+	expect(readdirSync(dir).sort()).toEqual([`compras-${month}.csv`, `para-revisar-${month}.csv`]);
+	const purchases = csv(`compras-${month}.csv`);
+	expect(purchases.map((r) => r.uuid)).toEqual([uuids[0], uuids[2]]);
+	expect(purchases[0]).toMatchObject({
+		concepto_numero: 1,
+		descripcion: 'Servicios profesionales',
+		importe: 1000,
+		iva_trasladado: 160,
+	});
+	// A spreadsheet cell each: the CFDI's warnings as one text.
+	expect(purchases[0].warnings).toMatch(/^Emisor RFC AAA010101AAA: its check digit is A/);
+	const list = csv(`para-revisar-${month}.csv`);
+	expect(list.map((r) => [r.uuid, r.estado, r.motivo])).toEqual([
+		[uuids[1], 'Cancelado', 'Estado: Cancelado'],
+		[uuids[3], 'Vigente', 'Issuer on the EFOS list (art. 69-B)'],
+		[uuids[4], 'Cancelado', 'Estado: Cancelado'],
+	]);
+	// The emitter of the simulator's documents has an RFC that fails its check digit: flagged, not refused.
+	expect(list[0].warnings).toMatch(
+		/^Emisor RFC AAA010101AAA: its check digit is A, but 1 was expected/,
+	);
+});
+
+test('fixture: the SAT down for one CFDI: it goes to the bookkeeper with the error naming it, the others are checked', async () => {
+	extraction.nextJobs.push({ checks: 1, outcome: 'COMPLETED', documents: 3 });
+	// The next document's UUID (the extraction simulator numbers them, see extraction.js makeDocuments): the SAT
+	// answers it with its maintenance page.
+	const n = extraction.documentCount;
+	sat.pin(uuidWith(DOCUMENT_OUTCOMES[n % DOCUMENT_OUTCOMES.length], n + 1), { outcome: 'F503' });
+	const { result } = await withFakeClock(() => engine.run(example()), { maxMs: 2 * 3_600_000 });
+	expect(result.error).toBeUndefined();
+	const uuids = [...extraction.jobs.values()][0].documents.map((d) => d.uuid);
+	const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1))
+		.toISOString()
+		.slice(0, 7);
+	const list = csv(`para-revisar-${month}.csv`);
+	expect(list.map((r) => r.motivo)).toEqual([
+		expect.stringMatching(
+			new RegExp(`^\\[item 1\\] CFDI ${uuids[0]}: SAT answered with a web page \\(HTTP 503\\)`),
+		),
+		'Estado: Cancelado',
+	]);
+	expect(csv(`compras-${month}.csv`).map((r) => r.uuid)).toEqual([uuids[2]]);
+});

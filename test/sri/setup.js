@@ -1,0 +1,111 @@
+/** @import { IDataObject } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
+import { built, Engine, workflowWith } from '../harness/engine';
+/** @import { RunResult } from '../harness/engine' */
+import { SimulatorServer } from '../simulator/server';
+import { SriSimulator } from '../simulator/sri';
+
+export const NODE = 'SRI (Ecuador)';
+
+/**
+ * The SRI simulator on a random loopback port (both of the SRI's hosts: the key's environment digit chooses
+ * the answer's), another origin for redirects, and an engine with the built SRI (Ecuador) node, which takes no
+ * credential.
+ */
+export async function startSri() {
+	const sim = new SriSimulator();
+	const server = await new SimulatorServer([sim]).start();
+	const otherOrigin = await server.addOrigin();
+	const engine = new Engine([built('nodes/Sri/Sri.node', 'Sri')], []);
+	const address = server.url(sim.prefix);
+	/** @returns {Promise<RunResult>} */
+	const run = (parameters, input, continueOnFail = false) =>
+		engine.run(workflowWith({ nodeType: 'sri', parameters, input, continueOnFail, name: NODE }));
+	/**
+	 * `run` on the fake clock (test/harness/clock.js): for runs that wait (a late answer, retries, Request
+	 * Timeout), so their time is the code's, never the machine's.
+	 * @returns {Promise<RunResult & { elapsedMs: number }>}
+	 */
+	const runTimed = async (parameters, input, continueOnFail = false, clock = {}) => {
+		const { result, elapsedMs } = await withFakeClock(
+			() => run(parameters, input, continueOnFail),
+			clock,
+		);
+		return { ...result, elapsedMs };
+	};
+	/** Check Authorization of `key` (an expression reads it from the item when `key` is undefined), asking the simulator. */
+	const check = (options = {}, accessKey = '={{ $json.key }}') => ({
+		resource: 'receipt',
+		operation: 'checkAuthorization',
+		accessKey,
+		options: { serviceAddress: address, ...options },
+	});
+	/** Read XML of the item's `xml` text. */
+	const readText = (options = {}) => ({
+		resource: 'receipt',
+		operation: 'readXml',
+		xmlSource: 'text',
+		xml: '={{ $json.xml }}',
+		options,
+	});
+	/**
+	 * Runs the node on items that each carry a file in the binary field `field` (the Code stand-in emits them),
+	 * as an e-mail attachment or a file read from disk arrives.
+	 * @param {Array<string | Buffer>} files
+	 * @returns {Promise<RunResult>}
+	 */
+	const runWithFiles = (parameters, files, continueOnFail = false, field = 'data') => {
+		const wf = workflowWith({ nodeType: 'sri', parameters, continueOnFail, name: NODE });
+		const items = files.map((f) => ({
+			json: {},
+			binary: {
+				[field]: {
+					data: Buffer.from(f).toString('base64'),
+					mimeType: 'application/xml',
+					fileName: 'comprobante.xml',
+				},
+			},
+		}));
+		const code = /** @type {{ parameters: IDataObject }} */ (
+			wf.nodes.find((n) => n.name === 'Input')
+		);
+		code.parameters = { jsCode: `return ${JSON.stringify(items)};` };
+		return engine.run(wf);
+	};
+	/** Read XML of the file in the binary field `field`. */
+	const readBinary = (options = {}, field = 'data') => ({
+		resource: 'receipt',
+		operation: 'readXml',
+		xmlSource: 'binary',
+		binaryPropertyName: field,
+		options,
+	});
+	/** Requests that reached the simulator. */
+	const calls = () => server.received(sim.prefix);
+	const reset = () => {
+		sim.reset();
+		server.clear();
+	};
+	return {
+		sim,
+		server,
+		engine,
+		address,
+		otherOrigin,
+		run,
+		runTimed,
+		check,
+		readText,
+		readBinary,
+		runWithFiles,
+		calls,
+		reset,
+		stop: () => server.stop(),
+	};
+}
+
+/** @typedef {Awaited<ReturnType<typeof startSri>>} SriEnv */
+
+/** The JSON of the output items. @returns {IDataObject[]} */
+export const jsonOf = (/** @type {RunResult} */ result) =>
+	result.output(NODE).map((item) => item.json);
