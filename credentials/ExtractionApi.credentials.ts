@@ -1,10 +1,5 @@
-import type {
-	IAuthenticate,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { IAuthenticate, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import { extractionAuthHeaders } from '../nodes/Extraction/auth';
 
 /**
  * Document Extraction credential. The service has two APIs with addresses and keys of their own: the Mexico API
@@ -134,22 +129,13 @@ export class ExtractionApi implements ICredentialType {
 	// A function, not n8n's generic form with {{ }} expressions: n8n 2.x evaluates each such expression in an
 	// isolated VM, which cost about 0.4 ms per expression on every request (measured with a CPU profile of
 	// `npm run bench`'s sequential Plan Update: most of its gap to the HTTP Request node). Same headers.
-	authenticate: IAuthenticate = async (credentials, requestOptions) => {
-		const key = String(credentials.apiKey ?? '');
-		const header =
-			credentials.authScheme === 'xApiKey'
-				? { 'x-api-key': key }
-				: { Authorization: `Bearer ${key}` };
-		return { ...requestOptions, headers: { ...requestOptions.headers, ...header } };
-	};
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, ...extractionAuthHeaders(credentials) },
+	});
 
-	// Tests the Mexico API (GET /v1/auth/verify): the Ecuador API documents no request that checks a key without
-	// doing something, and n8n's Test button sends one request only.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL:
-				'={{($credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl).replace(/\\/+$/, "")}}',
-			url: '/v1/auth/verify',
-		},
-	};
+	// No `test` request: n8n would run it outside the package's client (it followed a redirect to another host
+	// with the key and read answers of any size). The Extraction node tests the Mexico API with GET
+	// /v1/auth/verify (`testedBy`, nodes/Extraction/methods/credentialTest.ts): the Ecuador API documents no
+	// request that checks a key without doing something.
 }

@@ -1,10 +1,5 @@
-import type {
-	IAuthenticate,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { IAuthenticate, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import { receiptsAuthHeaders } from '../nodes/Receipts/auth';
 
 /**
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
@@ -12,10 +7,8 @@ import type {
  * `X-Password` only on the operations that sign (see nodes/Receipts/transport.ts). The Access Key Secret is
  * never sent: it keys the reproducible access key (nodes/Receipts/domain/accessKey.ts).
  *
- * Credential test: `GET /catalog/id-types`, the identification-type catalog. The spec shows no harmless read,
- * but the real service documents its catalogs as plain reads authenticated by `X-Key` (receipts service's
- * public documentation, Catálogo), so a correct key answers 200 (the test succeeds), a refused key 401/403
- * (the rules below say so), and a wrong Base URL fails to connect or answers 404.
+ * Credential test (nodes/Receipts/methods/credentialTest.ts): `GET /catalog/id-types`, the identification-type
+ * catalog, a plain read authenticated by `X-Key` (receipts service's public documentation, Catálogo).
  */
 export class ReceiptsApi implements ICredentialType {
 	name = 'receiptsApi';
@@ -159,40 +152,10 @@ export class ReceiptsApi implements ICredentialType {
 	// `npm run bench`'s sequential Plan Update: most of its gap to the HTTP Request node). Same headers.
 	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
 		...requestOptions,
-		headers: { ...requestOptions.headers, 'X-Key': String(credentials.apiKey ?? '') },
+		headers: { ...requestOptions.headers, ...receiptsAuthHeaders(credentials) },
 	});
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/catalog/id-types',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The receipts service refused the API key (HTTP 401). Check the API Key: test and production accounts have different keys.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The receipts service refused the API key (HTTP 403). Check the API Key: test and production accounts have different keys.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'The Base URL answers, but not as the receipts service (HTTP 404 for its catalog). Check the Base URL: the service address, without a path.',
-				},
-			},
-		],
-	};
+	// No `test` request: n8n would run it outside the package's client (it followed a redirect to another host
+	// with the X-Key and read answers of any size). The Receipts node and trigger test it (`testedBy`,
+	// nodes/Receipts/methods/credentialTest.ts).
 }

@@ -10,6 +10,7 @@ import * as extraction from './actions/extraction/Extraction.resource';
 import { router } from './actions/router';
 import * as taxpayer from './actions/taxpayer/Taxpayer.resource';
 import { EXTRACTION_DESCRIPTION } from './description';
+import { credentialTest } from './methods/credentialTest';
 
 /** Tax document extraction (Mexico's SAT; Ecuador's taxpayer registration). Operations live in actions/<resource>/. */
 export class Extraction implements INodeType {
@@ -25,7 +26,7 @@ export class Extraction implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'extractionApi', required: true }],
+		credentials: [{ name: 'extractionApi', required: true, testedBy: 'extractionApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -44,6 +45,8 @@ export class Extraction implements INodeType {
 			...taxpayer.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

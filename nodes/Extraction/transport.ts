@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { FILE_TYPES, fileProblem } from '../shared/files';
 import { path } from '../shared/path';
 import { SlidingWindowLimiter, type Reservation } from '../shared/rateLimit';
-import { clock } from '../shared/wait';
+import { clock } from '../shared/clock';
 import type { FailedRequest, RequestContext, ServiceDefinition } from '../shared/transport';
 import { bodyMessage, ServiceClient } from '../shared/transport';
 import { downloadPath, downloadQuery, fileFormatOf, type DocumentFormat } from './domain/documents';

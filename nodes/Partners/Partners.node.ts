@@ -9,6 +9,7 @@ import * as client from './actions/client/Client.resource';
 import * as plan from './actions/plan/Plan.resource';
 import * as subscription from './actions/subscription/Subscription.resource';
 import { router } from './actions/router';
+import { credentialTest } from './methods/credentialTest';
 import * as listSearch from './methods/listSearch';
 import * as loadOptions from './methods/loadOptions';
 
@@ -27,7 +28,7 @@ export class Partners implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'partnersApi', required: true }],
+		credentials: [{ name: 'partnersApi', required: true, testedBy: 'partnersApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -47,7 +48,7 @@ export class Partners implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { credentialTest, listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -1,5 +1,13 @@
-import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
-import { exchange, failureIn, HttpFailure, isRedirect, parseBody } from '../shared/http';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import {
+	exchange,
+	failureIn,
+	HttpFailure,
+	isRedirect,
+	parseBody,
+	type Sender,
+} from '../shared/http';
+import { clock } from '../shared/clock';
 
 /**
  * The Partners token request (client credentials, partners service, POST /v1/auth/token), made by the
@@ -7,7 +15,8 @@ import { exchange, failureIn, HttpFailure, isRedirect, parseBody } from '../shar
  * follows a redirect (n8n's helper would carry the client secret to wherever a 307 points), it has a
  * wall-clock deadline and a size cap, and an answer without an access token stops here instead of being
  * stored empty (the next request would go out as `Authorization: Bearer ` and be refused). Every failure is
- * an HttpFailure marked `token`, which the client reports as the token request's (shared/transport.ts).
+ * an HttpFailure marked `token`, which the client reports as the token request's (shared/transport.ts). The
+ * credential's Test button fetches its token the same way (methods/credentialTest.ts).
  */
 
 export const TOKEN_PATH = '/v1/auth/token';
@@ -23,10 +32,24 @@ function fromTokenRequest(failure: HttpFailure): HttpFailure {
 	return failure;
 }
 
-/** Fetches a new access token for `credentials`; throws an HttpFailure (marked `token`) when there is none. */
-export async function fetchToken(
-	helpers: IHttpRequestHelper['helpers'],
+/** The headers that carry the Partners credential (its `authenticate`): the token, and the sandbox switch. */
+export function partnersAuthHeaders(
 	credentials: ICredentialDataDecryptedObject,
+): Record<string, string> {
+	return {
+		Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
+		'F-Sandbox-Mode': credentials.sandbox ? 'true' : 'false',
+	};
+}
+
+/**
+ * Fetches a new access token for `credentials` with `send` (n8n's HTTP helper), at the latest by `deadline`;
+ * throws an HttpFailure (marked `token`) when there is none.
+ */
+export async function fetchToken(
+	send: Sender,
+	credentials: ICredentialDataDecryptedObject,
+	deadline = clock.now() + TOKEN_TIMEOUT_MS,
 ): Promise<string> {
 	const base = String(credentials.baseUrl ?? '')
 		.trim()
@@ -34,7 +57,7 @@ export async function fetchToken(
 	let answer;
 	try {
 		answer = await exchange(
-			async (options) => await helpers.httpRequest(options),
+			send,
 			{
 				method: 'POST',
 				url: `${base}${TOKEN_PATH}`,
@@ -50,7 +73,7 @@ export async function fetchToken(
 				json: true,
 			},
 			{
-				deadline: Date.now() + TOKEN_TIMEOUT_MS,
+				deadline,
 				maxBytes: MAX_TOKEN_ANSWER_BYTES,
 				request: REQUEST,
 			},

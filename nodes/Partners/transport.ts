@@ -145,12 +145,14 @@ export async function readPlanPage(
 /**
  * Every page of the plans from the first, until `enough(plans read)` says stop or the last page: a page whose
  * plans are those of the page before (the service repeats itself) or more than MAX_PAGES pages are an error.
+ * `kept` is told each page's plans as they are kept (it may stop the reading: shared/budget.ts).
  */
 export async function readPlans(
 	client: ServiceClient,
 	search: string,
 	itemIndex: number | undefined,
 	enough: (count: number) => boolean = () => false,
+	kept: (plans: IDataObject[]) => void = () => undefined,
 ): Promise<IDataObject[]> {
 	const plans: IDataObject[] = [];
 	let before = '';
@@ -167,6 +169,7 @@ export async function readPlans(
 			);
 		}
 		before = signature;
+		kept(read.products);
 		plans.push(...read.products);
 		if (read.next !== undefined && read.next > MAX_PAGES && !enough(plans.length)) {
 			throw pagingError(

@@ -5,27 +5,23 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import * as atsRetention from './actions/atsRetention/AtsRetention.resource';
-import * as creditNote from './actions/creditNote/CreditNote.resource';
-import * as debitNote from './actions/debitNote/DebitNote.resource';
 import * as document from './actions/document/Document.resource';
-import * as invoice from './actions/invoice/Invoice.resource';
-import * as purchaseSettlement from './actions/purchaseSettlement/PurchaseSettlement.resource';
-import * as retention from './actions/retention/Retention.resource';
+import { kindDescription } from './actions/receiptKinds';
 import { router } from './actions/router';
+import * as webhook from './actions/webhook/Webhook.resource';
+import { credentialTest } from './methods/credentialTest';
 import {
 	getDocumentTypes,
 	getIdTypes,
 	getSalesTaxRates,
 	getWithholdingRates,
 } from './methods/loadOptions';
-import * as waybill from './actions/waybill/Waybill.resource';
-import * as webhook from './actions/webhook/Webhook.resource';
 import { RECEIPTS_DESCRIPTION } from './description';
 
 /**
  * Receipts (Ecuador): invoices, credit and debit notes, retentions, waybills, purchase settlements; any receipt's
- * authorization, e-mail and files; webhooks. Operations live in actions/<resource>/, dropdowns in methods/.
+ * authorization, e-mail and files; webhooks. Which code runs for each resource and operation: actions/router.ts
+ * (the receipt kinds: the table of actions/receiptKinds.ts); dropdowns in methods/.
  */
 export class Receipts implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,7 +40,7 @@ export class Receipts implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'receiptsApi', required: true }],
+		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -68,19 +64,20 @@ export class Receipts implements INodeType {
 				],
 				default: 'retention',
 			},
-			...atsRetention.description,
-			...creditNote.description,
-			...debitNote.description,
+			...kindDescription('atsRetention'),
+			...kindDescription('creditNote'),
+			...kindDescription('debitNote'),
 			...document.description,
-			...invoice.description,
-			...purchaseSettlement.description,
-			...retention.description,
-			...waybill.description,
+			...kindDescription('invoice'),
+			...kindDescription('purchaseSettlement'),
+			...kindDescription('retention'),
+			...kindDescription('waybill'),
 			...webhook.description,
 		],
 	};
 
 	methods = {
+		credentialTest,
 		loadOptions: { getIdTypes, getDocumentTypes, getSalesTaxRates, getWithholdingRates },
 	};
 

@@ -1,3 +1,4 @@
+import { clock } from '../shared/clock';
 import { sha256Hex } from './signature';
 
 /**
@@ -45,13 +46,13 @@ export class DedupStore {
 	 * Whether the key was recorded within the TTL, without recording it: for a trigger that must do work
 	 * that can fail (ask the service) before it knows whether to record the delivery as received.
 	 */
-	has(key: string, nowMs = Date.now()): boolean {
+	has(key: string, nowMs = clock.now()): boolean {
 		this.prune(nowMs);
 		return this.seen.has(sha256Hex(key));
 	}
 
 	/** Records the key. Returns true when it is new, false when it was already seen within the TTL. */
-	claim(key: string, nowMs = Date.now()): boolean {
+	claim(key: string, nowMs = clock.now()): boolean {
 		this.prune(nowMs);
 		const hashed = sha256Hex(key);
 		if (this.seen.has(hashed)) return false;

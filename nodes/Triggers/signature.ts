@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { clock } from '../shared/clock';
 
 /**
  * What the trigger nodes use to decide whether a delivery is genuine: an HMAC-SHA256 verifier that never
@@ -18,7 +19,7 @@ export interface SignatureCheck {
 	signature: string | string[] | undefined;
 	/** Value of the timestamp header: Unix seconds. */
 	timestamp: string | string[] | undefined;
-	/** Our clock, in milliseconds (defaults to Date.now()). */
+	/** Our clock, in milliseconds (defaults to the package's clock, shared/clock.ts). */
 	nowMs?: number;
 	toleranceSeconds?: number;
 }
@@ -75,7 +76,7 @@ export function verifySignature(check: SignatureCheck): SignatureResult {
 			return { ok: false, reason: 'malformed timestamp header' };
 
 		const seconds = Number(ts);
-		const nowSeconds = (check.nowMs ?? Date.now()) / 1000;
+		const nowSeconds = (check.nowMs ?? clock.now()) / 1000;
 		const tolerance = check.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
 		if (nowSeconds - seconds > tolerance) return { ok: false, reason: 'stale timestamp' };
 		if (seconds - nowSeconds > tolerance) return { ok: false, reason: 'timestamp in the future' };

@@ -28,6 +28,8 @@ export interface FailureFacts {
 	hops?: number;
 	/** The answer was larger than allowed: its size (received so far, or announced by Content-Length) and the cap, in bytes. */
 	size?: { bytes: number; limit: number; announced: boolean };
+	/** A run stopped at the memory it may keep (budget.ts): what it had kept, and the limits. */
+	kept?: { bytes: number; items: number; limits: { bytes: number; items: number } };
 	/** Paging stopped because the service did not advance (the page answered was not the page asked, or came twice) or the page cap was reached. */
 	paging?: { asked: number; answered?: number; reason: 'not-advancing' | 'repeated' | 'cap' };
 	/**

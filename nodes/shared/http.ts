@@ -1,5 +1,5 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { clock } from './clock';
 
 /**
  * The one request primitive of the package: one HTTP exchange whose status, headers and body bytes stay under
@@ -121,6 +121,9 @@ export interface ExchangeLimits {
 
 /** Sends one request with n8n's helper (with or without the credential) under the given abort signal. */
 export type Sender = (options: IHttpRequestOptions, signal: AbortSignal) => Promise<unknown>;
+
+/** How long after the deadline the helper's own idle timer closes a connection nobody waits for (see exchange). */
+const IDLE_BACKSTOP_MS = 30_000;
 
 /** 3xx: a redirect, never followed by the HTTP helper (see above). */
 export function isRedirect(status: number): boolean {
@@ -333,12 +336,12 @@ export async function exchange(
 	options: IHttpRequestOptions,
 	limits: ExchangeLimits,
 ): Promise<Answer> {
-	const allowedMs = Math.floor(limits.deadline - Date.now());
+	const allowedMs = Math.floor(limits.deadline - clock.now());
 	if (allowedMs <= 0) throw stopped(limits, 0);
-	// The deadline's timer is n8n's `sleep` (a clock tests can drive), stopped as soon as the exchange is over.
+	// The deadline's timer is the one clock's (clock.ts, which tests drive), stopped as soon as the exchange is over.
 	const deadline = new AbortController();
 	const over = new AbortController();
-	void sleep(allowedMs, over.signal).then(
+	void clock.sleep(allowedMs, over.signal).then(
 		() => deadline.abort(),
 		() => undefined,
 	);
@@ -371,8 +374,12 @@ async function exchangeUntil(
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		encoding: 'stream',
-		// The helper's idle timer, in case its abort signal is not honoured: never longer than the deadline.
-		timeout: allowedMs,
+		// The helper's own timer is an idle timer on the real clock, kept only as a backstop that closes a socket
+		// whose helper ignores the abort signal (n8n's legacy request helper, which the credential tests use): the
+		// deadline above decides. Were it as short as the deadline, a busy process could let it fire first, on
+		// another clock than the deadline's (the engine tests run the deadline on a fake clock), and call an
+		// answer that was on its way a failure to connect.
+		timeout: allowedMs + IDLE_BACKSTOP_MS,
 		abortSignal: signal,
 	};
 	let response: { statusCode?: unknown; headers?: unknown; body?: unknown };

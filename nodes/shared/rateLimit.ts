@@ -1,4 +1,4 @@
-import { clock, type Clock } from './wait';
+import { clock, type Clock } from './clock';
 
 /**
  * A sliding-window request budget: at most `max` requests in any `windowMs`. One instance lives for one

@@ -3,8 +3,11 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyCollection,
+	NodeParameterValueType,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
 import { numberOption } from './options';
@@ -24,10 +27,17 @@ export class Deferred {
 
 export interface OperationModule<Ctx> {
 	description: INodeProperties[];
+	/**
+	 * Runs item `itemIndex`. `checked`: what `validate` returned for this item when the items were checked
+	 * before the first request (see `validate`), so that what is sent is exactly what was checked, checked
+	 * once; undefined when they were not (Continue On Fail, or no `validate`): the operation checks the item
+	 * itself, and a bad item becomes its own error item.
+	 */
 	execute(
 		this: IExecuteFunctions,
 		ctx: Ctx,
 		itemIndex: number,
+		checked?: unknown,
 	): Promise<OperationResult | Deferred>;
 	/**
 	 * `read`: may run for several items at once (Options → Parallel Requests, bounded, output order kept).
@@ -46,9 +56,15 @@ export interface OperationModule<Ctx> {
 	/**
 	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
 	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
-	 * with nothing sent, instead of half a batch issued.
+	 * with nothing sent, instead of half a batch issued. What it returns (e.g. the body it checked) is handed
+	 * to `execute` for the same item.
 	 */
-	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): void | Promise<void>;
+	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): unknown;
+	/**
+	 * How to ask this operation for less, in the error of a run that would keep more memory than it may
+	 * (budget.ts); default: fewer input items per run.
+	 */
+	narrow?: string;
 }
 
 /** What the router reads from an execution's context, besides passing it to the operations. */
@@ -64,7 +80,12 @@ export interface RouterContext {
 	 * The execution's service client: its scrubber, which knows every secret of the run (the credential's, the
 	 * tokens obtained, secrets given as data), is applied to every item and error the node emits.
 	 */
-	api?: { scrub<T>(value: T): T };
+	api?: { scrub<T>(value: T): T; keepSecret(...values: unknown[]): void };
+	/**
+	 * The memory this run keeps (budget.ts), set by the router: an operation that accumulates (pages, files)
+	 * counts what it keeps as it reads, the router counts every item's result as it leaves.
+	 */
+	kept?: KeptBudget;
 }
 
 /**
@@ -75,6 +96,57 @@ export interface RouterContext {
 export type OperationTable<M extends Record<string, string>, Ctx> = {
 	[R in keyof M]: { [O in M[R]]: OperationModule<Ctx> };
 };
+
+/**
+ * The paths of the parameters the node's form types as passwords (`typeOptions.password`), in every operation of
+ * `resources`, through collections and fixed collections (e.g. `['satPassword']`,
+ * `['secretFields', 'field', 'value']`): what a user typed there is a secret given as data.
+ */
+function passwordPaths(
+	resources: Record<
+		string,
+		Record<string, { description: INodeProperties[] } | undefined> | undefined
+	>,
+): string[][] {
+	const known = PASSWORD_PATHS.get(resources);
+	if (known) return known;
+	const paths: string[][] = [];
+	const walk = (properties: INodeProperties[], prefix: string[]) => {
+		for (const property of properties) {
+			const at = [...prefix, property.name];
+			if (property.typeOptions?.password) paths.push(at);
+			if (property.type === 'collection' && Array.isArray(property.options))
+				walk(property.options as INodeProperties[], at);
+			if (property.type === 'fixedCollection' && Array.isArray(property.options))
+				for (const group of property.options as INodePropertyCollection[])
+					walk(group.values ?? [], [...at, group.name]);
+		}
+	};
+	// A resource's module also exports its own `description` (the operation selector) beside its operations.
+	for (const operations of Object.values(resources))
+		for (const operation of Object.values(operations ?? {}))
+			if (Array.isArray(operation?.description)) walk(operation.description, []);
+	PASSWORD_PATHS.set(resources, paths);
+	return paths;
+}
+
+const PASSWORD_PATHS = new WeakMap<object, string[][]>();
+
+/** The texts typed at `paths` of a node's parameters (through lists), leaving out expressions (`={{ … }}`). */
+function typedAt(parameters: unknown, paths: string[][]): string[] {
+	const found: string[] = [];
+	const visit = (value: unknown, rest: string[]) => {
+		if (Array.isArray(value)) return value.forEach((v) => visit(v, rest));
+		if (rest.length === 0) {
+			if (typeof value === 'string' && value !== '' && !value.startsWith('=')) found.push(value);
+			return;
+		}
+		if (value && typeof value === 'object')
+			visit((value as Record<string, NodeParameterValueType>)[rest[0]], rest.slice(1));
+	};
+	for (const at of paths) visit(parameters, at);
+	return found;
+}
 
 /** The "Parallel Requests" option offered on read operations; the router reads it from the first item. */
 export const concurrencyOption: INodeProperties = {
@@ -193,8 +265,9 @@ function itemRanges(indexes: number[]): string {
  * pairs every output item with its input, and turns a failure into an error item when "Continue On Fail"
  * is set (with the identifiers of anything the item created, see created.ts). Reads, and writes declared
  * `parallelWrite`, may run several items at once (Options → Parallel Requests); other writes run strictly in
- * order. Every write runs only after every item passed `validate`. Deferred results are settled together once
- * every item has run.
+ * order. Every write runs only after every item passed `validate`, and is handed what `validate` returned for
+ * it (so an item is checked once and sent as checked). Deferred results are settled together once every item
+ * has run.
  */
 export async function route<Ctx extends RouterContext, M extends Record<string, string>>(
 	this: IExecuteFunctions,
@@ -224,19 +297,33 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		);
 	}
 	const ctx = makeContext();
+	// A password typed in the node's form (not an expression) is a secret given as data: cut out of every output
+	// and error from the start, also out of the copy of the node's parameters that n8n attaches to an error,
+	// even when the item fails before the operation hands it to the client.
+	ctx.api?.keepSecret(...typedAt(this.getNode().parameters, passwordPaths(table)));
+	const kept = new KeptBudget(this.getNode());
+	ctx.kept = kept;
 	// Every item and every error leaves through the client's scrubber (redact.ts), whatever built it.
 	const scrub = <T>(value: T): T => (ctx.api ? ctx.api.scrub(value) : value);
+	// ...and is counted against the memory the run may keep, before the next item is read.
+	const keep = (result: OperationResult, i: number): INodeExecutionData[] => {
+		const out = toItems(result, i, scrub);
+		kept.settle(i, out, this.getNode().name, op.narrow ?? FEWER_INPUT_ITEMS);
+		return out;
+	};
 	const named = (error: unknown, i: number, created?: CreatedLedger, notRun?: number[]) =>
 		scrub(forItem.call(this, error, i, created, notRun));
 	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const deferred: Array<{ i: number; result: Deferred }> = [];
 
+	// What each item's check returned, handed to its execute: the item is checked once, and sent as checked.
+	const checked: unknown[] = [];
 	const writes = op.kind !== 'read';
 	if (writes && op.validate && !continueOnFail) {
 		for (let i = 0; i < items.length; i++) {
 			try {
-				await op.validate.call(this, ctx, i);
+				checked[i] = await op.validate.call(this, ctx, i);
 			} catch (error) {
 				throw named(error, i);
 			}
@@ -244,6 +331,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	}
 
 	const failItem = (error: unknown, i: number): void => {
+		kept.release(i); // what the item read is dropped: its error item stands for it
 		const failure = named(error, i);
 		results[i] = [
 			{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } },
@@ -253,30 +341,31 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	// A failure (without Continue On Fail) stops new items from starting; the items already running finish,
 	// so that everything they created is recorded before the node stops.
 	const failures = new Map<number, unknown>();
-	const runOne = async (i: number): Promise<void> => {
-		try {
-			const result = await op.execute.call(this, ctx, i);
-			if (result instanceof Deferred) deferred.push({ i, result });
-			else results[i] = toItems(result, i, scrub);
-		} catch (error) {
-			if (continueOnFail) failItem(error, i);
-			else failures.set(i, error);
-		}
-	};
-
 	const limit =
 		op.kind === 'read' || op.kind === 'parallelWrite'
 			? parallelRequests.call(this, items.length, op.parallelOption)
 			: 1;
 	let next = 0;
-	const worker = async () => {
-		while (failures.size === 0 && next < items.length) await runOne(next++);
+	// A worker runs the next item until none is left or one failed (at most `max` items), calling the operation's
+	// execute itself: no frame of the router's between a worker and the operation.
+	const worker = async (max = Infinity) => {
+		for (let n = 0; n < max && failures.size === 0 && next < items.length; n++) {
+			const i = next++;
+			try {
+				const result = await op.execute.call(this, ctx, i, checked[i]);
+				if (result instanceof Deferred) deferred.push({ i, result });
+				else results[i] = keep(result, i);
+			} catch (error) {
+				if (continueOnFail) failItem(error, i);
+				else failures.set(i, error);
+			}
+		}
 	};
 	// Results land at their index, so the output keeps the input order. Where a token may be fetched, the first
 	// item runs alone so that one token serves the rest; then `limit` workers take the next index.
-	if (ctx.fetchesToken && limit > 1) await runOne(next++);
+	if (ctx.fetchesToken && limit > 1) await worker(1);
 	await Promise.all(
-		Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, worker),
+		Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, () => worker()),
 	);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
@@ -289,7 +378,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	await Promise.all(
 		deferred.map(async ({ i, result }) => {
 			try {
-				results[i] = toItems(await result.settle(), i, scrub);
+				results[i] = keep(await result.settle(), i);
 			} catch (error) {
 				if (continueOnFail) failItem(error, i);
 				else failures.set(i, error);

@@ -11,7 +11,8 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { clock } from './clock';
 import { addFacts, type FailureFacts } from './errors';
 import {
 	exchange,
@@ -241,7 +242,7 @@ export function retryDelay(
 ): number | undefined {
 	if (retryAfter !== undefined && retryAfter.trim() !== '') {
 		const seconds = Number(retryAfter);
-		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - clock.now();
 		if (Number.isFinite(ms)) return ms > policy.maxRetryAfterMs ? undefined : Math.max(0, ms);
 	}
 	// Exponential backoff with "equal jitter": half fixed, half random, so parallel callers spread out.
@@ -600,7 +601,7 @@ export class ServiceClient {
 	}
 
 	private timeLimit(deadline: number | undefined): { endAt: number; callerDeadline: boolean } {
-		const own = Date.now() + (this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+		const own = clock.now() + (this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 		return deadline !== undefined && deadline < own
 			? { endAt: deadline, callerDeadline: true }
 			: { endAt: own, callerDeadline: false };
@@ -816,10 +817,10 @@ export class ServiceClient {
 			const wait = this.shouldRetry(failure, call.repeatable, attempt)
 				? retryDelay(attempt, retryAfter, this.retry)
 				: undefined;
-			if (wait === undefined || Date.now() + wait >= call.endAt)
+			if (wait === undefined || clock.now() + wait >= call.endAt)
 				throw await this.failure(failure, call, itemIndex);
 			attempt++;
-			await sleep(wait);
+			await clock.sleep(wait);
 		}
 	}
 

@@ -1,5 +1,5 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { clock, type Clock } from './clock';
 import { factsOf } from './errors';
 import { numberOption } from './options';
 
@@ -22,22 +22,6 @@ import { numberOption } from './options';
  * and paced (Receipts: Parallel Status Checks; Extraction: 100 status checks per minute), and which states are
  * final and which are failures (`isFinal`, which throws for a failure such as a refused signature or a FAILED job).
  */
-
-/** Where waits take their time from. */
-export interface Clock {
-	now(): number;
-	sleep(ms: number): Promise<void>;
-}
-
-/**
- * The time of every wait and every limiter of an execution: the wall clock and n8n's `sleep`. Read at each
- * call (not captured once), so a test's fake timers drive every wait through the engine, and a unit test can
- * hand the loop a clock of its own.
- */
-export const clock: Clock = {
-	now: () => Date.now(),
-	sleep: async (ms) => await sleep(ms),
-};
 
 /** Each check waits this many times longer than the one before… */
 const GROWTH = 1.5;
@@ -198,7 +182,7 @@ export interface Follow<S> {
 	/** For the message of a check that failed until the deadline: the path checked and what is awaited ("receipt"). */
 	path: string;
 	what: string;
-	/** Where the time comes from (default: `clock`). */
+	/** Where the time comes from (default: the package's one clock, clock.ts). */
 	clock?: Clock;
 }
 

@@ -591,7 +591,8 @@ describe('Receipts Trigger in queue mode', () => {
 
 	test('a verified delivery through a webhook process starts one run on the worker; the same notification at the other process is dropped by Remove Duplicates', async () => {
 		const beforeIds = new Set((await ex.settled(receiptsTrigger.id)).map((e) => e.id));
-		const receipt = sb.sim.receipts.seed('retention');
+		// A receipt-issued notification runs only for a receipt the service holds as decided.
+		const receipt = sb.sim.receipts.seed('retention', {}, 'AUTORIZADO');
 		const answers = await sb.sim.receipts.deliver('receipt-issued', receipt.id); // to WEBHOOK_URL: webhook-1
 		assert.equal(answers.length, 1, 'one subscription for the event');
 		assertStarted({ status: answers[0].status, text: JSON.stringify(answers[0].body) });
@@ -608,7 +609,7 @@ describe('Receipts Trigger in queue mode', () => {
 		assert.match(item.eventId, new RegExp(`^${receipt.id}:[0-9a-f]{64}$`));
 		assert.deepEqual(
 			[item.estado, item.stateFrom],
-			['CREADO', 'service'],
+			['AUTORIZADO', 'service'],
 			"the webhook process read the receipt's state from the service",
 		);
 		assert.equal(

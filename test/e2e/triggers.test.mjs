@@ -320,7 +320,8 @@ describe('Receipts Trigger in one n8n process', () => {
 		);
 
 		const before = (await ex.settled(receiptsWf.id)).length;
-		const receipt = sb.sim.receipts.seed('retention');
+		// A receipt-issued notification runs only for a receipt the service holds as decided.
+		const receipt = sb.sim.receipts.seed('retention', {}, 'AUTORIZADO');
 		const answers = await sb.sim.receipts.deliver('receipt-issued', receipt.id);
 		assert.deepEqual(
 			answers.map((a) => a.status),

@@ -1,4 +1,3 @@
-/** @import { IHttpRequestHelper } from 'n8n-workflow' */
 import { NODE, startExtraction } from './setup';
 /** @import { ExtractionEnv } from './setup' */
 
@@ -9,7 +8,6 @@ afterAll(async () => env.stop());
 beforeEach(() => env.reset());
 
 const verify = { resource: 'account', operation: 'verifyApiKey' };
-const helpers = /** @type {IHttpRequestHelper} */ ({});
 
 describe('Credential', () => {
 	test('Bearer scheme sends Authorization: Bearer <key> and no x-api-key', async () => {
@@ -78,30 +76,39 @@ describe('Credential', () => {
 			ecuadorApiKey: env.sim.ecuador.prodKey,
 			ecuadorOrganizationId: env.sim.ecuador.organizationId,
 		};
-		const bearer = await env.engine.credentials.testCredential(
-			'extractionApi',
-			{ ...base, apiKey: env.sim.prodKey, authScheme: 'bearer' },
-			helpers,
-		);
-		expect(bearer.status).toBe(200);
-		const staging = await env.engine.credentials.testCredential(
-			'extractionApi',
-			{ ...base, environment: 'staging', apiKey: env.sim.stagingKey, authScheme: 'xApiKey' },
-			helpers,
-		);
-		expect(staging.status).toBe(200);
+		const ok = {
+			status: 'OK',
+			message: 'Connection successful: Document Extraction accepted the API key.',
+		};
+		expect(
+			await env.engine.testCredential('extractionApi', {
+				...base,
+				apiKey: env.sim.prodKey,
+				authScheme: 'bearer',
+			}),
+		).toEqual(ok);
+		expect(
+			await env.engine.testCredential('extractionApi', {
+				...base,
+				environment: 'staging',
+				apiKey: env.sim.stagingKey,
+				authScheme: 'xApiKey',
+			}),
+		).toEqual(ok);
 		expect(
 			env.calls().map((c) => [c.path, c.headers.authorization ?? c.headers['x-api-key']]),
 		).toEqual([
 			['/prod/v1/auth/verify', `Bearer ${env.sim.prodKey}`],
 			['/staging/v1/auth/verify', env.sim.stagingKey],
 		]);
-		const wrong = await env.engine.credentials.testCredential(
-			'extractionApi',
-			{ ...base, apiKey: 'live_wrong' },
-			helpers,
-		);
-		expect(wrong.status).toBe(401);
+		const wrong = await env.engine.testCredential('extractionApi', {
+			...base,
+			apiKey: 'live_wrong',
+		});
+		expect(wrong).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^Document Extraction refused the API key.*HTTP 401/),
+		});
 		expect(env.server.receivedAt(env.ecuadorOrigin)).toEqual([]);
 		expect(JSON.stringify(env.server.received().map((c) => c.headers))).not.toContain(
 			env.sim.ecuador.prodKey,

@@ -133,6 +133,34 @@ describe('Download All', () => {
 		expect(result.error?.description).toMatch(/expects a "documents" list in the job record/);
 	});
 
+	test('files n8n keeps in memory count against the 128 MB one run may keep: 9 MB PDFs stop at the one that would pass it, before the next download', async () => {
+		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 30 });
+		env.server.fail({
+			service: 'extraction',
+			method: 'GET',
+			path: `/prod/v1/extractions/${job.publicId}/documents/`,
+			mode: 'oversize',
+			as: 'pdf',
+			bytes: 9 * 1024 * 1024,
+			times: 30,
+		});
+		const result = await env.run({
+			resource: 'extraction',
+			operation: 'get',
+			extractionId: job.publicId,
+			downloadAll: true,
+			formats: 'PDF',
+		});
+		expect(result.error?.message).toBe(
+			'[item 1] Download All: this run would keep more than 128 MB in memory',
+		);
+		expect(result.error?.description).toMatch(
+			/nothing more was read\. Download one format only, extract a shorter period, or download part of the documents with Download Document; or let n8n keep files outside memory \(its binary data mode 'filesystem'/,
+		);
+		// In memory n8n keeps a file as base64 (12 MB for 9 MB): the 11th passes 128 MB.
+		expect(downloads()).toHaveLength(11);
+	}, 60000);
+
 	test('a completed job with no documents gives no items', async () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 0 });
 		const result = await env.run({

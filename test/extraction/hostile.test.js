@@ -368,7 +368,7 @@ describe('the bytes of a download are checked, and the type comes from what arri
 });
 
 describe('secrets a service echoes stay out of the run', () => {
-	test('a create refused while repeating the SAT password and the API key, raw, JSON-escaped and URL-encoded', async () => {
+	test('a create refused while repeating the SAT password and the API key in every spelling', async () => {
 		env.server.fail({
 			service: 'extraction',
 			method: 'POST',

@@ -1,3 +1,4 @@
+import { everythingOf, leaks } from '../harness/hostile';
 import { createParams, NODE, startExtraction } from './setup';
 /** @import { ExtractionEnv } from './setup' */
 
@@ -125,5 +126,48 @@ describe('Extraction: numeric options are refused before anything is sent', () =
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].json.status).toBe('COMPLETED');
+	});
+});
+
+describe('a password typed in the form never shows, not even when the item fails before anything is sent', () => {
+	test.each([
+		['a wrong RFC', { rfc: 'NOT-AN-RFC' }],
+		['a Period To before Period From', { periodFrom: '2026-10-31', periodTo: '2026-10-01' }],
+	])(
+		'Create with %s: the error names the field, and the SAT password is cut out of it and of the node n8n attaches',
+		async (_, wrong) => {
+			const typed = 'Typed-SAT-pässword/2026';
+			const result = await env.run(createParams({ satPassword: typed, ...wrong }));
+			expect(result.error?.message).toMatch(/^\[item 1\] /);
+			expect(env.calls()).toHaveLength(0);
+			const node = /** @type {{ parameters: Record<string, unknown> }} */ (
+				/** @type {any} */ (result.error).node
+			);
+			expect(node.parameters.satPassword).toBe('[redacted]');
+			expect(leaks(everythingOf(result), [typed])).toEqual([]);
+		},
+	);
+
+	test('Taxpayer → Register with a wrong Secret Field path: its typed value is cut out the same way', async () => {
+		const typed = 'ec-portal-clave-9!';
+		const result = await env.run({
+			resource: 'taxpayer',
+			operation: 'register',
+			taxpayer: '{"identification":"1790012345001"}',
+			secretFields: { field: [{ path: '__proto__.x', value: typed }] },
+		});
+		expect(result.error?.message).toMatch(/secretFields\[0\]\.path/);
+		expect(env.calls()).toHaveLength(0);
+		expect(leaks(everythingOf(result), [typed])).toEqual([]);
+	});
+
+	test('a password given by an expression is not a typed secret: the expression is left as it is', async () => {
+		const result = await env.run(
+			createParams({ satPassword: '={{ "from-" + "vars" }}', rfc: 'NOT-AN-RFC' }),
+		);
+		const node = /** @type {{ parameters: Record<string, unknown> }} */ (
+			/** @type {any} */ (result.error).node
+		);
+		expect(node.parameters.satPassword).toBe('={{ "from-" + "vars" }}');
 	});
 });

@@ -32,6 +32,12 @@ function resolveDeep(value, credentials) {
  * when a request answered 401 (`credentialsExpired`). Refreshed tokens are written back to the store.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
+	/**
+	 * How many times each credential type was read (decrypted), as n8n reads it from its database each time.
+	 * @type {Map<string, number>}
+	 */
+	reads = new Map();
+
 	/** Stored credential data by type name. */
 	store = /** @type {Map<string, ICredentialDataDecryptedObject>} */ (new Map());
 	/** How often preAuthentication actually ran (a token was fetched). */
@@ -101,6 +107,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		_raw,
 		_expressionResolveValues,
 	) {
+		this.reads.set(type, (this.reads.get(type) ?? 0) + 1);
 		const data = this.store.get(type);
 		if (!data) throw new Error(`No credentials of type ${type} in the test store`);
 		return this.withDefaults(type, structuredClone(data));
@@ -161,41 +168,4 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async updateCredentialsOauthTokenData() {}
-
-	/**
-	 * Runs a credential's test request the way n8n's "Test" button does: preAuthentication always (the
-	 * credential is being tested), then `authenticate`, then the request built from `test.request`.
-	 * Returns the HTTP status and parsed body.
-	 * @returns {Promise<{ status: number; body: unknown }>}
-	 */
-	async testCredential(typeName, data, helpers) {
-		const type = this.type(typeName);
-		const credentials = this.withDefaults(typeName, { ...data });
-		if (typeof type.preAuthentication === 'function')
-			Object.assign(credentials, await type.preAuthentication.call(helpers, credentials));
-		const request = /** @type {IHttpRequestOptions & { baseURL?: string }} */ (
-			resolveDeep(type.test?.request ?? {}, credentials)
-		);
-		const options = await this.authenticate(credentials, typeName, {
-			...request,
-			url: `${request.baseURL ?? ''}${request.url ?? ''}`,
-			method: request.method ?? 'GET',
-		});
-		const qs = options.qs
-			? `?${new URLSearchParams(/** @type {Record<string, string>} */ (options.qs))}`
-			: '';
-		const response = await fetch(`${options.url}${qs}`, {
-			method: options.method,
-			headers: /** @type {Record<string, string>} */ (options.headers),
-		});
-		const text = await response.text();
-		/** @type {unknown} */
-		let body = text;
-		try {
-			body = JSON.parse(text);
-		} catch {
-			// keep text
-		}
-		return { status: response.status, body };
-	}
 }

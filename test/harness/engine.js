@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
-/** @import { ICredentialType, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, ITriggerResponse, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
+import {
+	CredentialTestContext,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	WorkflowExecute,
+} from 'n8n-core';
+/** @import { ICredentialTestFunctions, ICredentialType, IDataObject, INodeCredentialTestResult, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, ITriggerResponse, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
 import { Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
+import './shutdown';
 
 /**
  * Runs workflows through n8n-core's real execution engine (WorkflowExecute over a Workflow), with the
@@ -447,6 +453,36 @@ export class Engine {
 	constructor(nodes, credentialTypes) {
 		this.nodeTypes = new TestNodeTypes(nodes);
 		this.credentials = new TestCredentialsHelper(credentialTypes);
+	}
+
+	/**
+	 * Presses a credential's Test button the way n8n's credentials tester does for a credential without a `test`
+	 * request: the first node that names a `testedBy` method for it, called with n8n-core's own
+	 * CredentialTestContext (whose only request helper is the legacy `request`), with the credential's defaults
+	 * under `data`.
+	 * @param {string} typeName
+	 * @param {IDataObject} data
+	 * @returns {Promise<INodeCredentialTestResult>}
+	 */
+	async testCredential(typeName, data) {
+		for (const node of this.nodeTypes.types.values()) {
+			const entry = (node.description.credentials ?? []).find((c) => c.name === typeName);
+			const method =
+				typeof entry?.testedBy === 'string'
+					? node.methods?.credentialTest?.[entry.testedBy]
+					: undefined;
+			if (!method) continue;
+			const context = /** @type {ICredentialTestFunctions} */ (
+				/** @type {unknown} */ (new CredentialTestContext(/** @type {any} */ (undefined)))
+			);
+			return await method.call(context, {
+				id: 'test',
+				name: typeName,
+				type: typeName,
+				data: this.credentials.withDefaults(typeName, { ...data }),
+			});
+		}
+		throw new Error(`no node names a testedBy method for ${typeName}`);
 	}
 
 	/** @returns {Workflow} */

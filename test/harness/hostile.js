@@ -1,23 +1,19 @@
 /** @import { RunResult } from './engine' */
 
+import { spellingsOf } from '../simulator/spellings';
+
 /**
- * What the hostile-network tests look for: a secret in any form a service or a network could hand back
- * (as it is, JSON-escaped, URL-encoded, form-encoded), anywhere in what a run kept.
+ * What the hostile-network tests look for: a secret in any spelling a service or a network could hand back
+ * (test/simulator/spellings.js: as it is, the JSON escapes of several platforms, URL- and form-encoded, HTML
+ * references, base64), anywhere in what a run kept.
  */
 
 /**
- * The forms of `secret` that must appear nowhere.
+ * The spellings of `secret` that must appear nowhere.
  * @returns {string[]}
  */
 export function formsOf(secret) {
-	return [
-		...new Set([
-			secret,
-			JSON.stringify(secret).slice(1, -1),
-			encodeURIComponent(secret),
-			new URLSearchParams({ s: secret }).toString().slice(2),
-		]),
-	];
+	return [...new Set(Object.values(spellingsOf(secret)))];
 }
 
 /**
@@ -50,13 +46,16 @@ export function everythingOf(result) {
 }
 
 /**
- * The forms of each secret found in `text` (an empty list when none leaked).
+ * The spellings of each secret found in `text` (an empty list when none leaked). `text` may be a plain text (a
+ * log) or JSON (a run): a spelling is also looked for as JSON writes it inside a string.
  * @param {string} text
  * @param {string[]} secrets
  * @returns {string[]}
  */
 export function leaks(text, secrets) {
-	return secrets.flatMap(formsOf).filter((form) => text.includes(form));
+	return secrets
+		.flatMap(formsOf)
+		.filter((form) => text.includes(form) || text.includes(JSON.stringify(form).slice(1, -1)));
 }
 
 /** Request headers that carry a credential, in the spellings of the three services. */
@@ -72,4 +71,30 @@ export function credentialsIn(request) {
 	const body = /** @type {Record<string, unknown> | undefined} */ (request.body);
 	if (body && typeof body === 'object' && 'client_secret' in body) found.push('client_secret');
 	return found;
+}
+
+/**
+ * Runs `run` while sampling this process's memory every 20 ms (a generous guard of what a run may take, never a
+ * timed bound): the run's result and how far heap and RSS grew above where they were when it started.
+ * @template T
+ * @param {() => Promise<T>} run
+ * @returns {Promise<{ result: T; heapGrowth: number; rssGrowth: number }>}
+ */
+export async function withMemoryPeak(run) {
+	const start = process.memoryUsage();
+	let heap = start.heapUsed;
+	let rss = start.rss;
+	const sample = () => {
+		const now = process.memoryUsage();
+		heap = Math.max(heap, now.heapUsed);
+		rss = Math.max(rss, now.rss);
+	};
+	const timer = setInterval(sample, 20);
+	try {
+		const result = await run();
+		sample();
+		return { result, heapGrowth: heap - start.heapUsed, rssGrowth: rss - start.rss };
+	} finally {
+		clearInterval(timer);
+	}
 }

@@ -1,6 +1,4 @@
-/** @import { IHttpRequestHelper } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
-import { workflowWith } from '../harness/engine';
 import { byId, usePartners } from './setup';
 
 const env = usePartners((env) => {
@@ -152,43 +150,31 @@ describe('token flow', () => {
 	});
 
 	test('the credential test button really calls the service and tells a wrong secret apart', async () => {
-		// n8n-core's own HTTP helper, as n8n hands it to a credential's preAuthentication.
-		const context = env.engine.loadOptionsContext(
-			workflowWith({
-				nodeType: 'partners',
-				credentialType: 'partnersApi',
-				parameters: {},
-				name: 'Partners',
-			}),
-			'Partners',
-		);
-		const helpers = /** @type {IHttpRequestHelper} */ ({
-			helpers: { httpRequest: context.helpers.httpRequest },
+		const good = await env.engine.testCredential('partnersApi', {
+			baseUrl: `${env.server.url('partners')}/`,
+			clientId: 'partner-id',
+			clientSecret: 'partner-secret',
+			sandbox: true,
 		});
-		const good = await env.engine.credentials.testCredential(
-			'partnersApi',
-			{
-				baseUrl: `${env.server.url('partners')}/`,
-				clientId: 'partner-id',
-				clientSecret: 'partner-secret',
-				sandbox: true,
-			},
-			helpers,
-		);
-		expect(good.status).toBe(200);
+		expect(good).toEqual({
+			status: 'OK',
+			message: 'Connection successful: Partners accepted the access token.',
+		});
 		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual(['GET /v1/products']);
-		await expect(
-			env.engine.credentials.testCredential(
-				'partnersApi',
-				{
-					baseUrl: env.server.url('partners'),
-					clientId: 'partner-id',
-					clientSecret: 'nope',
-					sandbox: true,
-				},
-				helpers,
+		expect(env.tokenCalls()).toHaveLength(1);
+		const wrong = await env.engine.testCredential('partnersApi', {
+			baseUrl: env.server.url('partners'),
+			clientId: 'partner-id',
+			clientSecret: 'nope',
+			sandbox: true,
+		});
+		expect(wrong).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^Partners refused the credential: .*Check the Client ID and Client Secret/,
 			),
-		).rejects.toMatchObject({ kind: 'status', details: { status: 401, token: true } });
+		});
+		expect(wrong.message).not.toContain('nope');
 	});
 });
 

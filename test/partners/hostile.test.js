@@ -1,7 +1,7 @@
 /** @import { INodeType } from 'n8n-workflow' */
 import { built, workflowWith } from '../harness/engine';
 import { withFakeClock } from '../harness/clock';
-import { everythingOf, leaks } from '../harness/hostile';
+import { everythingOf, leaks, withMemoryPeak } from '../harness/hostile';
 import { byId, clientCreateParams, usePartners } from './setup';
 
 /**
@@ -176,7 +176,7 @@ describe('secrets a service echoes stay out of the run', () => {
 		['JSON', false],
 		['an HTML page', true],
 	])(
-		'a token refusal (%s) repeating the client secret raw, JSON-escaped and URL-encoded',
+		'a token refusal (%s) repeating the client secret in every spelling',
 		async (_what, asText) => {
 			env.server.fail({
 				service: 'partners',
@@ -216,6 +216,102 @@ describe('secrets a service echoes stay out of the run', () => {
 		expect(token.length).toBeGreaterThan(20);
 		expect(leaks(everythingOf(result), [token, SECRET])).toEqual([]);
 	});
+});
+
+describe('a run keeps at most 128 MB in memory', () => {
+	const MB = 1024 * 1024;
+
+	test('Plan → Get Many (Return All) against a service that answers 12 MB pages forever: stopped before the 128 MB are passed, saying how to read less', async () => {
+		env.partners.endlessPagesOf = 12 * MB;
+		const { result, heapGrowth, rssGrowth } = await withMemoryPeak(() =>
+			env.run({ resource: 'plan', operation: 'getMany', returnAll: true }),
+		);
+		expect(result.error?.message).toBe(
+			'[item 1] Plan → Get Many: this run would keep more than 128 MB in memory',
+		);
+		expect(result.error?.description).toMatch(
+			/^One run of a node keeps at most 128 MB and 100,000 items in memory, all its input items together, .* nothing more was read\. Read fewer plans: use Filters → Search, or turn off Return All and set a Limit\.$/,
+		);
+		// 128 MB / 12 MB: the 11th page passes the limit, and no page is asked after it.
+		const pages = env.calls().filter((c) => c.path === '/v1/products');
+		expect(pages).toHaveLength(11);
+		expect(/** @type {any} */ (result.error).facts.kept).toMatchObject({
+			items: 165,
+			limits: { bytes: 128 * MB, items: 100_000 },
+		});
+		// A generous guard, not a measurement: without the limit the same run reads 1,000 pages (12 GB).
+		expect(heapGrowth).toBeLessThan(768 * MB);
+		expect(rssGrowth).toBeLessThan(1024 * MB);
+	}, 60000);
+
+	test('many input items that each keep one 12 MB page (Limit 15): the item that would pass 128 MB fails, nothing is read after it', async () => {
+		env.partners.endlessPagesOf = 12 * MB;
+		const result = await env.run(
+			{
+				resource: 'plan',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 15,
+				options: { parallelRequests: 1 },
+			},
+			Array.from({ length: 20 }, () => ({})),
+		);
+		expect(result.error?.message).toBe(
+			'[item 11] Plan → Get Many: this run would keep more than 128 MB in memory',
+		);
+		expect(env.calls().filter((c) => c.path === '/v1/products')).toHaveLength(11);
+	}, 60000);
+
+	test('Continue On Fail: the item over the limit becomes an error item and what it read is dropped, so later items are counted without it', async () => {
+		env.partners.endlessPagesOf = 12 * MB;
+		const result = await env.run(
+			{
+				resource: 'plan',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 15,
+				options: { parallelRequests: 1 },
+			},
+			Array.from({ length: 12 }, () => ({})),
+			true,
+		);
+		const out = result.output('Partners');
+		expect(out.filter((o) => typeof o.json.error === 'string').map((o) => o.json.error)).toEqual([
+			'[item 11] Plan → Get Many: this run would keep more than 128 MB in memory',
+			'[item 12] Plan → Get Many: this run would keep more than 128 MB in memory',
+		]);
+		expect(out.filter((o) => o.json.uuid)).toHaveLength(10 * 15);
+	}, 60000);
+
+	test('an operation that reads one answer per item (Client → Get Many): counted as each item’s output leaves, the item that would pass 128 MB fails', async () => {
+		const clients = Array.from({ length: 12 }, (_, n) => ({
+			id: `c${n}`,
+			notes: 'x'.repeat(MB),
+		}));
+		env.server.fail({
+			service: 'partners',
+			path: '/v1/clients',
+			status: 200,
+			body: { response: 'success', data: { clients } },
+			times: 20,
+		});
+		const result = await env.run(
+			{
+				resource: 'client',
+				operation: 'getMany',
+				returnAll: true,
+				options: { parallelRequests: 1 },
+			},
+			Array.from({ length: 20 }, () => ({})),
+		);
+		expect(result.error?.message).toBe(
+			'[item 11] Partners: this run would keep more than 128 MB in memory',
+		);
+		expect(result.error?.description).toMatch(
+			/nothing more was read\. Turn off Return All and set a Limit\.\n/,
+		);
+		expect(env.calls().filter((c) => c.path === '/v1/clients')).toHaveLength(11);
+	}, 60000);
 });
 
 describe('paging stops when the service does not advance, and has a hard cap', () => {

@@ -1,4 +1,4 @@
-/** @import { ICredentialTestRequest, ICredentialType, IDataObject, IHttpRequestHelper } from 'n8n-workflow' */
+/** @import { ICredentialType, IDataObject } from 'n8n-workflow' */
 import { built } from '../harness/engine';
 import {
 	atsRetentionBody,
@@ -305,72 +305,46 @@ describe('secrets stay out of outputs and errors', () => {
 
 describe('credential test', () => {
 	const type = built('credentials/ReceiptsApi.credentials', 'ReceiptsApi');
-	const helpers = /** @type {IHttpRequestHelper} */ (
-		/** @type {unknown} */ ({ helpers: { httpRequest: async () => ({}) } })
-	);
 
-	/**
-	 * What n8n's credential tester shows for an answer: its `rules` only replace the message of a non-2xx answer.
-	 * @returns {{ status: 'OK' | 'Error'; message: string }}
-	 */
-	function verdict(test, status) {
-		if (status >= 200 && status < 300) return { status: 'OK', message: 'Connection successful!' };
-		const rule = /** @type {{ properties: { message: string } } | undefined} */ (
-			(test.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === status)
-		);
-		return {
-			status: 'Error',
-			message: rule?.properties.message ?? `Received HTTP status code: ${status}`,
-		};
-	}
-
-	test('a harmless authenticated read: the identification-type catalog', () => {
-		expect(type.test?.request).toMatchObject({ method: 'GET', url: '/catalog/id-types' });
-	});
-
-	test('right key: the service answers 200, so the test succeeds (the trailing slash of the Base URL does not matter)', async () => {
-		const answer = await env.engine.credentials.testCredential(
-			'receiptsApi',
-			{ baseUrl: `${env.server.url('receipts')}/`, apiKey: env.receipts.apiKey },
-			helpers,
-		);
-		expect(answer.status).toBe(200);
+	test('the Test button reads the identification-type catalog with X-Key only; right key: OK (a trailing slash of the Base URL does not matter)', async () => {
+		const result = await env.engine.testCredential('receiptsApi', {
+			baseUrl: `${env.server.url('receipts')}/`,
+			apiKey: env.receipts.apiKey,
+			certificatePassword: env.receipts.certificatePassword,
+		});
+		expect(result).toEqual({
+			status: 'OK',
+			message: 'Connection successful: Receipts accepted the API key.',
+		});
 		const [call] = env.calls();
 		expect([call.method, call.path]).toEqual(['GET', '/catalog/id-types']);
 		expect(call.headers['x-key']).toBe(env.receipts.apiKey);
 		expect(call.headers['x-password']).toBeUndefined();
-		expect(
-			verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status).status,
-		).toBe('OK');
 	});
 
-	test('wrong key: 401 and a message that says the key was refused', async () => {
-		const answer = await env.engine.credentials.testCredential(
-			'receiptsApi',
-			{ baseUrl: env.server.url('receipts'), apiKey: 'nope-nope' },
-			helpers,
-		);
-		expect(answer.status).toBe(401);
+	test('wrong key: a message that says the key was refused and what to check', async () => {
 		expect(
-			verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status),
+			await env.engine.testCredential('receiptsApi', {
+				baseUrl: env.server.url('receipts'),
+				apiKey: 'nope-nope',
+			}),
 		).toEqual({
 			status: 'Error',
 			message: expect.stringMatching(
-				/^The receipts service refused the API key \(HTTP 401\)\. Check the API Key/,
+				/^Receipts refused the API key \(.*\) \(GET \/catalog\/id-types, HTTP 401\)\. Check the API Key of the Receipts credential/,
 			),
 		});
 	});
 
-	test('a Base URL that is not the service: 404 and a message that names the Base URL', async () => {
-		const answer = await env.engine.credentials.testCredential(
-			'receiptsApi',
-			{ baseUrl: `${env.server.url('receipts')}/nothing-here`, apiKey: env.receipts.apiKey },
-			helpers,
-		);
-		expect(answer.status).toBe(404);
-		expect(
-			verdict(/** @type {NonNullable<typeof type.test>} */ (type.test), answer.status).message,
-		).toMatch(/^The Base URL answers, but not as the receipts service/);
+	test('a Base URL that is not the service: 404 and a message that says so', async () => {
+		const result = await env.engine.testCredential('receiptsApi', {
+			baseUrl: `${env.server.url('receipts')}/nothing-here`,
+			apiKey: env.receipts.apiKey,
+		});
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^Receipts: .*\(GET \/catalog\/id-types, HTTP 404\)/),
+		});
 	});
 
 	test('the credential applies only X-Key (X-Password is added by the node on signing operations)', async () => {

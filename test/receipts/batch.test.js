@@ -1,4 +1,5 @@
-/** @import { IDataObject, INodeProperties } from 'n8n-workflow' */
+/** @import { IDataObject, INodeProperties, INodeType } from 'n8n-workflow' */
+/** @import { RunResult } from '../harness/engine' */
 import { createHash, createHmac } from 'node:crypto';
 import { built } from '../harness/engine';
 import { accessKeyCheckDigit, splitAccessKey } from '../../nodes/shared/sri/accessKey';
@@ -11,6 +12,7 @@ import {
 	settlementBody,
 	useReceipts,
 	waybillBody,
+	xmlOf,
 } from './setup';
 
 /**
@@ -250,6 +252,111 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 		expect(out.map((o) => o.secuencial ?? o.error)).toEqual(
 			out.map((o, k) => (o.error ? o.error : 100 + k)),
 		);
+	});
+});
+
+describe('checked once, sent as checked', () => {
+	/**
+	 * Runs `run` counting how often the node reads each of `names` for each item: an item whose receipt is read
+	 * twice (once to check it, once to send it) could send something other than what was checked.
+	 * @param {string[]} names
+	 * @param {() => Promise<RunResult>} run
+	 */
+	const countingReads = async (names, run) => {
+		const node = env.engine.nodeTypes.getByNameAndVersion('n8n-nodes-latam-fiscal.receipts');
+		const execute = /** @type {NonNullable<INodeType['execute']>} */ (node.execute);
+		/** @type {Record<string, number[]>} */
+		const reads = Object.fromEntries(names.map((name) => [name, []]));
+		/** @type {NonNullable<INodeType['execute']>} */
+		const counted = async function () {
+			const context = this;
+			/** @type {(name: string, i: number, ...rest: unknown[]) => unknown} */
+			const counting = (name, i, ...rest) => {
+				if (names.includes(name)) reads[name][i] = (reads[name][i] ?? 0) + 1;
+				return /** @type {Function} */ (context.getNodeParameter).call(context, name, i, ...rest);
+			};
+			return await execute.call(Object.create(context, { getNodeParameter: { value: counting } }));
+		};
+		node.execute = counted;
+		try {
+			const result = await run();
+			expect(result.error).toBeUndefined();
+		} finally {
+			node.execute = execute;
+		}
+		return reads;
+	};
+	const once = (n) => Array(n).fill(1);
+
+	test.each([false, true])(
+		'Issue and Reissue read each item’s receipt once (Continue On Fail %s): the body sent is the body checked',
+		async (continueOnFail) => {
+			const issued = await countingReads(['jsonBody'], () =>
+				env.run(
+					{
+						resource: 'retention',
+						operation: 'issue',
+						inputMode: 'json',
+						jsonBody: retentionFromRows(),
+					},
+					rowsOf(4),
+					continueOnFail,
+				),
+			);
+			expect(issued.jsonBody).toEqual(once(4));
+
+			const returned = rowsOf(3).map((r) =>
+				env.receipts.seed('retention', { ...retentionBody(), secuencial: r.seq }, 'DEVUELTO'),
+			);
+			const reissued = await countingReads(['jsonBody', 'receiptId'], () =>
+				env.run(
+					{
+						resource: 'retention',
+						operation: 'reissue',
+						inputMode: 'json',
+						jsonBody: retentionFromRows(),
+						receiptId: '={{ $json.id }}',
+					},
+					returned.map((r, k) => ({ id: r.id, seq: rowsOf(3)[k].seq })),
+					continueOnFail,
+				),
+			);
+			expect(reissued).toEqual({ jsonBody: once(3), receiptId: once(3) });
+		},
+	);
+
+	test('Issue From XML, Document → Authorize and Send by Email read each item once', async () => {
+		const fromXml = await countingReads(['xml'], () =>
+			env.run(
+				{ resource: 'retention', operation: 'issueFromXml', xml: xmlOf('comprobanteRetencion') },
+				rowsOf(3),
+			),
+		);
+		expect(fromXml.xml).toEqual(once(3));
+
+		const created = rowsOf(3).map((r) =>
+			env.receipts.seed('retention', { ...retentionBody(), secuencial: r.seq }, 'CREADO'),
+		);
+		const authorized = await countingReads(['receiptId'], () =>
+			env.run(
+				{ resource: 'document', operation: 'authorize', receiptId: '={{ $json.id }}' },
+				created.map((r) => ({ id: r.id })),
+			),
+		);
+		expect(authorized.receiptId).toEqual(once(3));
+
+		const mailed = await countingReads(['receiptId', 'recipients'], () =>
+			env.run(
+				{
+					resource: 'document',
+					operation: 'sendEmail',
+					receiptId: '={{ $json.id }}',
+					recipients: 'buyer@example.com',
+				},
+				created.map((r) => ({ id: r.id })),
+			),
+		);
+		expect(mailed).toEqual({ receiptId: once(3), recipients: once(3) });
 	});
 });
 

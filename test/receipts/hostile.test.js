@@ -264,7 +264,7 @@ describe('secrets a service echoes stay out of the run', () => {
 		['JSON', undefined],
 		['an HTML page', 'text'],
 	])(
-		'an issue refused (%s) repeating X-Key and X-Password raw, JSON-escaped and URL-encoded',
+		'an issue refused (%s) repeating X-Key and X-Password in every spelling (as values, keys, a validation error)',
 		async (_what, as) => {
 			useHostileSecrets();
 			env.server.fail({

@@ -1,6 +1,15 @@
-import { REDACTED, redact, scrubError, scrubText, secretForms } from '../../nodes/shared/redact';
+import {
+	base64Cores,
+	LATIN1_ENTITIES,
+	REDACTED,
+	redact,
+	scrubError,
+	scrubText,
+} from '../../nodes/shared/redact';
 
 /** The one redaction rule of the package: what each service echoes, masked by name; what was sent, cut out by value. */
+const KEY = 'rk_live/0123+4567';
+
 describe('redact', () => {
 	test('masks the secret fields each service echoes, at any depth, and keeps their place', () => {
 		const out = redact({
@@ -73,19 +82,106 @@ describe('redact', () => {
 		expect(out.errorResponse).toEqual({ password: REDACTED, text: REDACTED });
 	});
 
-	test('cuts a secret out in every form a service echoes it: raw, JSON-escaped (also as PHP writes it), URL- and form-encoded', () => {
-		const secret = 'p@ss "wörd"/+ &x=1';
-		expect(secretForms(secret)).toEqual([
-			secret,
-			'p@ss \\"wörd\\"/+ &x=1',
-			'p@ss \\"w\\u00f6rd\\"\\/+ &x=1',
-			'p%40ss%20%22w%C3%B6rd%22%2F%2B%20%26x%3D1',
-			'p%40ss+%22w%C3%B6rd%22%2F%2B+%26x%3D1',
-		]);
-		const echoed = `raw ${secret} | json {"s":${JSON.stringify(secret)}} | php ${secretForms(secret)[2]} | query ?s=${encodeURIComponent(secret)} | form s=${secretForms(secret)[4]}`;
-		expect(scrubText(echoed, [secret])).toBe(
-			`raw ${REDACTED} | json {"s":"${REDACTED}"} | php ${REDACTED} | query ?s=${REDACTED} | form s=${REDACTED}`,
+	describe('every spelling a service may echo a secret in', () => {
+		const secret = 'p@ss "wörd"/+ &x=1<ñ>';
+		const spelled = (text) => scrubText(`«${text}»`, [secret]);
+		test.each([
+			['as it is', secret],
+			['JSON-escaped', JSON.stringify(secret).slice(1, -1)],
+			['JSON the PHP way (\\/ and \\u00f6)', 'p@ss \\"w\\u00f6rd\\"\\/+ &x=1<\\u00f1>'],
+			[
+				'Python (every non-ASCII character \\u-escaped, lower-case hex)',
+				'p@ss \\"w\\u00f6rd\\"/+ &x=1<\\u00f1>',
+			],
+			['Go (<, >, & as \\u003c, \\u003e, \\u0026)', 'p@ss \\"wörd\\"/+ \\u0026x=1\\u003cñ\\u003e'],
+			[
+				'.NET (upper-case hex, HTML-sensitive signs too)',
+				'p@ss \\u0022w\\u00F6rd\\u0022/\\u002B \\u0026x=1\\u003C\\u00F1\\u003E',
+			],
+			['URL-encoded', encodeURIComponent(secret)],
+			[
+				'URL-encoded with lower-case hex',
+				encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+			],
+			['form-encoded (+ for a space)', new URLSearchParams({ s: secret }).toString().slice(2)],
+			['HTML, named entities', 'p@ss &quot;w&ouml;rd&quot;/+ &amp;x=1&lt;&ntilde;&gt;'],
+			['HTML, decimal references', 'p@ss &#34;w&#246;rd&#34;&#47;&#43; &#38;x=1&#60;&#241;&#62;'],
+			[
+				'HTML, hex references in either case',
+				'p@ss &#x22;w&#xF6;rd&#X22;/+ &#x26;x=1&#x3c;&#xf1;&#x3E;',
+			],
+			['a mix of them', 'p@ss &quot;w\\u00f6rd%22/%2b+&amp;x=1&lt;%C3%B1\\u003e'],
+			['base64 of the secret alone', Buffer.from(secret).toString('base64')],
+			[
+				'base64 of user:secret (a Basic-like echo)',
+				Buffer.from(`user:${secret}`).toString('base64'),
+			],
+			[
+				'base64url of a longer prefix and the secret',
+				Buffer.from(`ab:${secret}`).toString('base64url'),
+			],
+		])('%s', (_, text) => {
+			expect(spelled(text)).toBe(`«${REDACTED}»`);
+		});
+
+		test('a Basic header echoed whole: the user name and the padding go with it', () => {
+			const header = `Basic ${Buffer.from(`someone:${secret}`).toString('base64')}`;
+			expect(scrubText(`got "${header}"`, [secret])).toBe(`got "Basic ${REDACTED}"`);
+		});
+
+		test('characters outside the Basic Multilingual Plane: as UTF-16 surrogate escapes and as UTF-8 bytes', () => {
+			const emoji = 'key🔑2026';
+			expect(scrubText('a key\\ud83d\\udd112026 b', [emoji])).toBe(`a ${REDACTED} b`);
+			expect(scrubText('a key%F0%9F%94%912026 b', [emoji])).toBe(`a ${REDACTED} b`);
+			expect(scrubText('a key&#128273;2026 b', [emoji])).toBe(`a ${REDACTED} b`);
+		});
+
+		test('HTML names every character from U+00A0 to U+00FF (96 names, in order)', () => {
+			expect(LATIN1_ENTITIES).toHaveLength(96);
+			expect(LATIN1_ENTITIES[0xf1 - 0xa0]).toBe('ntilde');
+			expect(LATIN1_ENTITIES[0xff - 0xa0]).toBe('yuml');
+		});
+
+		test('a text that only looks like the secret stays as it is', () => {
+			for (const near of [
+				secret.slice(0, -1),
+				secret.toUpperCase(),
+				'p@ss "word"/+ &x=1<n>',
+				Buffer.from(secret.slice(0, 6)).toString('base64'),
+			])
+				expect(scrubText(`«${near}»`, [secret])).toBe(`«${near}»`);
+		});
+
+		test('a secret of fewer than 8 bytes is not looked for in base64 (so little base64 could be anything)', () => {
+			expect(base64Cores('abc1234')).toEqual([]);
+			expect(base64Cores('abc12345').length).toBeGreaterThan(0);
+			const short = Buffer.from('xx:abc1234').toString('base64');
+			expect(scrubText(short, ['abc1234'])).toBe(short);
+		});
+	});
+
+	test('a secret used as a key is cut out of the key, at any depth; keys that become the same keep both values', () => {
+		const out = redact(
+			{
+				errors: { [KEY]: ['is not valid'], [`X-Key ${KEY}`]: 'no', [`${KEY}`.toUpperCase()]: 1 },
+				[KEY]: 2,
+				[encodeURIComponent(KEY)]: 3,
+			},
+			[KEY],
 		);
+		expect(out).toEqual({
+			errors: { [REDACTED]: ['is not valid'], [`X-Key ${REDACTED}`]: 'no', [KEY.toUpperCase()]: 1 },
+			[REDACTED]: 2,
+			[`${REDACTED} 2`]: 3,
+		});
+	});
+
+	test('__proto__ in an answer is data, not the prototype of the copy', () => {
+		const answer = JSON.parse('{"__proto__": {"polluted": true}, "ok": 1}');
+		const out = redact(answer, [KEY]);
+		expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+		expect(Object.keys(out)).toEqual(['__proto__', 'ok']);
+		expect(/** @type {Record<string, unknown>} */ ({}).polluted).toBeUndefined();
 	});
 
 	test('scrubError also cleans the causes and a copy of the node n8n attaches (its parameters), leaving the node itself as it is', () => {

@@ -101,6 +101,13 @@ export class PartnersSimulator {
 	/** @type {number | undefined} */
 	expireCountdown;
 
+	/**
+	 * When set, `GET /v1/products` plays a service (or a proxy) that never stops: every page asked is answered
+	 * with 15 plans padded to about this many bytes in all, and there is always a next page.
+	 * @type {number | undefined}
+	 */
+	endlessPagesOf = undefined;
+
 	/** Revokes every token issued so far: the next call with one gets 401. */
 	expireTokens() {
 		this.validTokens.clear();
@@ -111,6 +118,24 @@ export class PartnersSimulator {
 		this.expireCountdown = n;
 	}
 
+	/**
+	 * Page `page` of a plan list that never ends, about `bytes` long.
+	 * @returns {Record<string, unknown>}
+	 */
+	endlessPage(page, bytes) {
+		const filler = 'x'.repeat(Math.ceil(bytes / this.perPage));
+		const products = Array.from({ length: this.perPage }, (_, n) => ({
+			uuid: `endless-${page}-${n}`,
+			name: `Plan ${page}.${n}`,
+			status: 'active',
+			description: filler,
+		}));
+		return {
+			products,
+			pagination: { currentPage: page, lastPage: page + 1, perPage: this.perPage, total: Infinity },
+		};
+	}
+
 	/** Forgets the data (plans, clients, subscriptions); issued tokens stay valid. */
 	reset() {
 		this.products.clear();
@@ -118,6 +143,7 @@ export class PartnersSimulator {
 		this.subscriptions.clear();
 		this.tokensIssued = 0;
 		this.tokenMaxUses = undefined;
+		this.endlessPagesOf = undefined;
 	}
 
 	/**
@@ -228,6 +254,8 @@ export class PartnersSimulator {
 					(p) => !search || p.name.toLowerCase().includes(search),
 				);
 				const page = Math.max(1, Number(req.query.page ?? 1) || 1);
+				if (this.endlessPagesOf !== undefined)
+					return ok(this.endlessPage(page, this.endlessPagesOf));
 				const lastPage = Math.max(1, Math.ceil(all.length / this.perPage));
 				const products = all.slice((page - 1) * this.perPage, page * this.perPage);
 				return ok({

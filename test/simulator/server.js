@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { spellingsOf } from './spellings';
 /** @import { IncomingHttpHeaders, Server } from 'node:http' */
 /** @import { AddressInfo } from 'node:net' */
 
@@ -74,7 +75,8 @@ import { createServer } from 'node:http';
  *   instead of its own (`as`: `json`, the default, or `pdf`), with a Content-Length unless `declareLength` is
  *   false; never held in memory;
  * - `echo-secrets`: a refusal (`status`, default 401) whose body repeats every credential header and every
- *   text of the request body, raw, JSON-escaped and URL-encoded (`as: 'text'`: an HTML page instead of JSON);
+ *   text of the request body in every spelling of ./spellings.js, as values and as keys, and as a validation
+ *   error listing the headers' values (`as: 'text'`: an HTML page instead of JSON);
  * - `ignore-page`: the service answers as if no `page` were asked (always the first page);
  * - `repeat-page`: the service answers the first page's items but claims the page asked (`currentPage`).
  */
@@ -722,21 +724,22 @@ export function carriedValues(req) {
 }
 
 /**
- * A refusal that repeats what the request carried, in the three forms a careless service uses: as it is,
- * JSON-escaped (quoted inside a JSON text) and URL-encoded (an address with the value in its query).
+ * A refusal that repeats what the request carried, in every spelling services write (./spellings.js: raw,
+ * JSON-escaped the ways JavaScript, PHP, Python, Go and .NET write it, URL- and form-encoded in either case of
+ * hex, HTML references named, decimal and hex, base64 of the value and of a Basic-like `user:value`), also as
+ * object keys, and as a validation error that lists each credential header with its value.
  * @returns {SimResponse}
  */
 function echoSecrets(req, status, asText) {
 	const values = carriedValues(req);
-	const raw = values.join(' ');
-	const escaped = values.map((v) => JSON.stringify(v).slice(1, -1)).join(' ');
-	const encoded = values.map((v) => encodeURIComponent(v)).join('&');
+	const spelled = values.map(spellingsOf);
 	if (asText) {
+		const lines = spelled.flatMap((forms) => Object.entries(forms).map(([k, v]) => `${k}: ${v}`));
 		return {
 			status,
 			headers: { 'content-type': 'text/html' },
 			raw: Buffer.from(
-				`<html><body>Refused: ${raw}<br>{"sent":"${escaped}"}<br>retry at /login?next=${encoded}</body></html>`,
+				`<html><body>Refused: ${values.join(' ')}<br>${lines.join('<br>')}<br>retry at /login?next=${values.map(encodeURIComponent).join('&')}</body></html>`,
 			),
 		};
 	}
@@ -744,11 +747,22 @@ function echoSecrets(req, status, asText) {
 		status,
 		body: {
 			status: 'error',
-			message: `Refused: ${raw}`,
+			message: `Refused: ${values.join(' ')}`,
 			error: 'invalid_client',
-			error_description: `Client credentials {"sent":"${escaped}"} not accepted`,
-			detail: `see /login?next=${encoded}`,
+			error_description: `Client credentials {"sent":"${spelled.map((f) => f.json).join(' ')}"} not accepted`,
+			detail: `see /login?next=${spelled.map((f) => f.url).join('&')}`,
 			code: 'echo',
+			// every spelling of every value, and each value as a key
+			spellings: spelled,
+			received: Object.fromEntries(values.map((v) => [v, 'refused'])),
+			// a validation error listing the headers it checked, with their values
+			errors: CREDENTIAL_HEADERS.filter((name) => typeof req.headers[name] === 'string').map(
+				(name) => ({
+					loc: ['header', name],
+					input: req.headers[name],
+					msg: `Value error, ${name}: ${spellingsOf(String(req.headers[name])).python} is not a valid key`,
+				}),
+			),
 		},
 	};
 }

@@ -1,5 +1,8 @@
 /** @import { ICredentialsDecrypted, ICredentialTestFunctions, INodeType } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
 import { built } from '../harness/engine';
+import { leaks } from '../harness/hostile';
+import { spellingsOf } from '../simulator/spellings';
 /** @import { TriggerHarness } from '../harness/webhook' */
 import {
 	asEnvelope,
@@ -256,6 +259,25 @@ describe('Extraction Trigger through n8n-core webhook contexts', () => {
 		expect(h.executions).toHaveLength(0);
 	});
 
+	it('its output passes the package’s scrubber: a secret-named field masked, the webhook secret cut out in any spelling, also as a key', async () => {
+		const h = await extractionHarness();
+		try {
+			const data = {
+				...completedData('ext_scrub'),
+				credentials: { rfc: 'EKU9003173C9', password: 'sat-ciec-1234' },
+				echo: Object.values(spellingsOf(SECRET)).join(' | '),
+				byKey: { [SECRET]: 'as a key' },
+			};
+			expect((await deliver(h, envelope('extraction.completed', data))).answer.status).toBe(200);
+			const [item] = h.executions[0].items;
+			expect(item.credentials).toEqual({ rfc: 'EKU9003173C9', password: '[redacted]' });
+			expect(leaks(JSON.stringify(h.executions), [SECRET, 'sat-ciec-1234'])).toEqual([]);
+			expect(item.byKey).toEqual({ '[redacted]': 'as a key' });
+		} finally {
+			await h.stop();
+		}
+	});
+
 	it('never puts the secret or the signature headers in the output', async () => {
 		await deliver(h, envelope('extraction.completed', completedData('ext_I')));
 		const text = JSON.stringify(h.executions);
@@ -392,21 +414,24 @@ describe('Extraction Trigger secret rotation (the secret is read at most once a 
 		}
 	});
 
-	it('without a delivery signed with the new secret, the old one stops working within a second', async () => {
+	it('without a delivery signed with the new secret, the old one stops working within a second (of the fake clock)', async () => {
 		const h = await extractionHarness();
 		try {
-			expect(
-				(await deliver(h, envelope('extraction.completed', completedData('rot_4')))).answer.status,
-			).toBe(200);
-			h.credentials.set('extractionWebhookApi', {
-				secret: 'whsec_rotated_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+			await withFakeClock(async () => {
+				expect(
+					(await deliver(h, envelope('extraction.completed', completedData('rot_4')))).answer
+						.status,
+				).toBe(200);
+				h.credentials.set('extractionWebhookApi', {
+					secret: 'whsec_rotated_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+				});
+				await new Promise((resolve) => setTimeout(resolve, 1100));
+				expectRefused(
+					h,
+					(await deliver(h, envelope('extraction.completed', completedData('rot_5')))).answer,
+					'signature mismatch',
+				);
 			});
-			await new Promise((resolve) => setTimeout(resolve, 1100));
-			expectRefused(
-				h,
-				(await deliver(h, envelope('extraction.completed', completedData('rot_5')))).answer,
-				'signature mismatch',
-			);
 		} finally {
 			await h.stop();
 		}

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 /** @import { IDataObject } from 'n8n-workflow' */
-import { checkedReceipt, notificationEventId } from '../../nodes/Triggers/ReceiptsTrigger/receipt';
+import { eventOfState, notificationEventId } from '../../nodes/Triggers/ReceiptsTrigger/receipt';
+import { withFakeClock } from '../harness/clock';
 import { built } from '../harness/engine';
+import { leaks } from '../harness/hostile';
+import { spellingsOf } from '../simulator/spellings';
 import { TriggerHarness } from '../harness/webhook';
 import { ReceiptsSimulator } from '../simulator/receipts';
 import { SimulatorServer } from '../simulator/server';
@@ -85,9 +88,23 @@ const seeded = (estado) =>
 		},
 		estado,
 	);
+/** An invoice the service holds, with its own number, buyer and totals. */
+const seededInvoice = (estado) =>
+	service.seed(
+		'invoice',
+		{
+			ambiente: 1,
+			secuencial: 148,
+			emisor: { ruc: '1790000000001' },
+			comprador: { razon_social: 'Cliente S.A.', identificacion: '1790000000001' },
+			totales: { total_sin_impuestos: 100, importe_total: 115 },
+		},
+		estado,
+	);
 const tokenOf = (url) => new URL(url).searchParams.get('token');
-const edocReads = () =>
-	server.received('receipts').filter((r) => r.method === 'GET' && r.path.startsWith('/edocs/'));
+/** The reads the trigger made of the service (any GET). */
+const reads = () => server.received('receipts').filter((r) => r.method === 'GET');
+const edocReads = () => reads().filter((r) => r.path.startsWith('/edocs/'));
 const warnings = (harness) => harness.logs.filter((l) => l.level === 'warn').map((l) => l.message);
 
 describe('Receipts Trigger: activation', () => {
@@ -186,6 +203,40 @@ describe('Receipts Trigger: activation', () => {
 			/^Could not subscribe to "receipt-issued" in the receipts service: Receipts refused the API key/,
 		);
 		expect(service.subscriptions).toHaveLength(0);
+	});
+
+	test('a refusal that echoes the subscribed URL in every spelling: the activation error shows neither the token nor the key', async () => {
+		const harness = newHarness(['receipt-issued']);
+		await harness.start();
+		server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/webhooks',
+			mode: 'echo-secrets',
+			status: 400,
+			times: 1,
+		});
+		const error = await harness.activate().then(
+			() => undefined,
+			(e) => /** @type {Error & Record<string, unknown>} */ (e),
+		);
+		expect(error?.message).toMatch(
+			/^Could not subscribe to "receipt-issued" in the receipts service: /,
+		);
+		const sent = /** @type {{ webhook_url: string }} */ (
+			server.received('receipts').find((r) => r.path === '/webhooks')?.body
+		);
+		const token = /** @type {string} */ (tokenOf(sent.webhook_url));
+		expect(token.length).toBeGreaterThan(30);
+		const shown = JSON.stringify({
+			message: error?.message,
+			description: error?.description,
+			stack: error?.stack,
+			context: error?.context,
+			cause: /** @type {any} */ (error)?.cause,
+			logs: harness.logs,
+		});
+		expect(leaks(shown, [token, service.apiKey, sent.webhook_url])).toEqual([]);
 	});
 
 	test('listening for a test event subscribes nothing; a delivery to the Test URL must carry the account API key', async () => {
@@ -294,29 +345,113 @@ describe('Receipts Trigger: a subscription request without an answer keeps its t
 });
 
 describe('Receipts Trigger: deliveries', () => {
-	test('a genuine notification: the receipt is read from the service (X-Key only), one run; api-key masked, certificate password absent', async () => {
+	test('a genuine notification: the receipt is read from the service (X-Key only) and the run outputs it as the service holds it, with the event; no key, no certificate password', async () => {
 		const harness = await receiptsHarness();
-		const id = seeded('AUTORIZADO').id;
+		const invoice = seededInvoice('AUTORIZADO');
 		server.clear();
-		expect((await deliver('receipt-issued', id)).status).toBe(200);
+		expect((await deliver('receipt-issued', invoice.id)).status).toBe(200);
 		expect(harness.executions).toHaveLength(1);
 		const [item] = harness.executions[0].items;
-		expect(item).toMatchObject({
-			id,
+		const { eventId, ...rest } = item;
+		expect(rest).toEqual({
+			...service.full(invoice),
 			event: 'receipt-issued',
-			estado: 'AUTORIZADO',
-			autorizacion: { estado: 'AUTORIZADO' },
 			stateFrom: 'service',
-			sujeto: { razon_social: 'Cliente S.A.' },
 		});
-		expect(item.eventId).toMatch(EVENT_ID);
-		expect(String(item.eventId).startsWith(`${id}:`)).toBe(true);
-		expect(item['api-key']).toBe('[redacted]');
+		expect(eventId).toMatch(EVENT_ID);
+		expect(String(eventId).startsWith(`${invoice.id}:`)).toBe(true);
+		expect(item['api-key']).toBeUndefined();
 		expect(JSON.stringify(harness.executions)).not.toContain(service.apiKey);
 		expect(JSON.stringify(harness.executions)).not.toContain(service.certificatePassword);
-		expect(edocReads().map((r) => [r.path, r.headers['x-key'], r.headers['x-password']])).toEqual([
-			[`/edocs/${id}`, service.apiKey, undefined],
+		// GET /edocs/{id} (its state and type), then the whole invoice: two reads, X-Key only.
+		expect(reads().map((r) => [r.path, r.headers['x-key'], r.headers['x-password']])).toEqual([
+			[`/edocs/${invoice.id}`, service.apiKey, undefined],
+			[`/invoices/${invoice.id}`, service.apiKey, undefined],
 		]);
+	});
+
+	test('a retention (the spec shows no read of a whole retention): the run outputs what GET /edocs/{id} says, nothing of the notification', async () => {
+		const harness = await receiptsHarness();
+		const retention = seeded('AUTORIZADO');
+		server.clear();
+		expect((await deliver('receipt-issued', retention.id)).status).toBe(200);
+		const [item] = harness.executions[0].items;
+		expect(item).toEqual({
+			...service.edoc(retention),
+			event: 'receipt-issued',
+			eventId: expect.stringMatching(EVENT_ID),
+			stateFrom: 'service',
+		});
+		expect(item.sujeto).toBeUndefined(); // the notification carried it; the service's answer does not
+		// A 07 may be an ATS retention, whose whole read the spec shows: asked once, it answers 404 for this one.
+		expect(reads().map((r) => r.path)).toEqual([
+			`/edocs/${retention.id}`,
+			`/ats-retentions/${retention.id}`,
+		]);
+	});
+
+	test('a service whose answer echoes the account key and certificate password in every spelling, also as keys: none of them in the run', async () => {
+		const harness = await receiptsHarness();
+		const invoice = seededInvoice('AUTORIZADO');
+		const spelled = [service.apiKey, service.certificatePassword].map(spellingsOf);
+		server.fail({
+			service: 'receipts',
+			method: 'GET',
+			path: '/invoices/',
+			status: 200,
+			body: {
+				...service.full(invoice),
+				nota: spelled.map((forms) => Object.values(forms).join(' ')).join(' / '),
+				recibido: { [service.apiKey]: 'X-Key', [service.certificatePassword]: 'X-Password' },
+			},
+			times: 1,
+		});
+		expect((await deliver('receipt-issued', invoice.id)).status).toBe(200);
+		const [item] = harness.executions[0].items;
+		expect(item.recibido).toEqual({ '[redacted]': 'X-Key', '[redacted] 2': 'X-Password' });
+		expect(
+			leaks(JSON.stringify(harness.executions), [service.apiKey, service.certificatePassword]),
+		).toEqual([]);
+	});
+
+	test('the account key and address are read from the credential at most once a second, however many notifications arrive', async () => {
+		const harness = await receiptsHarness();
+		const ids = Array.from({ length: 5 }, () => seededInvoice('AUTORIZADO').id);
+		// Time stands still while the notifications arrive (n8n decrypts a credential on every read).
+		jest.useFakeTimers({
+			doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'],
+		});
+		try {
+			const before = harness.credentials.reads.get('receiptsApi') ?? 0;
+			for (const id of ids) expect((await deliver('receipt-issued', id)).status).toBe(200);
+			expect(harness.credentials.reads.get('receiptsApi')).toBe(before + 1);
+			jest.setSystemTime(Date.now() + 1000);
+			expect((await deliver('receipt-issued', seededInvoice('NO AUTORIZADO').id)).status).toBe(200);
+			expect(harness.credentials.reads.get('receiptsApi')).toBe(before + 2);
+		} finally {
+			jest.useRealTimers();
+		}
+		expect(harness.executions).toHaveLength(6);
+	});
+
+	test('a rotated account key works at once: a notification with the new key is checked again with a fresh read', async () => {
+		const harness = await receiptsHarness(['receipt-issued'], { mode: 'manual' });
+		const testUrl = `${harness.url}?event=receipt-issued`;
+		const invoice = seededInvoice('AUTORIZADO');
+		expect(
+			(await send('receipt-issued', service.payload(invoice.id), { url: testUrl })).status,
+		).toBe(200);
+		service.apiKey = 'rk_live_rotated_key_0123456789';
+		harness.credentials.set('receiptsApi', {
+			baseUrl: server.url('receipts'),
+			apiKey: service.apiKey,
+			certificatePassword: service.certificatePassword,
+		});
+		const again = seededInvoice('AUTORIZADO');
+		expect((await send('receipt-issued', service.payload(again.id), { url: testUrl })).status).toBe(
+			200,
+		);
+		expect(harness.executions).toHaveLength(2);
 	});
 
 	test('a signing failure arrives as issue-error with the firma object the service holds', async () => {
@@ -333,6 +468,60 @@ describe('Receipts Trigger: deliveries', () => {
 			estado: 'CREADO',
 			firma: { status: 400 },
 			stateFrom: 'service',
+		});
+	});
+
+	describe('a run starts only when the state the service holds stands for the notification’s event (receipts service, Events)', () => {
+		test.each([
+			['DEVUELTO', 'issue-error'],
+			['ENVIADO', undefined],
+			['RECIBIDO', undefined],
+			['PRE-AUTORIZADO', undefined],
+			['CREADO', 'issue-error'],
+			['ERROR', undefined],
+		])(
+			'a trigger subscribed to receipt-issued only: a receipt-issued notification about a receipt the service holds as %s starts nothing (200, the reason at warn level)',
+			async (estado, held) => {
+				const harness = await receiptsHarness(['receipt-issued']);
+				const invoice = seededInvoice(/** @type {any} */ (estado));
+				const claim = { ...service.payload(invoice.id), estado: 'AUTORIZADO' };
+				expect(await send('receipt-issued', claim)).toEqual({
+					status: 200,
+					body: { received: true },
+				});
+				expect(harness.executions).toHaveLength(0);
+				expect(warnings(harness)).toEqual([
+					expect.stringMatching(
+						new RegExp(
+							`receipt-issued notification not run: the receipts service holds receipt ${invoice.id} as ${estado}, ${held ? `an outcome of ${held}` : 'which no event stands for'}`,
+						),
+					),
+				]);
+			},
+		);
+
+		test.each(['AUTORIZADO', 'NO AUTORIZADO'])(
+			'a receipt the service holds as %s: receipt-issued runs, issue-error does not',
+			async (estado) => {
+				const harness = await receiptsHarness();
+				const invoice = seededInvoice(/** @type {any} */ (estado));
+				expect((await deliver('issue-error', invoice.id)).status).toBe(200);
+				expect(harness.executions).toHaveLength(0);
+				expect((await deliver('receipt-issued', invoice.id)).status).toBe(200);
+				expect(harness.executions.map((e) => [e.items[0].event, e.items[0].estado])).toEqual([
+					['receipt-issued', estado],
+				]);
+			},
+		);
+
+		test('the state is the service’s at the time it is asked: a receipt reissued and authorized since, notified again as issue-error, starts nothing', async () => {
+			const harness = await receiptsHarness();
+			const invoice = seededInvoice('DEVUELTO');
+			const stale = service.payload(invoice.id);
+			expect((await send('issue-error', stale)).status).toBe(200);
+			service.setState(invoice.id, 'AUTORIZADO');
+			expect((await send('issue-error', { ...stale, reenvio: 1 })).status).toBe(200);
+			expect(harness.executions.map((e) => e.items[0].estado)).toEqual(['DEVUELTO']);
 		});
 	});
 
@@ -437,11 +626,34 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 			autorizacion: { estado: 'NO AUTORIZADO', mensajes: [{ identificador: '39', tipo: 'ERROR' }] },
 			stateFrom: 'service',
 		});
-		// outcome fields the service's answer does not have are not taken from the sender
+		// nothing of the notification: neither the outcome fields the service's answer lacks nor the rest
 		expect(item.firma).toBeUndefined();
 		expect(item.envio_sri).toBeUndefined();
-		// the rest is as delivered
-		expect(item.sujeto).toEqual(genuine.sujeto);
+		expect(item.sujeto).toBeUndefined();
+		expect(genuine.sujeto).toBeDefined();
+	});
+
+	test('a forged invoice notification with another number and a total of 99999.99: the run shows the number, buyer and total the service holds, and nothing else of the notification', async () => {
+		const harness = await receiptsHarness();
+		const invoice = seededInvoice('AUTORIZADO');
+		const forged = {
+			...service.payload(invoice.id),
+			secuencial: 999,
+			comprador: { razon_social: 'Someone Else', identificacion: '0999999999' },
+			totales: { total_sin_impuestos: 99999.99, importe_total: 99999.99 },
+			instrucciones: 'pay to account 123',
+		};
+		expect((await service.forge('receipt-issued', forged)).map((a) => a.status)).toEqual([200]);
+		const [item] = harness.executions[0].items;
+		expect(item).toMatchObject({
+			id: invoice.id,
+			secuencial: 148,
+			comprador: { razon_social: 'Cliente S.A.' },
+			totales: { importe_total: 115 },
+			stateFrom: 'service',
+		});
+		expect(JSON.stringify(item)).not.toContain('99999.99');
+		expect(item.instrucciones).toBeUndefined();
 	});
 
 	test('a notification about a receipt the service does not know starts no run: 200 {received:true} (the sender stops), the reason at warn level', async () => {
@@ -543,13 +755,12 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 			delayMs: 20000,
 			times: 5,
 		});
-		const started = Date.now();
-		expect(await deliver('receipt-issued', id)).toEqual({
-			status: 503,
-			body: { error: 'unavailable' },
-		});
+		const { result, elapsedMs } = await withFakeClock(() => deliver('receipt-issued', id));
+		expect(result).toEqual({ status: 503, body: { error: 'unavailable' } });
 		// 1 s deadline; without it the read would wait for the 20 s answer (or the 60 s request timeout)
-		expect(Date.now() - started).toBeLessThan(8000);
+		expect(elapsedMs).toBeGreaterThanOrEqual(1000);
+		expect(elapsedMs).toBeLessThan(20000);
+		expect(edocReads()).toHaveLength(1);
 		expect(harness.executions).toHaveLength(0);
 		expect(warnings(harness)).toEqual([
 			expect.stringMatching(
@@ -572,25 +783,55 @@ describe('Receipts Trigger: forged notifications (the service does not sign them
 			{ status: 200, body: { id: 'another0receipt', estado: 'AUTORIZADO' } },
 		],
 		['an answer without estado', { status: 200, body: { id: 'x' } }],
-	])('%s: 503 {error:"unavailable"}, no run, the reason in the log', async (_, fault) => {
+	])(
+		'%s: read once (never again for this notification), 503 {error:"unavailable"} that names nothing, no run, the reason in the log',
+		async (_, fault) => {
+			const harness = await receiptsHarness(['receipt-issued'], { options: { checkTimeout: 1 } });
+			const id = seeded('AUTORIZADO').id;
+			server.fail({
+				service: 'receipts',
+				method: 'GET',
+				path: '/edocs/',
+				times: 10,
+				.../** @type {any} */ (fault),
+			});
+			const { result, elapsedMs } = await withFakeClock(() => deliver('receipt-issued', id));
+			expect(result).toEqual({ status: 503, body: { error: 'unavailable' } });
+			expect(elapsedMs).toBeLessThanOrEqual(1000);
+			expect(reads()).toHaveLength(1);
+			expect(harness.executions).toHaveLength(0);
+			expect(warnings(harness)).toEqual([expect.stringMatching(/answered 503 and started no run/)]);
+			expect(JSON.stringify(harness.logs)).not.toContain(service.apiKey);
+		},
+	);
+
+	test('a forged notification against a failing service: at most two reads per notification, however often it is sent', async () => {
 		const harness = await receiptsHarness(['receipt-issued'], { options: { checkTimeout: 1 } });
-		const id = seeded('AUTORIZADO').id;
+		const invoice = seededInvoice('AUTORIZADO');
+		server.fail({ service: 'receipts', method: 'GET', path: '/edocs/', status: 503, times: 100 });
+		const forged = { ...service.payload(invoice.id), estado: 'AUTORIZADO' };
+		for (let n = 0; n < 3; n++)
+			expect(await send('receipt-issued', { ...forged, n })).toEqual({
+				status: 503,
+				body: { error: 'unavailable' },
+			});
+		expect(reads()).toHaveLength(3); // one per notification
+		server.clear();
+		// The state readable, the whole invoice not: two reads, and the run keeps what GET /edocs/{id} said.
 		server.fail({
 			service: 'receipts',
 			method: 'GET',
-			path: '/edocs/',
-			times: 10,
-			.../** @type {any} */ (fault),
-		});
-		const started = Date.now();
-		expect(await deliver('receipt-issued', id)).toEqual({
+			path: '/invoices/',
 			status: 503,
-			body: { error: 'unavailable' },
+			times: 100,
 		});
-		expect(Date.now() - started).toBeLessThan(8000);
-		expect(harness.executions).toHaveLength(0);
-		expect(warnings(harness)).toEqual([expect.stringMatching(/answered 503 and started no run/)]);
-		expect(JSON.stringify(harness.logs)).not.toContain(service.apiKey);
+		expect((await send('receipt-issued', forged)).status).toBe(200);
+		expect(reads().map((r) => r.path)).toEqual([`/edocs/${invoice.id}`, `/invoices/${invoice.id}`]);
+		expect(harness.executions[0].items[0]).toMatchObject({
+			...service.edoc(invoice),
+			stateFrom: 'service',
+		});
+		expect(harness.executions[0].items[0].secuencial).toBeUndefined();
 	});
 
 	test('Trust Notification Content: no read, and the run says what the sender claims (the documented risk)', async () => {
@@ -696,31 +937,20 @@ describe('notificationEventId', () => {
 	});
 });
 
-describe('checkedReceipt', () => {
-	test('every field the service returns wins; outcome fields it does not return are dropped; the rest is as delivered', () => {
-		/** @type {IDataObject} */
-		const delivered = {
-			id: 'r1',
-			secuencial: '7',
-			estado: 'AUTORIZADO',
-			autorizacion: { estado: 'AUTORIZADO' },
-			envio_sri: { estado: 'RECIBIDA' },
-			firma: { result: 'ok' },
-			'certificate-password': null,
-			clave_acceso: 'claimed',
-		};
-		const answer = {
-			id: 'r1',
-			estado: 'NO AUTORIZADO',
-			autorizacion: { estado: 'NO AUTORIZADO', mensajes: [] },
-			clave_acceso: 'held',
-		};
-		expect(checkedReceipt(delivered, answer)).toEqual({
-			id: 'r1',
-			secuencial: '7',
-			estado: 'NO AUTORIZADO',
-			autorizacion: { estado: 'NO AUTORIZADO', mensajes: [] },
-			clave_acceso: 'held',
-		});
+describe('eventOfState', () => {
+	test.each([
+		['AUTORIZADO', 'receipt-issued'],
+		['NO AUTORIZADO', 'receipt-issued'],
+		[' no autorizado ', 'receipt-issued'],
+		['CREADO', 'issue-error'],
+		['DEVUELTO', 'issue-error'],
+		['ENVIADO', undefined],
+		['RECIBIDO', undefined],
+		['PRE-AUTORIZADO', undefined],
+		['ERROR', undefined],
+		['', undefined],
+		[null, undefined],
+	])('%j: %s', (estado, event) => {
+		expect(eventOfState(estado)).toBe(event);
 	});
 });

@@ -18,6 +18,7 @@ export function listOperation(
 ): OperationModule<PartnersContext> {
 	return {
 		kind: 'read',
+		narrow: 'Turn off Return All and set a Limit',
 		description: updateDisplayOptions({ show: { resource: [resource], operation: ['getMany'] } }, [
 			...returnAllAndLimit,
 			{

@@ -22,6 +22,7 @@ import {
 	refuse as refuseDelivery,
 } from '../webhookIo';
 import { SecretCache } from '../secretCache';
+import { redact } from '../../shared/redact';
 import { EXTRACTION_DESCRIPTION } from '../../Extraction/description';
 import { asEnvelope, extractionEventId, findSignatureHeaders, normalizeEvent } from './event';
 
@@ -204,10 +205,13 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 			signature: headerValue(req.headers, names.signature),
 			timestamp: headerValue(req.headers, names.timestamp),
 		});
-	const secret = await SECRETS.get(cacheKey, readSecret);
-	let verified = check(secret.value);
-	if (!verified.ok && secret.cached && verified.reason === 'signature mismatch')
-		verified = check(await SECRETS.refresh(cacheKey, readSecret));
+	const cached = await SECRETS.get(cacheKey, readSecret);
+	let secret = cached.value;
+	let verified = check(secret);
+	if (!verified.ok && cached.cached && verified.reason === 'signature mismatch') {
+		secret = await SECRETS.refresh(cacheKey, readSecret);
+		verified = check(secret);
+	}
 	if (!verified.ok) return refuse(this, verified.reason);
 
 	const envelope = asEnvelope(parseJsonObject(req.rawBody, undefined));
@@ -228,5 +232,8 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (!memoryOf(this, 'events', EVENT_MEMORY).claim(eventId))
 		return acknowledge(this, TRIGGER, `event ${eventId} already received`);
 
-	return { workflowData: [this.helpers.returnJsonArray({ ...normalizeEvent(envelope), eventId })] };
+	// What the service delivered goes out through the package's scrubber, as every node's output does: fields
+	// named as secrets masked, the webhook secret cut out in any spelling.
+	const output = redact({ ...normalizeEvent(envelope), eventId }, secret ? [secret] : []);
+	return { workflowData: [this.helpers.returnJsonArray(output)] };
 }

@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHookFunctions,
 	INodeType,
@@ -7,9 +8,11 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import { SecretCache } from '../secretCache';
 import { safeEqual, sha256Hex } from '../signature';
 import { redact } from '../../shared/redact';
 import { RECEIPTS_DESCRIPTION } from '../../Receipts/description';
+import { credentialTest } from '../../Receipts/methods/credentialTest';
 import { isReceiptEvent } from '../../Receipts/webhooks';
 import {
 	acknowledge,
@@ -21,7 +24,7 @@ import {
 	refuse as refuseDelivery,
 } from '../webhookIo';
 import { checkOptions, checkTimeoutField, checkWithService, trustPayloadField } from './check';
-import { checkedReceipt, notificationEventId } from './receipt';
+import { eventOfState, notificationEventId, receiptIdOf } from './receipt';
 import {
 	CREDENTIAL,
 	subscribe,
@@ -39,10 +42,11 @@ const RECEIPT_MEMORY = { maxEntries: 20000, ttlMs: 24 * 60 * 60 * 1000 };
 /**
  * Receives the Ecuadorian electronic-receipts service's notifications (`receipt-issued`, `issue-error`).
  * Activation subscribes this node's URL once per selected event, each with its own secret token in the URL;
- * a delivery must carry a known token for its event and the account's API key (`api-key` field). The key is
- * masked in the output. Before a run, the receipt is read from the service and the run carries the service's
- * state and messages, not the notification's (see check.ts). A notification already accepted is acknowledged
- * and ignored.
+ * a delivery must carry a known token for its event and the account's API key (`api-key` field). Before a run,
+ * the receipt is read from the service (see check.ts): a run starts only when the state the service holds
+ * stands for the notification's event, and it outputs the receipt as the service returns it, with the event —
+ * nothing of the notification's body, which anyone who saw one delivery can forge. A notification already
+ * accepted is acknowledged and ignored.
  */
 export class ReceiptsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -57,7 +61,7 @@ export class ReceiptsTrigger implements INodeType {
 		defaults: { name: 'Receipts (Ecuador) Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiConnection' }],
+		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -106,6 +110,8 @@ export class ReceiptsTrigger implements INodeType {
 		],
 	};
 
+	methods = { credentialTest };
+
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
@@ -128,11 +134,23 @@ export class ReceiptsTrigger implements INodeType {
 
 const refuse = (ctx: IWebhookFunctions, reason: string) => refuseDelivery(ctx, TRIGGER, reason);
 
+/** The account key and address of this process's Receipts Triggers, each kept at most a second (secretCache.ts). */
+const CREDENTIALS = new SecretCache<ICredentialDataDecryptedObject>(1000);
+
+/** The fields of the credential a delivery needs: the account key it is checked against, and what the read needs. */
+async function deliveryCredentials(
+	ctx: IWebhookFunctions,
+): Promise<ICredentialDataDecryptedObject> {
+	const { baseUrl, apiKey, certificatePassword } = await ctx.getCredentials(CREDENTIAL);
+	return { baseUrl, apiKey, certificatePassword };
+}
+
 /**
  * One delivery, in this order: the URL's event and token, the body, the account key (each failure the same
  * 401); the event selected; not already received; then the service's word on the receipt (unless the node
- * trusts the notification), and only then is the delivery recorded as received and a run started. A
- * delivery the service could not be asked about now is not recorded, so its redelivery is checked again.
+ * trusts the notification): its state must stand for the notification's event, and the run outputs the receipt
+ * as the service holds it, with the event. Only then is the delivery recorded as received and a run started.
+ * A delivery the service could not be asked about now is not recorded, so its redelivery is checked again.
  */
 async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = receivedRequest(this);
@@ -154,9 +172,22 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 
 	const receipt = parseJsonObject(req.rawBody, req.body);
 	if (!receipt) return refuse(this, 'body is not a JSON object');
-
-	const credentials = await this.getCredentials(CREDENTIAL);
 	if (receipt['api-key'] === undefined) return refuse(this, 'missing api-key');
+
+	// The credential from the cache (read at most once a second: these deliveries are not signed, so each one,
+	// forged or not, would cost a credential read); a key that does not match the cached one is checked again
+	// with a fresh read, so a rotated key works at once.
+	const node = this.getNode();
+	const cacheKey = [
+		this.getWorkflow().id ?? '',
+		node.id ?? node.name,
+		node.credentials?.[CREDENTIAL]?.id ?? '',
+	].join('\u0000');
+	const read = async () => await deliveryCredentials(this);
+	const cached = await CREDENTIALS.get(cacheKey, read);
+	let credentials = cached.value;
+	if (!safeEqual(receipt['api-key'], credentials.apiKey) && cached.cached)
+		credentials = await CREDENTIALS.refresh(cacheKey, read);
 	if (!safeEqual(receipt['api-key'], credentials.apiKey))
 		return refuse(this, 'api-key does not match the credential');
 
@@ -172,7 +203,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (options.trustPayload) {
 		output = { ...receipt, stateFrom: 'notification' };
 	} else {
-		const checked = await checkWithService(this, receipt, options.timeoutMs);
+		const checked = await checkWithService(this, receipt, options.timeoutMs, credentials);
 		if ('unknown' in checked)
 			return acknowledge(
 				this,
@@ -182,7 +213,15 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 			);
 		if ('unavailable' in checked)
 			return postpone(this, TRIGGER, `${event} notification not checked: ${checked.unavailable}`);
-		output = { ...checkedReceipt(receipt, checked.receipt), stateFrom: 'service' };
+		const held = eventOfState(checked.receipt.estado);
+		if (held !== event)
+			return acknowledge(
+				this,
+				TRIGGER,
+				`${event} notification not run: the receipts service holds receipt ${String(checked.receipt.id ?? receiptIdOf(receipt))} as ${String(checked.receipt.estado)}, ${held ? `an outcome of ${held}` : 'which no event stands for (not decided yet)'}`,
+				'warn',
+			);
+		output = { ...checked.receipt, stateFrom: 'service' };
 	}
 	// Claimed only now: two copies checked at once start one run.
 	if (!memory.claim(eventId))

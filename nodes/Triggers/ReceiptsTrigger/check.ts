@@ -1,15 +1,23 @@
-import type { IDataObject, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
-import { receiptsClient } from '../../Receipts/transport';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHookFunctions,
+	INodeProperties,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { receiptsService } from '../../Receipts/transport';
+import { clock } from '../../shared/clock';
 import { factsOf } from '../../shared/errors';
-import { path } from '../../shared/path';
+import { fixedPath, path } from '../../shared/path';
 import { triggerNumberOption } from '../../shared/options';
-import { answerProblem, receiptIdOf } from './receipt';
+import { DEFAULT_RETRY, ServiceClient } from '../../shared/transport';
+import { answerProblem, receiptIdOf, WHOLE_RECEIPT_READS } from './receipt';
 
 /**
  * Asking the receipts service before a run. The service does not sign its notifications (receipts service,
  * Events; its public documentation says the same), and every notification carries the account key: whoever
  * saw one delivery can send another that claims anything. So a run starts only on what the service itself
- * answers about the receipt (`GET /edocs/{id}`, X-Key only: reading signs nothing), unless the node's
+ * answers about the receipt (X-Key only: reading signs nothing), and outputs only that, unless the node's
  * Trust Notification Content option says otherwise.
  */
 
@@ -21,7 +29,7 @@ export const checkTimeoutField: INodeProperties = {
 	typeOptions: { minValue: 0.5, maxValue: 30, numberPrecision: 1 },
 	default: 5,
 	description:
-		'How long reading the notified receipt from the receipts service may take, retries included. When the time runs out the notification is answered 503 (so the service sends it again) and no run starts.',
+		'How long reading the notified receipt from the receipts service may take (at most two reads, never re-sent). When the time runs out the notification is answered 503 (so the service sends it again) and no run starts.',
 };
 
 /** Options → Trust Notification Content. */
@@ -37,7 +45,7 @@ export const trustPayloadField: INodeProperties = {
 export interface CheckOptions {
 	/** Start runs on the notification's word, without reading the receipt (Options → Trust Notification Content). */
 	trustPayload: boolean;
-	/** Wall-clock milliseconds the read may take, retries included. */
+	/** Wall-clock milliseconds the reads may take together. */
 	timeoutMs: number;
 }
 
@@ -54,7 +62,8 @@ export function checkOptions(ctx: IHookFunctions | IWebhookFunctions): CheckOpti
 
 /**
  * What the service says about the receipt a notification names:
- * - `receipt`: its answer (state and messages as the service holds them; secrets already cut out);
+ * - `receipt`: the receipt as the service holds it (secrets already cut out): its whole record when the service
+ *   has a read for its kind (WHOLE_RECEIPT_READS), else its `GET /edocs/{id}` answer;
  * - `unknown`: it does not know the receipt (404), or the notification names none that can be read. Waiting
  *   does not change that, so the delivery is acknowledged without a run (a genuine sender stops retrying);
  * - `unavailable`: no usable answer within the timeout (5xx, 429, a refused key, the network, a timeout, an
@@ -64,10 +73,22 @@ export function checkOptions(ctx: IHookFunctions | IWebhookFunctions): CheckOpti
  */
 export type ServiceCheck = { receipt: IDataObject } | { unknown: string } | { unavailable: string };
 
+/** The reads one notification may cost the service at most, retries included (see checkWithService). */
+export const MAX_READS = 2;
+
+/**
+ * Asks the service about the receipt `notification` names, with the credential fields a delivery needs
+ * (`credentials`, read through the trigger's cache): `GET /edocs/{id}` (any receipt kind: its state, type and
+ * authorization), then, when its type has one, the read of the whole receipt, which a run outputs instead. Each
+ * is sent once, never re-sent: whoever can send notifications (they are not signed) makes the service read at
+ * most MAX_READS times per notification, and a failing service is not asked again and again. A whole read that
+ * fails leaves the run with what `GET /edocs/{id}` said.
+ */
 export async function checkWithService(
 	ctx: IWebhookFunctions,
 	notification: IDataObject,
 	timeoutMs: number,
+	credentials: ICredentialDataDecryptedObject,
 ): Promise<ServiceCheck> {
 	const id = receiptIdOf(notification);
 	if (!id)
@@ -75,12 +96,12 @@ export async function checkWithService(
 			unknown:
 				'the notification names no receipt id that can be read from the service (letters, digits, "_" and "-" only)',
 		};
+	const api = checkClient(ctx, credentials);
+	const deadline = clock.now() + timeoutMs;
 	const address = path`/edocs/${id}`;
 	let answer: IDataObject;
 	try {
-		answer = await receiptsClient(ctx).read(address, undefined, {
-			deadline: Date.now() + timeoutMs,
-		});
+		answer = await api.read(address, undefined, { deadline });
 	} catch (error) {
 		if (factsOf(error).status === 404)
 			return {
@@ -91,7 +112,34 @@ export async function checkWithService(
 		};
 	}
 	const problem = answerProblem(id, answer);
-	return problem
-		? { unavailable: `GET ${address.text} did not answer with receipt ${id}: ${problem}` }
-		: { receipt: answer };
+	if (problem)
+		return { unavailable: `GET ${address.text} did not answer with receipt ${id}: ${problem}` };
+	const kindPath = WHOLE_RECEIPT_READS[String(answer.tipo ?? '')];
+	if (!kindPath) return { receipt: answer };
+	try {
+		const whole = await api.read(path`${fixedPath(kindPath)}/${id}`, undefined, { deadline });
+		if (!answerProblem(id, whole)) return { receipt: whole };
+	} catch {
+		// Not this kind's record after all (a plain retention is 07 too), or the read failed: the state is known.
+	}
+	return { receipt: answer };
+}
+
+/**
+ * The Receipts client of one delivery: the credential fields given (no second credential read), and every
+ * request sent once (MAX_READS).
+ */
+function checkClient(
+	ctx: IWebhookFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): ServiceClient {
+	const withCredentials = Object.create(ctx, {
+		getCredentials: { value: async () => credentials },
+	}) as IWebhookFunctions;
+	return new ServiceClient(
+		withCredentials,
+		receiptsService,
+		{},
+		{ ...DEFAULT_RETRY, maxAttempts: 1 },
+	);
 }

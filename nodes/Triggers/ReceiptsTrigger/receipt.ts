@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import type { ReceiptEvent } from '../../Receipts/webhooks';
 import { sha256Hex } from '../signature';
 
 /**
@@ -8,20 +9,6 @@ import { sha256Hex } from '../signature';
 
 /** Where the notification carries the account key (receipts service, Events). */
 const ACCOUNT_KEY_FIELD = 'api-key';
-
-/**
- * The fields that say how the issue process ended: the receipt's `estado` plus the spec's "one of"
- * (authorized or not: `autorizacion`; returned: `envio_sri`; signing failure: `firma` and
- * `certificate-password`) (receipts service, Events). They are the service's to say: in a checked run they come
- * from its answer only, never from the notification.
- */
-export const OUTCOME_FIELDS: readonly string[] = [
-	'estado',
-	'autorizacion',
-	'envio_sri',
-	'firma',
-	'certificate-password',
-];
 
 /**
  * A receipt id that goes into `GET /edocs/{id}` as one path segment, as it is: letters, digits, `_` and `-`.
@@ -81,13 +68,29 @@ export function answerProblem(id: string, answer: IDataObject): string | undefin
 }
 
 /**
- * The receipt a checked run outputs: the notification's content without its outcome fields, then the
- * service's answer over it. Every field the service returns is the service's; the outcome fields are the
- * service's or absent; the rest (amounts, parties, items, which `GET /edocs/{id}` does not return) is as
- * delivered.
+ * The event a receipt's state stands for, as the service emits them (receipts service, Events): `receipt-issued`
+ * when the issue process ended (AUTORIZADO or NO AUTORIZADO), `issue-error` when a step failed (CREADO: it could
+ * not be signed; DEVUELTO). Any other state (ENVIADO, RECIBIDO, PRE-AUTORIZADO: not decided yet; ERROR, which
+ * the events do not name) stands for none: a notification about such a receipt starts nothing.
  */
-export function checkedReceipt(notification: IDataObject, answer: IDataObject): IDataObject {
-	const delivered: IDataObject = { ...notification };
-	for (const field of OUTCOME_FIELDS) delete delivered[field];
-	return { ...delivered, ...answer };
+export function eventOfState(estado: unknown): ReceiptEvent | undefined {
+	const state = typeof estado === 'string' ? estado.trim().toUpperCase() : '';
+	if (state === 'AUTORIZADO' || state === 'NO AUTORIZADO') return 'receipt-issued';
+	if (state === 'CREADO' || state === 'DEVUELTO') return 'issue-error';
+	return undefined;
 }
+
+/**
+ * Where the service returns a whole receipt (its number, parties, items and totals) by the document type code
+ * that `GET /edocs/{id}` answers in `tipo` (SRI codes: 01 invoice, 04 credit note, 05 debit note, 06 waybill,
+ * 07 retention): the reads of the receipts service spec (waybills, ATS retentions) and of its public
+ * documentation (invoices, credit and debit notes). A 07 is an ATS retention or a plain retention, which has no
+ * such read: the ATS read answers 404 for it, and the run keeps what `GET /edocs/{id}` said.
+ */
+export const WHOLE_RECEIPT_READS: Readonly<Record<string, string>> = {
+	'01': '/invoices',
+	'04': '/credit-notes',
+	'05': '/debit-notes',
+	'06': '/waybills',
+	'07': '/ats-retentions',
+};

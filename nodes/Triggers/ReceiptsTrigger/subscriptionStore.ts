@@ -3,6 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { randomToken, sha256Hex } from '../signature';
 import { isReceiptEvent, subscribeWebhook, type ReceiptEvent } from '../../Receipts/webhooks';
 import { receiptsClient } from '../../Receipts/transport';
+import { clock } from '../../shared/clock';
+import type { ServiceClient } from '../../shared/transport';
 import { mayHaveBeenProcessed } from '../../shared/errors';
 
 /**
@@ -194,9 +196,11 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 		if (settled(state, event)) continue;
 		const waiting = state.unconfirmed?.[event] ?? [];
 		const token = randomToken();
+		// The token is a secret like the key: a refusal that quotes the subscribed URL must not show it.
+		api.keepSecret(token);
 		const record: SubscriptionRecord = {
 			tokenHash: sha256Hex(token),
-			createdAt: new Date().toISOString(),
+			createdAt: new Date(clock.now()).toISOString(),
 		};
 		state.unconfirmed = { ...state.unconfirmed, [event]: [...waiting, record] };
 		store(); // before the request: an answer that never comes must not lose the token of a subscription the service made
@@ -214,14 +218,14 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 			const cause = error as Error & { description?: string };
 			if (mayExist) {
 				throw subscriptionError(
-					this,
+					api,
 					cause,
 					`The receipts service did not confirm the subscription to "${event}": ${cause.message}`,
 					`The request may have made the subscription before its answer was lost. If it did, its notifications are accepted (its token is kept). Activate the workflow again to send one more request: if both subscriptions exist, each notification comes twice, with one eventId, and runs once. After ${MAX_UNCONFIRMED} requests without an answer, activation stops asking and listens to those.`,
 				);
 			}
 			throw subscriptionError(
-				this,
+				api,
 				cause,
 				`Could not subscribe to "${event}" in the receipts service: ${cause.message}`,
 				`${cause.description ?? 'Check the Receipts credential (Base URL, API key) and that the service is up.'} No subscription was made for "${event}"; subscriptions made before it are kept.`,
@@ -239,16 +243,19 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/** The activation's error, with our message kept (n8n swaps a message naming a socket code for a generic one). */
+/**
+ * The activation's error, with our message kept (n8n swaps a message naming a socket code for a generic one),
+ * through the client's scrubber: no key, certificate password or subscription token in any spelling.
+ */
 function subscriptionError(
-	ctx: IHookFunctions,
+	api: ServiceClient,
 	cause: Error,
 	message: string,
 	description: string,
 ): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), cause, { message, description });
+	const error = new NodeOperationError(api.node, cause, { message, description });
 	error.message = message;
-	return error;
+	return api.scrub(error);
 }
 
 function forgetUnconfirmed(

@@ -9,6 +9,7 @@ import {
 } from '../../domain/documents';
 import { LIMITS } from '../../domain/limits';
 import { jobIdIn } from '../../domain/names';
+import { binaryKeptSize } from '../../../shared/budget';
 import { readMaxFileBytes } from '../../../shared/files';
 import { segmentProblem } from '../../../shared/path';
 import { redact } from '../../../shared/redact';
@@ -222,11 +223,17 @@ export function failedJobError(
 	return attachRecovery(failed, { publicId });
 }
 
+/** How to ask Download All for less memory (shared/budget.ts). */
+export const DOWNLOAD_ALL_NARROW =
+	"Download one format only, extract a shorter period, or download part of the documents with Download Document; or let n8n keep files outside memory (its binary data mode 'filesystem', N8N_DEFAULT_BINARY_DATA_MODE, the default of n8n 2.x)";
+
 /**
  * Downloads every document of a completed job in the chosen formats: one item per document, its files as
  * binary fields. Documents are listed as domain/documents.ts assumes. Every download the job needs is
  * reserved before the first one (all or none, see rateLimit.ts): a job that needs more than the execution's
- * hourly budget has left stops with nothing downloaded.
+ * hourly budget has left stops with nothing downloaded. Each file is counted against the memory the run may
+ * keep as soon as n8n holds it (nothing when n8n's binary store keeps it outside memory: shared/budget.ts), so a
+ * job too large for it stops before its next download.
  */
 export async function downloadAllDocuments(
 	this: IExecuteFunctions,
@@ -295,6 +302,7 @@ export async function downloadAllDocuments(
 				const field = settings.fields[format] as string;
 				const fileName = fileNameFor(doc.id, format);
 				binary[field] = await this.helpers.prepareBinaryData(file.body, fileName, file.mimeType);
+				ctx.kept?.keep(i, binaryKeptSize(binary[field]), 0, 'Download All', DOWNLOAD_ALL_NARROW);
 				files.push({
 					format,
 					field,

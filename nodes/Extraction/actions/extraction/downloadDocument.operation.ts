@@ -11,6 +11,10 @@ import { resolveJobId } from './completion';
 
 export const kind = 'read';
 
+/** How to ask Download Document for less memory (shared/budget.ts). */
+export const narrow =
+	"Send fewer documents per run (n8n's Loop Over Items node splits them into batches), or let n8n keep files outside memory (its binary data mode 'filesystem', N8N_DEFAULT_BINARY_DATA_MODE, the default of n8n 2.x)";
+
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['extraction'], operation: ['downloadDocument'] } },
 	[

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { jsonSize } from '../../../shared/budget';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import { readPlans, type PartnersContext } from '../../transport';
 import { readLimit, returnAllAndLimit } from '../common.descriptions';
@@ -37,9 +38,14 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
+/** How to ask Plan → Get Many for less (shared/budget.ts). */
+export const narrow =
+	'Read fewer plans: use Filters → Search, or turn off Return All and set a Limit';
+
 /**
  * Walks the pages (`page` = 1, 2, … until `lastPage`) and stops as soon as the limit is reached; a service that
- * does not advance, or more than MAX_PAGES pages, stop it with an error (transport.ts, readPlans).
+ * does not advance, or more than MAX_PAGES pages, stop it with an error (transport.ts, readPlans), and so does
+ * a run that would keep more memory than it may (each page is counted as it is kept: shared/budget.ts).
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -48,6 +54,12 @@ export async function execute(
 ): Promise<OperationResult> {
 	const limit = readLimit.call(this, i);
 	const search = String(this.getNodeParameter('filters.search', i, '') ?? '').trim();
-	const plans = await readPlans(ctx.api, search, i, (count) => count >= limit);
+	const plans = await readPlans(
+		ctx.api,
+		search,
+		i,
+		(count) => count >= limit,
+		(page) => ctx.kept?.keep(i, jsonSize(page), page.length, 'Plan → Get Many', narrow),
+	);
 	return plans.slice(0, limit);
 }

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ReceiptSpec } from '../common/operations';
 import { TOP } from '../../domain/labels';
 import {
 	additionalFields,
@@ -15,6 +14,10 @@ import {
 } from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
+/**
+ * ATS retention (`/ats-retentions`; receipts service): the form (example, Fields, reader) of this kind; its
+ * operations: the table of actions/receiptKinds.ts.
+ */
 export const atsRetentionExample = {
 	ambiente: 1,
 	tipo_emision: 1,
@@ -89,12 +92,3 @@ export function readAtsRetentionFields(this: IExecuteFunctions, i: number): IDat
 		info_adicional: readInfo.call(this, i),
 	});
 }
-
-export const atsRetentionSpec: ReceiptSpec = {
-	resource: 'atsRetention',
-	kind: 'atsRetention',
-	base: '/ats-retentions',
-	example: atsRetentionExample,
-	fields: atsRetentionFields,
-	read: readAtsRetentionFields,
-};

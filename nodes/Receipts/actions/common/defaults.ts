@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { clock } from '../../../shared/clock';
 import { fixedPath, path, type ApiPath } from '../../../shared/path';
 import { catalogEntry } from '../../domain/catalogs';
 import { rateBook, type CatalogRates, type RateBook } from '../../domain/totals';
@@ -43,7 +44,7 @@ async function readRates(
 	const rates = new Map<string, number>();
 	try {
 		const answer = await ctx.api.read(address, itemIndex, {
-			deadline: Date.now() + CATALOG_WAIT_MS,
+			deadline: clock.now() + CATALOG_WAIT_MS,
 		});
 		for (const raw of Array.isArray(answer.results) ? answer.results : []) {
 			const entry = catalogEntry(raw);

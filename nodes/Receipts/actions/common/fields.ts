@@ -1,3 +1,4 @@
+import { clock } from '../../../shared/clock';
 import type {
 	IDataObject,
 	IDisplayOptions,
@@ -23,7 +24,7 @@ import {
 	TOTALS,
 	type Label,
 } from '../../domain/labels';
-import { compact } from './receiptInput';
+import { compact, inputModeField, jsonBodyField } from './receiptInput';
 
 /**
  * Field groups shared by the Fields input mode of several receipt kinds, and their readers.
@@ -89,6 +90,12 @@ export function byVersion(build: (v: FormVersion) => INodeProperties[]): INodePr
 	}
 	return out;
 }
+
+/** The receipt itself, as Issue, Preview and Reissue show it: the input mode, the JSON body, the Fields form (both versions). */
+export const receiptProperties = (
+	example: IDataObject,
+	fields: (v: FormVersion) => INodeProperties[],
+): INodeProperties[] => [inputModeField, jsonBodyField(example), ...byVersion(fields)];
 
 export const fieldsMode = { show: { inputMode: ['fields'] } };
 
@@ -292,7 +299,7 @@ export const issueDateField: INodeProperties = {
 };
 
 /** Today in Ecuador, YYYY-MM-DD: America/Guayaquil is UTC−5 all year (no daylight saving time). */
-export function todayInEcuador(now = Date.now()): string {
+export function todayInEcuador(now = clock.now()): string {
 	return new Date(now - 5 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { Deferred, type OperationResult } from '../../../shared/router';
+import { clock } from '../../../shared/clock';
 import {
-	clock,
 	followUntilFinal,
 	pollIntervalProperty,
 	POLL_INTERVAL_RULE,

@@ -20,12 +20,12 @@ import {
 	totalTaxesField,
 	type FormVersion,
 } from '../common/fields';
-import type { ReceiptSpec } from '../common/operations';
 import { compact } from '../common/receiptInput';
 
 /**
  * Credit note (nota de crédito): `/credit-notes` — the service's public documentation (Notas de crédito): an
  * invoice's shape without payments and tip, plus the document it modifies and the reason.
+ * The form (example, Fields, reader) of this kind; its operations: the table of actions/receiptKinds.ts.
  */
 
 export const creditNoteExample: IDataObject = {
@@ -71,12 +71,3 @@ export function readCreditNoteFields(this: IExecuteFunctions, i: number): IDataO
 		informacion_adicional: readInfoDictionary.call(this, i),
 	});
 }
-
-export const creditNoteSpec: ReceiptSpec = {
-	resource: 'creditNote',
-	kind: 'creditNote',
-	base: '/credit-notes',
-	example: creditNoteExample,
-	fields: creditNoteFields,
-	read: readCreditNoteFields,
-};

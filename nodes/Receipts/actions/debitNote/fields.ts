@@ -19,13 +19,13 @@ import {
 	totalTaxesField,
 	type FormVersion,
 } from '../common/fields';
-import type { ReceiptSpec } from '../common/operations';
 import { compact } from '../common/receiptInput';
 
 /**
  * Debit note (nota de débito): `/debit-notes` — the service's public documentation (Notas de débito):
  * `secuencial` as text, no currency, items are the charges `{motivo, valor}`, and the taxes are given on the
  * totals with their rate.
+ * The form (example, Fields, reader) of this kind; its operations: the table of actions/receiptKinds.ts.
  */
 
 export const debitNoteExample: IDataObject = {
@@ -73,12 +73,3 @@ export function readDebitNoteFields(this: IExecuteFunctions, i: number): IDataOb
 		informacion_adicional: readInfoDictionary.call(this, i),
 	});
 }
-
-export const debitNoteSpec: ReceiptSpec = {
-	resource: 'debitNote',
-	kind: 'debitNote',
-	base: '/debit-notes',
-	example: debitNoteExample,
-	fields: debitNoteFields,
-	read: readDebitNoteFields,
-};

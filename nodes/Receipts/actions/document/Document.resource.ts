@@ -1,10 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import * as authorize from './authorize.operation';
 import * as download from './download.operation';
-import * as get from './get.operation';
+import { getReceipt } from '../receipt/get.operation';
 import * as sendEmail from './sendEmail.operation';
 
-export { authorize, download, get, sendEmail };
+export { authorize, download, sendEmail };
+
+/** Document → Get: `GET /edocs/{id}` (receipts service), any receipt kind; the same operation as each kind's Get. */
+export const get = getReceipt('document', '/edocs', 'receipt (any kind)');
 
 export const description: INodeProperties[] = [
 	{

@@ -4,35 +4,31 @@ import type { Deferred, OperationResult } from '../../../shared/router';
 import { mayHaveBeenProcessed } from '../../../shared/errors';
 import { path } from '../../../shared/path';
 import type { ReceiptsContext } from '../../transport';
-import {
-	allowProductionFromAgentField,
-	productionAllowed,
-	refuseProductionForAgent,
-} from '../common/agent';
+import { productionAllowed, refuseProductionForAgent } from '../common/agent';
 import { readReceiptId, receiptIdField } from '../common/id';
-import { receiptOptions } from '../common/issue';
-import { simplifyField } from '../common/output';
 import { afterCreated } from '../common/recovery';
-import { afterIssue, readWaitSettings, waitFields } from '../common/wait';
+import { signingFields } from '../common/signing';
+import { afterIssue, readWaitSettings, type WaitSettings } from '../common/wait';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['authorize'] } },
 	[
 		receiptIdField('ID of the receipt of any kind to sign and send for authorization'),
-		allowProductionFromAgentField,
-		...waitFields,
-		simplifyField,
-		receiptOptions(),
+		...signingFields(),
 	],
 );
 
 /** Several receipts may be in flight at once (Options → Parallel Requests; see shared/router.ts). */
 export const kind = 'parallelWrite' as const;
 
-/** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
-	readReceiptId.call(this, i);
-	readWaitSettings.call(this, i);
+interface CheckedItem {
+	id: string;
+	wait: WaitSettings | undefined;
+}
+
+/** Checks the item before any item of the batch is sent (see shared/router.ts); execute uses what it read. */
+export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): CheckedItem {
+	return { id: readReceiptId.call(this, i), wait: readWaitSettings.call(this, i) };
 }
 
 /**
@@ -44,9 +40,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	ctx: ReceiptsContext,
 	i: number,
+	checked?: CheckedItem,
 ): Promise<OperationResult | Deferred> {
-	const id = readReceiptId.call(this, i);
-	const wait = readWaitSettings.call(this, i);
+	const { id, wait } = checked ?? validate.call(this, ctx, i);
 	if (!productionAllowed.call(this, i)) {
 		const receipt = await ctx.api.read(path`/edocs/${id}`, i);
 		refuseProductionForAgent.call(this, i, [receipt.ambiente], `authorize receipt ${id}`);

@@ -53,19 +53,23 @@ function readRecipients(this: IExecuteFunctions, i: number): string[] | undefine
 	return list.length ? [...new Set(list)] : undefined;
 }
 
-/** Checks the item before any item of the batch is sent (see shared/router.ts). */
-export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): void {
-	readReceiptId.call(this, i);
-	readRecipients.call(this, i);
+interface CheckedItem {
+	id: string;
+	destinatarios: string[] | undefined;
+}
+
+/** Checks the item before any item of the batch is sent (see shared/router.ts); execute sends what it read. */
+export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): CheckedItem {
+	return { id: readReceiptId.call(this, i), destinatarios: readRecipients.call(this, i) };
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	ctx: ReceiptsContext,
 	i: number,
+	checked?: CheckedItem,
 ): Promise<OperationResult> {
-	const id = readReceiptId.call(this, i);
-	const destinatarios = readRecipients.call(this, i);
+	const { id, destinatarios } = checked ?? validate.call(this, ctx, i);
 	try {
 		const answer = await ctx.api.write(path`/edocs/send-email/${id}`, i, {
 			body: destinatarios ? { destinatarios } : undefined,

@@ -21,12 +21,12 @@ import {
 	totalTaxesField,
 	type FormVersion,
 } from '../common/fields';
-import type { ReceiptSpec } from '../common/operations';
 import { compact } from '../common/receiptInput';
 
 /**
  * Invoice (factura): `/invoices` — the service's public documentation (Facturas); the spec names invoices
  * without showing their operations. Amounts must add up (domain/totals.ts).
+ * The form (example, Fields, reader) of this kind; its operations: the table of actions/receiptKinds.ts.
  */
 
 /** What the user gives: quantities, prices, tax codes and the means of payment; the node computes the amounts. */
@@ -104,12 +104,3 @@ export function readInvoiceFields(this: IExecuteFunctions, i: number): IDataObje
 		info_adicional: readInfo.call(this, i),
 	});
 }
-
-export const invoiceSpec: ReceiptSpec = {
-	resource: 'invoice',
-	kind: 'invoice',
-	base: '/invoices',
-	example: invoiceExample,
-	fields: invoiceFields,
-	read: readInvoiceFields,
-};

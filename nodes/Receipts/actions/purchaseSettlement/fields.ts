@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ReceiptSpec } from '../common/operations';
+import type { ReceiptForm } from '../receiptKinds';
 import { NO_OBJECT_OF_TAX } from '../../domain/schemas';
 import { displayName, PAYMENT, TOP } from '../../domain/labels';
 import {
@@ -28,6 +28,10 @@ import {
 } from '../common/fields';
 import { compact, jsonPart } from '../common/receiptInput';
 
+/**
+ * Purchase settlement (liquidación de compra, `/purchase-settlements`; receipts service): the form (example,
+ * Fields, reader) of this kind; its operations: the table of actions/receiptKinds.ts.
+ */
 export const settlementExample = (reimbursement: boolean): IDataObject => ({
 	ambiente: 1,
 	tipo_emision: 1,
@@ -135,11 +139,12 @@ export function readSettlementFields(reimbursement: boolean) {
 	};
 }
 
-/** The plain settlement, the reimbursement variant (same path, `reembolso` required), and the Reissue of either. */
-export const settlementSpec = (variant: 'plain' | 'reimbursement' | 'reissue'): ReceiptSpec => ({
-	resource: 'purchaseSettlement',
+/**
+ * The form of the plain settlement, of the reimbursement variant (same path, `reembolso` required, its own
+ * kind for validation), and of the Reissue of either (`reembolso` optional, validated and sent when given).
+ */
+export const settlementForm = (variant: 'plain' | 'reimbursement' | 'reissue'): ReceiptForm => ({
 	kind: variant === 'reimbursement' ? 'purchaseSettlementReimbursement' : 'purchaseSettlement',
-	base: '/purchase-settlements',
 	example: settlementExample(variant === 'reimbursement'),
 	fields: settlementFields(variant === 'reimbursement', {
 		optionalReimbursement: variant === 'reissue',

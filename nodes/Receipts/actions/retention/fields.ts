@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ReceiptSpec } from '../common/operations';
 import { displayName, RETAINED, TOP } from '../../domain/labels';
 import {
 	additionalFields,
@@ -22,6 +21,11 @@ import {
 } from '../common/fields';
 import { compact } from '../common/receiptInput';
 
+/**
+ * Retention (comprobante de retención, `/retentions`; the service's public documentation, Comprobantes de
+ * Retención): the form (example, Fields, reader) of this kind; its operations: the table of
+ * actions/receiptKinds.ts.
+ */
 export const retentionExample = {
 	ambiente: 1,
 	tipo_emision: 1,
@@ -134,12 +138,3 @@ export function readRetentionFields(this: IExecuteFunctions, i: number): IDataOb
 		informacion_adicional: readInfoDictionary.call(this, i),
 	});
 }
-
-export const retentionSpec: ReceiptSpec = {
-	resource: 'retention',
-	kind: 'retention',
-	base: '/retentions',
-	example: retentionExample,
-	fields: retentionFields,
-	read: readRetentionFields,
-};

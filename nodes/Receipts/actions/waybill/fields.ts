@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ReceiptSpec } from '../common/operations';
 import { TOP } from '../../domain/labels';
 import {
 	additionalFields,
@@ -20,6 +19,10 @@ import {
 import { Checker, numberValue } from '../../../shared/validate';
 import { compact } from '../common/receiptInput';
 
+/**
+ * Waybill (guía de remisión, `/waybills`; receipts service): the form (example, Fields, reader) of this kind;
+ * its operations: the table of actions/receiptKinds.ts.
+ */
 export const waybillExample = {
 	ambiente: 1,
 	tipo_emision: 1,
@@ -182,12 +185,3 @@ export function readWaybillFields(this: IExecuteFunctions, i: number): IDataObje
 		info_adicional: readInfo.call(this, i),
 	});
 }
-
-export const waybillSpec: ReceiptSpec = {
-	resource: 'waybill',
-	kind: 'waybill',
-	base: '/waybills',
-	example: waybillExample,
-	fields: waybillFields,
-	read: readWaybillFields,
-};

@@ -1,0 +1,70 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { fixedPath } from '../../../shared/path';
+import { RECEIPT_KINDS } from '../../domain/schemas';
+import type { ReceiptsContext } from '../../transport';
+import { receiptProperties } from '../common/fields';
+import { accessKeyOption, prepareReceipt, type PreparedReceipt } from '../common/receiptInput';
+import { lostAnswer, sentIds } from '../common/recovery';
+import { signingFields } from '../common/signing';
+import { afterIssue } from '../common/wait';
+import type { Offered, ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+
+/**
+ * Issue of a receipt kind: `POST <path>/issue` with the receipt, signed (X-Password) — the service's public
+ * documentation for each kind; receipts service, Authentication. Before any item of the batch is sent, every
+ * item is read, completed and checked once (`validate`: common/receiptInput.ts, prepareReceipt), and exactly
+ * that body is sent. Issuing is not idempotent: a request that may have been processed is never sent again, and
+ * a lost answer says what was sent (common/recovery.ts); Wait for Final State follows the receipt
+ * (common/wait.ts). Several items may be in flight at once (Options → Parallel Requests).
+ *
+ * `as`: Issue under another name on the same path, with its own Preview (Purchase Settlement → Issue With
+ * Reimbursement). The receipt's fields are shown for Issue and its Preview alike, so switching between the two
+ * keeps every value the user filled in.
+ */
+export function issue(
+	receipt: ReceiptKindRow,
+	as?: { issue: Offered; preview: Offered },
+): ReceiptOperation {
+	const { resource, kind, path, read } = receipt;
+	const option = as?.issue ?? {
+		name: 'Issue',
+		value: 'issue',
+		description: `Issue ${receipt.a} (POST ${path}/issue)`,
+		action: `Issue ${receipt.a}`,
+	};
+	const preview = as?.preview.value ?? 'preview';
+	return {
+		option,
+		kind: 'parallelWrite',
+		description: [
+			...updateDisplayOptions(
+				{ show: { resource: [resource], operation: [option.value, preview] } },
+				receiptProperties(receipt.example, receipt.fields),
+			),
+			...updateDisplayOptions(
+				{ show: { resource: [resource], operation: [option.value] } },
+				signingFields([accessKeyOption]),
+			),
+		],
+		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
+			return await prepareReceipt.call(this, ctx, i, kind, read);
+		},
+		async execute(
+			this: IExecuteFunctions,
+			ctx: ReceiptsContext,
+			i: number,
+			checked?: PreparedReceipt,
+		) {
+			const { body, warnings, wait } =
+				checked ?? (await prepareReceipt.call(this, ctx, i, kind, read));
+			let answer: IDataObject;
+			try {
+				answer = await ctx.api.sign(fixedPath(`${path}/issue`), i, { body });
+			} catch (error) {
+				throw lostAnswer(error, sentIds(RECEIPT_KINDS[kind].name, body));
+			}
+			return await afterIssue.call(this, ctx, i, answer, wait, { warnings, record: true });
+		},
+	};
+}

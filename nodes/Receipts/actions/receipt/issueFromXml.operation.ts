@@ -1,0 +1,60 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { fixedPath } from '../../../shared/path';
+import { RECEIPT_KINDS } from '../../domain/schemas';
+import type { ReceiptsContext } from '../../transport';
+import { refuseProductionXmlForAgent } from '../common/agent';
+import { lostAnswer, sentIdsOfXml } from '../common/recovery';
+import { signingFields } from '../common/signing';
+import { afterIssue, readWaitSettings, type WaitSettings } from '../common/wait';
+import { readXml, xmlFields, type ReceiptXml } from '../common/xml';
+import type { ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+
+/** What Issue From XML knows of an item before it sends anything. */
+type CheckedXml = ReceiptXml & { wait: WaitSettings | undefined };
+
+/**
+ * The item's XML, read by the package's XML reader and checked (common/xml.ts); a production receipt refused when an AI agent runs the node without
+ * permission (common/agent.ts); Wait for Final State.
+ */
+async function checkXml(this: IExecuteFunctions, i: number, what: string): Promise<CheckedXml> {
+	const { xml, root } = await readXml.call(this, i);
+	refuseProductionXmlForAgent.call(this, i, root, `issue this ${what}`);
+	return { xml, root, wait: readWaitSettings.call(this, i) };
+}
+
+/**
+ * Issue From XML of a receipt kind: `POST <path>/issue/xml` with `{xml}`, signed (the service's public
+ * documentation for each kind). Checked once before any item is sent, and never sent again once it may have
+ * been processed: a lost answer names the receipt by what its XML says (common/recovery.ts).
+ */
+export function issueFromXml(receipt: ReceiptKindRow): ReceiptOperation {
+	const { resource, path } = receipt;
+	const what = RECEIPT_KINDS[receipt.kind].name;
+	return {
+		option: {
+			name: 'Issue From XML',
+			value: 'issueFromXml',
+			description: `Issue ${receipt.a} from its XML`,
+			action: `Issue ${receipt.a} from XML`,
+		},
+		kind: 'parallelWrite',
+		description: updateDisplayOptions(
+			{ show: { resource: [resource], operation: ['issueFromXml'] } },
+			[...xmlFields, ...signingFields()],
+		),
+		async validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number) {
+			return await checkXml.call(this, i, what);
+		},
+		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, checked?: CheckedXml) {
+			const { xml, root, wait } = checked ?? (await checkXml.call(this, i, what));
+			let answer: IDataObject;
+			try {
+				answer = await ctx.api.sign(fixedPath(`${path}/issue/xml`), i, { body: { xml } });
+			} catch (error) {
+				throw lostAnswer(error, sentIdsOfXml(what, root));
+			}
+			return await afterIssue.call(this, ctx, i, answer, wait, { record: true });
+		},
+	};
+}

@@ -1,0 +1,48 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { ReceiptsContext } from '../../transport';
+import { requestTimeoutOption } from '../common/output';
+import { accessKeyOption, inspectReceipt } from '../common/receiptInput';
+import type { Offered, ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+
+/** Preview's options: what changes the body (the access key) and how long a catalog read may take. */
+const previewOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [accessKeyOption, requestTimeoutOption],
+};
+
+/**
+ * Preview of a receipt kind: the body Issue would send for the item and its warnings — or, for a receipt that is
+ * not valid, every problem Issue would stop on — as the item's output. Nothing is issued, signed or written; the
+ * only requests are reads of the tax-rate catalogs (once per execution). Its receipt fields are Issue's
+ * (receipt/issue.operation.ts shows them for both); it adds its own options. No `validate`: a bad row is an
+ * output item with its problems, not an error that stops the batch, so a whole batch is checked in one run.
+ *
+ * `as`: the Preview of Issue under another name (Purchase Settlement → Preview With Reimbursement).
+ */
+export function preview(receipt: ReceiptKindRow, as?: Offered): ReceiptOperation {
+	const { resource, kind, read } = receipt;
+	const option = as ?? {
+		name: 'Preview',
+		value: 'preview',
+		description: `Compute and check ${receipt.a}; output the exact body Issue would send, sending nothing`,
+		action: `Preview ${receipt.a}`,
+	};
+	return {
+		option,
+		description: updateDisplayOptions(
+			{ show: { resource: [resource], operation: [option.value] } },
+			[previewOptions],
+		),
+		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
+			const { body, check } = await inspectReceipt.call(this, ctx, i, kind, read);
+			const warnings = check.warnings.length ? { warnings: check.warnings } : {};
+			if (!check.ok || !body) return { valid: false, problems: check.problems, ...warnings };
+			return { valid: true, ...warnings, body };
+		},
+	};
+}
