@@ -10,6 +10,9 @@ import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-ma
  * runs n8n-core (every one imports engine.js) shuts it down when it ends. n8n-core 2.41.1: the manager is not exported
  * from the package's index, hence the path.
  */
-afterAll(() => {
-	Container.get(SSHClientsManager).onShutdown();
-});
+if (typeof afterAll === 'function') {
+	// Jest only: the e2e suites (node:test) load the harness for its helpers and end their processes themselves.
+	afterAll(() => {
+		Container.get(SSHClientsManager).onShutdown();
+	});
+}
