@@ -21,7 +21,9 @@
 //   1.x has the same commands except publish:workflow: `update:workflow --id=<id> --active=true` instead
 //   (sandbox.mjs `activate` picks the right one).
 //   user-management:reset                                           (back to "no owner": /rest/owner/setup works again)
-//   Every CLI call starts a full n8n (DB, node loading): ~3 s each, plus ~5 s of migrations on a new user folder.
+//   Every CLI call starts a full n8n (DB, node loading): ~3 s each, plus ~5 s of migrations on a new user folder
+//   (sandbox.mjs gives new folders an already migrated database). The e2e suites therefore import once and run
+//   workflows through one running n8n (./suite.mjs); `n8nUsage()` counts what a process spent on start-ups and CLI calls.
 //
 // REST / API access for scripts: see createApiKey at the bottom. In short, on a running instance:
 //   POST /rest/owner/setup {email, firstName, lastName, password}  (no auth; only while no owner exists)
@@ -147,6 +149,17 @@ export function spawnTracked(cmd, args, options = {}) {
 	return child;
 }
 
+/**
+ * What this process asked of n8n: every start-up (until it answered) and every CLI call, with their time.
+ * @type {{ starts: Array<{ command: string, ms: number }>, cliCalls: Array<{ command: string, ms: number }> }}
+ */
+const usage = { starts: [], cliCalls: [] };
+/**
+ * Start-ups and CLI calls of n8n made by this process so far, each `{ command, ms }` (a copy).
+ * @returns {{ starts: Array<{ command: string, ms: number }>, cliCalls: Array<{ command: string, ms: number }> }}
+ */
+export const n8nUsage = () => structuredClone(usage);
+
 function spawnN8n(args, envOpts) {
 	const p = runtimePaths();
 	return spawnTracked(p.node, [p.n8nBin, ...args], { env: n8nEnv(envOpts) });
@@ -186,6 +199,7 @@ export async function runCli(
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			const result = { code, signal, stdout, stderr, ms: Date.now() - started };
+			usage.cliCalls.push({ command: args[0], ms: result.ms });
 			if (check && code !== 0)
 				reject(
 					Object.assign(
@@ -285,7 +299,8 @@ export async function startN8n({
 		clearTimeout(killer);
 	};
 
-	const deadline = Date.now() + timeoutMs;
+	const started = Date.now();
+	const deadline = started + timeoutMs;
 	while (Date.now() < deadline) {
 		if (exitInfo)
 			throw new Error(
@@ -293,7 +308,10 @@ export async function startN8n({
 			);
 		try {
 			const res = await fetch(`${url}${healthPath}`, { signal: AbortSignal.timeout(1000) });
-			if (res.ok) return { command, url, port, child, logs: () => logs, stop };
+			if (res.ok) {
+				usage.starts.push({ command, ms: Date.now() - started });
+				return { command, url, port, child, logs: () => logs, stop };
+			}
 		} catch {
 			/* not listening yet */
 		}

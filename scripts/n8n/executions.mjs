@@ -62,19 +62,22 @@ export function executionsClient(url, headers) {
 				await sleep(250);
 			}
 		},
-		/** Waits until execution `id` has ended; resolves with it, data included. */
+		/**
+		 * Waits until execution `id` has ended; resolves with it, data included. Checks without the data every
+		 * 100 ms (a run's data can be megabytes), then reads it once.
+		 */
 		async finished(id, { timeoutMs = 120_000 } = {}) {
 			const deadline = Date.now() + timeoutMs;
 			for (;;) {
-				const res = await fetch(`${url}/api/v1/executions/${id}?includeData=true`, { headers });
+				const res = await fetch(`${url}/api/v1/executions/${id}`, { headers });
 				if (res.status === 200) {
-					const execution = /** @type {ExecutionWithData} */ (await res.json());
+					const execution = /** @type {Execution} */ (await res.json());
 					if (execution.stoppedAt && execution.status !== 'running' && execution.status !== 'new')
-						return execution;
+						return await get(id);
 				}
 				if (Date.now() > deadline)
 					throw new Error(`execution ${id} did not end within ${timeoutMs} ms`);
-				await sleep(300);
+				await sleep(100);
 			}
 		},
 	};
@@ -123,6 +126,15 @@ export async function post(url, body, headers = {}) {
 		body: typeof body === 'string' ? body : JSON.stringify(body),
 	});
 	return { status: res.status, text: await res.text() };
+}
+
+/** Waits until `check()` (sync or async) is true, checking every 100 ms; rejects naming `what` after `timeoutMs`. */
+export async function until(check, what, { timeoutMs = 60_000 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+		await sleep(100);
+	}
 }
 
 /** Waits until a production webhook URL is served (published webhooks register a few seconds after start). */

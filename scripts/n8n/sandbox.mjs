@@ -7,6 +7,8 @@
 //   await sb.activate(['wf1']);    // trigger workflows: active once n8n starts (publish on 2.x, activate on 1.x)
 //   const n8n = await sb.start();  // boot.mjs startN8n
 //
+// An e2e suite uses it through ./suite.mjs (one n8n per test file, workflows run through its REST API).
+//
 // Which n8n: N8N_LINE=1|2 (see install.mjs); `sb.line` tells a test which one it runs on.
 // Queue mode (./queue.mjs): pass `env: queueEnv({ pg, redis })` so every CLI call and process uses the shared
 // database and queue, then `sb.start()` (main), `sb.start({ command: 'worker' })`, `sb.start({ command: 'webhook' })`.
@@ -22,7 +24,17 @@
 // for installs).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -101,37 +113,114 @@ export function requireTestModule(path) {
 	return require(join(testBuildDir, 'test', `${path}.js`));
 }
 
-/** Builds the package (dist/) and the test code (testBuildDir) unless told not to. */
-export function build({ quiet = false } = {}) {
+/**
+ * Builds the package (dist/) and the test code (testBuildDir); only the test code with `testCodeOnly` (CI, where
+ * `npm test` has just built dist/).
+ */
+export function build({ quiet = false, testCodeOnly = false } = {}) {
 	const stdio = quiet ? 'ignore' : 'inherit';
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio });
+	if (!testCodeOnly) execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio });
 	execFileSync('npx', ['tsc', '-p', 'tsconfig.test.json', '--outDir', testBuildDir], {
 		cwd: repoRoot,
 		stdio,
 	});
 }
 
-/** Rewrites a workflow written for a community install so it runs with the package loaded as a custom extension. */
-export function forCustomExtension(workflow) {
+/**
+ * Rewrites a workflow written for a community install so it runs with the package loaded as a custom extension:
+ * its node types, and its references to this package's credentials, which point at the sandbox's (CREDENTIAL_IDS)
+ * unless they name one of `keep` (credential IDs a suite imported besides the sandbox's).
+ * @param {{ nodes: Array<{ type: string, credentials?: Record<string, { id: string, name: string }> }> }} workflow
+ * @param {Iterable<string>} [keep]
+ */
+export function forCustomExtension(workflow, keep = []) {
+	const kept = new Set(keep);
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
 		if (node.type.startsWith(PACKAGE_PREFIX))
 			node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
-		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
-			if (CREDENTIAL_IDS[type]) node.credentials[type] = { ...CREDENTIAL_IDS[type] };
-			else node.credentials[type] = ref;
-		}
+		const refs = node.credentials ?? {};
+		for (const [type, ref] of Object.entries(refs))
+			if (CREDENTIAL_IDS[type] && !kept.has(ref.id)) refs[type] = { ...CREDENTIAL_IDS[type] };
 	}
 	return copy;
+}
+
+/**
+ * What `npm pack` makes the tarball of (package.json's `files`, which is dist/, and the files npm always adds),
+ * fingerprinted: the same fingerprint, the same package.
+ */
+function packageFingerprint() {
+	const hash = createHash('sha256');
+	const files = [
+		...['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].filter((f) =>
+			existsSync(join(repoRoot, f)),
+		),
+		...readdirSync(join(repoRoot, 'dist'), { recursive: true, withFileTypes: true })
+			.filter((e) => e.isFile())
+			.map((e) => relative(repoRoot, join(e.parentPath, e.name))),
+	].sort();
+	for (const f of files)
+		hash
+			.update(`${f}\0`)
+			.update(readFileSync(join(repoRoot, f)))
+			.update('\0');
+	return hash.digest('hex');
 }
 
 /**
  * Packs the built package (`npm pack`, what npm publishes) and installs the tarball into `<userFolder>/.n8n/nodes`
  * the way docs/install.md tells users to: a bare package.json there, then `npm install --legacy-peer-deps <tarball>`,
  * which installs the package alone (a plain install would also pull the n8n-workflow peer and compile native
- * modules). Returns the tarball's file name and the installed package's folder.
+ * modules). That install is made once per build of the package (about 15 s; a fingerprint of what is packed
+ * names it) in a folder outside the repository and copied into each user folder that asks for it (both n8n lines).
+ * Returns the tarball's file name and the installed package's folder.
  */
-export function installPackage(userFolder, { quiet = false } = {}) {
+export async function installPackage(userFolder, { quiet = false } = {}) {
+	const fingerprint = packageFingerprint();
+	const made = outsideRepoFor(`installed-package-${fingerprint.slice(0, 16)}`);
+	await madeOnce(made, (dir) => {
+		// The installs of earlier builds are of no more use.
+		for (const old of readdirSync(dirname(made)))
+			if (/^installed-package-[0-9a-f]{16}$/.test(old) && old !== basename(made))
+				rmSync(join(dirname(made), old), { recursive: true, force: true });
+		const tarball = packAndInstall(join(dir, 'nodes'), { quiet });
+		writeFileSync(join(dir, 'tarball.json'), JSON.stringify({ fingerprint, tarball }));
+	});
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	rmSync(nodesDir, { recursive: true, force: true });
+	cpSync(join(made, 'nodes'), nodesDir, { recursive: true });
+	return {
+		tarball: /** @type {{ tarball: string }} */ (
+			JSON.parse(readFileSync(join(made, 'tarball.json'), 'utf8'))
+		).tarball,
+		packageDir: join(nodesDir, 'node_modules', PACKAGE_PREFIX.slice(0, -1)),
+	};
+}
+
+/**
+ * Makes folder `dir` with `make(folder)` unless it exists: into a folder of its own first, then renamed into place, so
+ * that a suite running at the same time (the other n8n line) never reads a half-made one; when one made it first,
+ * that one is kept.
+ * @param {string} dir
+ * @param {(folder: string) => unknown} make
+ */
+async function madeOnce(dir, make) {
+	if (existsSync(dir)) return;
+	const fresh = `${dir}-${process.pid}`;
+	rmSync(fresh, { recursive: true, force: true });
+	mkdirSync(fresh, { recursive: true });
+	try {
+		await make(fresh);
+		renameSync(fresh, dir);
+	} catch (error) {
+		rmSync(fresh, { recursive: true, force: true });
+		if (!existsSync(dir)) throw error;
+	}
+}
+
+/** `npm pack`, then the tarball installed into `nodesDir` as a user installs it; returns the tarball's name. */
+function packAndInstall(nodesDir, { quiet = false } = {}) {
 	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))); // nothing from `npm run`
 	/** @type {import('node:child_process').IOType[]} */
 	const stdio = ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'];
@@ -149,7 +238,6 @@ export function installPackage(userFolder, { quiet = false } = {}) {
 				.split('\n')
 				.pop()
 		);
-		const nodesDir = join(userFolder, '.n8n', 'nodes');
 		mkdirSync(nodesDir, { recursive: true });
 		writeFileSync(
 			join(nodesDir, 'package.json'),
@@ -160,7 +248,7 @@ export function installPackage(userFolder, { quiet = false } = {}) {
 			['install', '--legacy-peer-deps', '--no-audit', '--no-fund', join(packDir, tarball)],
 			{ cwd: nodesDir, env, stdio },
 		);
-		return { tarball, packageDir: join(nodesDir, 'node_modules', PACKAGE_PREFIX.slice(0, -1)) };
+		return tarball;
 	} finally {
 		rmSync(packDir, { recursive: true, force: true });
 	}
@@ -179,10 +267,21 @@ export const isPortableWorkflowId = (id) =>
 export const apiActivation = (line) =>
 	line === 1 ? { on: 'activate', off: 'deactivate' } : { on: 'publish', off: 'unpublish' };
 
+/** The simulators of a sandbox (test/simulator/main.js, compiled). */
+/** @typedef {Awaited<ReturnType<typeof import('../../test/simulator/main.js').startSimulators>>} Simulators */
+
+/**
+ * A credential as `n8n import:credentials` reads it (plain `data`, which n8n encrypts).
+ * @typedef {{ id?: string, name?: string, type: string, data: Record<string, unknown> }} CredentialImport
+ */
+
 /**
  * The sandbox of the header. `userFolder` is resolved against the repository's root and must be outside it for
  * `as: 'installed'`; `simulatorPort` 0 picks a free port; `env` goes to every CLI call and n8n process;
- * `credentials` names the ID and name each imported credential gets (`{}`: n8n picks them).
+ * `credentials` names the ID and name each imported credential gets (`{}`: n8n picks them);
+ * `adjustCredentials` changes the list imported (one credential per type of the simulators) before it is
+ * imported, in the same one CLI call: other secrets, or more credentials. Workflows keep their references to the
+ * IDs it adds (see forCustomExtension).
  * @param {object} options
  * @param {string} options.userFolder
  * @param {number} [options.simulatorPort]
@@ -191,6 +290,7 @@ export const apiActivation = (line) =>
  * @param {Record<string, string | undefined>} [options.env]
  * @param {'extension' | 'installed'} [options.as]
  * @param {Record<string, { id: string, name: string }>} [options.credentials]
+ * @param {(list: CredentialImport[], sim: Simulators) => CredentialImport[] | Promise<CredentialImport[]>} [options.adjustCredentials]
  */
 export async function prepareSandbox({
 	userFolder,
@@ -200,6 +300,7 @@ export async function prepareSandbox({
 	env: sharedEnv = {},
 	as = 'extension',
 	credentials: credentialRefs = CREDENTIAL_IDS,
+	adjustCredentials = (list) => list,
 }) {
 	if (!['extension', 'installed'].includes(as))
 		throw new Error(`prepareSandbox: as must be 'extension' or 'installed', got ${as}`);
@@ -213,7 +314,7 @@ export async function prepareSandbox({
 	}
 	mkdirSync(userFolder, { recursive: true });
 	let extensionsDir;
-	if (as === 'installed') installPackage(userFolder, { quiet });
+	if (as === 'installed') await installPackage(userFolder, { quiet });
 	else {
 		extensionsDir = outsideRepoFor(`extension-${basename(userFolder)}`);
 		rmSync(extensionsDir, { recursive: true, force: true });
@@ -225,20 +326,22 @@ export async function prepareSandbox({
 	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files'), ...sharedEnv };
 	const opts = { userFolder, extensionsDir, env };
 
+	if ((sharedEnv.DB_TYPE ?? process.env.DB_TYPE ?? 'sqlite') === 'sqlite')
+		await seedMigratedDatabase(userFolder, version);
+
 	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
-	writeFileSync(
-		credentialsFile,
-		JSON.stringify(
-			Object.entries(sim.credentials).map(([type, data]) => ({
-				...credentialRefs[type],
-				type,
-				data,
-			})),
-			null,
-			2,
-		),
+	const credentials = await adjustCredentials(
+		Object.entries(sim.credentials).map(([type, data]) => ({
+			...credentialRefs[type],
+			type,
+			data,
+		})),
+		sim,
 	);
+	writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2));
 	await runCli(['import:credentials', `--input=${credentialsFile}`], { ...opts, check: true });
+	const defaultIds = new Set(Object.values(CREDENTIAL_IDS).map((c) => c.id));
+	const addedIds = credentials.flatMap((c) => (c.id && !defaultIds.has(c.id) ? [c.id] : []));
 
 	const importWorkflows = async (workflows) => {
 		if (!workflows.length) return;
@@ -252,7 +355,7 @@ export async function prepareSandbox({
 		const dir = join(userFolder, 'sandbox-workflows');
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
-		const prepare = as === 'extension' ? forCustomExtension : (wf) => wf;
+		const prepare = as === 'extension' ? (wf) => forCustomExtension(wf, addedIds) : (wf) => wf;
 		workflows.forEach((wf, n) =>
 			writeFileSync(join(dir, `${String(n).padStart(3, '0')}.json`), JSON.stringify(prepare(wf))),
 		);
@@ -300,6 +403,34 @@ export async function prepareSandbox({
 		},
 		stop: () => sim.server.stop(),
 	};
+}
+
+/** The files of an n8n user folder that hold its SQLite database and its settings (`.n8n/`). */
+const DATABASE_FILES = ['config', 'database.sqlite', 'database.sqlite-wal', 'database.sqlite-shm'];
+
+/**
+ * Gives a new user folder a database n8n `version` has already migrated, so that its first CLI call does not run
+ * every migration again (3–5 s for each e2e file and line). The migrated database is made once per version, by
+ * `n8n list:workflow` (which does nothing else) in a folder of its own below node_modules, and copied; a folder
+ * that has a database keeps it. SQLite only: queue mode's PostgreSQL is new for each run.
+ * @param {string} userFolder
+ * @param {string} version
+ */
+async function seedMigratedDatabase(userFolder, version) {
+	const target = join(userFolder, '.n8n');
+	if (existsSync(join(target, 'database.sqlite'))) return;
+	const template = join(
+		repoRoot,
+		'node_modules',
+		'.cache',
+		'n8n-nodes-latam-fiscal',
+		`n8n-database-${version}`,
+	);
+	await madeOnce(template, (dir) => runCli(['list:workflow'], { userFolder: dir, check: true }));
+	mkdirSync(target, { recursive: true });
+	for (const file of DATABASE_FILES)
+		if (existsSync(join(template, '.n8n', file)))
+			cpSync(join(template, '.n8n', file), join(target, file));
 }
 
 /**

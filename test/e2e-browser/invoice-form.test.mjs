@@ -5,18 +5,12 @@
 // the outcome in the output panel; then runs it again and reads why the SRI returned the second one.
 // Run with `npm run test:e2e:browser` (CI runs it after the other e2e suites; it needs Debian's chromium package).
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
-import {
-	ownerApiKey,
-	prepareSandbox,
-	requireTestModule,
-	userFolderFor,
-} from '../../scripts/n8n/sandbox.mjs';
+import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import { launchBrowser, openEditor } from './editor.mjs';
 
-const userFolder = userFolderFor('e2e-browser');
 const SECUENCIAL = '148';
 
 let sb;
@@ -27,23 +21,16 @@ let editor;
 let bodies;
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-browser');
 	bodies = requireTestModule('receipts/setup');
-	n8n = await sb.start();
-	await ownerApiKey(n8n.url);
+	n8n = await startSuiteN8n(sb); // also creates the owner the editor signs in as
 	browser = await launchBrowser();
 	editor = await openEditor(browser, n8n.url, DEV_OWNER);
 });
 
 after(async () => {
 	await browser?.close();
-	await n8n?.stop();
-	await sb?.stop();
+	await closeSuite(n8n, sb);
 });
 
 const issued = () => sb.sim.server.received('receipts').filter((r) => r.method === 'POST');

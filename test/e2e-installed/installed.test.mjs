@@ -6,18 +6,19 @@
 // ship what n8n needs. Run with `npm run test:e2e:installed` (`N8N_LINE=1 npm run test:e2e:installed` for 1.x).
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { executionsClient, nodeOutput, untilServed } from '../../scripts/n8n/executions.mjs';
+import { nodeOutput, until, untilServed } from '../../scripts/n8n/executions.mjs';
 import { lineOf, selectedVersion } from '../../scripts/n8n/install.mjs';
+import { outsideRepoFor, repoRoot } from '../../scripts/n8n/sandbox.mjs';
 import {
-	outsideRepoFor,
-	ownerApiKey,
-	prepareSandbox,
-	repoRoot,
-} from '../../scripts/n8n/sandbox.mjs';
+	BROWSER_ID,
+	closeSuite,
+	decidingAtFirstCheck,
+	e2eSandbox,
+	startSuiteN8n,
+} from '../../scripts/n8n/suite.mjs';
 
 const PACKAGE = 'n8n-nodes-latam-fiscal';
 const NODES = [
@@ -84,11 +85,9 @@ const userFolder = outsideRepoFor(`e2e-installed-n8n${line}`);
 const credentials = credentialsForExamples();
 let sb;
 let n8n;
-let api;
-let ex;
 /** Example name → workflow ID n8n gave it on import. */
 const ids = {};
-/** Workflows as n8n stored them (export:workflow). */
+/** Workflows as n8n stored them (the public API's list). */
 let stored;
 const exampleNamed = (file) => {
 	const example = examples.find((e) => e.file === file);
@@ -97,31 +96,20 @@ const exampleNamed = (file) => {
 };
 const storedOf = (file) => stored.find((w) => w.name === exampleNamed(file));
 
-async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 180_000 });
-	return parseCliJson(r.stdout);
-}
-
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		as: 'installed',
-		credentials,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-installed', { userFolder, as: 'installed', credentials });
 	await sb.cli(['import:workflow', '--separate', `--input=${examplesDir}`], { check: true });
-	const exported = join(userFolder, 'stored-workflows.json');
-	await sb.cli(['export:workflow', '--all', `--output=${exported}`], { check: true });
-	stored = JSON.parse(readFileSync(exported, 'utf8'));
+	n8n = await startSuiteN8n(sb);
+	const res = await fetch(`${n8n.url}/api/v1/workflows?limit=250`, { headers: n8n.api.headers });
+	assert.equal(res.status, 200, await res.clone().text());
+	stored =
+		/** @type {{ data: Array<{ id: string, name: string, active: boolean, nodes: Array<{ name: string, type: string, webhookId?: string, credentials?: Record<string, { id: string, name: string }> }> }> }} */ (
+			await res.json()
+		).data;
 	for (const wf of stored) ids[wf.name] = wf.id;
 });
 
-after(async () => {
-	await n8n?.stop();
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`, () => {
 	test("npm installed the package alone: n8n-workflow is not installed beside it, so it can only be n8n's own", () => {
@@ -146,9 +134,7 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 	});
 
 	test('n8n loads every node, the tool variants of the action nodes and nothing under CUSTOM', async () => {
-		const file = join(userFolder, 'nodes.json');
-		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
-		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);
+		const names = await n8n.typeNames('nodes');
 		for (const name of [...NODES, ...TOOLS])
 			assert.ok(names.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} not loaded`);
 		assert.deepEqual(
@@ -186,7 +172,7 @@ describe(`the packed package installed in n8n ${selectedVersion()}'s .n8n/nodes`
 		assert.ok(runnable.length >= 3, `only ${runnable.length} examples ran`);
 		for (const { file, workflow } of runnable) {
 			sb.sim.server.clear();
-			const run = await execute(ids[workflow.name]);
+			const run = await decidingAtFirstCheck(sb.sim, () => n8n.execute(ids[workflow.name]));
 			assert.equal(
 				run.data.resultData.error,
 				undefined,
@@ -211,24 +197,27 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 	};
 
 	before(async () => {
-		await sb.activate(
-			examples
-				.filter(({ workflow }) => isTrigger(workflow))
-				.map(({ workflow }) => ids[workflow.name]),
-		);
-		port = await freePort();
-		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
-		api = await ownerApiKey(n8n.url);
-		ex = executionsClient(n8n.url, api.headers);
+		port = n8n.port;
+		// Activated with the workflow's switch, as a user does (the public API).
+		for (const { workflow } of examples.filter((e) => isTrigger(e.workflow))) {
+			const answer = await n8n.activate(ids[workflow.name]);
+			assert.equal(answer.status, 200, `activating ${workflow.name}: ${answer.text}`);
+		}
 		await untilServed(url('extraction-trigger-download-completed.json', 'extraction'));
 		await untilServed(
 			`${url('receipts-trigger-branch-on-authorization.json', 'receipts')}?event=receipt-issued`,
+		);
+		// 2.x activates after it answers: the Receipts Trigger subscribes its events a moment after its URL is served.
+		await until(
+			() =>
+				sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(n8n.url)).length >= 2,
+			'the Receipts Trigger example subscribing',
 		);
 	});
 
 	test('n8n registers the four credential types of the package, their icons served from the package', async () => {
 		const res = await fetch(`${n8n.url}/types/credentials.json`, {
-			headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' },
+			headers: { cookie: n8n.api.cookie, 'browser-id': BROWSER_ID },
 		});
 		assert.equal(res.status, 200);
 		const types = /** @type {Array<{ name: string, iconUrl?: unknown, icon?: unknown }>} */ (
@@ -247,7 +236,7 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 
 	test('n8n runs the package though its database does not list it: Settings → Community nodes shows nothing', async () => {
 		const res = await fetch(`${n8n.url}/rest/community-packages`, {
-			headers: { cookie: api.cookie, 'browser-id': 'latam-fiscal-dev-scripts' },
+			headers: { cookie: n8n.api.cookie, 'browser-id': BROWSER_ID },
 		});
 		assert.equal(res.status, 200, await res.clone().text());
 		assert.deepEqual(/** @type {{ data: unknown[] }} */ (await res.json()).data, []);
@@ -263,8 +252,8 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 			answers.map((a) => a.status),
 			[200],
 		);
-		const [run] = await ex.settled(wf, { atLeast: 1 });
-		const detail = await ex.get(run.id);
+		const [run] = await n8n.ex.settled(wf, { atLeast: 1 });
+		const detail = await n8n.ex.get(run.id);
 		assert.equal(detail.status, 'success');
 		assert.equal(nodeOutput(detail, 'Authorized').length, 1, 'the authorized branch ran');
 	});
@@ -286,9 +275,9 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 		);
 		assert.equal(forged.status, 401);
 		const wf = storedOf('extraction-trigger-download-completed.json').id;
-		const runs = await ex.settled(wf, { atLeast: 1 });
+		const runs = await n8n.ex.settled(wf, { atLeast: 1 });
 		assert.equal(runs.length, 1);
-		const detail = await ex.get(runs[0].id);
+		const detail = await n8n.ex.get(runs[0].id);
 		const files = nodeOutput(detail, 'Download all XML');
 		assert.equal(files.length, 2);
 		assert.ok(files.every((i) => i.binary?.data?.mimeType === 'application/xml'));

@@ -3,13 +3,10 @@
 // node sees that type there as it does in the engine tests, so a production receipt is refused unless the
 // tool's switch is on, and that the switch is read. Run with `npm run test:e2e`.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { prepareSandbox, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import { node, retentionFromItem, rowsWorkflow } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = userFolderFor('e2e-agent');
 const production = retentionFromItem().replace('"ambiente":1', '"ambiente":2');
 const asTool = (extra) =>
 	node(
@@ -26,33 +23,23 @@ const asTool = (extra) =>
 	);
 
 let sb;
-
-async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 120_000 });
-	return parseCliJson(r.stdout);
-}
+let n8n;
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-agent');
 	await sb.importWorkflows([
 		rowsWorkflow('e2eAgentRefused', 1, '{ seq: 7400 }', asTool({})),
 		rowsWorkflow('e2eAgentAllowed', 1, '{ seq: 7401 }', asTool({ allowProductionFromAgent: true })),
 	]);
+	n8n = await startSuiteN8n(sb);
 });
 
-after(async () => {
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe('Receipts as an AI agent’s tool, in real n8n', () => {
 	test('a production receipt is refused before anything is sent', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eAgentRefused');
+		const run = await n8n.execute('e2eAgentRefused');
 		assert.match(
 			String(run.data.resultData.error?.message),
 			/An AI agent may not issue this retention: it is in the production environment \(ambiente 2\)/,
@@ -66,7 +53,7 @@ describe('Receipts as an AI agent’s tool, in real n8n', () => {
 
 	test('with the tool’s "Allow Production From an AI Agent" on, it is issued', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eAgentAllowed');
+		const run = await n8n.execute('e2eAgentAllowed');
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const posts = sb.sim.server.received('receipts').filter((r) => r.method === 'POST');
 		assert.equal(posts.length, 1);

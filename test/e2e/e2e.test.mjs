@@ -3,20 +3,24 @@
 // Run with `npm run test:e2e` (node's test runner). The first run installs n8n into .cache/ (5–7 minutes).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
+import { freePort } from '../../scripts/n8n/boot.mjs';
+import { untilServed } from '../../scripts/n8n/executions.mjs';
 import {
 	CREDENTIAL_IDS,
 	fillPlaceholders,
-	ownerApiKey,
-	prepareSandbox,
 	repoRoot,
 	requireTestModule,
-	userFolderFor,
 } from '../../scripts/n8n/sandbox.mjs';
+import {
+	closeSuite,
+	decidingAtFirstCheck,
+	e2eSandbox,
+	startSuiteN8n,
+} from '../../scripts/n8n/suite.mjs';
 
 const PACKAGE_NODES = [
 	'partners',
@@ -70,8 +74,11 @@ const PLACEHOLDER_EXAMPLES = {
 
 function workflows() {
 	const bodies = requireTestModule('receipts/setup');
-	const receipts = (name, parameters) =>
-		node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials: cred('receiptsApi') });
+	const receipts = (name, parameters, extra = {}) =>
+		node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, {
+			credentials: cred('receiptsApi'),
+			...extra,
+		});
 	const extraction = (name, parameters) =>
 		node(name, 'n8n-nodes-latam-fiscal.extraction', parameters, {
 			credentials: cred('extractionApi'),
@@ -204,24 +211,43 @@ function workflows() {
 			],
 			connections: chain('Start', 'Create and wait'),
 		},
+		{
+			id: 'e2eClosedPort',
+			name: 'e2e receipts: nothing listening',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				manual,
+				receipts('Issue', bodies.jsonIssue('retention', bodies.retentionBody()), {
+					credentials: { receiptsApi: CLOSED_PORT },
+				}),
+			],
+			connections: chain('Start', 'Issue'),
+		},
 	];
 }
 
+/** A Receipts credential whose Base URL is a port nothing listens on (imported with the sandbox's). */
+const CLOSED_PORT = { id: 'latamClosedPort', name: 'Receipts (nothing listening)' };
+
+/** The trigger examples a user imports, activated as they are (in 'trigger nodes receive real deliveries'). */
+const triggerWorkflows = {
+	receipts: example('receipts-trigger-branch-on-authorization.json', 'e2eRcptTrigger'),
+	extraction: example('extraction-trigger-download-completed.json', 'e2eExtTrigger'),
+};
+
 let sb;
 let n8n;
-let api;
 const runs = {};
-const userFolder = userFolderFor('e2e');
+let userFolder;
 
-async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput']);
-	return parseCliJson(r.stdout);
-}
+const execute = (id) => n8n.execute(id);
+/** An example, run with the services deciding at the first status check (see decidingAtFirstCheck). */
+const runExample = (id) => decidingAtFirstCheck(sb.sim, () => execute(id));
 const output = (run, nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
 
 async function executions(workflowId) {
 	const res = await fetch(`${n8n.url}/api/v1/executions?workflowId=${workflowId}&limit=250`, {
-		headers: api.headers,
+		headers: n8n.api.headers,
 	});
 	assert.equal(res.status, 200, `executions API answered ${res.status}`);
 	return /** @type {{ data: import('../../scripts/n8n/executions.mjs').Execution[] }} */ (
@@ -248,25 +274,27 @@ async function settledExecutions(workflowId, { atLeast = 0 } = {}) {
 }
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
+	const closedPort = `http://127.0.0.1:${await freePort()}`;
+	sb = await e2eSandbox('e2e', {
+		adjustCredentials: (list, sim) => [
+			...list,
+			{
+				...CLOSED_PORT,
+				type: 'receiptsApi',
+				data: { ...sim.credentials.receiptsApi, baseUrl: closedPort },
+			},
+		],
 	});
-	await sb.importWorkflows(workflows());
+	userFolder = sb.opts.userFolder;
+	await sb.importWorkflows([...workflows(), ...Object.values(triggerWorkflows)]);
+	n8n = await startSuiteN8n(sb);
 });
 
-after(async () => {
-	await n8n?.stop();
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe('n8n loads the package', () => {
 	test('every node of the package is registered', async () => {
-		const file = join(userFolder, 'nodes.json');
-		await sb.cli(['export:nodes', `--output=${file}`], { check: true });
-		const names = JSON.parse(readFileSync(file, 'utf8')).map((n) => n.name);
+		const names = await n8n.typeNames('nodes');
 		for (const name of PACKAGE_NODES)
 			assert.ok(names.includes(sb.nodeType(name)), `${sb.nodeType(name)} not loaded`);
 	});
@@ -275,7 +303,7 @@ describe('n8n loads the package', () => {
 describe('workflows executed by n8n', () => {
 	test('the examples with placeholders run as `npm run dev` imports them (demo data filled in)', async () => {
 		for (const [id, [file, last]] of Object.entries(PLACEHOLDER_EXAMPLES)) {
-			const run = (runs[id] = await execute(id));
+			const run = (runs[id] = await runExample(id));
 			assert.equal(
 				run.data.resultData.error,
 				undefined,
@@ -311,7 +339,7 @@ describe('workflows executed by n8n', () => {
 
 	test('Receipts: retentions issued from JSON, X-Password only on the issuing POSTs, branch on the result; the repeated row is returned with 43 and explained', async () => {
 		sb.sim.server.clear();
-		const run = (runs.receipts = await execute('e2eRetention'));
+		const run = (runs.receipts = await runExample('e2eRetention'));
 		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 		const issued = output(run, 'Issue retention');
 		assert.ok(issued.length >= 1);
@@ -458,41 +486,6 @@ describe('workflows executed by n8n', () => {
 		// n8n 1.x's NodeApiError drops the HTTP client's error it wraps (its `cause`), and with it the socket's
 		// code: the node cannot tell a refused connection (nothing sent) from an answer lost after sending, so it
 		// takes the safe reading and says the receipt may exist.
-		const credential = { id: 'latamClosedPort', name: 'Receipts (nothing listening)' };
-		const dir = join(userFolder, 'closed-port');
-		rmSync(dir, { recursive: true, force: true });
-		const write = (file, data) => writeFileSync(join(dir, file), JSON.stringify(data));
-		mkdirSync(dir, { recursive: true });
-		write('credentials.json', [
-			{
-				...credential,
-				type: 'receiptsApi',
-				data: {
-					...sb.sim.credentials.receiptsApi,
-					baseUrl: `http://127.0.0.1:${await freePort()}`,
-				},
-			},
-		]);
-		const bodies = requireTestModule('receipts/setup');
-		const issue = {
-			...node(
-				'Issue',
-				sb.nodeType('receipts'),
-				bodies.jsonIssue('retention', bodies.retentionBody()),
-			),
-			credentials: { receiptsApi: credential },
-		};
-		write('workflow.json', {
-			id: 'e2eClosedPort',
-			name: 'e2e receipts: nothing listening',
-			settings: { executionOrder: 'v1' },
-			nodes: [manual, issue],
-			connections: chain('Start', 'Issue'),
-		});
-		await sb.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`], {
-			check: true,
-		});
-		await sb.cli(['import:workflow', `--input=${join(dir, 'workflow.json')}`], { check: true });
 		const error = (await execute('e2eClosedPort')).data.resultData.error;
 		if (sb.line === 1) {
 			assert.match(
@@ -572,8 +565,9 @@ describe('workflows executed by n8n', () => {
 		);
 		assert.notEqual(ecuador[0].origin, received[0].origin, 'the Ecuador API is another host');
 		assert.equal(output(run, 'Register taxpayer')[0].json.status, 'REGISTERED');
+		// The run's data; n8n stores the workflow beside it, whose node holds the password as it was typed there.
 		assert.ok(
-			!JSON.stringify(run).includes('ciec-e2e-secret'),
+			!JSON.stringify(run.data).includes('ciec-e2e-secret'),
 			'SAT password never in the run data',
 		);
 	});
@@ -598,30 +592,18 @@ describe('workflows executed by n8n', () => {
 });
 
 describe('trigger nodes receive real deliveries', () => {
-	// The trigger examples a user imports, activated as they are.
-	const triggerWorkflows = {
-		receipts: example('receipts-trigger-branch-on-authorization.json', 'e2eRcptTrigger'),
-		extraction: example('extraction-trigger-download-completed.json', 'e2eExtTrigger'),
-	};
 	let extractionUrl;
+	let api;
 
 	before(async () => {
-		await sb.importWorkflows(Object.values(triggerWorkflows));
-		await sb.activate(Object.values(triggerWorkflows).map((wf) => wf.id));
-		const port = await freePort();
-		n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
-		api = await ownerApiKey(n8n.url);
-		extractionUrl = `${n8n.url}/webhook/${triggerWorkflows.extraction.nodes[0].webhookId}/extraction`;
-		// Published webhooks register a few seconds after /healthz: wait until ours stops answering 404.
-		for (let i = 0; i < 60; i++) {
-			const res = await fetch(extractionUrl, {
-				method: 'POST',
-				body: '{}',
-				headers: { 'content-type': 'application/json' },
-			});
-			if (res.status !== 404) break;
-			await new Promise((r) => setTimeout(r, 500));
+		api = n8n.api;
+		for (const wf of Object.values(triggerWorkflows)) {
+			const answer = await n8n.activate(wf.id);
+			assert.equal(answer.status, 200, `activating ${wf.id}: ${answer.text}`);
 		}
+		extractionUrl = `${n8n.url}/webhook/${triggerWorkflows.extraction.nodes[0].webhookId}/extraction`;
+		// 2.x activates in the background after it answers: wait until the webhook is served.
+		await untilServed(extractionUrl);
 	});
 
 	test('n8n lists every credential type of the package', async () => {

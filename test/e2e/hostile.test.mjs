@@ -5,22 +5,13 @@
 // parallel issuing — with n8n's own HTTP helper, credential handling and execution storage. Run with
 // `npm run test:e2e` (and `npm run test:e2e:n8n1` on n8n 1.x). What is checked is what reached the simulators
 // (requests on the other origin, how far a dripped or oversized answer got before n8n closed it, what the
-// receipts service created), what the CLI logged, and what n8n stored.
+// receipts service created), what n8n logged while it ran them, and what n8n stored.
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import {
-	CREDENTIAL_IDS,
-	ownerApiKey,
-	prepareSandbox,
-	requireTestModule,
-	userFolderFor,
-} from '../../scripts/n8n/sandbox.mjs';
+import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import { chain, node, retentionFromItem, rowsWorkflow } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = userFolderFor('e2e-hostile');
 const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
 const cred = (type) => ({ credentials: { [type]: { id: 'x', name: 'x' } } });
 const one = (id, target) => ({
@@ -39,7 +30,7 @@ const SECRETS = {
 };
 /**
  * A SAT password (CIEC), a secret given as data. It reaches the node as a user keeps it out of the workflow:
- * from an environment variable (`$env`, allowed for the CLI runs of this file), so no form of it may appear
+ * from an environment variable (`$env`, allowed for the n8n of this file), so no form of it may appear
  * anywhere in a run — not even in the node's parameters that n8n keeps beside an error.
  */
 const SAT_PASSWORD = 'ciec "Ñu"/+ &s=3';
@@ -74,18 +65,16 @@ const STORM = {
 };
 
 let sb;
+let n8n;
 let other;
 const seeded = {};
-/** Every CLI run of this file: its output (the log), and the run it printed. */
-const cliRuns = [];
+/** Every run of this file: what n8n logged while it ran, and the execution n8n stored. */
+const runs = [];
 
 async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], {
-		timeoutMs: 300_000,
-		env: SAT_ENV,
-	});
-	const run = parseCliJson(r.stdout);
-	cliRuns.push({ id, log: `${r.stdout}\n${r.stderr}`, run });
+	const logged = n8n.logs().length;
+	const run = await n8n.execute(id);
+	runs.push({ id, log: n8n.logs().slice(logged), run });
 	return run;
 }
 const errorOf = (run) => run.data.resultData.error;
@@ -100,37 +89,32 @@ const watched = () => [...Object.values(SECRETS), SAT_PASSWORD, sb.sim.extractio
 const tokenAnswer = (onTwo) =>
 	sb.line === 1 ? /^\[item 1\] Partners could not be reached \(network error\)$/ : onTwo;
 
-before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
+/** The sandbox's credentials with secrets that have escaped and encoded forms of their own. */
+const withOddSecrets = (list) =>
+	list.map((c) => {
+		if (c.type === 'partnersApi')
+			return { ...c, data: { ...c.data, clientSecret: SECRETS.clientSecret } };
+		if (c.type === 'receiptsApi')
+			return {
+				...c,
+				data: {
+					...c.data,
+					apiKey: SECRETS.apiKey,
+					certificatePassword: SECRETS.certificatePassword,
+				},
+			};
+		return c;
 	});
+
+before(async () => {
+	sb = await e2eSandbox('e2e-hostile', { adjustCredentials: withOddSecrets });
 	other = sb.sim.server.origins[0];
-	// The sandbox's credentials again, with secrets that have escaped and encoded forms of their own.
+	// The simulators expect the same secrets.
 	Object.assign(sb.sim.partners, { clientSecret: SECRETS.clientSecret });
 	Object.assign(sb.sim.receipts, {
 		apiKey: SECRETS.apiKey,
 		certificatePassword: SECRETS.certificatePassword,
 	});
-	const credentials = {
-		...sb.sim.credentials,
-		partnersApi: { ...sb.sim.credentials.partnersApi, clientSecret: SECRETS.clientSecret },
-		receiptsApi: {
-			...sb.sim.credentials.receiptsApi,
-			apiKey: SECRETS.apiKey,
-			certificatePassword: SECRETS.certificatePassword,
-		},
-	};
-	const file = join(userFolder, 'hostile-credentials.json');
-	writeFileSync(
-		file,
-		JSON.stringify(
-			Object.entries(credentials).map(([type, data]) => ({ ...CREDENTIAL_IDS[type], type, data })),
-		),
-	);
-	await sb.cli(['import:credentials', `--input=${file}`], { check: true });
 
 	const { invoiceBody, jsonIssue, retentionBody } = requireTestModule('receipts/setup');
 	seeded.receipt = sb.sim.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
@@ -258,11 +242,10 @@ before(async () => {
 			),
 		),
 	]);
+	n8n = await startSuiteN8n(sb, { env: SAT_ENV });
 });
 
-after(async () => {
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe('a redirect to another origin: no credential arrives there, in real n8n', () => {
 	test('Partners: the token request answered 307 is not followed (the client secret stays home)', async () => {
@@ -692,12 +675,8 @@ describe('echoed secrets: absent from the execution n8n stores and from its log'
 		});
 		const receipts = await execute('e2eHostIssue');
 		assert.match(String(errorOf(receipts)?.message), /Receipts rejected the request/);
-		for (const { id, log, run } of cliRuns) {
-			assert.deepEqual(
-				leaks(JSON.stringify(run), watched()),
-				[],
-				`${id}: the run printed by the CLI`,
-			);
+		for (const { id, log, run } of runs) {
+			assert.deepEqual(leaks(JSON.stringify(run), watched()), [], `${id}: the run n8n stored`);
 			assert.deepEqual(leaks(log, watched()), [], `${id}: n8n's log`);
 		}
 	});
@@ -719,47 +698,42 @@ describe('echoed secrets: absent from the execution n8n stores and from its log'
 		const [create] = sb.sim.server.received('extraction');
 		assert.equal(create.body.SAT.password, SAT_PASSWORD, 'the password was sent, and echoed');
 		assert.match(JSON.stringify(errorOf(run)), /\[redacted\]/, 'the echo reached the run, cut');
-		// The whole run as the CLI printed it (result data, the error and the node n8n keeps with it, the execution
-		// stack), and every line n8n logged while running it.
-		const { log } = cliRuns[cliRuns.length - 1];
+		// The whole run as n8n stored it (result data, the error and the node n8n keeps with it, the execution
+		// stack, the workflow), and every line n8n logged while running it.
+		const { log } = runs[runs.length - 1];
 		assert.deepEqual(
 			leaks(JSON.stringify(run), [SAT_PASSWORD, sb.sim.extraction.stagingKey]),
 			[],
-			'the run printed by the CLI',
+			'the run n8n stored',
 		);
 		assert.deepEqual(leaks(log, [SAT_PASSWORD, sb.sim.extraction.stagingKey]), [], "n8n's log");
 	});
 
 	test('every execution of this file, as n8n stored it', async () => {
-		const port = await freePort();
-		const n8n = await sb.start({ port });
-		try {
-			const api = await ownerApiKey(n8n.url);
-			const ids = [...new Set(cliRuns.map((r) => r.id))];
-			let stored = 0;
-			for (const id of ids) {
-				const res = await fetch(
-					`${n8n.url}/api/v1/executions?workflowId=${id}&includeData=true&limit=250`,
-					{ headers: api.headers },
+		const ids = [...new Set(runs.map((r) => r.id))];
+		let stored = 0;
+		for (const id of ids) {
+			const res = await fetch(
+				`${n8n.url}/api/v1/executions?workflowId=${id}&includeData=true&limit=250`,
+				{ headers: n8n.api.headers },
+			);
+			assert.equal(res.status, 200);
+			const { data } =
+				/** @type {{ data: import('../../scripts/n8n/executions.mjs').Execution[] }} */ (
+					await res.json()
 				);
-				assert.equal(res.status, 200);
-				const { data } =
-					/** @type {{ data: import('../../scripts/n8n/executions.mjs').Execution[] }} */ (
-						await res.json()
-					);
-				for (const execution of data) {
-					stored++;
-					assert.deepEqual(
-						leaks(JSON.stringify(execution), watched()),
-						[],
-						`${id}: stored execution ${execution.id}`,
-					);
-				}
+			for (const execution of data) {
+				stored++;
+				assert.deepEqual(
+					leaks(JSON.stringify(execution), watched()),
+					[],
+					`${id}: stored execution ${execution.id}`,
+				);
 			}
-			const failing = cliRuns.filter((r) => errorOf(r.run)).length;
-			assert.ok(stored >= failing, `${stored} executions stored, ${failing} failed runs`);
-		} finally {
-			await n8n.stop();
 		}
+		const failing = runs.filter((r) => errorOf(r.run)).length;
+		assert.ok(stored >= failing, `${stored} executions stored, ${failing} failed runs`);
+		// And everything n8n logged, start-up and runs together.
+		assert.deepEqual(leaks(n8n.logs(), watched()), [], "n8n's whole log");
 	});
 });

@@ -2,20 +2,11 @@
 // Download, and the catalog dropdowns, in a real n8n (the pinned version) with the built package, against the
 // simulators. Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, parseCliJson } from '../../scripts/n8n/boot.mjs';
-import {
-	CREDENTIAL_IDS,
-	ownerApiKey,
-	prepareSandbox,
-	requireTestModule,
-	userFolderFor,
-} from '../../scripts/n8n/sandbox.mjs';
+import { CREDENTIAL_IDS, requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { BROWSER_ID, closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import { chain, node } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = userFolderFor('e2e-invoices');
 const credentials = { receiptsApi: { id: 'x', name: 'x' } };
 const receipts = (name, parameters, extra = {}) =>
 	node(name, 'n8n-nodes-latam-fiscal.receipts', parameters, { credentials, ...extra });
@@ -23,13 +14,11 @@ const manual = () => node('Start', 'n8n-nodes-base.manualTrigger', {});
 const fast = { waitForFinalState: true, waitTimeout: 60, options: { pollInterval: 0.2 } };
 
 let sb;
+let n8n;
 let bodies;
 const seeded = {};
 
-async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000 });
-	return parseCliJson(r.stdout);
-}
+const execute = (id) => n8n.execute(id);
 const output = (run, name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
 const received = () => sb.sim.server.received('receipts');
 const shape = (r) =>
@@ -234,12 +223,7 @@ function workflows() {
 }
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-invoices');
 	bodies = requireTestModule('receipts/setup');
 	for (const [kind, body, estado] of [
 		['invoice', { ...bodies.invoiceBody(), secuencial: REISSUED.invoice }, 'DEVUELTO'],
@@ -255,27 +239,23 @@ before(async () => {
 		seeded[kind] = sb.sim.receipts.seed(kind, body, estado).id;
 	}
 	await sb.importWorkflows(workflows());
+	n8n = await startSuiteN8n(sb);
 });
 
-/** Saves the issuer in the sandbox's Receipts credential (same ID, so every workflow's node uses it). */
+/**
+ * Saves the issuer in the sandbox's Receipts credential (same ID, so every workflow's node uses it), as the
+ * credential dialog's Save does (PATCH /rest/credentials/:id).
+ */
 async function saveIssuerInCredential() {
-	const file = join(userFolder, 'receipts-credential-with-issuer.json');
-	writeFileSync(
-		file,
-		JSON.stringify([
-			{
-				...CREDENTIAL_IDS.receiptsApi,
-				type: 'receiptsApi',
-				data: { ...sb.sim.credentials.receiptsApi, ...bodies.savedIssuer() },
-			},
-		]),
-	);
-	await sb.cli(['import:credentials', `--input=${file}`], { check: true });
+	const { id, name } = CREDENTIAL_IDS.receiptsApi;
+	await n8n.rest('PATCH', `/rest/credentials/${id}`, {
+		name,
+		type: 'receiptsApi',
+		data: { ...sb.sim.credentials.receiptsApi, ...bodies.savedIssuer() },
+	});
 }
 
-after(async () => {
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe('Receipts: invoices and notes in real n8n', () => {
 	test('Issue (JSON and Fields), Get and Issue From XML of invoices, credit notes and debit notes; X-Password only on the signing POSTs', async () => {
@@ -448,23 +428,13 @@ describe('Receipts: invoices and notes in real n8n', () => {
 });
 
 describe('catalog dropdowns in real n8n', () => {
-	let n8n;
-	let session;
-	before(async () => {
-		n8n = await sb.start({ port: await freePort() });
-		session = await ownerApiKey(n8n.url);
-	});
-	after(async () => {
-		await n8n?.stop();
-	});
-
 	const options = async (methodName, path, currentNodeParameters) => {
 		const res = await fetch(`${n8n.url}/rest/dynamic-node-parameters/options`, {
 			method: 'POST',
 			headers: {
 				'content-type': 'application/json',
-				cookie: session.cookie,
-				'browser-id': 'latam-fiscal-dev-scripts',
+				cookie: n8n.api.cookie,
+				'browser-id': BROWSER_ID,
 			},
 			body: JSON.stringify({
 				path,

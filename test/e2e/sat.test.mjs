@@ -5,15 +5,15 @@
 // 3.2, an RFC with "&", and an XML without a stamp — each with its own outcome in the same execution. The same
 // files through Read CFDI XML give the same summary. Run with `node --test test/e2e/sat.test.mjs`.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import { chain, node } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = userFolderFor('e2e-sat');
-/** @type {Awaited<ReturnType<typeof prepareSandbox>>} */
+/** @type {Awaited<ReturnType<typeof e2eSandbox>>} */
 let sb;
+/** @type {Awaited<ReturnType<typeof startSuiteN8n>>} */
+let n8n;
 
 /**
  * The 20 CFDIs: what each is (the simulator's outcome code in its UUID, see test/simulator/sat.js) and what the
@@ -219,21 +219,14 @@ let run;
 const outputOf = (name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-sat');
 	await sb.importWorkflows([workflow()]);
+	n8n = await startSuiteN8n(sb);
 	sb.sim.server.clear();
-	const r = await sb.cli(['execute', '--id=e2eSat20', '--rawOutput'], { timeoutMs: 180_000 });
-	run = parseCliJson(r.stdout);
+	run = await n8n.execute('e2eSat20', { timeoutMs: 180_000 });
 });
 
-after(async () => {
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe(`SAT (Mexico) in real n8n: 20 CFDIs in one run`, () => {
 	test('the run ends, one output item per CFDI, in order, each paired with its input', () => {

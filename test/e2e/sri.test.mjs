@@ -5,19 +5,19 @@
 // receipt kind, keys refused before sending), then Read XML of every authorized XML the first node attached —
 // n8n's own binary data between two nodes. Run with `node --test test/e2e/sri.test.mjs` (`N8N_LINE=1` for 1.x).
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { parseCliJson } from '../../scripts/n8n/boot.mjs';
 import { nodeOutput } from '../../scripts/n8n/executions.mjs';
-import { prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import { chain, node } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = userFolderFor('e2e-sri');
 const SRI = 'n8n-nodes-latam-fiscal.sri';
 
-/** @type {Awaited<ReturnType<typeof prepareSandbox>>} */
+/** @type {Awaited<ReturnType<typeof e2eSandbox>>} */
 let sb;
-/** The run of the one workflow (n8n's CLI output). */
+/** @type {Awaited<ReturnType<typeof startSuiteN8n>>} */
+let n8n;
+/** The run of the one workflow (the execution n8n stored). */
 let run;
 /** @type {Array<{ name: string, key: string, sent: boolean }>} */
 let cases;
@@ -95,12 +95,7 @@ function keys() {
 }
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-sri');
 	cases = keys();
 	sb.sim.sri.slowMs = 60_000;
 	const onError = { onError: 'continueRegularOutput' };
@@ -143,16 +138,14 @@ before(async () => {
 			connections: chain('Start', 'Keys', 'Check', 'Read'),
 		},
 	]);
+	n8n = await startSuiteN8n(sb);
 	sb.sim.server.clear();
-	const r = await sb.cli(['execute', '--id=e2eSri20Keys', '--rawOutput'], { timeoutMs: 300_000 });
-	run = parseCliJson(r.stdout);
+	run = await n8n.execute('e2eSri20Keys');
 	checked = nodeOutput(run, 'Check').map((item) => item.json);
 	read = nodeOutput(run, 'Read').map((item) => item.json);
 });
 
-after(async () => {
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 /** The Check output of the case named `name`. */
 const out = (name) => checked[cases.findIndex((c) => c.name === name)];

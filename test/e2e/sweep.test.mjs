@@ -2,13 +2,11 @@
 // with the built package, against the simulators. Point 2 (the Ecuador address of Taxpayer → Register) is in
 // e2e.test.mjs with the other Extraction operations. Run with `npm run test:e2e`.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { prepareSandbox, requireTestModule, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import { chain, node } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = userFolderFor('e2e-sweep');
 const manual = node('Start', 'n8n-nodes-base.manualTrigger', {});
 const cred = (type) => ({ credentials: { [type]: { id: 'x', name: 'x' } } });
 const one = (id, target) => ({
@@ -21,22 +19,13 @@ const one = (id, target) => ({
 const LOGIN_PAGE = '<!DOCTYPE html><html><body>Iniciar sesión</body></html>';
 
 let sb;
+let n8n;
 let job;
-
-async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000 });
-	return parseCliJson(r.stdout);
-}
 const errorOf = (run) => run.data.resultData.error;
 const output = (run) => run.data.resultData.runData.Target?.[0]?.data?.main?.[0] ?? [];
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-sweep');
 	const { atsRetentionBody, jsonIssue } = requireTestModule('receipts/setup');
 	job = sb.sim.extraction.seedJob({ env: 'staging', status: 'COMPLETED', documents: 1 });
 	const receipts = (parameters) =>
@@ -81,16 +70,15 @@ before(async () => {
 			),
 		),
 	]);
+	n8n = await startSuiteN8n(sb);
 });
 
-after(async () => {
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe('issue 17, points 1 to 5, in real n8n', () => {
 	test('1: an ATS retention to a foreign subject without tipo_sujeto_retenido is an error, and nothing is sent', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eSwAtsForeign');
+		const run = await n8n.execute('e2eSwAtsForeign');
 		assert.match(
 			errorOf(run)?.message ?? '',
 			/^\[item 1\] .*tipo_sujeto_retenido\)?:? is required when the retained subject has a foreign identification/,
@@ -112,7 +100,7 @@ describe('issue 17, points 1 to 5, in real n8n', () => {
 			headers: { 'content-type': 'text/html' },
 			times: 1,
 		});
-		const run = await execute('e2eSwDownloadPdf');
+		const run = await n8n.execute('e2eSwDownloadPdf');
 		assert.match(
 			errorOf(run)?.message ?? '',
 			/could not be downloaded as PDF: the answer is not a PDF \(content-type text\/html/,
@@ -122,7 +110,7 @@ describe('issue 17, points 1 to 5, in real n8n', () => {
 
 	test('4: Issue From XML from a binary property that is not there names the property and the item; nothing is sent', async () => {
 		sb.sim.server.clear();
-		const run = await execute('e2eSwXmlBinary');
+		const run = await n8n.execute('e2eSwXmlBinary');
 		const error = errorOf(run);
 		assert.match(`${error?.message} ${error?.description ?? ''}`, /\[item 1\].*"factura"/);
 		assert.doesNotMatch(String(error?.message), /Cannot read properties/);
@@ -139,7 +127,7 @@ describe('issue 17, points 1 to 5, in real n8n', () => {
 			body: { token_type: 'Bearer', expires_in: 3600 },
 			times: 1,
 		});
-		const run = await execute('e2eSwToken');
+		const run = await n8n.execute('e2eSwToken');
 		assert.match(
 			errorOf(run)?.message ?? '',
 			/the token answer has no access token \(access_token\)/,

@@ -6,29 +6,21 @@
 // Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort } from '../../scripts/n8n/boot.mjs';
 import { selectedVersion } from '../../scripts/n8n/install.mjs';
 import {
-	executionsClient,
 	nodeOutput,
 	nodeRan,
 	post,
 	replay,
+	until,
 	untilGone,
 	untilServed,
 } from '../../scripts/n8n/executions.mjs';
-import {
-	apiActivation,
-	ownerApiKey,
-	prepareSandbox,
-	repoRoot,
-	userFolderFor,
-} from '../../scripts/n8n/sandbox.mjs';
-
-const userFolder = userFolderFor('e2e-triggers');
+import { repoRoot } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 const example = (file, id) => ({
 	...JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')),
 	id,
@@ -70,13 +62,11 @@ let sb;
 let n8n;
 let api;
 let ex;
-let port;
 let extractionUrl;
 let historyUrl;
 let receiptsBase;
 
-const webhookUrl = (wf, path) =>
-	`http://127.0.0.1:${port}/webhook/${wf.nodes[0].webhookId}/${path}`;
+const webhookUrl = (wf, path) => `${n8n.url}/webhook/${wf.nodes[0].webhookId}/${path}`;
 const downloads = (publicId) =>
 	sb.sim.server
 		.received('extraction')
@@ -84,34 +74,32 @@ const downloads = (publicId) =>
 const ourSubscriptions = () =>
 	sb.sim.receipts.subscriptions.filter((s) => s.webhook_url.startsWith(receiptsBase));
 
-async function startN8n() {
-	n8n = await sb.start({ port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
-	api = await ownerApiKey(n8n.url);
-	ex = executionsClient(n8n.url, api.headers);
+/** Until the webhooks of the three active workflows are served (after activation, after a restart). */
+async function untilAllServed() {
 	for (const url of [extractionUrl, historyUrl, `${receiptsBase}?event=receipt-issued`])
 		await untilServed(url);
 }
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-triggers');
 	await sb.importWorkflows([extractionWf, receiptsWf, historyWf, receiptsLateWf]);
-	await sb.activate([extractionWf, receiptsWf, historyWf].map((wf) => wf.id));
-	port = await freePort();
+	n8n = await startSuiteN8n(sb);
+	({ api, ex } = n8n);
 	extractionUrl = webhookUrl(extractionWf, 'extraction');
 	historyUrl = webhookUrl(historyWf, 'extraction');
 	receiptsBase = webhookUrl(receiptsWf, 'receipts');
-	await startN8n();
+	// Activated as a user does, with the workflow's switch (the public API); a restart below activates them again
+	// at start-up.
+	for (const wf of [extractionWf, receiptsWf, historyWf]) {
+		const answer = await n8n.activate(wf.id);
+		assert.equal(answer.status, 200, `activating ${wf.id}: ${answer.text}`);
+	}
+	await untilAllServed();
+	// 2.x activates after it answers: the Receipts Trigger subscribes its events a moment after its URL is served.
+	await until(() => ourSubscriptions().length >= 2, 'the Receipts Trigger subscribing');
 });
 
-after(async () => {
-	await n8n?.stop();
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe('Extraction Trigger in one n8n process', () => {
 	const secret = () => sb.sim.credentials.extractionWebhookApi.secret;
@@ -227,8 +215,8 @@ describe('Extraction Trigger in one n8n process', () => {
 		const before = await ex.settled(extractionWf.id, { atLeast: 1 });
 		assert.equal(downloads(job.publicId), 2, 'downloaded once');
 
-		await n8n.stop();
-		await startN8n(); // same database: the Remove Duplicates history survives, the trigger's memory does not
+		await n8n.restart(); // same database: the Remove Duplicates history survives, the trigger's memory does not
+		await untilAllServed();
 		const again = await replay(extractionUrl, first); // still inside the 300 s window
 		assertStarted(again, 'the restarted process does not remember the event');
 
@@ -313,19 +301,14 @@ describe('Receipts Trigger in one n8n process', () => {
 		const tokensBefore = ourSubscriptions()
 			.map((s) => s.webhook_url)
 			.sort();
-		const { on, off } = apiActivation(sb.line);
-		const call = async (action) => {
-			const res = await fetch(`${n8n.url}/api/v1/workflows/${receiptsWf.id}/${action}`, {
-				method: 'POST',
-				headers: { ...api.headers, 'content-type': 'application/json' },
-				body: '{}',
-			});
-			assert.equal(res.status, 200, `${action}: ${res.status} ${await res.text()}`);
+		const call = async (on) => {
+			const answer = await (on ? n8n.activate(receiptsWf.id) : n8n.deactivate(receiptsWf.id));
+			assert.equal(answer.status, 200, `${on ? 'on' : 'off'}: ${answer.status} ${answer.text}`);
 		};
 		for (let cycle = 1; cycle <= 3; cycle++) {
-			await call(off);
+			await call(false);
 			await untilGone(`${receiptsBase}?event=receipt-issued`);
-			await call(on);
+			await call(true);
 			await untilServed(`${receiptsBase}?event=receipt-issued`);
 		}
 		assert.deepEqual(
@@ -442,17 +425,7 @@ describe('Receipts Trigger in one n8n process', () => {
 					await fetch(`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}`, { headers: api.headers })
 				).json()
 			);
-		const publish = async () => {
-			const res = await fetch(
-				`${n8n.url}/api/v1/workflows/${receiptsLateWf.id}/${apiActivation(sb.line).on}`,
-				{
-					method: 'POST',
-					headers: { ...api.headers, 'content-type': 'application/json' },
-					body: '{}',
-				},
-			);
-			return { status: res.status, text: await res.text() };
-		};
+		const publish = () => n8n.activate(receiptsLateWf.id);
 		// The service makes the first subscription (issue-error), then the connection drops before its answer:
 		// that activation fails. n8n 2.41.1 answers the publish at once and activates in the background, and
 		// its publication service tries again by itself (measured: about a second later); were the workflow left

@@ -2,10 +2,8 @@
 // simulators: a batch followed together, a refused certificate password, a lost issue answer, and one token
 // refresh for every request in flight. Run with `npm run test:e2e` (CI runs it after `npm test`).
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { parseCliJson } from '../../scripts/n8n/boot.mjs';
-import { prepareSandbox, userFolderFor } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
 import {
 	node,
 	partnersGetById,
@@ -13,7 +11,6 @@ import {
 	rowsWorkflow,
 } from '../../scripts/n8n/workflow.mjs';
 
-const userFolder = userFolderFor('e2e-trust');
 const issue = (extra) =>
 	node(
 		'Target',
@@ -30,22 +27,18 @@ const issue = (extra) =>
 const seqRows = (id, n, from, target) => rowsWorkflow(id, n, `{ seq: ${from} + i }`, target);
 
 let sb;
+let n8n;
 let planId;
 
+/** Runs workflow `id`; its Target node's output. */
 async function execute(id) {
-	const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000 });
-	const run = parseCliJson(r.stdout);
+	const run = await n8n.execute(id);
 	assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
 	return run.data.resultData.runData.Target[0].data.main[0];
 }
 
 before(async () => {
-	rmSync(userFolder, { recursive: true, force: true });
-	sb = await prepareSandbox({
-		userFolder,
-		skipBuild: process.env.E2E_SKIP_BUILD === '1',
-		quiet: true,
-	});
+	sb = await e2eSandbox('e2e-trust');
 	[{ uuid: planId }] = sb.sim.partners.seedProducts(1, 'E2E token');
 	await sb.importWorkflows([
 		seqRows(
@@ -65,11 +58,10 @@ before(async () => {
 			),
 		),
 	]);
+	n8n = await startSuiteN8n(sb);
 });
 
-after(async () => {
-	await sb?.stop();
-});
+after(() => closeSuite(n8n, sb));
 
 describe('Receipts: trusted issuing in real n8n', () => {
 	test('a batch is issued (5 at a time, the default), then followed together: every receipt authorized, in input order', async () => {
