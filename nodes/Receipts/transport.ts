@@ -31,6 +31,9 @@ export const receiptsService: ServiceDefinition = {
 		label: 'Certificate Password',
 		purpose: "signs the receipt with the signing certificate's password",
 	},
+	// The service's public documentation, Idempotencia: on POST /invoices/issue and /invoices/issue/xml only
+	// (actions/common/idempotency.ts).
+	idempotencyHeader: 'Idempotency-key',
 	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
 	describeError(status, body) {
 		const b = (body && typeof body === 'object' ? body : {}) as IDataObject;

@@ -114,6 +114,11 @@ export interface ServiceDefinition {
 	signing?: { header: string; field: string; label: string; purpose: string };
 	/** Whether a write (`write`) is safe to repeat: sending it twice cannot do anything twice. Default: no write is. */
 	repeatable?(method: IHttpRequestMethods, path: string): boolean;
+	/**
+	 * The header of the idempotency key the service documents for some writes (Receipts: `Idempotency-key` on
+	 * invoice issue). A write or sign given `idempotencyKey` carries it there and is safe to repeat.
+	 */
+	idempotencyHeader?: string;
 	/** Adds what the service can tell about a refusal (Extraction: the permission a 403 lacked). */
 	explain?(error: NodeApiError, request: FailedRequest, client: ServiceClient): Promise<void>;
 }
@@ -165,6 +170,12 @@ export interface WriteOptions extends ReadOptions {
 	/** Default POST. */
 	method?: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 	body?: IDataObject | IDataObject[];
+	/**
+	 * A key the service documents for this request (ServiceDefinition.idempotencyHeader): sent with it, the
+	 * request is safe to repeat — the service answers a repeated key with its first answer — so a lost answer
+	 * is re-sent, with the same key, within the request's time.
+	 */
+	idempotencyKey?: string;
 }
 
 /** A text POST (`postText`): a SOAP envelope or any body that is not JSON. */
@@ -367,8 +378,23 @@ export class ServiceClient {
 		const method = options.method ?? 'POST';
 		const call = await this.call('write', method, path, itemIndex, options);
 		call.repeatable = this.service.repeatable?.(method, path.text) ?? false;
+		this.keyed(call, options.idempotencyKey);
 		call.body = options.body;
 		return await this.json<T>(call, itemIndex);
+	}
+
+	/** A write sent with the service's idempotency key is safe to repeat (ServiceDefinition.idempotencyHeader). */
+	private keyed(call: Call, key: string | undefined): void {
+		if (key === undefined) return;
+		const header = this.service.idempotencyHeader;
+		// A fault of the calling code, not of the user's input: a key the service does not read protects nothing.
+		if (!header)
+			throw new NodeOperationError(
+				this.node,
+				`${this.service.name} documents no idempotency key: ${where(call)} cannot be made safe to repeat`,
+			);
+		call.headers[header] = key;
+		call.repeatable = true;
 	}
 
 	/**
@@ -396,6 +422,7 @@ export class ServiceClient {
 			);
 		}
 		call.headers[signing.header] = secret;
+		this.keyed(call, options.idempotencyKey);
 		call.body = options.body;
 		return await this.json<T>(call, itemIndex);
 	}

@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { attachRecovery } from './errors';
 
 /**
  * Collects every problem of one item's input before anything is sent, then reports them together:
@@ -246,7 +247,8 @@ export class Checker {
 		// n8n swaps a message that contains a system error code (EACCES, EPERM, ENOENT…) for a generic one, and
 		// an SRI element name does ("claveAcceso" contains EACCES): keep ours.
 		error.message = `${first}`;
-		throw error;
+		// With Continue On Fail the error item carries every problem, not only the message's first one.
+		throw attachRecovery(error, { problems: [...this.problems] });
 	}
 }
 

@@ -26,7 +26,8 @@ import {
  * - every receipt the node knew about (its answer arrived, or the request carried its clave_acceso) has its
  *   id or access key in an output or error item;
  * - every item whose answer was lost says the receipt may exist, with the secuencial and any clave_acceso
- *   it sent.
+ *   it sent; invoices, which carry an Idempotency-key, are re-sent with the same key while their time lasts,
+ *   and when every attempt lost its answer the item names the key that gets the first answer.
  */
 
 const PER_KIND = 30;
@@ -205,12 +206,20 @@ test.each([1, 5])(
 			lostAnswers++;
 			const json = item.output.json;
 			const sentKey = /** @type {IDataObject} */ (last.body).clave_acceso;
+			// An invoice carried an Idempotency-key (the same on every attempt): the item names it, since running
+			// the item again with it is safe. Every other kind: do not issue it again before checking.
+			const idempotencyKey = last.headers['idempotency-key'];
+			const keyedRightly = idempotencyKey
+				? attempts.every((p) => p.headers['idempotency-key'] === idempotencyKey) &&
+					json.idempotency_key === idempotencyKey &&
+					String(json.instruction).includes(`Options → Idempotency Key set to ${idempotencyKey}`)
+				: /Do not issue it again before you have checked/.test(String(json.instruction));
 			const ok =
 				json.document_may_exist === true &&
 				String(json.secuencial) === String(item.secuencial) &&
 				json.clave_acceso === sentKey &&
 				/may exist/.test(String(json.error)) &&
-				/Do not issue it again before you have checked/.test(String(json.instruction));
+				keyedRightly;
 			if (!ok) unclear.push(`${item.secuencial}: ${JSON.stringify(json).slice(0, 300)}`);
 		}
 

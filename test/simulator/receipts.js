@@ -337,9 +337,19 @@ export class ReceiptsSimulator {
 	deliveries = [];
 	/** @type {Step[][]} */
 	plans = [];
+	/**
+	 * Invoice issue answers by Idempotency-key (the service's public documentation, Idempotencia): a request with
+	 * a key seen before gets the first answer again and creates nothing.
+	 * @type {Map<string, SimResponse>}
+	 */
+	idempotencyKeys = new Map();
+	/** How many requests were answered from `idempotencyKeys` instead of being processed. */
+	idempotentReplays = 0;
 
 	reset() {
 		this.receipts.clear();
+		this.idempotencyKeys.clear();
+		this.idempotentReplays = 0;
 		this.subscriptions.length = 0;
 		this.deliveries.length = 0;
 		this.plans.length = 0;
@@ -844,6 +854,30 @@ export class ReceiptsSimulator {
 			};
 		};
 
+		/**
+		 * Invoice issue honours an `Idempotency-key` of 16–48 characters (documented on POST /invoices/issue and
+		 * /invoices/issue/xml only): the first answer is kept and given to every later request with the key. A key
+		 * of another length is refused as a validation error (the service documents the length, not its answer to
+		 * another one). A refused API key or password is not kept: it was refused before the key was read.
+		 * @param {(req: SimRequest) => SimResponse} handler
+		 * @returns {(req: SimRequest) => SimResponse}
+		 */
+		const keyed = (handler) => (req) => {
+			const header = req.headers['idempotency-key'];
+			if (header === undefined || !this.keyOk(req)) return handler(req);
+			const key = Array.isArray(header) ? header.join(',') : header;
+			if (key.length < 16 || key.length > 48)
+				return invalid(['Idempotency-key: debe tener entre 16 y 48 caracteres']);
+			const seen = this.idempotencyKeys.get(key);
+			if (seen) {
+				this.idempotentReplays++;
+				return seen;
+			}
+			const answer = handler(req);
+			if (answer.status !== 401 && answer.status !== 403) this.idempotencyKeys.set(key, answer);
+			return answer;
+		};
+
 		router.add('POST', '/ats-retentions/issue', issue('atsRetention'));
 		router.add('POST', '/ats-retentions/issue/xml', issueXml('atsRetention'));
 		router.add('GET', '/ats-retentions/:id', (req) => {
@@ -860,9 +894,13 @@ export class ReceiptsSimulator {
 		});
 		router.add('POST', '/purchase-settlements/issue', issue('purchaseSettlement'));
 		router.add('POST', '/purchase-settlements/issue/xml', issueXml('purchaseSettlement'));
+		router.add('POST', '/invoices/issue', keyed(issue('invoice')));
+		router.add('POST', '/invoices/issue/xml', keyed(issueXml('invoice')));
 		for (const kind of /** @type {const} */ (['invoice', 'creditNote', 'debitNote'])) {
-			router.add('POST', `${KIND_PATH[kind]}/issue`, issue(kind));
-			router.add('POST', `${KIND_PATH[kind]}/issue/xml`, issueXml(kind));
+			if (kind !== 'invoice') {
+				router.add('POST', `${KIND_PATH[kind]}/issue`, issue(kind));
+				router.add('POST', `${KIND_PATH[kind]}/issue/xml`, issueXml(kind));
+			}
 			router.add('GET', `${KIND_PATH[kind]}/:id`, (req) => {
 				const r = this.read(req, kind);
 				return 'kind' in r ? { status: 200, body: this.full(r) } : r;

@@ -54,6 +54,11 @@ export interface ReceiptKindRow extends ReceiptForm {
 	path: string;
 	/** The kind with its article, in the Operation selector's words: "a credit note". */
 	a: string;
+	/**
+	 * Its issue requests carry an Idempotency-key, and a lost answer is re-sent with it (common/idempotency.ts):
+	 * only where the service documents the key (invoices). Every other kind is never sent twice.
+	 */
+	idempotent?: true;
 }
 
 /** An entry of an Operation selector (name, value, description, action). */
@@ -105,6 +110,7 @@ const INVOICE: ReceiptKindRow = {
 	kind: 'invoice',
 	path: '/invoices',
 	a: 'an invoice',
+	idempotent: true,
 	example: invoiceExample,
 	fields: invoiceFields,
 	read: readInvoiceFields,

@@ -11,6 +11,7 @@ import { ratesNeeded } from '../../domain/totals';
 import type { ReceiptsContext } from '../../transport';
 import { refuseProductionForAgent } from './agent';
 import { ratesFor, savedIssuer, withIssuer } from './defaults';
+import { readIdempotencyKey } from './idempotency';
 import { readWaitSettings, type WaitSettings } from './wait';
 
 /**
@@ -198,6 +199,8 @@ export interface PreparedReceipt {
 	warnings: string[];
 	/** Wait for Final State, read before sending (undefined: off). */
 	wait: WaitSettings | undefined;
+	/** The Idempotency-key it is sent with (invoices: common/idempotency.ts); none for the other kinds. */
+	idempotencyKey?: string;
 }
 
 /**
@@ -212,12 +215,16 @@ export async function prepareReceipt(
 	i: number,
 	kind: ReceiptKind,
 	fromFields: FromFields,
-	opts: { accessKey: boolean; action: 'issue' | 'reissue' } = { accessKey: true, action: 'issue' },
+	opts: { accessKey: boolean; action: 'issue' | 'reissue'; idempotencyKey?: boolean } = {
+		accessKey: true,
+		action: 'issue',
+	},
 ): Promise<PreparedReceipt> {
 	// The wait's options first: a wrong one stops the item before the receipt is read, and so before the
 	// tax-rate catalogs are (nothing at all reaches the service).
 	const wait = readWaitSettings.call(this, i);
 	const { body, check } = await inspectReceipt.call(this, ctx, i, kind, fromFields, opts);
+	const idempotencyKey = opts.idempotencyKey ? readIdempotencyKey.call(this, i, check) : undefined;
 	check.throwIfFailed(this.getNode(), i);
 	const sent = body as IDataObject;
 	const key =
@@ -230,5 +237,5 @@ export async function prepareReceipt(
 		[sent.ambiente, key],
 		`${opts.action} this ${RECEIPT_KINDS[kind].name}`,
 	);
-	return { body: sent, warnings: check.warnings, wait };
+	return { body: sent, warnings: check.warnings, wait, idempotencyKey };
 }

@@ -11,7 +11,8 @@ import { child, childText } from '../../../shared/xml';
  *   the item carries the id, the access key and what to do (`document_exists`);
  * - when the answer of an issue request was lost (the connection broke, a 5xx, a timeout: see
  *   mayHaveBeenProcessed), the item says the receipt may exist, with the `secuencial` and any `clave_acceso`
- *   it sent (`document_may_exist`).
+ *   it sent (`document_may_exist`); an invoice, sent with an Idempotency-key and re-sent with it while its
+ *   time lasted (idempotency.ts), also says the key, which makes running the item again safe.
  * With Continue On Fail these fields are in the error item's JSON (shared/created.ts), so a workflow can
  * route them.
  */
@@ -31,6 +32,8 @@ export interface SentIds {
 	ruc?: string;
 	/** establishment-emission point, e.g. 001-002 */
 	series?: string;
+	/** The Idempotency-key it carried (invoices, common/idempotency.ts). */
+	idempotencyKey?: string;
 }
 
 export function followUp(ids: IssuedIds): string {
@@ -77,16 +80,18 @@ export function lostAnswer(error: unknown, sent: SentIds): unknown {
 	]
 		.filter(Boolean)
 		.join(', ');
-	const instruction =
-		`The ${sent.what} may have been issued: the answer was lost. Do not issue it again before you have checked in the receipts service (${where || 'by its data'}).` +
-		(sent.clave_acceso
-			? ' It carried its access key, so a second issue with the same key is refused by the tax authority instead of authorized twice.'
-			: ' Options → Access Key → Reproducible makes a second run carry the same key, so the tax authority refuses a duplicate.');
+	const instruction = sent.idempotencyKey
+		? `The ${sent.what} may have been issued: its answer was lost, also when sent again with the same Idempotency-key within the request's time. To get its answer without issuing it twice, run this item again with Options → Idempotency Key set to ${sent.idempotencyKey} (the receipts service answers a key it has seen with its first answer), or check in the receipts service (${where || 'by its data'}).`
+		: `The ${sent.what} may have been issued: the answer was lost. Do not issue it again before you have checked in the receipts service (${where || 'by its data'}).` +
+			(sent.clave_acceso
+				? ' It carried its access key, so a second issue with the same key is refused by the tax authority instead of authorized twice.'
+				: ' Options → Access Key → Reproducible makes a second run carry the same key, so the tax authority refuses a duplicate.');
 	reword(error, `The ${sent.what} may exist: `, instruction);
 	return attachRecovery(error, {
 		document_may_exist: true,
 		secuencial: sent.secuencial,
 		clave_acceso: sent.clave_acceso,
+		idempotency_key: sent.idempotencyKey,
 		instruction,
 	});
 }

@@ -5,6 +5,7 @@ import { RECEIPT_KINDS } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { receiptProperties } from '../common/fields';
 import { accessKeyOption, prepareReceipt, type PreparedReceipt } from '../common/receiptInput';
+import { idempotencyKeyOption } from '../common/idempotency';
 import { lostAnswer, sentIds } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue } from '../common/wait';
@@ -15,8 +16,9 @@ import type { Offered, ReceiptKindRow, ReceiptOperation } from '../receiptKinds'
  * documentation for each kind; receipts service, Authentication. Before any item of the batch is sent, every
  * item is read, completed and checked once (`validate`: common/receiptInput.ts, prepareReceipt), and exactly
  * that body is sent. Issuing is not idempotent: a request that may have been processed is never sent again, and
- * a lost answer says what was sent (common/recovery.ts); Wait for Final State follows the receipt
- * (common/wait.ts). Several items may be in flight at once (Options → Parallel Requests).
+ * a lost answer says what was sent (common/recovery.ts) — except where the service documents an idempotency key
+ * (invoices: the request carries one and a lost answer is re-sent with it, common/idempotency.ts). Wait for
+ * Final State follows the receipt (common/wait.ts). Several items may be in flight at once (Options → Parallel Requests).
  *
  * `as`: Issue under another name on the same path, with its own Preview (Purchase Settlement → Issue With
  * Reimbursement). The receipt's fields are shown for Issue and its Preview alike, so switching between the two
@@ -26,7 +28,7 @@ export function issue(
 	receipt: ReceiptKindRow,
 	as?: { issue: Offered; preview: Offered },
 ): ReceiptOperation {
-	const { resource, kind, path, read } = receipt;
+	const { resource, kind, path, read, idempotent } = receipt;
 	const option = as?.issue ?? {
 		name: 'Issue',
 		value: 'issue',
@@ -34,6 +36,7 @@ export function issue(
 		action: `Issue ${receipt.a}`,
 	};
 	const preview = as?.preview.value ?? 'preview';
+	const options = { accessKey: true, action: 'issue' as const, idempotencyKey: idempotent };
 	return {
 		option,
 		kind: 'parallelWrite',
@@ -44,11 +47,11 @@ export function issue(
 			),
 			...updateDisplayOptions(
 				{ show: { resource: [resource], operation: [option.value] } },
-				signingFields([accessKeyOption]),
+				signingFields(idempotent ? [accessKeyOption, idempotencyKeyOption] : [accessKeyOption]),
 			),
 		],
 		async validate(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
-			return await prepareReceipt.call(this, ctx, i, kind, read);
+			return await prepareReceipt.call(this, ctx, i, kind, read, options);
 		},
 		async execute(
 			this: IExecuteFunctions,
@@ -56,13 +59,13 @@ export function issue(
 			i: number,
 			checked?: PreparedReceipt,
 		) {
-			const { body, warnings, wait } =
-				checked ?? (await prepareReceipt.call(this, ctx, i, kind, read));
+			const { body, warnings, wait, idempotencyKey } =
+				checked ?? (await prepareReceipt.call(this, ctx, i, kind, read, options));
 			let answer: IDataObject;
 			try {
-				answer = await ctx.api.sign(fixedPath(`${path}/issue`), i, { body });
+				answer = await ctx.api.sign(fixedPath(`${path}/issue`), i, { body, idempotencyKey });
 			} catch (error) {
-				throw lostAnswer(error, sentIds(RECEIPT_KINDS[kind].name, body));
+				throw lostAnswer(error, { ...sentIds(RECEIPT_KINDS[kind].name, body), idempotencyKey });
 			}
 			return await afterIssue.call(this, ctx, i, answer, wait, { warnings, record: true });
 		},
