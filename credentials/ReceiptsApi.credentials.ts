@@ -1,5 +1,6 @@
 import type { IAuthenticate, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 import { receiptsAuthHeaders } from '../nodes/Receipts/auth';
+import { CREDENTIAL_ISSUER } from '../nodes/Receipts/domain/labels';
 
 /**
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
@@ -66,7 +67,7 @@ export class ReceiptsApi implements ICredentialType {
 			default: '',
 		},
 		{
-			displayName: 'Issuer RUC',
+			displayName: CREDENTIAL_ISSUER.ruc,
 			name: 'issuerRuc',
 			type: 'string',
 			default: '',
@@ -74,7 +75,7 @@ export class ReceiptsApi implements ICredentialType {
 			description: '13 digits (emisor.ruc)',
 		},
 		{
-			displayName: 'Legal Name (Razón Social)',
+			displayName: CREDENTIAL_ISSUER.razon_social,
 			name: 'issuerLegalName',
 			type: 'string',
 			default: '',
@@ -95,7 +96,7 @@ export class ReceiptsApi implements ICredentialType {
 			description: 'emisor.direccion',
 		},
 		{
-			displayName: 'Establishment Code (Establecimiento)',
+			displayName: CREDENTIAL_ISSUER.codigo,
 			name: 'issuerEstablishment',
 			type: 'string',
 			default: '',
@@ -103,7 +104,7 @@ export class ReceiptsApi implements ICredentialType {
 			description: 'emisor.establecimiento.codigo',
 		},
 		{
-			displayName: 'Emission Point (Punto de Emisión)',
+			displayName: CREDENTIAL_ISSUER.punto_emision,
 			name: 'issuerEmissionPoint',
 			type: 'string',
 			default: '',

@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as document from './actions/document/Document.resource';
 import { kindDescription } from './actions/receiptKinds';
+import { receiptsOutputs } from './actions/outputs';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook/Webhook.resource';
 import { credentialTest } from './methods/credentialTest';
@@ -31,15 +32,16 @@ export class Receipts implements INodeType {
 		group: ['transform'],
 		// Version 2: the bookkeeper's Fields form (amounts computed, Issue Date on the form, identification type
 		// inferred; actions/common/fields.ts) and Wait for Final State on by default (actions/common/wait.ts);
-		// workflows saved with version 1 keep their defaults, so they send what they sent.
-		version: [1, 2],
-		defaultVersion: 2,
+		// workflows saved with version 1 keep their defaults, so they send what they sent. Version 3: authorized
+		// and not-authorized receipts leave by different outputs (actions/outputs.ts); saved workflows keep one.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: RECEIPTS_DESCRIPTION,
 		defaults: { name: 'Receipts (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: receiptsOutputs,
 		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiTest' }],
 		properties: [
 			{

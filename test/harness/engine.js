@@ -440,7 +440,7 @@ export class TestNodeTypes {
 /**
  * @typedef {object} RunResult
  * @property {IRun} run
- * @property {(nodeName: string) => INodeExecutionData[]} output Output items (first output) of a node, or [] when it did not run.
+ * @property {(nodeName: string, index?: number) => INodeExecutionData[]} output Output items of a node (its first output, or output `index`), or [] when it did not run.
  * @property {Error & { description?: string; httpCode?: string; context?: IDataObject }} [error] The error of the run, if it failed.
  */
 
@@ -568,7 +568,8 @@ export class Engine {
 		return {
 			run,
 			error,
-			output: (name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [],
+			output: (name, index = 0) =>
+				run.data.resultData.runData[name]?.[0]?.data?.main?.[index] ?? [],
 		};
 	}
 }

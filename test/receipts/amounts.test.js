@@ -984,9 +984,24 @@ describe('the issuer saved in the credential and the identification type', () =>
 		delete body.emisor;
 		const result = await env.run(jsonIssue('invoice', body));
 		nothingSent();
+		// Each required field is named, with both places to fill it: the node's field and the credential's.
 		expect(result.error?.message).toBe(
-			'[item 1] Issuer (emisor) is required: fill it in, or save your issuer once in the Receipts credential (every receipt then uses it)',
+			'[item 1] Issuer › RUC (emisor.ruc) is required: fill it in the node, or once in the Receipts credential (Issuer RUC), which every receipt then uses',
 		);
+		for (const [node, credential] of [
+			['Issuer › Legal Name (emisor.razon_social)', 'Legal Name (Razón Social)'],
+			[
+				'Issuer › Establishment Code (emisor.establecimiento.codigo)',
+				'Establishment Code (Establecimiento)',
+			],
+			[
+				'Issuer › Emission Point (emisor.establecimiento.punto_emision)',
+				'Emission Point (Punto de Emisión)',
+			],
+		])
+			expect(result.error?.description).toContain(
+				`${node} is required: fill it in the node, or once in the Receipts credential (${credential})`,
+			);
 	});
 
 	test.each([

@@ -72,9 +72,9 @@ describe('finding the node', () => {
 });
 
 describe('the form, version by version', () => {
-	test('new nodes are version 2; saved workflows keep version 1', () => {
-		expect(receipts.version).toEqual([1, 2]);
-		expect(receipts.defaultVersion).toBe(2);
+	test('new nodes are version 3 (the form of version 2, two outputs); saved workflows keep theirs', () => {
+		expect(receipts.version).toEqual([1, 2, 3]);
+		expect(receipts.defaultVersion).toBe(3);
 	});
 
 	test('version 2: Issue Date on the form, empty (today in Ecuador), and the identification type empty (inferred)', () => {

@@ -99,7 +99,9 @@ describe('Preview shows exactly the body Issue sends, for every kind that issues
 		onlyCatalogReads();
 		const [out] = shown.output('Receipts');
 		expect(out.json.valid).toBe(true);
-		expect(out.json.problems).toBeUndefined();
+		// valid, then problems (empty), first: the columns n8n's table shows first for every row.
+		expect(Object.keys(out.json).slice(0, 3)).toEqual(['valid', 'problems', 'warnings']);
+		expect(out.json.problems).toEqual([]);
 		expect(out.pairedItem).toEqual({ item: 0 });
 		env.server.clear();
 		const issued = await env.run(jsonIssue(resource, body(), reproducible, issue));
@@ -174,6 +176,9 @@ describe('a month’s batch checked in one run', () => {
 			/** @type {IDataObject} */ (/** @type {IDataObject} */ (out[0].body).totales).importe_total,
 		).toBe(43.13);
 		expect(out[1].body).toBeUndefined();
+		expect(out.map((o) => Object.keys(o).slice(0, 2))).toEqual(
+			Array(3).fill(['valid', 'problems']),
+		);
 		expect(out[1].problems).toEqual([
 			'Item 1 › Quantity (items[0].cantidad) must be a number, got "tres"',
 		]);
@@ -254,7 +259,7 @@ describe('the Preview operation in the node', () => {
 	test('a preview item never carries the output of an issue (no id, no state): it cannot be mistaken for a receipt', async () => {
 		const result = await env.run(jsonIssue('invoice', invoiceBody(), {}, 'preview'));
 		const [out] = result.output('Receipts');
-		expect(Object.keys(out.json).sort()).toEqual(['body', 'valid']);
+		expect(Object.keys(out.json)).toEqual(['valid', 'problems', 'warnings', 'body']);
 		expect(out.json.body).toEqual(plain(invoiceBody()));
 	});
 });

@@ -3,7 +3,7 @@ import { withFakeClock } from '../harness/clock';
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
 import { DEV_ACCESS_KEY_SECRET } from '../simulator/main';
-import { ReceiptsSimulator } from '../simulator/receipts';
+import { DEMO_ISSUER, issuerCredentialFields, ReceiptsSimulator } from '../simulator/receipts';
 import { SimulatorServer } from '../simulator/server';
 
 /** A Receipts simulator on a random loopback port and an engine with the built Receipts node and credential. */
@@ -146,14 +146,8 @@ export const outcomeFields = (id) =>
 			}
 		: { rejected: false, sri_messages: [] };
 
-export const ISSUER = {
-	ruc: '1792146739001',
-	razon_social: 'Distribuidora Andina S.A.',
-	nombre_comercial: 'Andina',
-	direccion: 'Av. Amazonas N34-451, Quito',
-	obligado_contabilidad: true,
-	establecimiento: { codigo: '001', punto_emision: '002', direccion: 'Av. Amazonas N34-451' },
-};
+/** The issuer of every test body: the simulator's demo issuer (test/simulator/receipts.js). */
+export const ISSUER = DEMO_ISSUER;
 
 /** @returns {IDataObject} */
 export const retentionBody = () => ({
@@ -515,16 +509,7 @@ export const bookkeeperAmounts = () => ({
 });
 
 /** The issuer saved once in the Receipts credential (its issuer fields). */
-export const savedIssuer = () => ({
-	issuerRuc: ISSUER.ruc,
-	issuerLegalName: ISSUER.razon_social,
-	issuerTradeName: ISSUER.nombre_comercial,
-	issuerAddress: ISSUER.direccion,
-	issuerEstablishment: ISSUER.establecimiento.codigo,
-	issuerEmissionPoint: ISSUER.establecimiento.punto_emision,
-	issuerEstablishmentAddress: ISSUER.establecimiento.direccion,
-	issuerKeepsAccounting: 'yes',
-});
+export const savedIssuer = () => issuerCredentialFields(DEMO_ISSUER);
 
 /**
  * Issue in JSON mode: the parameters of an Issue operation for `body`.

@@ -223,9 +223,10 @@ describe('Wait for Final State: off in version 1, on by default from version 2',
 		expect(env.calls()).toHaveLength(1);
 	});
 
-	test('the node offers both versions and gives new nodes version 2', () => {
+	test('the node offers every version and gives new nodes the last, which waits too', () => {
 		const { description } = built('nodes/Receipts/Receipts.node', 'Receipts');
-		expect([description.version, description.defaultVersion]).toEqual([[1, 2], 2]);
+		expect([description.version, description.defaultVersion]).toEqual([[1, 2, 3], 3]);
+		expect(parameters(3, {}, true)).toMatchObject({ waitForFinalState: true, waitTimeout: 120 });
 	});
 
 	test('each version keeps its own default, so a saved workflow does not change behaviour', () => {

@@ -293,6 +293,35 @@ const RETURNED_MESSAGES = [
 	},
 ];
 
+/**
+ * The issuer of the simulator's demo account: every test body's `emisor`, and the issuer saved in the sandbox's
+ * Receipts credential (`npm run dev`), so that a receipt issued there has one (the node requires it). Its RUC
+ * passes the SRI's check digit (a private company's, third digit 9).
+ */
+export const DEMO_ISSUER = {
+	ruc: '1792146739001',
+	razon_social: 'Distribuidora Andina S.A.',
+	nombre_comercial: 'Andina',
+	direccion: 'Av. Amazonas N34-451, Quito',
+	obligado_contabilidad: true,
+	establecimiento: { codigo: '001', punto_emision: '002', direccion: 'Av. Amazonas N34-451' },
+};
+
+/**
+ * An issuer as the Receipts credential's fields hold it.
+ * @param {typeof DEMO_ISSUER} issuer
+ */
+export const issuerCredentialFields = (issuer) => ({
+	issuerRuc: issuer.ruc,
+	issuerLegalName: issuer.razon_social,
+	issuerTradeName: issuer.nombre_comercial,
+	issuerAddress: issuer.direccion,
+	issuerEstablishment: issuer.establecimiento.codigo,
+	issuerEmissionPoint: issuer.establecimiento.punto_emision,
+	issuerEstablishmentAddress: issuer.establecimiento.direccion,
+	issuerKeepsAccounting: issuer.obligado_contabilidad ? 'yes' : 'no',
+});
+
 export class ReceiptsSimulator {
 	prefix = 'receipts';
 	apiKey = 'rk_test_0123456789abcdef';

@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { runsAsAiTool } from '../../shared/agent';
 import { CreatedLedger } from '../../shared/created';
 import { numberOption } from '../../shared/options';
 import { Semaphore } from '../../shared/rateLimit';
@@ -8,6 +9,7 @@ import { requestTimeoutOption } from './common/output';
 import { parallelChecksOption } from './common/wait';
 import * as document from './document/Document.resource';
 import type { ReceiptsMap } from './node.type';
+import { byDecision, splitsByDecision } from './outputs';
 import { receiptKinds } from './receiptKinds';
 import * as webhook from './webhook/Webhook.resource';
 
@@ -44,7 +46,7 @@ function executionSettings(this: IExecuteFunctions): { timeoutMs: number; parall
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, (): ReceiptsContext => {
+	const outputs = await route.call(this, resources, (): ReceiptsContext => {
 		const settings = executionSettings.call(this);
 		return {
 			api: receiptsClient(this, {
@@ -55,4 +57,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			checks: new Semaphore(settings.parallelChecks),
 		};
 	});
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	// Authorized and not-authorized receipts by different outputs, from version 3 (outputs.ts). An AI agent's
+	// tool has one output, which the agent reads whole: it sees every receipt with its state.
+	return splitsByDecision(this.getNode().typeVersion, resource, operation) &&
+		!runsAsAiTool.call(this)
+		? byDecision(outputs[0])
+		: outputs;
 }

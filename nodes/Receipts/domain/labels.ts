@@ -48,6 +48,17 @@ export const ISSUER = {
 	establecimiento_direccion: l('Establishment Address', 'Dirección Establecimiento'),
 };
 
+/**
+ * The issuer fields of the Receipts credential, as its form labels them: the credential's fields and the
+ * issuer check's messages ("… or once in the Receipts credential (Issuer RUC)") both use these.
+ */
+export const CREDENTIAL_ISSUER = {
+	ruc: 'Issuer RUC',
+	razon_social: 'Legal Name (Razón Social)',
+	codigo: 'Establishment Code (Establecimiento)',
+	punto_emision: 'Emission Point (Punto de Emisión)',
+} as const;
+
 /** A tax line (of a JSON item, of the totals, of a reimbursed document). */
 export const TAX_LINE = {
 	codigo: l('Tax Code', 'Impuesto'),

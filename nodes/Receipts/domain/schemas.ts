@@ -4,6 +4,7 @@ import { Checker, isMissing, numberValue } from '../../shared/validate';
 import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from '../../shared/sri/accessKey';
 import { ID_TYPES, idTypeOf, identificationWarning, rucProblem } from '../../shared/sri/ruc';
 import { DOCUMENT_TYPE_CODES } from './catalogs';
+import { CREDENTIAL_ISSUER } from './labels';
 import {
 	BUILT_IN_RATES,
 	checkDebitNoteTotals,
@@ -162,31 +163,61 @@ function sequential(
 		body[field] = typeof given === 'number' ? String(given) : given;
 }
 
+/**
+ * The issuer: RUC, legal name, establishment and emission point are required (from the node, a JSON body or the
+ * issuer saved in the credential, merged before this check): a receipt without them is refused by the service at
+ * best, and at worst carries an access key built on a wrong RUC. Each missing field is named, with both places to
+ * fill it. A RUC that is not 13 digits of an existing province is refused; a check digit that does not follow the
+ * published rule only warns, because the SRI has issued such RUCs (shared/sri/ruc.ts).
+ */
 export function checkEmisor(check: Checker, value: unknown): void {
-	if (isMissing(value)) {
+	if (!isMissing(value) && !check.object('emisor', value)) return;
+	const emisor = (isMissing(value) ? {} : value) as IDataObject;
+	const establecimiento =
+		emisor.establecimiento && typeof emisor.establecimiento === 'object'
+			? (emisor.establecimiento as IDataObject)
+			: {};
+	const required = (path: string, given: unknown, credentialLabel: string): boolean => {
+		if (!isMissing(given)) return true;
 		check.fail(
-			'emisor',
-			'is required: fill it in, or save your issuer once in the Receipts credential (every receipt then uses it)',
+			path,
+			`is required: fill it in the node, or once in the Receipts credential (${credentialLabel}), which every receipt then uses`,
 		);
-		return;
-	}
-	if (!check.object('emisor', value)) return;
-	const emisor = value as IDataObject;
+		return false;
+	};
 	check.string('emisor.ruc', emisor.ruc);
 	if (
-		!isMissing(emisor.ruc) &&
+		required('emisor.ruc', emisor.ruc, CREDENTIAL_ISSUER.ruc) &&
 		(typeof emisor.ruc === 'string' || typeof emisor.ruc === 'number')
 	) {
 		const problem = rucProblem(String(emisor.ruc).trim());
-		if (problem) check.warn('emisor.ruc', `${problem}; sent anyway, verify the RUC`);
+		if (problem?.startsWith('is not a RUC')) check.fail('emisor.ruc', problem);
+		else if (problem) check.warn('emisor.ruc', `${problem}; sent anyway, verify the RUC`);
 	}
+	if (required('emisor.razon_social', emisor.razon_social, CREDENTIAL_ISSUER.razon_social))
+		check.string('emisor.razon_social', emisor.razon_social);
 	if (
 		emisor.obligado_contabilidad !== undefined &&
 		typeof emisor.obligado_contabilidad !== 'boolean'
 	) {
 		check.fail('emisor.obligado_contabilidad', 'must be true or false');
 	}
-	check.object('emisor.establecimiento', emisor.establecimiento);
+	if (
+		!isMissing(emisor.establecimiento) &&
+		!check.object('emisor.establecimiento', emisor.establecimiento)
+	)
+		return;
+	for (const [key, label] of [
+		['codigo', CREDENTIAL_ISSUER.codigo],
+		['punto_emision', CREDENTIAL_ISSUER.punto_emision],
+	] as const) {
+		const path = `emisor.establecimiento.${key}`;
+		if (
+			required(path, establecimiento[key], label) &&
+			!/^\d{3}$/.test(String(establecimiento[key]).trim())
+		)
+			check.fail(path, 'must be 3 digits, e.g. 001');
+	}
 }
 
 /** A person (sujeto, proveedor, comprador, destinatario, transportista). */

@@ -40,9 +40,11 @@ export function preview(receipt: ReceiptKindRow, as?: Offered): ReceiptOperation
 		),
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number) {
 			const { body, check } = await inspectReceipt.call(this, ctx, i, kind, read);
-			const warnings = check.warnings.length ? { warnings: check.warnings } : {};
-			if (!check.ok || !body) return { valid: false, problems: check.problems, ...warnings };
-			return { valid: true, ...warnings, body };
+			// Every item has the same columns, in this order, so that n8n's table (its columns in order of first
+			// appearance) shows `valid` and `problems` first for every row, before the tall `body`.
+			const { problems, warnings } = check;
+			if (!check.ok || !body) return { valid: false, problems, warnings };
+			return { valid: true, problems, warnings, body };
 		},
 	};
 }
