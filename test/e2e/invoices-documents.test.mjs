@@ -207,6 +207,40 @@ function workflows() {
 		]),
 		// The bookkeeper's invoice, on the form of node version 2: only quantities, prices, tax codes, the buyer and
 		// the means of payment; the issuer comes from the credential. Preview first, then Issue.
+		// Version 3 (new nodes): authorized and not-authorized receipts by different outputs.
+		{
+			id: 'e2eTwoOutputs',
+			name: 'e2eTwoOutputs',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				manual(),
+				node(
+					'Rows',
+					'n8n-nodes-base.code',
+					{ jsCode: 'return [{ json: { seq: 801 } }, { json: { seq: 802 } }];' },
+					{ typeVersion: 2 },
+				),
+				receipts(
+					'Invoice v3',
+					{
+						...jsonIssue('invoice', { ...invoiceBody(), secuencial: 0 }, fast),
+						jsonBody: `=${JSON.stringify({ ...invoiceBody(), secuencial: 0 }).replace('"secuencial":0', '"secuencial":{{ $json.seq }}')}`,
+					},
+					{ typeVersion: 3 },
+				),
+				node('Authorized', 'n8n-nodes-base.noOp', {}),
+				node('Not Authorized', 'n8n-nodes-base.noOp', {}),
+			],
+			connections: {
+				...chain('Start', 'Rows', 'Invoice v3'),
+				'Invoice v3': {
+					main: [
+						[{ node: 'Authorized', type: 'main', index: 0 }],
+						[{ node: 'Not Authorized', type: 'main', index: 0 }],
+					],
+				},
+			},
+		},
 		wf('e2eBookkeeper', [
 			receipts(
 				'Preview',
@@ -388,6 +422,25 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		assert.deepEqual(
 			received().map((r) => `${r.method} ${r.path}`),
 			['GET /catalog/sales-tax-rates/2'],
+		);
+	});
+
+	test('version 3: an authorized and a returned invoice leave by Authorized and Not Authorized', async () => {
+		sb.sim.receipts.planNext('AUTORIZADO');
+		sb.sim.receipts.planNext({
+			estado: 'DEVUELTO',
+			mensajes: [{ identificador: '45', mensaje: 'SECUENCIAL REGISTRADO', tipo: 'ERROR' }],
+		});
+		const run = await execute('e2eTwoOutputs');
+		assert.equal(run.data.resultData.error, undefined);
+		assert.equal(run.data.resultData.runData['Invoice v3'][0].data.main.length, 2);
+		assert.deepEqual(
+			output(run, 'Authorized').map((o) => [o.json.secuencial, o.json.estado]),
+			[[801, 'AUTORIZADO']],
+		);
+		assert.deepEqual(
+			output(run, 'Not Authorized').map((o) => [o.json.secuencial, o.json.estado, o.json.rejected]),
+			[[802, 'DEVUELTO', true]],
 		);
 	});
 
