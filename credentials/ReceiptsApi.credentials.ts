@@ -61,7 +61,7 @@ export class ReceiptsApi implements ICredentialType {
 		},
 		{
 			displayName:
-				'Issuer (Emisor), optional: enter your company once here and every Issue, Reissue and Preview uses it. A value given in the node, or in a JSON body, overrides the one saved here.',
+				'Issuer (Emisor): enter your company once here and every Issue, Reissue and Preview uses it. Every receipt needs its RUC, Legal Name, Establishment Code and Emission Point, from here or from the node. A value given in the node, or in a JSON body, overrides the one saved here.',
 			name: 'issuerNotice',
 			type: 'notice',
 			default: '',
