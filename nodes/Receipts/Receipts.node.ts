@@ -13,7 +13,9 @@ import * as webhook from './actions/webhook/Webhook.resource';
 import { credentialTest } from './methods/credentialTest';
 import {
 	getDocumentTypes,
+	getDocumentTypesOrNone,
 	getIdTypes,
+	getIdTypesOrInferred,
 	getSalesTaxRates,
 	getWithholdingRates,
 } from './methods/loadOptions';
@@ -80,7 +82,14 @@ export class Receipts implements INodeType {
 
 	methods = {
 		credentialTest,
-		loadOptions: { getIdTypes, getDocumentTypes, getSalesTaxRates, getWithholdingRates },
+		loadOptions: {
+			getIdTypes,
+			getIdTypesOrInferred,
+			getDocumentTypes,
+			getDocumentTypesOrNone,
+			getSalesTaxRates,
+			getWithholdingRates,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

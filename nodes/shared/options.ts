@@ -3,6 +3,7 @@ import type {
 	IHookFunctions,
 	INode,
 	INodeProperties,
+	INodePropertyOptions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -84,3 +85,14 @@ function checkedNumber(
 		},
 	);
 }
+
+/**
+ * The entry of a required dropdown that nothing was chosen in yet: its default (`''`) must be one of its choices,
+ * or n8n's editor marks the field red at rest ("The value "" is not supported!"). The item is refused before
+ * anything is sent until a real choice is made (the field's check says so).
+ */
+export const notChosen = (what: string): INodePropertyOptions => ({
+	name: 'Not Chosen Yet (Required)',
+	value: '',
+	description: `Choose ${what}: an item without one is refused before anything is sent`,
+});

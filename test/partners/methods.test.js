@@ -59,18 +59,19 @@ describe('pickers (listSearch / loadOptions) through n8n-core’s LoadOptionsCon
 				/** @type {NonNullable<typeof node.methods>} */ (node.methods).loadOptions
 			).getPlanVigencies.call(ctx);
 		expect(options).toEqual([
+			expect.objectContaining({ name: 'Not Chosen Yet (Required)', value: '' }),
 			{ name: 'Mensual: 100 folios, $99.00', value: plan.vigencies[0].uuid },
 		]);
 		expect(env.calls().map((c) => c.path)).toEqual([`/v1/products/${plan.uuid}`]);
 	});
 
-	test('getPlanVigencies is empty (and calls nothing) until a plan is chosen', async () => {
+	test('getPlanVigencies offers only "not chosen yet" (and calls nothing) until a plan is chosen', async () => {
 		const ctx = contextFor({ resource: 'client', operation: 'create', plan: byId('') });
 		expect(
 			await /** @type {NonNullable<NonNullable<typeof node.methods>['loadOptions']>} */ (
 				/** @type {NonNullable<typeof node.methods>} */ (node.methods).loadOptions
 			).getPlanVigencies.call(ctx),
-		).toEqual([]);
+		).toEqual([expect.objectContaining({ value: '' })]);
 		expect(env.calls()).toHaveLength(0);
 	});
 

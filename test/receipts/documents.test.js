@@ -360,13 +360,13 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 			(
 				await load('getWithholdingRates', retention, 'parameters.items.item[0].codigo_porcentaje')
 			).map((o) => o.value),
-		).toEqual(['2', '1', '7', '9', '10', '8']);
-		// No tax type chosen yet: income tax, the first one offered.
+		).toEqual(['', '2', '1', '7', '9', '10', '8']);
+		// No tax type chosen yet: income tax, the first one offered. The code's empty default is a choice too.
 		expect(
 			(
 				await load('getWithholdingRates', retention, 'parameters.items.item[1].codigo_porcentaje')
 			).map((o) => o.value),
-		).toEqual(['312', '303']);
+		).toEqual(['', '312', '303']);
 		expect(env.catalogReads().map((c) => c.path)).toEqual([
 			'/catalog/sales-tax-rates/5',
 			'/catalog/sales-tax-rates/3',
@@ -404,13 +404,14 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 			{ items: { item: [{ codigo: '6' }] } },
 			'parameters.items.item[0].codigo_porcentaje',
 		);
-		expect(isd).toEqual([{ name: 'RETENCIÓN ISD 5% (4580)', value: '4580' }]);
+		expect(isd.slice(1)).toEqual([{ name: 'RETENCIÓN ISD 5% (4580)', value: '4580' }]);
+		expect(isd[0]).toMatchObject({ name: 'Not Chosen Yet (Required)', value: '' });
 		const unknown = await load(
 			'getWithholdingRates',
 			{ items: { item: [{ codigo: '9' }] } },
 			'parameters.items.item[0].codigo_porcentaje',
 		);
-		expect(unknown).toEqual([]);
+		expect(unknown.map((o) => o.value)).toEqual(['']);
 	}, 20000);
 
 	test('an expression in the tax type is not sent to the catalog: the default type is used', async () => {
@@ -441,8 +442,12 @@ describe('catalog dropdowns (loadOptions through n8n-core’s LoadOptionsContext
 				[...methods.entries()].filter(([path]) => path.endsWith(name)).flatMap(([, m]) => m),
 			),
 		];
-		expect(named('tipo_identificacion')).toEqual(['getIdTypes']);
-		expect(named('tipo_documento_sustento')).toEqual(['getDocumentTypes']);
+		// Version 2's ID Type offers "From the Identification" first; a waybill recipient's document, "None".
+		expect(named('tipo_identificacion').sort()).toEqual(['getIdTypes', 'getIdTypesOrInferred']);
+		expect(named('tipo_documento_sustento').sort()).toEqual([
+			'getDocumentTypes',
+			'getDocumentTypesOrNone',
+		]);
 		expect(named('tipo_documento_modificado')).toEqual(['getDocumentTypes']);
 		expect(named('codigo_porcentaje').sort()).toEqual(['getSalesTaxRates', 'getWithholdingRates']);
 		for (const path of [

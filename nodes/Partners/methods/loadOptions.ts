@@ -1,4 +1,5 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { notChosen } from '../../shared/options';
 import { path, segmentProblem } from '../../shared/path';
 import { listIn, partnersClient, planOption, readPlans, unwrap } from '../transport';
 
@@ -7,13 +8,18 @@ export async function getPlanVigencies(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	const plan = String(this.getCurrentNodeParameter('plan', { extractValue: true }) ?? '').trim();
+	// The empty default is a choice of its own: "not chosen yet" (shared/options.ts).
+	const none = notChosen('one of the plan’s vigencies (choose the plan first)');
 	// An ID that cannot be a path segment names no plan (an expression still being typed, say).
-	if (!plan || segmentProblem(plan)) return [];
+	if (!plan || segmentProblem(plan)) return [none];
 	const product = unwrap(await partnersClient(this).read(path`/v1/products/${plan}`));
-	return ((product.vigencies as IDataObject[] | undefined) ?? []).map((v) => ({
-		name: `${String(v.expiration_period)}: ${String(v.folios)} folios, $${String(v.price)}`,
-		value: String(v.uuid),
-	}));
+	return [
+		none,
+		...((product.vigencies as IDataObject[] | undefined) ?? []).map((v) => ({
+			name: `${String(v.expiration_period)}: ${String(v.folios)} folios, $${String(v.price)}`,
+			value: String(v.uuid),
+		})),
+	];
 }
 
 /** All plans, every page (multi-select of Delete); a service that does not advance stops it (readPlans). */

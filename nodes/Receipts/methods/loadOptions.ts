@@ -7,6 +7,7 @@ import {
 	WITHHOLDING_RATE_CATALOG,
 	type CatalogEntry,
 } from '../domain/catalogs';
+import { notChosen } from '../../shared/options';
 import { path, type ApiPath } from '../../shared/path';
 import { receiptsClient } from '../transport';
 
@@ -52,10 +53,38 @@ export async function getIdTypes(this: ILoadOptionsFunctions): Promise<INodeProp
 	return await catalog.call(this, path`/catalog/id-types`, ID_TYPE_CATALOG);
 }
 
+/**
+ * The ID Type of the form's version 2, whose empty default means "told from the identification": a real choice
+ * of its own, first (common/fields.ts, idTypeField).
+ */
+export async function getIdTypesOrInferred(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return [
+		{
+			name: 'From the Identification',
+			value: '',
+			description:
+				'13 digits ending in 001: RUC (04); 10 digits: cédula (05); 9999999999999: final consumer (07); a warning says which was used',
+		},
+		...(await getIdTypes.call(this)),
+	];
+}
+
 export async function getDocumentTypes(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	return await catalog.call(this, path`/catalog/document-types`, DOCUMENT_TYPE_CATALOG);
+}
+
+/** A document type that may be left out (a waybill recipient's supporting document): "None" is its default. */
+export async function getDocumentTypesOrNone(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return [
+		{ name: 'None', value: '', description: 'No supporting document' },
+		...(await getDocumentTypes.call(this)),
+	];
 }
 
 export async function getSalesTaxRates(
@@ -73,9 +102,13 @@ export async function getWithholdingRates(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	const tipo = siblingTaxType.call(this, '1');
-	return await catalog.call(
-		this,
-		path`/catalog/withholdings-tax-rates/${tipo}`,
-		WITHHOLDING_RATE_CATALOG[tipo] ?? [],
-	);
+	// Required, with no code right for most retentions: the default is "not chosen yet" (shared/options.ts).
+	return [
+		notChosen('the retention code'),
+		...(await catalog.call(
+			this,
+			path`/catalog/withholdings-tax-rates/${tipo}`,
+			WITHHOLDING_RATE_CATALOG[tipo] ?? [],
+		)),
+	];
 }

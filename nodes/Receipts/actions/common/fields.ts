@@ -171,7 +171,8 @@ export const idTypeField = (v: FormVersion): INodeProperties => {
 	};
 	if (v === 2) {
 		field.default = '';
-		field.description = `Leave empty to tell it from the identification (13 digits ending in 001: RUC; 10 digits: cédula; 9999999999999: final consumer). ${field.description}`;
+		field.typeOptions = { loadOptionsMethod: 'getIdTypesOrInferred' };
+		field.description = `"From the Identification" (the default) tells it from the identification (13 digits ending in 001: RUC; 10 digits: cédula; 9999999999999: final consumer). ${field.description}`;
 	}
 	return field;
 };

@@ -101,7 +101,10 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 						description: 'At most 20 characters',
 					}),
 					text('Destination Establishment Code', 'codigo_establecimiento_destino'),
-					documentTypeField('Supporting Document Type', 'tipo_documento_sustento', { default: '' }),
+					documentTypeField('Supporting Document Type', 'tipo_documento_sustento', {
+						default: '',
+						typeOptions: { loadOptionsMethod: 'getDocumentTypesOrNone' },
+					}),
 					text('Supporting Document Number', 'numero_documento_sustento', {
 						placeholder: 'e.g. 001-001-000000123',
 					}),
