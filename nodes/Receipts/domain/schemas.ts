@@ -162,7 +162,7 @@ function sequential(
 		body[field] = typeof given === 'number' ? String(given) : given;
 }
 
-export function checkEmisor(check: Checker, value: unknown): void {
+function checkEmisor(check: Checker, value: unknown): void {
 	if (isMissing(value)) {
 		check.fail(
 			'emisor',
@@ -269,7 +269,7 @@ function taxLines(
 	});
 }
 
-export function checkRetention(
+function checkRetention(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -304,7 +304,7 @@ export function checkRetention(
 	return body;
 }
 
-export function checkAtsRetention(check: Checker, body: IDataObject): IDataObject {
+function checkAtsRetention(check: Checker, body: IDataObject): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencia', 'integer');
 	check.matches(
@@ -361,7 +361,7 @@ export function checkAtsRetention(check: Checker, body: IDataObject): IDataObjec
 	return body;
 }
 
-export function checkWaybill(check: Checker, body: IDataObject): IDataObject {
+function checkWaybill(check: Checker, body: IDataObject): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencial', 'string');
 	checkEmisor(check, body.emisor);
@@ -413,7 +413,7 @@ function reimbursementDocuments(check: Checker, path: string, reembolso: IDataOb
 /** SRI: IVA (codigo 2) at percentage code 6 is "no objeto de impuesto". */
 export const NO_OBJECT_OF_TAX = { codigo: '2', codigo_porcentaje: '6' } as const;
 
-export function checkPurchaseSettlement(
+function checkPurchaseSettlement(
 	check: Checker,
 	body: IDataObject,
 	opts: { reimbursement: boolean },
@@ -593,7 +593,7 @@ function salesHeader(
 }
 
 /** Invoice (receipts service's public documentation, Facturas: "Emisión de una factura"). */
-export function checkInvoice(
+function checkInvoice(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -639,7 +639,7 @@ export function checkInvoice(
 }
 
 /** Credit note (Notas de crédito): an invoice's shape without payments and tip, plus the modified document. */
-export function checkCreditNote(
+function checkCreditNote(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -661,7 +661,7 @@ export function checkCreditNote(
 }
 
 /** Debit note (Notas de débito): `secuencial` as text, no currency, items are `{motivo, valor}`, taxes with `tarifa`. */
-export function checkDebitNote(
+function checkDebitNote(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -695,7 +695,7 @@ function partiesOf(body: IDataObject): Array<[string, IDataObject]> {
  * A party's identification type, when left empty, from the shape of its identification (ruc.ts: 13 digits
  * ending in 001 → RUC, 10 → cédula, thirteen nines → final consumer), with a warning that says so.
  */
-export function inferIdentificationTypes(check: Checker, body: IDataObject): void {
+function inferIdentificationTypes(check: Checker, body: IDataObject): void {
 	for (const [path, party] of partiesOf(body)) {
 		if (!isMissing(party.tipo_identificacion)) continue;
 		const inferred = idTypeOf(party.identificacion);
