@@ -6,7 +6,7 @@ import { CREDENTIAL_ISSUER } from '../nodes/Receipts/domain/labels';
  * Receipts (Ecuador) credential. `X-Key` (the account API key) goes on every request through the generic
  * `authenticate`. The signing certificate's password is NOT sent here: the Receipts node adds it as
  * `X-Password` only on the operations that sign (see nodes/Receipts/transport.ts). The Access Key Secret is
- * never sent: it keys the reproducible access key (nodes/Receipts/domain/accessKey.ts).
+ * never sent: it keys the reproducible access key (nodes/shared/sri/accessKey.ts).
  *
  * Credential test (nodes/Receipts/methods/credentialTest.ts): `GET /catalog/id-types`, the identification-type
  * catalog, a plain read authenticated by `X-Key` (receipts service's public documentation, Catálogo).

@@ -244,7 +244,7 @@ export async function readJob(
 }
 
 /** A downloaded document: its bytes and the type they turned out to be. */
-export interface DocumentFile {
+interface DocumentFile {
 	body: Buffer;
 	mimeType: string;
 }

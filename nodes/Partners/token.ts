@@ -19,7 +19,7 @@ import { clock } from '../shared/clock';
  * credential's Test button fetches its token the same way (methods/credentialTest.ts).
  */
 
-export const TOKEN_PATH = '/v1/auth/token';
+const TOKEN_PATH = '/v1/auth/token';
 /** The token request may take this long at most. */
 const TOKEN_TIMEOUT_MS = 30_000;
 /** A token answer is a few hundred bytes. */

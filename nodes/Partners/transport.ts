@@ -79,7 +79,7 @@ export interface PartnersContext extends RouterContext {
 export const partnersClient = (ctx: RequestContext) => new ServiceClient(ctx, partnersService);
 
 /** Answer of `GET /v1/products`: one page of plans and where it sits. */
-export interface ProductPage {
+interface ProductPage {
 	data?: { products?: IDataObject[]; pagination?: { currentPage?: number; lastPage?: number } };
 }
 
@@ -94,7 +94,7 @@ export function planOption(p: IDataObject): INodePropertyOptions {
 /** The most pages of plans read in one go (15 plans a page: 15,000 plans). */
 export const MAX_PAGES = 1000;
 
-export interface PlanPage {
+interface PlanPage {
 	products: IDataObject[];
 	/** The next page to ask for, or undefined after the last one. */
 	next?: number;

@@ -19,7 +19,7 @@ export function isReceiptEvent(value: unknown): value is ReceiptEvent {
 	return typeof value === 'string' && (RECEIPT_EVENTS as readonly string[]).includes(value);
 }
 
-export interface Subscription {
+interface Subscription {
 	event_name: ReceiptEvent;
 	webhook_url: string;
 }

@@ -30,18 +30,18 @@ import { xmlEscape } from './domain/expression';
  */
 
 /** The SAT's own address of the service. */
-export const SAT_STATUS_ADDRESS =
+const SAT_STATUS_ADDRESS =
 	'https://consultaqr.facturaelectronica.sat.gob.mx/ConsultaCFDIService.svc';
 /** The service's path, added to a Service Address that does not end with it. */
 const SERVICE_PATH = 'ConsultaCFDIService.svc';
-export const SOAP_ACTION = 'http://tempuri.org/IConsultaCFDIService/Consulta';
+const SOAP_ACTION = 'http://tempuri.org/IConsultaCFDIService/Consulta';
 const SOAP_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
 const TEMPURI = 'http://tempuri.org/';
 /** The answer is a few hundred bytes; a maintenance page a few kilobytes. Anything past this is not read. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** The SOAP request for one expression, XML-escaped in the body (the SAT takes it escaped or in CDATA): an RFC's `&amp;` arrives as `&amp;amp;`. */
-export function consultaEnvelope(expression: string): string {
+function consultaEnvelope(expression: string): string {
 	return (
 		'<?xml version="1.0" encoding="utf-8"?>' +
 		`<s:Envelope xmlns:s="${SOAP_ENVELOPE}"><s:Body>` +
@@ -51,7 +51,7 @@ export function consultaEnvelope(expression: string): string {
 }
 
 /** Options → Service Address as the address to POST to, or what is wrong with it. */
-export function serviceAddress(raw: unknown): { address: string } | { problem: string } {
+function serviceAddress(raw: unknown): { address: string } | { problem: string } {
 	const text = typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : raw;
 	if (text === '') return { address: SAT_STATUS_ADDRESS };
 	if (typeof text !== 'string' || !originOf(text))
@@ -97,9 +97,7 @@ function quote(text: string): string {
  * `ConsultaResult` of a success answer (children by local name, trimmed; an empty one is absent), or what is
  * wrong with the answer (`the answer is …`).
  */
-export function readConsultaAnswer(
-	answer: Answer,
-): { value: ConsultaResult } | { problem: string } {
+function readConsultaAnswer(answer: Answer): { value: ConsultaResult } | { problem: string } {
 	const type = answer.headers['content-type'] ?? '';
 	if (sniff(answer.body, type) === 'html')
 		return {

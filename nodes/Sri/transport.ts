@@ -19,7 +19,7 @@ function pageTitle(text: string): string | undefined {
 
 const isPage = (text: string) => /^\s*(<!doctype html|<html[\s>])/i.test(text.slice(0, 512));
 
-export const sriService: ServiceDefinition = {
+const sriService: ServiceDefinition = {
 	name: 'SRI',
 	addressLabel:
 		'Options → Service Address (empty: the SRI’s own address for the key’s environment)',

@@ -8,9 +8,9 @@ import { clock } from '../shared/clock';
  */
 
 /** Deliveries whose timestamp is further than this from our clock (either direction) are refused. */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export interface SignatureCheck {
+interface SignatureCheck {
 	/** The shared secret configured in the service's dashboard. */
 	secret: string | undefined;
 	/** The exact bytes received (n8n: `getRequestObject().rawBody`). Never a re-serialized body. */
@@ -24,11 +24,11 @@ export interface SignatureCheck {
 	toleranceSeconds?: number;
 }
 
-export type SignatureResult =
+type SignatureResult =
 	| { ok: true; timestamp: number; digest: string }
 	| { ok: false; reason: SignatureFailure };
 
-export type SignatureFailure =
+type SignatureFailure =
 	| 'no secret configured'
 	| 'raw body unavailable'
 	| 'missing signature header'

@@ -10,7 +10,7 @@ export type IncomingHttpHeaders = Record<string, string | string[] | undefined>;
  */
 
 /** The parts of n8n's (express) request a trigger reads. */
-export interface ReceivedRequest {
+interface ReceivedRequest {
 	/** Exact bytes received; n8n sets it before calling `webhook()`. */
 	rawBody?: Buffer;
 	headers: IncomingHttpHeaders;
@@ -48,10 +48,10 @@ export function answerWithoutExecution(
 }
 
 /** The one answer every refused delivery gets, whatever the reason: a forger learns nothing from it. */
-export const REFUSAL = Object.freeze({ error: 'unauthorized' });
+const REFUSAL = Object.freeze({ error: 'unauthorized' });
 
 /** What a genuine delivery that starts nothing gets: a redelivery, or an event the node does not listen to. */
-export const ACKNOWLEDGED = Object.freeze({ received: true });
+const ACKNOWLEDGED = Object.freeze({ received: true });
 
 /** Refuses a delivery: 401 with the same short body every time, no execution; the reason goes to n8n's log only. */
 export function refuse(
@@ -80,7 +80,7 @@ export function acknowledge(
 }
 
 /** What a delivery that could not be checked now gets: the same short body every time. */
-export const UNAVAILABLE = Object.freeze({ error: 'unavailable' });
+const UNAVAILABLE = Object.freeze({ error: 'unavailable' });
 
 /**
  * Answers 503 without an execution: the delivery could not be checked now (the service it is checked with did

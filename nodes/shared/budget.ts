@@ -17,7 +17,7 @@ import { megabytes } from './http';
  *
  * These are the package's limits of memory, in one place (docs/limits.md says them to users).
  */
-export const KEPT_LIMITS = {
+const KEPT_LIMITS = {
 	/** Bytes kept by one run of a node. */
 	bytes: 128 * 1024 * 1024,
 	/** Output items of one run of a node. */
@@ -50,7 +50,7 @@ export function binaryKeptSize(binary: IBinaryData): number {
 }
 
 /** What one output item keeps: its JSON, and its files kept in memory. */
-export function itemKeptSize(item: INodeExecutionData): number {
+function itemKeptSize(item: INodeExecutionData): number {
 	let size = jsonSize(item.json);
 	for (const binary of Object.values(item.binary ?? {})) size += binaryKeptSize(binary);
 	return size;

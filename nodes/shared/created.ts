@@ -12,7 +12,7 @@ import { itemLabel } from './errors';
  *   the workflow again would create them a second time.
  */
 
-export interface CreatedEntry {
+interface CreatedEntry {
 	item: number;
 	/** Identifiers of what was created, e.g. `{ id, clave_acceso }` or `{ publicId }`. */
 	ids: IDataObject;

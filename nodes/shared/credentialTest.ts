@@ -38,13 +38,13 @@ import type { ServiceDefinition } from './transport';
  */
 
 /** How long a Test button may take, from the first byte sent to the last byte read (a token request included). */
-export const TEST_TIMEOUT_MS = 15_000;
+const TEST_TIMEOUT_MS = 15_000;
 
 /** The largest answer a Test button reads: the answers tested are a few kilobytes. */
-export const TEST_MAX_BYTES = 1024 * 1024;
+const TEST_MAX_BYTES = 1024 * 1024;
 
 /** How a credential proves itself. */
-export interface CredentialProbe {
+interface CredentialProbe {
 	service: ServiceDefinition;
 	/** A read that only a valid credential is allowed, below the Base URL. */
 	path: ApiPath;
@@ -68,7 +68,7 @@ type LegacyHelpers = Pick<ICredentialTestFunctions['helpers'], 'request'>;
  * answer, the body as a stream read by `exchange` against its cap). The legacy helper takes no abort signal:
  * `exchange` stops waiting at the deadline and closes the answer's stream itself.
  */
-export function legacySender(helpers: LegacyHelpers): Sender {
+function legacySender(helpers: LegacyHelpers): Sender {
 	return async (options: IHttpRequestOptions) =>
 		await helpers.request({
 			method: options.method ?? 'GET',

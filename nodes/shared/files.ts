@@ -46,7 +46,7 @@ export function fileProblem(
 }
 
 /** The default and the bounds of Max File Size, in megabytes (the option's default is written out: n8n's lint wants a literal). */
-export const MAX_FILE_SIZE = { defaultMb: 10, minMb: 1, maxMb: 500 } as const;
+const MAX_FILE_SIZE = { defaultMb: 10, minMb: 1, maxMb: 500 } as const;
 
 /** Options → Max File Size, on every operation that downloads files. */
 export const maxFileSizeOption: INodeProperties = {

@@ -19,7 +19,7 @@ import { clock } from './clock';
  */
 
 /** Why an exchange ended without an answer the caller can use. */
-export type HttpFailureKind =
+type HttpFailureKind =
 	/** The connection failed (refused, reset, unknown host…); `code` names it when known. */
 	| 'network'
 	/** No complete answer before the deadline. */
@@ -35,7 +35,7 @@ export type HttpFailureKind =
 	/** A success status whose body is not what was expected (e.g. not JSON, no access token). */
 	| 'malformed';
 
-export interface HttpFailureDetails {
+interface HttpFailureDetails {
 	/** `METHOD /path` of the request, for messages (never the full address with its query). */
 	request?: string;
 	status?: number;
@@ -91,7 +91,7 @@ export function failureIn(error: unknown): HttpFailure | undefined {
 }
 
 /** The socket error code of an error thrown by n8n's HTTP helper (it may be wrapped once or twice). */
-export function networkCodeOf(error: unknown): string | undefined {
+function networkCodeOf(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
@@ -108,7 +108,7 @@ export interface Answer {
 	body: Buffer;
 }
 
-export interface ExchangeLimits {
+interface ExchangeLimits {
 	/** Epoch milliseconds by which the whole answer must have arrived. */
 	deadline: number;
 	/** The largest body accepted, in bytes. */

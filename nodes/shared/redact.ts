@@ -17,7 +17,7 @@
 export const REDACTED = '[redacted]';
 
 /** Field names whose values are secrets, in the spellings the three services, OAuth and their users write. */
-export const SECRET_FIELD =
+const SECRET_FIELD =
 	/^(password|pass|contrase(n|ñ)a|ciec|secret|private[-_]?key|key[-_]?password|fiel[-_]?(key|password)|api[-_]?key|x[-_]?key|x[-_]?password|certificate[-_]?password|client[-_]?secret|(access|refresh)[-_]?token|authorization|webhook[-_]?secret)$/i;
 
 /** Secret values shorter than this are only masked by field name (cutting "ab" out of every text would mangle it). */

@@ -130,7 +130,7 @@ export interface ServiceDefinition {
  * to this side's origin, and never the credential's `authenticate` (whose key belongs to the credential's Base
  * URL): each key goes only to the origin it belongs to. Every other rule of the client holds as for any request.
  */
-export interface ServiceSide {
+interface ServiceSide {
 	/** Shown in messages instead of the service's name, e.g. "Document Extraction (Ecuador API)". */
 	name: string;
 	/** The credential field that holds this side's address, for messages, e.g. "Ecuador Staging Base URL". */
@@ -158,7 +158,7 @@ export interface ClientSettings {
 	timeoutOption?: string;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
 	query?: IDataObject;
 	/** Send to this side of the service (ServiceDefinition.sides) instead of the credential's Base URL. */
 	side?: string;
@@ -166,7 +166,7 @@ export interface ReadOptions {
 	deadline?: number;
 }
 
-export interface WriteOptions extends ReadOptions {
+interface WriteOptions extends ReadOptions {
 	/** Default POST. */
 	method?: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 	body?: IDataObject | IDataObject[];
@@ -179,7 +179,7 @@ export interface WriteOptions extends ReadOptions {
 }
 
 /** A text POST (`postText`): a SOAP envelope or any body that is not JSON. */
-export interface TextPostOptions<T> {
+interface TextPostOptions<T> {
 	/** The body, sent as it is. */
 	body: string;
 	/** Its headers (Content-Type, SOAPAction…). */
@@ -197,7 +197,7 @@ export interface TextPostOptions<T> {
 	deadline?: number;
 }
 
-export interface DownloadOptions extends ReadOptions {
+interface DownloadOptions extends ReadOptions {
 	/** The largest file accepted, in bytes. */
 	maxBytes: number;
 	/** The Accept header (default any type). */
@@ -205,7 +205,7 @@ export interface DownloadOptions extends ReadOptions {
 }
 
 /** A downloaded file: its bytes, the headers of the last answer and where it came from. */
-export interface FileAnswer {
+interface FileAnswer {
 	body: Buffer;
 	headers: Record<string, string>;
 	/** The address the file finally came from (after redirects). */
@@ -216,7 +216,7 @@ export interface FileAnswer {
 	withCredential: boolean;
 }
 
-export interface RetryPolicy {
+interface RetryPolicy {
 	/** Total attempts including the first. */
 	maxAttempts: number;
 	baseDelayMs: number;
@@ -233,13 +233,13 @@ export const DEFAULT_RETRY: RetryPolicy = {
 };
 
 /** How long a request may take by default, retries included (Receipts lets the user change it: Request Timeout). */
-export const DEFAULT_TIMEOUT_MS = 60000;
+const DEFAULT_TIMEOUT_MS = 60000;
 
 /** The largest JSON answer read (16 MB): the services' answers are kilobytes; a list of thousands of records fits. */
-export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+const MAX_JSON_BYTES = 16 * 1024 * 1024;
 
 /** Redirects a download follows at most. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /** Network failures where the request never reached the service: safe to re-send anything. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);

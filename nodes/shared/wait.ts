@@ -29,7 +29,7 @@ const GROWTH = 1.5;
 const MAX_INTERVAL_MS = 30_000;
 
 /** What a service says about one of its wait fields: its default and its words. */
-export interface WaitFieldWords {
+interface WaitFieldWords {
 	default: number;
 	description: string;
 }
@@ -83,7 +83,7 @@ export interface WaitSettings {
  * n8n drops a saved parameter its description does not list before the node runs (n8n-workflow 2.41,
  * `Workflow` → `NodeHelpers.getNodeParameters`). `label` names the old field in an error about its value.
  */
-export interface LegacyWaitFields {
+interface LegacyWaitFields {
 	timeout?: { name: string; label: string };
 	pollInterval?: { name: string; label: string };
 }
@@ -148,7 +148,7 @@ export function readWaitTimes(
  * - `counts`: whether it is the wait's last failure, reported if the deadline comes; not when the check was
  *   cut short by the deadline with no answer at all, which is the wait timing out, not a failure of its own.
  */
-export function failedCheck(error: unknown): { ends: boolean; counts: boolean } {
+function failedCheck(error: unknown): { ends: boolean; counts: boolean } {
 	const { status, cutByDeadline } = factsOf(error);
 	const ends = status === 401 || status === 403;
 	return { ends, counts: ends || !cutByDeadline };
@@ -158,7 +158,7 @@ export function failedCheck(error: unknown): { ends: boolean; counts: boolean } 
  * The failure a wait ends with: a 404 that lasted until the deadline is explained (the service had not made
  * what it just created visible yet, `GET <path>` says not found).
  */
-export function lastCheckFailure<E>(error: E, path: string, what: string): E {
+function lastCheckFailure<E>(error: E, path: string, what: string): E {
 	const e = error as { description?: string | null };
 	if (factsOf(error).status === 404)
 		e.description = `GET ${path} still answered 404 (not found) when the wait ended: the service had not made the new ${what} visible yet.`;
@@ -166,7 +166,7 @@ export function lastCheckFailure<E>(error: E, path: string, what: string): E {
 }
 
 /** What a service tells the loop about the thing it follows. */
-export interface Follow<S> {
+interface Follow<S> {
 	settings: WaitSettings;
 	/** The state known when the wait starts: the answer of the request that started it, or a first read. */
 	first: S;
@@ -191,7 +191,7 @@ export interface Follow<S> {
  * failed in a way that ends the wait (`check-failed`: a refused key at once, or the last failure when the
  * deadline came), with the last state known. A final state that is a failure is thrown by `isFinal`.
  */
-export type Followed<S> =
+type Followed<S> =
 	| { outcome: 'final'; state: S }
 	| { outcome: 'timed-out'; state: S }
 	| { outcome: 'check-failed'; state: S; error: unknown };

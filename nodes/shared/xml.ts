@@ -724,7 +724,7 @@ export function attribute(element: XmlElement, local: string): string | undefine
 	return undefined;
 }
 
-export type XmlJson = string | number | XmlJson[] | { [key: string]: XmlJson };
+type XmlJson = string | number | XmlJson[] | { [key: string]: XmlJson };
 
 export interface ToJsonOptions {
 	/** Local names of elements that are always arrays, even when they occur once (a schema's repeated elements). */

@@ -29,6 +29,8 @@ const shape = (r) =>
  * under a number another receipt already holds (45, SECUENCIAL REGISTRADO; the simulator models it).
  */
 const REISSUED = { invoice: 151, creditNote: 13, debitNote: '8' };
+/** The invoice of the idempotency-key test, and the key its workflow gives it (Options → Idempotency Key). */
+const KEYED = { secuencial: 171, key: 'e2e-invoice-000171-key' };
 
 function workflows() {
 	const {
@@ -131,6 +133,17 @@ function workflows() {
 				xmlSource: 'text',
 				xml: xmlOf('notaDebito'),
 			}),
+		]),
+		// Its own key, the same in every execution: a re-run of the same row gets the invoice issued the first time.
+		wf('e2eInvoiceKeyed', [
+			receipts(
+				'Invoice',
+				jsonIssue(
+					'invoice',
+					{ ...invoiceBody(), secuencial: KEYED.secuencial },
+					{ options: { idempotencyKey: KEYED.key } },
+				),
+			),
 		]),
 		wf('e2eReissues', [
 			receipts(
@@ -343,6 +356,34 @@ describe('Receipts: invoices and notes in real n8n', () => {
 			!JSON.stringify(run).includes(sb.sim.receipts.certificatePassword),
 			'certificate password never in the run data',
 		);
+	});
+
+	test('an invoice whose answer is lost is re-sent with the same Idempotency-key and output once; a second execution gets the same invoice', async () => {
+		sb.sim.server.clear();
+		sb.sim.server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/invoices/issue',
+			mode: 'drop-after',
+			times: 1,
+		});
+		const first = await execute('e2eInvoiceKeyed');
+		assert.equal(first.data.resultData.error, undefined, first.data.resultData.error?.message);
+		const again = await execute('e2eInvoiceKeyed');
+		assert.equal(again.data.resultData.error, undefined, again.data.resultData.error?.message);
+		const keys = received()
+			.filter((r) => r.method === 'POST')
+			.map((r) => `${r.path} ${r.headers['idempotency-key']}`);
+		assert.deepEqual(keys, Array(3).fill(`/invoices/issue ${KEYED.key}`));
+		const issued = [...sb.sim.receipts.receipts.values()].filter(
+			(r) => r.kind === 'invoice' && r.body.secuencial === KEYED.secuencial,
+		);
+		assert.equal(issued.length, 1, 'one invoice at the service');
+		for (const run of [first, again]) {
+			const [item] = output(run, 'Invoice');
+			assert.equal(item.json.error, undefined);
+			assert.equal(item.json.id, issued[0].id);
+		}
 	});
 
 	test('Reissue of invoices, credit notes, debit notes, retentions and purchase settlements', async () => {

@@ -16,13 +16,6 @@ const repoPage = String(manifest.homepage).replace(/#readme$/, '');
 /** The branch GitHub shows files of, in links to a page other than the README. */
 const BRANCH = 'main';
 
-/**
- * Pages that other branches add at the same time as this one: the README and CONTRIBUTING already link to them,
- * and they exist once everything is merged. Only these may be missing; the integrator removes this list
- * after the merge, so that a missing page fails again.
- */
-const NOT_YET_MERGED = new Set(['docs/limits.md', 'ARCHITECTURE.md']);
-
 /** Every file under a folder whose name ends in `suffix`, relative to the repository root. */
 const filesUnder = (dir, suffix) =>
 	readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
@@ -101,8 +94,7 @@ function resolveLink(fromFile, target) {
 /** What is wrong with a link to `file`#`anchor`, or null when it lands where it says. */
 function problemOf({ file, anchor }) {
 	if (file.startsWith('..')) return `${file} is outside the repository`;
-	if (!existsSync(join(root, file)))
-		return NOT_YET_MERGED.has(file) ? null : `${file} does not exist`;
+	if (!existsSync(join(root, file))) return `${file} does not exist`;
 	if (!anchor) return null;
 	if (!file.endsWith('.md') || statSync(join(root, file)).isDirectory())
 		return `${file} is not a Markdown page, it has no #${anchor}`;

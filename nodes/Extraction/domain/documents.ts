@@ -7,7 +7,7 @@ import { path, type ApiPath } from '../../shared/path';
  * live here and nowhere else. Plain functions, no n8n types.
  */
 
-export const FORMATS = {
+const FORMATS = {
 	XML: { mimeType: 'application/xml', extension: 'xml' },
 	PDF: { mimeType: 'application/pdf', extension: 'pdf' },
 } as const;
@@ -19,7 +19,7 @@ export const DOCUMENT_FORMATS = Object.keys(FORMATS) as DocumentFormat[];
  * ASSUMPTION (download format): the public documentation of the real service selects the format with the
  * query parameter `type`, `XML` (the default) or `PDF`. The spec does not show it.
  */
-export const FORMAT_QUERY_PARAMETER = 'type';
+const FORMAT_QUERY_PARAMETER = 'type';
 
 /** The download address of a document; an ID that cannot be a path segment makes a path the client refuses to send. */
 export function downloadPath(publicId: string, documentId: string): ApiPath {
@@ -48,7 +48,7 @@ export function fileNameFor(documentId: string, format: DocumentFormat): string 
 	return `${safe}.${FORMATS[format].extension}`;
 }
 
-export interface JobDocument {
+interface JobDocument {
 	id: string;
 	/** Formats the record says are available (`availableFormats`), or undefined when it does not say. */
 	formats?: DocumentFormat[];

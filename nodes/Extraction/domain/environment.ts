@@ -5,14 +5,14 @@
  * addresses"): the Mexico API (`/v1/...`, the credential's Mexico fields) and the Ecuador API (`POST /taxpayers`,
  * the credential's Ecuador fields), each with its own key. Plain functions, no n8n types.
  */
-export type Environment = 'production' | 'staging';
+type Environment = 'production' | 'staging';
 
 /** The two APIs of the service: `mexico` (extraction jobs, downloads, key check) and `ecuador` (taxpayers). */
-export type Api = 'mexico' | 'ecuador';
+type Api = 'mexico' | 'ecuador';
 
-export const STAGING_KEY_PREFIX = 'staging_';
+const STAGING_KEY_PREFIX = 'staging_';
 
-export interface EnvironmentSettings {
+interface EnvironmentSettings {
 	environment?: unknown;
 	productionBaseUrl?: unknown;
 	stagingBaseUrl?: unknown;
@@ -23,7 +23,7 @@ export interface EnvironmentSettings {
 	ecuadorOrganizationId?: unknown;
 }
 
-export function environmentOf(settings: EnvironmentSettings): Environment {
+function environmentOf(settings: EnvironmentSettings): Environment {
 	return settings.environment === 'staging' ? 'staging' : 'production';
 }
 

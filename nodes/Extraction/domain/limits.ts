@@ -11,7 +11,7 @@ export const LIMITS = {
 	creation: { max: 10, windowMs: 3_600_000, label: '10 extraction creations per hour' },
 } as const;
 
-export const PERMISSIONS = {
+const PERMISSIONS = {
 	createExtraction: 'extractions:create',
 	readExtraction: 'extractions:read',
 	downloadDocument: 'documents:download',

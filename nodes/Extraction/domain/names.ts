@@ -4,9 +4,9 @@
  * output uses the current names. Plain functions, no n8n types, so the trigger can use them too.
  */
 export const DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
-export type Direction = (typeof DIRECTIONS)[number];
+type Direction = (typeof DIRECTIONS)[number];
 
-export const BETA_DIRECTIONS: Record<string, Direction> = {
+const BETA_DIRECTIONS: Record<string, Direction> = {
 	RECEIVED: 'INBOUND',
 	ISSUED: 'OUTBOUND',
 };

@@ -70,7 +70,7 @@ export const subscriptionLocator: INodeProperties = {
 	],
 };
 
-export const limitField: INodeProperties = {
+const limitField: INodeProperties = {
 	displayName: 'Limit',
 	name: 'limit',
 	type: 'number',

@@ -10,7 +10,7 @@ import { segmentProblem } from '../../shared/path';
  * suspension reaches the clients with its message); changing more at once is a workflow's job, where a
  * person chose the list. Not a limit of the service: the node without an agent takes any number.
  */
-export const AGENT_MAX_IDS = 5;
+const AGENT_MAX_IDS = 5;
 
 /**
  * Reads a resource locator's value; an empty one, or one that cannot be part of an address (the rule of

@@ -45,7 +45,7 @@ export interface ReceiptForm {
 }
 
 /** The resources of the node that are receipt kinds. */
-export type ReceiptResource = Exclude<keyof ReceiptsMap, 'document' | 'webhook'>;
+type ReceiptResource = Exclude<keyof ReceiptsMap, 'document' | 'webhook'>;
 
 /** One receipt kind as the node offers it: what tells it apart from the others. */
 export interface ReceiptKindRow extends ReceiptForm {

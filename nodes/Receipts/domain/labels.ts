@@ -308,7 +308,7 @@ const JSON_PATH = /^[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*$/;
  * A body field path (`items[0].impuestos[0].valor`) in the form's words: `Item 1 › Tax Value` in Fields mode,
  * `Item 1 › Tax 1 › Value (items[0].impuestos[0].valor)` in JSON mode. Unknown fields keep their JSON name.
  */
-export function fieldLabel(path: string, kind: ReceiptKind, mode: InputMode): string {
+function fieldLabel(path: string, kind: ReceiptKind, mode: InputMode): string {
 	if (path === 'body') return 'Receipt (JSON)';
 	if (!JSON_PATH.test(path)) return path; // already words (e.g. a credential's field)
 	const parts: string[] = [];

@@ -26,9 +26,9 @@ import {
  * - What a rejection means and what to do next: `explainOutcome`, from the SRI's codes (shared/sri/sriMessages.ts).
  */
 
-export const FINAL_STATES = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'] as const;
+const FINAL_STATES = ['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR'] as const;
 
-export type Outcome = 'final' | 'signing-failed' | 'pending';
+type Outcome = 'final' | 'signing-failed' | 'pending';
 
 function asObject(value: unknown): IDataObject | undefined {
 	return value && typeof value === 'object' && !Array.isArray(value)
@@ -108,7 +108,7 @@ export function advisories(doc: IDataObject): string[] {
 }
 
 /** States in which the receipt is not valid as it stands: the tax authority or the service refused it. */
-export const REJECTED_STATES = ['NO AUTORIZADO', 'DEVUELTO', 'ERROR'] as const;
+const REJECTED_STATES = ['NO AUTORIZADO', 'DEVUELTO', 'ERROR'] as const;
 
 function idOf(doc: IDataObject): string | undefined {
 	return typeof doc.id === 'string' || typeof doc.id === 'number' ? String(doc.id) : undefined;
@@ -154,7 +154,7 @@ const WITHOUT_MESSAGE: Record<
  *   receipt, `autorizacion.mensajes` for a not authorized one, `mensajes`), with `source`, and `explanation` and
  *   `next_step` for a code of the specification.
  */
-export interface ReceiptOutcome extends IDataObject {
+interface ReceiptOutcome extends IDataObject {
 	rejected: boolean;
 	reason?: string;
 	next_step?: string;

@@ -170,7 +170,7 @@ function sequential(
  * fill it. A RUC that is not 13 digits of an existing province is refused; a check digit that does not follow the
  * published rule only warns, because the SRI has issued such RUCs (shared/sri/ruc.ts).
  */
-export function checkEmisor(check: Checker, value: unknown): void {
+function checkEmisor(check: Checker, value: unknown): void {
 	if (!isMissing(value) && !check.object('emisor', value)) return;
 	const emisor = (isMissing(value) ? {} : value) as IDataObject;
 	const establecimiento =
@@ -300,7 +300,7 @@ function taxLines(
 	});
 }
 
-export function checkRetention(
+function checkRetention(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -335,7 +335,7 @@ export function checkRetention(
 	return body;
 }
 
-export function checkAtsRetention(check: Checker, body: IDataObject): IDataObject {
+function checkAtsRetention(check: Checker, body: IDataObject): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencia', 'integer');
 	check.matches(
@@ -392,7 +392,7 @@ export function checkAtsRetention(check: Checker, body: IDataObject): IDataObjec
 	return body;
 }
 
-export function checkWaybill(check: Checker, body: IDataObject): IDataObject {
+function checkWaybill(check: Checker, body: IDataObject): IDataObject {
 	common(check, body);
 	sequential(check, body, 'secuencial', 'string');
 	checkEmisor(check, body.emisor);
@@ -444,7 +444,7 @@ function reimbursementDocuments(check: Checker, path: string, reembolso: IDataOb
 /** SRI: IVA (codigo 2) at percentage code 6 is "no objeto de impuesto". */
 export const NO_OBJECT_OF_TAX = { codigo: '2', codigo_porcentaje: '6' } as const;
 
-export function checkPurchaseSettlement(
+function checkPurchaseSettlement(
 	check: Checker,
 	body: IDataObject,
 	opts: { reimbursement: boolean },
@@ -624,7 +624,7 @@ function salesHeader(
 }
 
 /** Invoice (receipts service's public documentation, Facturas: "Emisión de una factura"). */
-export function checkInvoice(
+function checkInvoice(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -670,7 +670,7 @@ export function checkInvoice(
 }
 
 /** Credit note (Notas de crédito): an invoice's shape without payments and tip, plus the modified document. */
-export function checkCreditNote(
+function checkCreditNote(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -692,7 +692,7 @@ export function checkCreditNote(
 }
 
 /** Debit note (Notas de débito): `secuencial` as text, no currency, items are `{motivo, valor}`, taxes with `tarifa`. */
-export function checkDebitNote(
+function checkDebitNote(
 	check: Checker,
 	body: IDataObject,
 	rates: RateBook = BUILT_IN_RATES,
@@ -726,7 +726,7 @@ function partiesOf(body: IDataObject): Array<[string, IDataObject]> {
  * A party's identification type, when left empty, from the shape of its identification (ruc.ts: 13 digits
  * ending in 001 → RUC, 10 → cédula, thirteen nines → final consumer), with a warning that says so.
  */
-export function inferIdentificationTypes(check: Checker, body: IDataObject): void {
+function inferIdentificationTypes(check: Checker, body: IDataObject): void {
 	for (const [path, party] of partiesOf(body)) {
 		if (!isMissing(party.tipo_identificacion)) continue;
 		const inferred = idTypeOf(party.identificacion);

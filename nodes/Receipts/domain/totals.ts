@@ -103,7 +103,7 @@ function productCents(a: unknown, b: unknown): number | undefined {
 }
 
 /** `rate` % of `base` cents, in cents. */
-export function percentOf(base: number, rate: number): number {
+function percentOf(base: number, rate: number): number {
 	const r = decimalOf(rate) ?? { units: 0n, scale: 0 };
 	return Number(rescale({ units: BigInt(base) * r.units, scale: 2 + r.scale + 2 }, 2));
 }

@@ -24,7 +24,7 @@ import type { CfdiVersion, ExpressionInput } from './expression';
  * entities and has limits.
  */
 
-export const CFDI_NAMESPACES = {
+const CFDI_NAMESPACES = {
 	'4': 'http://www.sat.gob.mx/cfd/4',
 	'3': 'http://www.sat.gob.mx/cfd/3',
 	tfd: 'http://www.sat.gob.mx/TimbreFiscalDigital',
@@ -41,7 +41,7 @@ const RETENTION_NAMESPACE = /^http:\/\/www\.sat\.gob\.mx\/esquemas\/retencionpag
  * nomina12, implocal): always arrays in `comprobante`, even when a CFDI has one. `Complemento` repeats in 3.3
  * and `CfdiRelacionados` in 4.0: arrays in every version, so a workflow reads every CFDI the same way.
  */
-export const CFDI_ARRAYS = [
+const CFDI_ARRAYS = [
 	'CfdiRelacionados',
 	'CfdiRelacionado',
 	'Concepto',
@@ -69,7 +69,7 @@ export const CFDI_ARRAYS = [
 ];
 
 /** Attributes that are amounts, quantities or rates (t_Importe and the like): numbers in `comprobante`. */
-export const CFDI_NUMBERS = [
+const CFDI_NUMBERS = [
 	// Comprobante, Concepto, taxes (4.0, 3.3; 3.2 in lower case)
 	'SubTotal',
 	'Descuento',
@@ -175,7 +175,7 @@ export interface CfdiReading {
 }
 
 /** Limits for a CFDI: the reader's defaults (10 MB, 100 levels, 200,000 elements), more than any real CFDI. */
-export const CFDI_XML_LIMITS: Partial<XmlLimits> = {};
+const CFDI_XML_LIMITS: Partial<XmlLimits> = {};
 
 /** Reads `input` (the XML as text or bytes). Throws an XmlError (not XML) or a NotACfdiError (not a CFDI). */
 export function readCfdi(
@@ -463,7 +463,7 @@ function checkTotals(r: Reader, conceptos: XmlElement[], impuestos: XmlElement |
 }
 
 /** The summary, conceptos, JSON and warnings of a parsed CFDI (its root element). */
-export function readComprobante(root: XmlElement): CfdiReading {
+function readComprobante(root: XmlElement): CfdiReading {
 	const version = versionOf(root);
 	const r = new Reader(root, version);
 	const emisor = r.kid(root, 'Emisor');

@@ -42,18 +42,14 @@ const AMOUNT = /^(\d{1,18})(?:\.(\d{1,6}))?$/;
 const SEAL = /^[A-Za-z0-9+/=]+$/;
 
 /** Field → what is wrong, for every field of `input` the SAT could not match (empty when none). */
-export interface ExpressionCheck {
+interface ExpressionCheck {
 	problems: Array<{ field: keyof ExpressionInput; problem: string }>;
 	/** RFC check-digit failures: some real RFCs fail it, so the request is still sent. */
 	warnings: Array<{ field: keyof ExpressionInput; warning: string }>;
 }
 
-export function isUuid(value: string): boolean {
-	return UUID.test(value.trim());
-}
-
 /** The total as the plain decimal text the expression is built from, or undefined when it is not an amount. */
-export function amountText(total: string | number): string | undefined {
+function amountText(total: string | number): string | undefined {
 	// A number has no written decimals: it is rounded to 6, the most a CFDI amount has (0.1 + 0.2 is asked as
 	// 0.3, not 0.30000000000000004). A text is taken as written, and more than 6 decimals are refused.
 	const text =

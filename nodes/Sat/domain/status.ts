@@ -26,7 +26,7 @@ export interface ConsultaResult {
 }
 
 /** The issuer's listing under article 69-B, as the SAT reported it, with what it means. */
-export interface EfosListing extends IDataObject {
+interface EfosListing extends IDataObject {
 	/** The SAT's code, as sent (`200`). */
 	code: string;
 	/** True when the issuer is on the list, false when not, null for a code the SAT's documentation does not explain. */
@@ -54,7 +54,7 @@ const EFOS: Readonly<Record<string, { listed: boolean; meaning: string }>> = {
 };
 
 /** `ValidacionEFOS` with its meaning; undefined when the answer has none. A code nobody documents is not guessed. */
-export function efosListing(code: string | undefined): EfosListing | undefined {
+function efosListing(code: string | undefined): EfosListing | undefined {
 	if (code === undefined || code === '') return undefined;
 	const known = Object.hasOwn(EFOS, code) ? EFOS[code] : undefined;
 	return known
@@ -67,7 +67,7 @@ export function efosListing(code: string | undefined): EfosListing | undefined {
 }
 
 /** How the answer reads. */
-export type StatusReading =
+type StatusReading =
 	/** The SAT answered about the CFDI (found or not): the output fields. */
 	| { kind: 'status'; fields: IDataObject }
 	/** `N - 601`: the SAT could not read the expression; the CFDI's data must be checked. */

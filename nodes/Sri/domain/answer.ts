@@ -23,7 +23,7 @@ import { MAX_ANSWER_BYTES, SOAP_ENVELOPE_NS } from './service';
  */
 
 /** Limits of the answer or an authorization file (a receipt inside is read again with its own, receipt.ts). */
-export const ANSWER_LIMITS: Partial<XmlLimits> = {
+const ANSWER_LIMITS: Partial<XmlLimits> = {
 	maxBytes: MAX_ANSWER_BYTES,
 	maxDepth: 32,
 	maxAttributes: 64,
@@ -93,7 +93,7 @@ function answerOf(respuesta: XmlElement): AuthorizationAnswer {
 }
 
 /** A SOAP 1.1 fault: its code and its words. */
-export interface SoapFault {
+interface SoapFault {
 	faultcode?: string;
 	faultstring?: string;
 }

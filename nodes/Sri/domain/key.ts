@@ -1,5 +1,5 @@
 import { accessKeyProblem, splitAccessKey } from '../../shared/sri/accessKey';
-import { DOCUMENT_TYPE_CODES, kindByCode, type Ambiente } from './kinds';
+import { DOCUMENT_TYPE_CODES, type Ambiente } from './kinds';
 
 /**
  * The access key as typed: text without its spaces (a key copied from a printed RIDE often comes in groups of
@@ -33,11 +33,6 @@ export function keyProblem(value: unknown): string | undefined {
 /** The environment a valid key names (digit 24). */
 export function keyAmbiente(key: string): Ambiente {
 	return splitAccessKey(key).environment === '1' ? 'pruebas' : 'produccion';
-}
-
-/** The receipt type a valid key names (digits 9–10), as `tipo` reads it. */
-export function keyTipo(key: string): string | undefined {
-	return kindByCode(splitAccessKey(key).receiptType)?.tipo;
 }
 
 /** The emission date a key carries (digits 1–8, ddmmyyyy), as an ISO date, when it is a calendar date. */

@@ -41,10 +41,6 @@ export function kindByRoot(root: string): ReceiptKind | undefined {
 	return RECEIPT_KINDS.find((k) => k.root === root);
 }
 
-export function kindByCode(codDoc: string): ReceiptKind | undefined {
-	return RECEIPT_KINDS.find((k) => k.codDoc === codDoc);
-}
-
 /** The document type codes an access key may carry (SRI, Ficha técnica, table of receipt types). */
 export const DOCUMENT_TYPE_CODES: readonly string[] = RECEIPT_KINDS.map((k) => k.codDoc);
 

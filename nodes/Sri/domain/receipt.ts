@@ -24,7 +24,7 @@ import {
  */
 
 /** The SRI's limit for one receipt (320 KB) and limits a receipt never comes near. */
-export const RECEIPT_LIMITS: Partial<XmlLimits> = {
+const RECEIPT_LIMITS: Partial<XmlLimits> = {
 	maxBytes: SRI_RECEIPT_MAX_BYTES,
 	maxDepth: 32,
 	maxAttributes: 64,

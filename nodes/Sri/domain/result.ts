@@ -22,7 +22,7 @@ import { receiptWarnings } from './warnings';
  */
 
 /** Where the output comes from: the SRI's answer, or a file Read XML was given. */
-export type Source = 'sri' | 'authorization_file' | 'receipt_file';
+type Source = 'sri' | 'authorization_file' | 'receipt_file';
 
 export interface Presented {
 	json: IDataObject;
@@ -83,7 +83,7 @@ export function authorizationFile(entry: AuthorizationEntry, receiptXml: string)
  */
 export function presentAnswer(
 	answer: AuthorizationAnswer,
-	source: 'sri' | 'authorization_file',
+	source: Exclude<Source, 'receipt_file'>,
 	asked?: string,
 ): Presented | { unreadable: string } {
 	const entry = chooseEntry(answer.autorizaciones);

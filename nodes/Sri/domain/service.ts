@@ -8,14 +8,14 @@ import type { Ambiente } from './kinds';
  * ask about any key. One host per environment; the same path on both.
  */
 
-export const SERVICE_PATH = '/comprobantes-electronicos-ws/AutorizacionComprobantesOffline';
+const SERVICE_PATH = '/comprobantes-electronicos-ws/AutorizacionComprobantesOffline';
 
-export const SRI_HOSTS: Readonly<Record<Ambiente, string>> = {
+const SRI_HOSTS: Readonly<Record<Ambiente, string>> = {
 	pruebas: 'https://celcer.sri.gob.ec',
 	produccion: 'https://cel.sri.gob.ec',
 };
 
-export const AUTHORIZATION_NS = 'http://ec.gob.sri.ws.autorizacion';
+const AUTHORIZATION_NS = 'http://ec.gob.sri.ws.autorizacion';
 export const SOAP_ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 
 /** The headers of a SOAP 1.1 request to the service (its WSDL's binding: soapAction ""). */

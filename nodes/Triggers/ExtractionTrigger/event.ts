@@ -7,12 +7,12 @@ import type { IncomingHttpHeaders } from '../webhookIo';
  * headers `X-<Service>-Signature: sha256=<hex>` and `X-<Service>-Timestamp: <unix seconds>`. Pure helpers.
  */
 
-export interface ExtractionEnvelope {
+interface ExtractionEnvelope {
 	event: { type: string; timestamp?: string; version?: string };
 	data: IDataObject;
 }
 
-export type HeaderPair = { signature: string; timestamp: string } | { error: string };
+type HeaderPair = { signature: string; timestamp: string } | { error: string };
 
 /**
  * Finds the signature and timestamp header names. The spec writes them `X-Svc-Signature`/`X-Svc-Timestamp`

@@ -42,7 +42,7 @@ export const trustPayloadField: INodeProperties = {
 		'Whether to start the run with the state the notification claims, without reading the receipt from the receipts service (saves one read per notification). Risky: the service does not sign its notifications, so anyone who has seen one (its URL and the account key it carries) can then start runs that say any receipt is AUTORIZADO, or that the service never issued.',
 };
 
-export interface CheckOptions {
+interface CheckOptions {
 	/** Start runs on the notification's word, without reading the receipt (Options → Trust Notification Content). */
 	trustPayload: boolean;
 	/** Wall-clock milliseconds the reads may take together. */
@@ -71,17 +71,14 @@ export function checkOptions(ctx: IHookFunctions | IWebhookFunctions): CheckOpti
  *   genuine sender tries again, and the sender's word is never taken instead.
  * The reason is for n8n's log: it names the receipt id only when that id is a safe path segment.
  */
-export type ServiceCheck = { receipt: IDataObject } | { unknown: string } | { unavailable: string };
-
-/** The reads one notification may cost the service at most, retries included (see checkWithService). */
-export const MAX_READS = 2;
+type ServiceCheck = { receipt: IDataObject } | { unknown: string } | { unavailable: string };
 
 /**
  * Asks the service about the receipt `notification` names, with the credential fields a delivery needs
  * (`credentials`, read through the trigger's cache): `GET /edocs/{id}` (any receipt kind: its state, type and
  * authorization), then, when its type has one, the read of the whole receipt, which a run outputs instead. Each
  * is sent once, never re-sent: whoever can send notifications (they are not signed) makes the service read at
- * most MAX_READS times per notification, and a failing service is not asked again and again. A whole read that
+ * most twice per notification, and a failing service is not asked again and again. A whole read that
  * fails leaves the run with what `GET /edocs/{id}` said.
  */
 export async function checkWithService(
@@ -127,7 +124,7 @@ export async function checkWithService(
 
 /**
  * The Receipts client of one delivery: the credential fields given (no second credential read), and every
- * request sent once (MAX_READS).
+ * request sent once (at most two reads per notification).
  */
 function checkClient(
 	ctx: IWebhookFunctions,

@@ -35,7 +35,7 @@ export const CREDENTIAL = 'receiptsApi';
 const STATE_KEY = 'receiptsSubscriptions';
 
 /** Subscription requests of one event left without an answer before activation stops asking again. */
-export const MAX_UNCONFIRMED = 3;
+const MAX_UNCONFIRMED = 3;
 
 /** Whether `event` needs no new request: the service confirmed one, or MAX_UNCONFIRMED went unanswered. */
 function settled(state: SubscriptionState, event: ReceiptEvent): boolean {
@@ -45,13 +45,13 @@ function settled(state: SubscriptionState, event: ReceiptEvent): boolean {
 	);
 }
 
-export interface SubscriptionRecord {
+interface SubscriptionRecord {
 	tokenHash: string;
 	createdAt: string;
 	remoteId?: string;
 }
 
-export interface SubscriptionState {
+interface SubscriptionState {
 	/** The n8n production webhook URL the subscriptions point at (without the query). */
 	webhookUrl: string;
 	/** SHA-256 of base URL + API key: a different account or service needs its own subscriptions. */
@@ -90,15 +90,15 @@ function restoreUnsaved(ctx: IHookFunctions): void {
 	ctx.getWorkflowStaticData('node')[STATE_KEY] = state as unknown as IDataObject;
 }
 
-export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
+function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 }
 
-export function accountOf(credentials: ICredentialDataDecryptedObject): string {
+function accountOf(credentials: ICredentialDataDecryptedObject): string {
 	return sha256Hex(`${baseUrlOf(credentials)}\n${String(credentials.apiKey ?? '')}`);
 }
 
-export function readState(staticData: IDataObject): SubscriptionState | undefined {
+function readState(staticData: IDataObject): SubscriptionState | undefined {
 	const state = staticData[STATE_KEY] as unknown as SubscriptionState | undefined;
 	return state &&
 		typeof state === 'object' &&
@@ -109,12 +109,12 @@ export function readState(staticData: IDataObject): SubscriptionState | undefine
 		: undefined;
 }
 
-export function selectedEvents(ctx: IHookFunctions): ReceiptEvent[] {
+function selectedEvents(ctx: IHookFunctions): ReceiptEvent[] {
 	const events = ctx.getNodeParameter('events', []) as unknown[];
 	return [...new Set(events.filter(isReceiptEvent))].sort();
 }
 
-export function subscribedUrl(webhookUrl: string, event: ReceiptEvent, token: string): string {
+function subscribedUrl(webhookUrl: string, event: ReceiptEvent, token: string): string {
 	const url = new URL(webhookUrl);
 	url.searchParams.set('event', event);
 	url.searchParams.set('token', token);
@@ -128,7 +128,7 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 }
 
 /** Listening for a test event ('manual'), as opposed to an active workflow. */
-export function isTestListening(ctx: IHookFunctions): boolean {
+function isTestListening(ctx: IHookFunctions): boolean {
 	return ctx.getMode() === 'manual';
 }
 

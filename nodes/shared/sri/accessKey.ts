@@ -21,7 +21,7 @@ export function accessKeyCheckDigit(first48: string): number {
 	return digit;
 }
 
-export interface AccessKeyParts {
+interface AccessKeyParts {
 	date: string;
 	receiptType: string;
 	ruc: string;
@@ -70,7 +70,7 @@ export const RECEIPT_TYPE_CODES = {
 } as const;
 
 /** The parts a receipt gives to build its access key. */
-export interface AccessKeyInput {
+interface AccessKeyInput {
 	/** Emission date as written in the receipt: `YYYY-MM-DD`, optionally followed by a time. */
 	fechaEmision: unknown;
 	receiptType: string;
@@ -86,7 +86,7 @@ export interface AccessKeyInput {
  * The shortest secret accepted for the reproducible access key: the numeric code is only as secret as the
  * secret that keys it, and a short one can be found by trying all of them against one published key.
  */
-export const MIN_ACCESS_KEY_SECRET = 16;
+const MIN_ACCESS_KEY_SECRET = 16;
 
 /**
  * A reproducible access key: the SRI layout above, where the 8-digit numeric code — which the SRI leaves to

@@ -86,7 +86,7 @@ export function rucProblem(value: string): string | undefined {
 }
 
 /** The identification of the final consumer (consumidor final): thirteen nines (SRI, Ficha técnica). */
-export const FINAL_CONSUMER_ID = '9999999999999';
+const FINAL_CONSUMER_ID = '9999999999999';
 
 /**
  * The identification type an identification number shows by its shape, or undefined when it shows none:

@@ -18,7 +18,7 @@ import type { IDataObject } from 'n8n-workflow';
  * text and gets no explanation: nothing is guessed.
  */
 
-export interface SriCode {
+interface SriCode {
 	/** The SRI's name for the code, as the specification's table gives it. */
 	sri: string;
 	/** `error`: the receipt is refused; `warning`: it goes on (the specification's table of advertencias). */

@@ -7,12 +7,12 @@
  * 13 down to 2, sum, r = sum mod 11; digit = 0 when r = 0, "A" when 11 - r = 10, else 11 - r.
  * Some real RFCs fail the check digit, so callers only warn on it.
  */
-export const GENERIC_RFCS = ['XAXX010101000', 'XEXX010101000'];
+const GENERIC_RFCS = ['XAXX010101000', 'XEXX010101000'];
 
 const SHAPE = /^([A-ZÑ&]{3,4})(\d{2})(\d{2})(\d{2})([A-Z\d]{2})([A\d])$/;
 const VALUES = '0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ Ñ';
 
-export interface RfcCheck {
+interface RfcCheck {
 	/** Why the value is not an RFC at all, or undefined. */
 	error?: string;
 	/** Why it may still be wrong (check digit), or undefined. */

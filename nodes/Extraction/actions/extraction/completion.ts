@@ -25,7 +25,7 @@ import { downloadDocument, readJob, type ExtractionContext } from '../../transpo
 
 /** Wait for Completion (the one wait rule, shared/wait.ts) and Download All, shared by Create and Get. */
 
-export interface CompletionSettings {
+interface CompletionSettings {
 	/** Wait for Completion: its Timeout and Poll Interval, or undefined when off. */
 	wait: WaitSettings | undefined;
 	downloadAll: boolean;
@@ -128,7 +128,7 @@ function progress(job: IDataObject): string {
  * Throws on FAILED, and when a check failure ends the wait (a refused key, or the last failure when the
  * deadline came); when the Timeout passes first, returns the job's last state with `timedOut`.
  */
-export async function followJob(
+async function followJob(
 	this: IExecuteFunctions,
 	ctx: ExtractionContext,
 	publicId: string,
@@ -192,7 +192,7 @@ export async function afterWait(
 	};
 }
 
-export function failedJobError(
+function failedJobError(
 	this: IExecuteFunctions,
 	job: IDataObject,
 	publicId: string,
@@ -224,7 +224,7 @@ export function failedJobError(
 }
 
 /** How to ask Download All for less memory (shared/budget.ts). */
-export const DOWNLOAD_ALL_NARROW =
+const DOWNLOAD_ALL_NARROW =
 	"Download one format only, extract a shorter period, or download part of the documents with Download Document; or let n8n keep files outside memory (its binary data mode 'filesystem', N8N_DEFAULT_BINARY_DATA_MODE, the default of n8n 2.x)";
 
 /**

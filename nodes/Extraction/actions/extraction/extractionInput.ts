@@ -11,8 +11,8 @@ import { DIRECTIONS, normalizeDirection } from '../../domain/names';
  * else the service accepts.
  */
 
-export const INFORMATION_TYPES = ['INVOICE', 'TAX_STATUS', 'TAX_RETENTION'] as const;
-export const EMITTER_OPERATORS = ['equals', 'contains', 'in'] as const;
+const INFORMATION_TYPES = ['INVOICE', 'TAX_STATUS', 'TAX_RETENTION'] as const;
+const EMITTER_OPERATORS = ['equals', 'contains', 'in'] as const;
 
 export const extractionInputFields: INodeProperties[] = [
 	{
@@ -179,7 +179,7 @@ export function toDate(value: unknown): string | undefined {
 	return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== m[1] ? undefined : m[1];
 }
 
-export interface ExtractionInput {
+interface ExtractionInput {
 	body: IDataObject;
 	/** Secret values sent: kept out of every output and error. */
 	secrets: string[];

@@ -76,9 +76,7 @@ function refusal(context: IExecuteFunctions, i: number, message: string): NodeOp
  * that is not 49 digits, a key that says another environment. Only what the SRI reads counts: a comment, a
  * CDATA section or an entity is read as the XML says, not as it looks.
  */
-export function environmentOfReceipt(
-	root: XmlElement,
-): { environment: '1' | '2' } | { unknown: string } {
+function environmentOfReceipt(root: XmlElement): { environment: '1' | '2' } | { unknown: string } {
 	const infos = children(root, 'infoTributaria', '');
 	if (infos.length !== 1) {
 		const has = infos.length

@@ -84,7 +84,7 @@ export async function ratesFor(
 }
 
 /** The credential's issuer fields as the body's `emisor` (empty fields left out). */
-export function issuerOfCredential(data: IDataObject): IDataObject {
+function issuerOfCredential(data: IDataObject): IDataObject {
 	const text = (key: string) =>
 		typeof data[key] === 'string' || typeof data[key] === 'number' ? String(data[key]).trim() : '';
 	const fields: Array<[string, unknown]> = [

@@ -64,7 +64,7 @@ function forVersion(property: INodeProperties, versions: ShowValues): INodePrope
  * The properties of both form versions: a property built the same for both is listed once; one that differs is
  * listed twice, each shown only for its version (`@version`). Each version keeps its own order.
  */
-export function byVersion(build: (v: FormVersion) => INodeProperties[]): INodeProperties[] {
+function byVersion(build: (v: FormVersion) => INodeProperties[]): INodeProperties[] {
 	const v1 = build(1);
 	const v2 = build(2);
 	const key = (p: INodeProperties) => JSON.stringify(p);
@@ -197,7 +197,7 @@ export const documentTypeField = (
  * Defaults: IVA 15 %, or IVA not subject to tax (`noObjectOfTax`: reimbursement settlements). `prefix`: the
  * item's own tax line (`tax_`, among the item's fields) or a line of the tax totals ('').
  */
-export function salesTaxFields(
+function salesTaxFields(
 	prefix: '' | 'tax_',
 	opts: { noObjectOfTax?: boolean } = {},
 ): INodeProperties[] {
@@ -252,7 +252,7 @@ export const withholdingTaxFields: INodeProperties[] = [
 	},
 ];
 
-export const ambienteField: INodeProperties = {
+const ambienteField: INodeProperties = {
 	displayName: displayName(TOP.ambiente),
 	name: 'ambiente',
 	type: 'options',
@@ -265,7 +265,7 @@ export const ambienteField: INodeProperties = {
 	description: 'Tax authority environment the receipt is sent to',
 };
 
-export const tipoEmisionField: INodeProperties = {
+const tipoEmisionField: INodeProperties = {
 	displayName: displayName(TOP.tipo_emision),
 	name: 'tipo_emision',
 	type: 'options',
@@ -277,7 +277,7 @@ export const tipoEmisionField: INodeProperties = {
 	displayOptions: fieldsMode,
 };
 
-export const sequentialField = (name: 'secuencial' | 'secuencia'): INodeProperties => ({
+const sequentialField = (name: 'secuencial' | 'secuencia'): INodeProperties => ({
 	displayName: displayName(TOP[name]),
 	name,
 	type: 'string',
@@ -289,7 +289,7 @@ export const sequentialField = (name: 'secuencial' | 'secuencia'): INodeProperti
 });
 
 /** Version 2: the issue date on the form; empty means today in Ecuador. */
-export const issueDateField: INodeProperties = {
+const issueDateField: INodeProperties = {
 	displayName: displayName(TOP.fecha_emision),
 	name: 'fecha_emision',
 	type: 'string',
@@ -558,7 +558,7 @@ export function withoutZeros(v: FormVersion, entry: IDataObject, keys: string[])
 	return out;
 }
 
-export function readEmisor(this: IExecuteFunctions, i: number): IDataObject {
+function readEmisor(this: IExecuteFunctions, i: number): IDataObject {
 	const e = one.call(this, 'emisor', i);
 	return compact({
 		ruc: e.ruc,

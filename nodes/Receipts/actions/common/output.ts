@@ -25,7 +25,7 @@ export const requestTimeoutOption: INodeProperties = {
  * The key fields of a receipt (`receipt` as `present` shaped it). A rejected receipt has no printable-form link:
  * its RIDE is not a valid document. `autorizacion_mensajes` stays for workflows written before `sri_messages`.
  */
-export function simplify(receipt: IDataObject): IDataObject {
+function simplify(receipt: IDataObject): IDataObject {
 	const auth = (receipt.autorizacion ?? {}) as IDataObject;
 	const out: IDataObject = {
 		estado: receipt.estado ?? auth.estado,

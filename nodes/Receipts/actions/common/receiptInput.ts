@@ -60,7 +60,7 @@ export function jsonBodyField(example: IDataObject): INodeProperties {
 const TEMPLATE_DEFAULTS: IDataObject = { ambiente: 1, tipo_emision: 1 };
 
 /** `example` with every value emptied: text → "", numbers → null; lists keep one emptied entry. */
-export function template(example: IDataObject): IDataObject {
+function template(example: IDataObject): IDataObject {
 	const empty = (value: unknown): unknown => {
 		if (Array.isArray(value)) return value.length ? [empty(value[0])] : [];
 		if (value && typeof value === 'object')
@@ -121,7 +121,7 @@ export const accessKeyOption: INodeProperties = {
 };
 
 /** A receipt read and checked: the body to send (when it could be read), and the problems and warnings found. */
-export interface InspectedReceipt {
+interface InspectedReceipt {
 	body?: IDataObject;
 	check: FormChecker;
 }

@@ -24,7 +24,7 @@ export interface IssuedIds {
 }
 
 /** What an issue request sent that identifies the receipt, for when its answer is lost. */
-export interface SentIds {
+interface SentIds {
 	/** e.g. "retention" */
 	what: string;
 	secuencial?: string | number;

@@ -31,7 +31,7 @@ import { afterCreated, followUp, signingFailed, type IssuedIds } from './recover
  * off has no value stored: it keeps version 1, whose default stays off, and runs as it always did. New nodes
  * get version 2 (Receipts.node.ts). docs/receipts.md, "Wait for Final State: on by default".
  */
-export const WAIT_BY_DEFAULT_FROM_VERSION = 2;
+const WAIT_BY_DEFAULT_FROM_VERSION = 2;
 
 export type { WaitSettings };
 

@@ -32,7 +32,7 @@ import { compact, jsonPart } from '../common/receiptInput';
  * Purchase settlement (liquidación de compra, `/purchase-settlements`; receipts service): the form (example,
  * Fields, reader) of this kind; its operations: the table of actions/receiptKinds.ts.
  */
-export const settlementExample = (reimbursement: boolean): IDataObject => ({
+const settlementExample = (reimbursement: boolean): IDataObject => ({
 	ambiente: 1,
 	tipo_emision: 1,
 	secuencial: '1',
@@ -76,7 +76,7 @@ export const settlementExample = (reimbursement: boolean): IDataObject => ({
 });
 
 /** `optionalReimbursement`: Reissue, where the corrected settlement may or may not reimburse expenses. */
-export const settlementFields =
+const settlementFields =
 	(reimbursement: boolean, opts: { optionalReimbursement?: boolean } = {}) =>
 	(v: FormVersion): INodeProperties[] => [
 		...headFields(v, 'secuencial'),
@@ -119,7 +119,7 @@ export const settlementFields =
 		]),
 	];
 
-export function readSettlementFields(reimbursement: boolean) {
+function readSettlementFields(reimbursement: boolean) {
 	return function (this: IExecuteFunctions, i: number): IDataObject {
 		const common = readCommon.call(this, i, 'secuencial');
 		const { maquina_marca, maquina_modelo, maquina_serie, ...top } = common;

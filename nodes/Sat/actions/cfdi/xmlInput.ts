@@ -7,7 +7,7 @@ import { XmlError } from '../../../shared/xml';
 import { NotACfdiError, readCfdi, type CfdiReading } from '../../domain/cfdi';
 
 /** The largest CFDI read (10 MB, the XML reader's own default): far above any real CFDI. */
-export const MAX_CFDI_BYTES = 10 * 1024 * 1024;
+const MAX_CFDI_BYTES = 10 * 1024 * 1024;
 
 /**
  * Where the CFDI's XML comes from: a binary property of the input item, or text. `show`: when the fields
