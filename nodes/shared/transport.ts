@@ -280,6 +280,12 @@ interface Call {
 	side?: { key: string } & ServiceSide;
 	/** Safe to send twice (see FailureFacts.repeatable). */
 	repeatable: boolean;
+	/**
+	 * Carries the service's idempotency key (WriteOptions.idempotencyKey): re-sent after a lost answer with the
+	 * same key, also when its own share of the time ran out, but reported as a write that may have been processed
+	 * when every attempt failed.
+	 */
+	idempotent?: boolean;
 	maxBytes: number;
 	/** Epoch milliseconds the request must be over by, retries included. */
 	endAt: number;
@@ -394,7 +400,7 @@ export class ServiceClient {
 				`${this.service.name} documents no idempotency key: ${where(call)} cannot be made safe to repeat`,
 			);
 		call.headers[header] = key;
-		call.repeatable = true;
+		call.idempotent = true;
 	}
 
 	/**
@@ -765,6 +771,9 @@ export class ServiceClient {
 		// The last failure the service (or the network) gave this request, reported instead of a later
 		// attempt that only ran out of the caller's time.
 		let answered: Failure | undefined;
+		// An earlier attempt of a keyed request may have been processed: whatever the last attempt says, the
+		// request may have been processed (a later refusal may be the service's answer to a key still in use).
+		let processedEarlier = false;
 
 		for (let attempt = 1; ; ) {
 			if (this.refreshing) await this.refreshing;
@@ -778,9 +787,15 @@ export class ServiceClient {
 				this.refreshing = new Promise<void>((resolve) => (endRefresh = resolve));
 			}
 			let failure: Failure;
+			// A keyed request's attempt that may be followed by another waits at most half the time left, so that a
+			// re-send with the same key still fits before the request's deadline.
+			const attemptEnd =
+				call.idempotent && attempt < this.retry.maxAttempts
+					? Math.min(call.endAt, clock.now() + Math.floor((call.endAt - clock.now()) / 2))
+					: call.endAt;
 			try {
 				const answer = await exchange(this.sender(call, credentials), this.options(call, data), {
-					deadline: call.endAt,
+					deadline: attemptEnd,
 					maxBytes: call.maxBytes,
 					cancel: this.cancelSignal(),
 					request: where(call),
@@ -817,13 +832,17 @@ export class ServiceClient {
 			// What the token request answered is final: the credential is refused, or the service is not answering it.
 			if (failure.kind !== 'answer' && failure.details.token)
 				throw await this.failure(failure, call, itemIndex);
-			if (failure.kind === 'deadline') {
+			if (failure.kind === 'deadline' && attemptEnd < call.endAt) {
+				// A keyed attempt's own share of the time ran out: sent again with the same key (below).
+				processedEarlier = true;
+			} else if (failure.kind === 'deadline') {
 				// The time ran out: the last real answer says more than "no answer in time", when there was one.
 				throw await this.failure(
 					answered ?? failure,
 					call,
 					itemIndex,
 					!answered && call.callerDeadline,
+					processedEarlier,
 				);
 			}
 			if (
@@ -839,13 +858,14 @@ export class ServiceClient {
 				continue;
 			}
 			// An expired token, re-sent above with a new one, is not what went wrong with this request.
-			answered = failure;
+			if (failure.kind !== 'deadline') answered = failure;
 			const retryAfter = failure.kind === 'answer' ? failure.headers['retry-after'] : undefined;
-			const wait = this.shouldRetry(failure, call.repeatable, attempt)
+			const wait = this.shouldRetry(failure, call, attempt)
 				? retryDelay(attempt, retryAfter, this.retry)
 				: undefined;
 			if (wait === undefined || clock.now() + wait >= call.endAt)
-				throw await this.failure(failure, call, itemIndex);
+				throw await this.failure(failure, call, itemIndex, false, processedEarlier);
+			if (call.idempotent && mayHaveBeenProcessed(failure, call.method)) processedEarlier = true;
 			attempt++;
 			await clock.sleep(wait);
 		}
@@ -856,10 +876,14 @@ export class ServiceClient {
 	 * request after a 429 (not processed: the service asks to come back later) or a refused connection
 	 * (nothing reached the service). After a 5xx or a connection that broke once the request was sent, only
 	 * requests that are safe to repeat: an issue, a delete or a message could otherwise happen twice, or a
-	 * success be reported as a failure. Never after a redirect, an oversized or unreadable answer.
+	 * success be reported as a failure — and requests that carry the service's idempotency key (the service
+	 * answers the same key with its first response), also after their own share of the time ran out. Never after
+	 * a redirect, an oversized or unreadable answer.
 	 */
-	private shouldRetry(failure: Failure, repeatable: boolean, attempt: number): boolean {
+	private shouldRetry(failure: Failure, call: Call, attempt: number): boolean {
 		if (attempt >= this.retry.maxAttempts) return false;
+		const repeatable = call.repeatable || call.idempotent === true;
+		if (failure.kind === 'deadline') return call.idempotent === true;
 		if (failure.kind === 'answer') {
 			if (failure.status === 429) return true;
 			return repeatable && failure.status >= 500;
@@ -876,8 +900,9 @@ export class ServiceClient {
 		call: Call,
 		itemIndex: number | undefined,
 		cutByDeadline = false,
+		processedEarlier = false,
 	): Promise<NodeApiError> {
-		const error = this.toError(failure, call, itemIndex);
+		const error = this.toError(failure, call, itemIndex, processedEarlier);
 		if (cutByDeadline) addFacts(error, { cutByDeadline });
 		if (this.service.explain && failure.kind === 'answer' && call.withCredential) {
 			await this.service.explain(
@@ -889,7 +914,12 @@ export class ServiceClient {
 		return this.scrub(error);
 	}
 
-	private toError(failure: Failure, call: Call, itemIndex: number | undefined): NodeApiError {
+	private toError(
+		failure: Failure,
+		call: Call,
+		itemIndex: number | undefined,
+		processedEarlier = false,
+	): NodeApiError {
 		// Who answered (a side has a name of its own), and the credential field that holds its address.
 		const name = call.side?.name ?? this.service.name;
 		const address = call.side
@@ -897,7 +927,7 @@ export class ServiceClient {
 			: this.addressLabel();
 		const request =
 			failure.kind !== 'answer' && failure.details.request ? failure.details.request : where(call);
-		const processed = mayHaveBeenProcessed(failure, call.method);
+		const processed = processedEarlier || mayHaveBeenProcessed(failure, call.method);
 		const caution =
 			processed && !call.repeatable
 				? ' The request may have been processed before the answer was lost: check in the service before sending it again.'

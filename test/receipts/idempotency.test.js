@@ -64,6 +64,44 @@ describe('invoice issue carries an Idempotency-key', () => {
 		},
 	);
 
+	test('an answer later than half the Request Timeout: sent again with the same key within the time, one invoice, output', async () => {
+		env.server.fail({
+			service: 'receipts',
+			method: 'POST',
+			path: '/invoices/issue',
+			mode: 'slow',
+			delayMs: 3_600_000,
+			times: 1,
+		});
+		const result = await env.runTimed(
+			jsonIssue('invoice', invoiceBody(), { options: { requestTimeout: 60 } }),
+		);
+		expect(result.error).toBeUndefined();
+		const sent = posts();
+		expect(sent).toHaveLength(2);
+		expect(keyOf(sent[1])).toBe(keyOf(sent[0]));
+		// The first attempt waited half the time, so the re-send fitted in the rest.
+		expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(30_000);
+		expect(sent[1].at - sent[0].at).toBeLessThan(60_000);
+		expect(env.receipts.receipts.size).toBe(1);
+		expect(result.output('Receipts')[0].json.id).toBe([...env.receipts.receipts.keys()][0]);
+	});
+
+	test('a key of your own that an earlier invoice holds is refused: the answer names that invoice, nothing was issued', async () => {
+		const key = 'order-A-20260042-invoice';
+		await env.run(jsonIssue('invoice', invoiceBody(), { options: { idempotencyKey: key } }));
+		const other = { ...invoiceBody(), secuencial: 4242 };
+		const result = await env.run(
+			jsonIssue('invoice', other, { options: { idempotencyKey: key } }),
+			[{}],
+			true,
+		);
+		expect(env.receipts.receipts.size).toBe(1);
+		expect(String(result.output('Receipts')[0].json.error)).toMatch(
+			/^\[item 1\] Options › Idempotency Key "order-A-20260042-invoice" was used before for another invoice: the receipts service answered with that one \(secuencial \d+, ID [0-9a-f]+\) instead of issuing this one \(secuencial 4242\)/,
+		);
+	});
+
 	test('Issue From XML: a lost answer is sent again with the same key, and the invoice is issued once', async () => {
 		env.server.fail({
 			service: 'receipts',

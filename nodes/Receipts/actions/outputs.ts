@@ -10,7 +10,7 @@ import type { INodeExecutionData, INodeOutputConfiguration } from 'n8n-workflow'
  * (their connections stay as they are). The outputs are computed from the parameters, as n8n's Switch node does
  * (an `outputs` expression evaluated by n8n-workflow's getNodeOutputs, in the editor and in the engine alike).
  */
-export const DECISION_OUTPUTS_FROM_VERSION = 3;
+const DECISION_OUTPUTS_FROM_VERSION = 3;
 
 /** The operations whose run ends with the SRI's decision on each receipt sent, per resource. */
 const DECIDING: Record<string, readonly string[]> = {
@@ -35,7 +35,7 @@ const TWO_OUTPUTS: INodeOutputConfiguration[] = [
 export const receiptsOutputs: `={{${string}}}` = `={{ $nodeVersion >= ${DECISION_OUTPUTS_FROM_VERSION} && ($parameter.resource === "document" ? ${JSON.stringify(DECIDING.document)} : ${JSON.stringify(NOT_RECEIPT_KINDS)}.includes($parameter.resource) ? [] : ${JSON.stringify(DECIDING.receipt)}).includes($parameter.operation) ? ${JSON.stringify(TWO_OUTPUTS)} : ["main"] }}`;
 
 /** Whether an output item is a receipt the SRI authorized: an `AUTORIZADO` state, and no error. */
-export function isAuthorized(item: INodeExecutionData): boolean {
+function isAuthorized(item: INodeExecutionData): boolean {
 	return item.json.error === undefined && item.json.estado === 'AUTORIZADO';
 }
 

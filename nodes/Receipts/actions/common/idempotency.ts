@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { Checker } from '../../../shared/validate';
 
 /**
@@ -53,4 +54,35 @@ export function readIdempotencyKey(this: IExecuteFunctions, i: number, check: Ch
 			'may hold letters, digits and punctuation only (no spaces or accented letters): it travels in an HTTP header',
 		);
 	return key;
+}
+
+/**
+ * Refuses the answer to a key of the user's (Options → Idempotency Key) that names another invoice than the one
+ * sent (another `secuencial`): the service kept that key with an earlier invoice and answered with it, so nothing
+ * was issued for this item. A random key cannot meet another invoice's.
+ */
+export function refuseOtherInvoice(
+	this: IExecuteFunctions,
+	i: number,
+	key: string | undefined,
+	sent: string | number | undefined,
+	answer: IDataObject,
+): void {
+	const options = this.getNodeParameter('options', i, {}) as { idempotencyKey?: unknown };
+	const chosen = options.idempotencyKey !== undefined && options.idempotencyKey !== '';
+	if (!chosen || key === undefined || sent === undefined) return;
+	const answered = answer.secuencial ?? answer.secuencia;
+	if (typeof answered !== 'string' && typeof answered !== 'number') return;
+	const same = (a: string | number) => String(a).replace(/^0+(?=\d)/, '');
+	if (same(answered) === same(sent)) return;
+	const id = typeof answer.id === 'string' ? `, ID ${answer.id}` : '';
+	throw new NodeOperationError(
+		this.getNode(),
+		`Options › Idempotency Key "${key}" was used before for another invoice: the receipts service answered with that one (secuencial ${String(answered)}${id}) instead of issuing this one (secuencial ${String(sent)})`,
+		{
+			itemIndex: i,
+			description:
+				'The service keeps a key with the first invoice sent with it and answers that invoice to every later request with the key. Nothing was issued for this item. Give each invoice its own key (for example built from the order ID), then run this item again.',
+		},
+	);
 }

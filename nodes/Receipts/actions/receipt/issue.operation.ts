@@ -5,7 +5,7 @@ import { RECEIPT_KINDS } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { receiptProperties } from '../common/fields';
 import { accessKeyOption, prepareReceipt, type PreparedReceipt } from '../common/receiptInput';
-import { idempotencyKeyOption } from '../common/idempotency';
+import { idempotencyKeyOption, refuseOtherInvoice } from '../common/idempotency';
 import { lostAnswer, sentIds } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue } from '../common/wait';
@@ -61,12 +61,14 @@ export function issue(
 		) {
 			const { body, warnings, wait, idempotencyKey } =
 				checked ?? (await prepareReceipt.call(this, ctx, i, kind, read, options));
+			const sent = { ...sentIds(RECEIPT_KINDS[kind].name, body), idempotencyKey };
 			let answer: IDataObject;
 			try {
 				answer = await ctx.api.sign(fixedPath(`${path}/issue`), i, { body, idempotencyKey });
 			} catch (error) {
-				throw lostAnswer(error, { ...sentIds(RECEIPT_KINDS[kind].name, body), idempotencyKey });
+				throw lostAnswer(error, sent);
 			}
+			refuseOtherInvoice.call(this, i, idempotencyKey, sent.secuencial, answer);
 			return await afterIssue.call(this, ctx, i, answer, wait, { warnings, record: true });
 		},
 	};

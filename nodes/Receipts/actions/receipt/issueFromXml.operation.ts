@@ -5,7 +5,11 @@ import { FormChecker } from '../../domain/labels';
 import { RECEIPT_KINDS } from '../../domain/schemas';
 import type { ReceiptsContext } from '../../transport';
 import { refuseProductionXmlForAgent } from '../common/agent';
-import { idempotencyKeyOption, readIdempotencyKey } from '../common/idempotency';
+import {
+	idempotencyKeyOption,
+	readIdempotencyKey,
+	refuseOtherInvoice,
+} from '../common/idempotency';
 import { lostAnswer, sentIdsOfXml } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue, readWaitSettings, type WaitSettings } from '../common/wait';
@@ -63,6 +67,7 @@ export function issueFromXml(receipt: ReceiptKindRow): ReceiptOperation {
 		async execute(this: IExecuteFunctions, ctx: ReceiptsContext, i: number, checked?: CheckedXml) {
 			const { xml, root, wait, idempotencyKey } =
 				checked ?? (await checkXml.call(this, i, receipt));
+			const sent = { ...sentIdsOfXml(what, root), idempotencyKey };
 			let answer: IDataObject;
 			try {
 				answer = await ctx.api.sign(fixedPath(`${path}/issue/xml`), i, {
@@ -70,8 +75,9 @@ export function issueFromXml(receipt: ReceiptKindRow): ReceiptOperation {
 					idempotencyKey,
 				});
 			} catch (error) {
-				throw lostAnswer(error, { ...sentIdsOfXml(what, root), idempotencyKey });
+				throw lostAnswer(error, sent);
 			}
+			refuseOtherInvoice.call(this, i, idempotencyKey, sent.secuencial, answer);
 			return await afterIssue.call(this, ctx, i, answer, wait, { record: true });
 		},
 	};
