@@ -67,7 +67,10 @@ test('every static option parameter’s default is one of its choices', () => {
 				(o) => o.value,
 			);
 			const defaults = property.type === 'multiOptions' ? property.default : [property.default];
-			return !Array.isArray(defaults) || !defaults.every((d) => values.includes(d));
+			return (
+				!Array.isArray(defaults) ||
+				!defaults.every((d) => values.includes(/** @type {never} */ (d)))
+			);
 		})
 		.map(({ where, property }) => `${where}: ${JSON.stringify(property.default)}`);
 	expect(wrong).toEqual([]);
