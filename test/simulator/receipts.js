@@ -293,6 +293,12 @@ const RETURNED_MESSAGES = [
 	},
 ];
 
+/**
+ * When the real service's receipts are decided: "3–5 seconds after the issue request" under normal conditions
+ * (Dátil Link documentation); the middle of that range.
+ */
+export const DOCUMENTED_DECISION_MS = 4000;
+
 export class ReceiptsSimulator {
 	prefix = 'receipts';
 	apiKey = 'rk_test_0123456789abcdef';
@@ -311,6 +317,16 @@ export class ReceiptsSimulator {
 	 * @type {number | undefined}
 	 */
 	decideAfterMs = undefined;
+
+	/**
+	 * The real service decides as its documentation says, whoever reads and however often: "under normal
+	 * conditions authorization takes 3–5 seconds after the issue request" (Dátil Link documentation). For
+	 * people trying the package (`npm run dev`, the browser test); the tests that count reads keep
+	 * `advanceOnRead`, and the engine tests the fake clock.
+	 */
+	decideAsDocumented() {
+		this.decideAfterMs = DOCUMENTED_DECISION_MS;
+	}
 	/** GET /edocs/{id} answers 404 for a receipt younger than this (ms). */
 	edocsVisibleAfterMs = 0;
 	/**
