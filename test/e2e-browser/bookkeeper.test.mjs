@@ -217,6 +217,5 @@ describe('For bookkeepers, followed in the editor', () => {
 		t.diagnostic(
 			`the bookkeeper's flow took ${seconds.toFixed(1)} s end to end (target: under 60 s)`,
 		);
-		console.log(`bookkeeper flow: ${seconds.toFixed(1)} s end to end (target < 60 s)`);
 	});
 });
