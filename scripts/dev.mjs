@@ -26,6 +26,8 @@ import {
 	prepareSandbox,
 	repoRoot,
 	requireTestModule,
+	SANDBOX_ISSUER,
+	sandboxCredentials,
 	userFolderFor,
 } from './n8n/sandbox.mjs';
 
@@ -83,12 +85,13 @@ async function main() {
 		build();
 		const { startSimulators } = requireTestModule('simulator/main');
 		const sim = await startSimulators(Number(args['sim-port']));
+		sim.receipts.decideAsDocumented(); // receipts decided 3–5 s after the issue, as the real service documents
 		const faults = startFaults(sim.server);
 		console.log(
 			`\nService simulators on http://127.0.0.1:${sim.server.port} (Ctrl-C to stop)${faults}`,
 		);
 		console.log(
-			'Create these credentials in your n8n:\n' + JSON.stringify(sim.credentials, null, 2),
+			'Create these credentials in your n8n:\n' + JSON.stringify(sandboxCredentials(sim), null, 2),
 		);
 		console.log(
 			'Nodes without a credential: set their Options → Service Address to\n' +
@@ -106,6 +109,7 @@ async function main() {
 		simulatorPort: Number(args['sim-port']),
 	});
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
+	sandbox.sim.receipts.decideAsDocumented(); // decided 3–5 s after the issue, as the real service documents
 	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();
 	await sandbox.importWorkflows(
@@ -138,7 +142,9 @@ async function main() {
 	console.log(`
 n8n is running: ${n8n.url}
   log in with ${DEV_OWNER.email} / ${DEV_OWNER.password}
-  credentials: Partners, Receipts and Extraction (staging) point at the simulators on http://127.0.0.1:${sandbox.sim.server.port}
+  credentials: Partners, Receipts and Extraction (staging) point at the simulators on http://127.0.0.1:${sandbox.sim.server.port};
+    Receipts issues as ${SANDBOX_ISSUER.issuerLegalName} (RUC ${SANDBOX_ISSUER.issuerRuc}, ${SANDBOX_ISSUER.issuerEstablishment}-${SANDBOX_ISSUER.issuerEmissionPoint}), its receipts decided 3–5 s after the issue
+  Read/Write Files From Disk may use only ${sandbox.filesFolder} (N8N_RESTRICT_FILE_ACCESS_TO)
   SRI (Ecuador) and SAT (Mexico) nodes of the examples ask their simulators (Options → Service Address
     ${JSON.stringify(sandbox.sim.addresses)}); an SRI access key's digits 40–47 choose its answer
     (test/simulator/sri.js, SCENARIOS), any other key is authorized

@@ -63,6 +63,25 @@ export const CREDENTIAL_IDS = Object.freeze({
 const PACKAGE_PREFIX = 'n8n-nodes-latam-fiscal.';
 
 /**
+ * The company the sandbox's Receipts credential issues as (its Issuer fields), so that an invoice issued in
+ * `npm run dev` carries a real-looking issuer, as the receipts need one: a RUC whose check digit is right
+ * (a private company's, modulo 11: nodes/shared/sri/ruc.ts), its legal name, establishment 001, emission
+ * point 001. A node's own Issuer fields still win.
+ */
+export const SANDBOX_ISSUER = Object.freeze({
+	issuerRuc: '1792146739001',
+	issuerLegalName: 'Distribuidora Andina S.A.',
+	issuerEstablishment: '001',
+	issuerEmissionPoint: '001',
+});
+
+/** The credential values of the sandbox: the simulators' (test/simulator/main.js), the Receipts one with SANDBOX_ISSUER. */
+export const sandboxCredentials = (sim) => ({
+	...sim.credentials,
+	receiptsApi: { ...sim.credentials.receiptsApi, ...SANDBOX_ISSUER },
+});
+
+/**
  * Where the test code (simulators, harness, request bodies) is compiled to CommonJS for the scripts that
  * run it outside Jest (`npm run dev`, the e2e tests, the benchmarks): a cache below node_modules, which no
  * linter or package ever looks at.
@@ -323,7 +342,9 @@ export async function prepareSandbox({
 	const { startSimulators } = requireTestModule('simulator/main');
 	const sim = await startSimulators(simulatorPort);
 	// File nodes in the examples write below the user folder, which n8n must be told it may touch.
-	const env = { N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, '.n8n-files'), ...sharedEnv };
+	const filesFolder = join(userFolder, '.n8n-files');
+	mkdirSync(filesFolder, { recursive: true });
+	const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder, ...sharedEnv };
 	const opts = { userFolder, extensionsDir, env };
 
 	if ((sharedEnv.DB_TYPE ?? process.env.DB_TYPE ?? 'sqlite') === 'sqlite')
@@ -331,7 +352,7 @@ export async function prepareSandbox({
 
 	const credentialsFile = join(userFolder, 'sandbox-credentials.json');
 	const credentials = await adjustCredentials(
-		Object.entries(sim.credentials).map(([type, data]) => ({
+		Object.entries(sandboxCredentials(sim)).map(([type, data]) => ({
 			...credentialRefs[type],
 			type,
 			data,
@@ -375,6 +396,8 @@ export async function prepareSandbox({
 		opts,
 		line,
 		version,
+		/** The only folder n8n's Read/Write Files From Disk may use here (N8N_RESTRICT_FILE_ACCESS_TO). */
+		filesFolder,
 		/** The name n8n gives a node of this package ('partners' → 'CUSTOM.partners' or 'n8n-nodes-latam-fiscal.partners'). */
 		nodeType: (name) => (as === 'extension' ? 'CUSTOM.' : PACKAGE_PREFIX) + name,
 		importWorkflows,

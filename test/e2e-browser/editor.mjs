@@ -36,6 +36,12 @@ const clearClipboard = () =>
 		/** @type {unknown} */ (globalThis)
 	).navigator.clipboard.writeText('');
 
+/** Puts `text` on the clipboard (in the page, like readClipboard). */
+const writeClipboard = (/** @type {string} */ text) =>
+	/** @type {{ navigator: { clipboard: { writeText(text: string): Promise<void> } } }} */ (
+		/** @type {unknown} */ (globalThis)
+	).navigator.clipboard.writeText(text);
+
 export async function launchBrowser() {
 	return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
@@ -184,6 +190,27 @@ export class Editor {
 	}
 
 	/**
+	 * Runs the whole workflow from the canvas (*Execute workflow*): every node runs again, a file is read again.
+	 * Waits until the editor has fetched the ended run (see executeStep).
+	 */
+	async executeWorkflow() {
+		const ended = this.page.waitForResponse(
+			(r) =>
+				r.request().method() === 'GET' &&
+				/\/rest\/executions\/\d+$/.test(new URL(r.url()).pathname),
+			{ timeout: 60_000 },
+		);
+		await this.page.getByTestId('execute-workflow-button').first().click();
+		await ended;
+	}
+
+	/** Opens the form of the canvas node whose box shows `text` (its name or subtitle). */
+	async openNode(text) {
+		await this.page.getByTestId('canvas-node').filter({ hasText: text }).last().dblclick();
+		await this.page.getByTestId('ndv').waitFor();
+	}
+
+	/**
 	 * Switches the output panel to its JSON view and returns the items it shows, parsed, taken with the panel's
 	 * own "Copy to Clipboard" button (the view itself only renders the lines on screen).
 	 */
@@ -240,15 +267,54 @@ export class Form {
 		await input.press('Tab');
 	}
 
-	/** Picks the option shown as `optionText` in a dropdown parameter. */
+	/**
+	 * Picks the option shown as `optionText` in a dropdown parameter; a RegExp for an option that shows its
+	 * description under its name (its accessible name is both).
+	 * @param {string} name
+	 * @param {string | RegExp} optionText
+	 * @param {{ collection: string, entry?: number }} [within]
+	 */
 	async choose(name, optionText, within) {
 		await this.param(name, within).click();
-		await this.page.getByRole('option', { name: optionText, exact: true }).click();
+		const option =
+			typeof optionText === 'string'
+				? this.page.getByRole('option', { name: optionText, exact: true })
+				: this.page.getByRole('option', { name: optionText });
+		await option.first().click();
 	}
 
 	/** What a dropdown parameter shows as chosen. */
 	async shown(name, within) {
 		return await this.param(name, within).locator('input').first().inputValue();
+	}
+
+	/**
+	 * Switches a parameter from Fixed to Expression, as a person does: hover the parameter, click *Expression* in
+	 * the switch that appears above it.
+	 */
+	async toExpression(name) {
+		const item = this.root
+			.getByTestId('parameter-item')
+			.filter({ has: this.page.getByTestId(`parameter-input-${name}`) })
+			.first();
+		await item.hover();
+		await item.getByTestId('radio-button-expression').click();
+	}
+
+	/**
+	 * Pastes `text` into a parameter shown as an editor (JSON, expression, code), replacing what it holds, as a
+	 * person pastes a template: select all, then paste from the clipboard, then click the form's *Parameters* tab.
+	 */
+	async paste(name, text) {
+		await this.page.evaluate(writeClipboard, text);
+		const editor = this.param(name).locator('.cm-content').first();
+		await editor.click();
+		await this.page.keyboard.press('ControlOrMeta+A');
+		await this.page.keyboard.press('ControlOrMeta+V');
+		// Leave the editor, as a person clicking elsewhere does: the form keeps the value once the editor loses focus
+		// (run before that, the node still had the old one).
+		await this.root.getByText('Parameters', { exact: true }).first().click();
+		await this.page.waitForTimeout(500);
 	}
 
 	/** Adds one entry to a fixed collection (e.g. "Add Item") and returns how many it has now. */

@@ -12,6 +12,22 @@ const fast = { waitForFinalState: true, waitTimeout: 600, options: { pollInterva
 const polls = () => env.calls().filter((c) => c.method === 'GET');
 
 describe('Wait for Final State', () => {
+	test('with the service deciding as it documents (3–5 s after the issue), the default schedule reads the decision at its first check, 5 s after the issue', async () => {
+		env.receipts.decideAsDocumented();
+		// No Poll Interval: the node's default, the subject of this test.
+		const result = await env.runTimed(
+			jsonIssue('retention', retentionBody(), { waitForFinalState: true, waitTimeout: 600 }),
+			undefined,
+			false,
+			2,
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output('Receipts')[0].json.estado).toBe('AUTORIZADO');
+		const [post] = env.calls();
+		expect(polls().map((c) => c.at - post.at)).toEqual([5000]);
+		expect(result.elapsedMs).toBeLessThan(6000);
+	});
+
 	test.each(/** @type {Estado[]} */ (['AUTORIZADO', 'NO AUTORIZADO', 'DEVUELTO', 'ERROR']))(
 		'Issue waits until %s and outputs the final receipt',
 		async (final) => {

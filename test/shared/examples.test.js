@@ -17,3 +17,29 @@ test.each(examples)('%s can be imported by n8n on PostgreSQL', (file) => {
 	expect(ours.length).toBeGreaterThan(0);
 	for (const n of ours) expect(n.type).toMatch(/^n8n-nodes-latam-fiscal\.[a-zA-Z]+$/);
 });
+
+/**
+ * The examples teach what the Receipts node is for: a body with only what was sold (quantities, unit prices, tax
+ * codes, bases and percentages), the node computing every amount (docs/receipts.md, "Amounts computed from what
+ * was sold"). No example may compute one by hand: in the body, in an expression, or in a column it maps.
+ */
+const COMPUTED =
+	/"(precio_total_sin_impuestos|totales|importe_total|total_sin_impuestos|valor|valor_retenido|tarifa|total)"\s*:/;
+const receiptBodies = examples.flatMap((file) => {
+	const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+	return workflow.nodes
+		.filter((n) => n.type === 'n8n-nodes-latam-fiscal.receipts' && n.parameters?.jsonBody)
+		.map((n) => [`${file} › ${n.name}`, String(n.parameters.jsonBody)]);
+});
+
+test('there are example receipt bodies to check', () => {
+	expect(receiptBodies.length).toBeGreaterThanOrEqual(2);
+});
+
+test.each(receiptBodies)('%s leaves every amount to the node', (_name, body) => {
+	expect(body).not.toMatch(COMPUTED);
+	const expressions = body.match(/\{\{[^}]*\}\}/g) ?? [];
+	for (const e of expressions) expect(e).not.toMatch(/Math\.|[*/+]|\s-\s/);
+	// The columns it maps are what was sold, not amounts computed elsewhere.
+	for (const e of expressions) expect(e).not.toMatch(/\$json\.(subtotal|total|iva_valor|valor)\b/);
+});

@@ -1,7 +1,7 @@
 import { ExtractionSimulator } from './extraction';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
-import { DEMO_ISSUER, issuerCredentialFields, ReceiptsSimulator } from './receipts';
+import { ReceiptsSimulator } from './receipts';
 import { SatSimulator } from './sat';
 import { SimulatorServer } from './server';
 import { SriSimulator } from './sri';
@@ -48,8 +48,6 @@ export async function startSimulators(port = 0) {
 			apiKey: receipts.apiKey,
 			certificatePassword: receipts.certificatePassword,
 			accessKeySecret: DEV_ACCESS_KEY_SECRET,
-			// The demo account's issuer, saved once as a bookkeeper does: the node requires one.
-			...issuerCredentialFields(DEMO_ISSUER),
 		},
 		extractionApi: {
 			environment: 'staging',

@@ -294,9 +294,9 @@ const RETURNED_MESSAGES = [
 ];
 
 /**
- * The issuer of the simulator's demo account: every test body's `emisor`, and the issuer saved in the sandbox's
- * Receipts credential (`npm run dev`), so that a receipt issued there has one (the node requires it). Its RUC
- * passes the SRI's check digit (a private company's, third digit 9).
+ * The issuer of the tests' receipts: every test body's `emisor` (test/receipts/setup.js), and as the Receipts
+ * credential's fields where a test saves it there. Its RUC passes the SRI's check digit (a private company's,
+ * third digit 9). The sandbox's credential has its own (scripts/n8n/sandbox.mjs, SANDBOX_ISSUER).
  */
 export const DEMO_ISSUER = {
 	ruc: '1792146739001',
@@ -322,6 +322,12 @@ export const issuerCredentialFields = (issuer) => ({
 	issuerKeepsAccounting: issuer.obligado_contabilidad ? 'yes' : 'no',
 });
 
+/**
+ * When the real service's receipts are decided: "3–5 seconds after the issue request" under normal conditions
+ * (Dátil Link documentation); the middle of that range.
+ */
+export const DOCUMENTED_DECISION_MS = 4000;
+
 export class ReceiptsSimulator {
 	prefix = 'receipts';
 	apiKey = 'rk_test_0123456789abcdef';
@@ -340,6 +346,16 @@ export class ReceiptsSimulator {
 	 * @type {number | undefined}
 	 */
 	decideAfterMs = undefined;
+
+	/**
+	 * The real service decides as its documentation says, whoever reads and however often: "under normal
+	 * conditions authorization takes 3–5 seconds after the issue request" (Dátil Link documentation). For
+	 * people trying the package (`npm run dev`, the browser test); the tests that count reads keep
+	 * `advanceOnRead`, and the engine tests the fake clock.
+	 */
+	decideAsDocumented() {
+		this.decideAfterMs = DOCUMENTED_DECISION_MS;
+	}
 	/** GET /edocs/{id} answers 404 for a receipt younger than this (ms). */
 	edocsVisibleAfterMs = 0;
 	/**
