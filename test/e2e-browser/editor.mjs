@@ -204,6 +204,23 @@ export class Editor {
 		await ended;
 	}
 
+	/**
+	 * Shows one output of a node with several (Receipts version 3: *Authorized*, *Not Authorized*): the output
+	 * panel's branch tab named `name` ("Not Authorized Branch (1 item)"). Returns what the panel then shows.
+	 */
+	async outputBranch(name) {
+		const panel = this.page.getByTestId('output-panel');
+		await panel
+			.getByText(new RegExp(`^${name} Branch`))
+			.first()
+			.click();
+		await panel
+			.getByText(/\d+ items?|No output data/i)
+			.first()
+			.waitFor({ timeout: 10_000 });
+		return await panel.innerText();
+	}
+
 	/** Opens the form of the canvas node whose box shows `text` (its name or subtitle). */
 	async openNode(text) {
 		await this.page.getByTestId('canvas-node').filter({ hasText: text }).last().dblclick();

@@ -146,7 +146,12 @@ describe('the bookkeeper’s invoice, through the n8n editor', () => {
 
 	test('run again, the same invoice is returned by the SRI, and the output panel says why and what to do', async () => {
 		sb.sim.server.clear();
-		const panel = await editor.executeStep();
+		// A new node is version 3: the rejected invoice leaves by Not Authorized, and the panel shows the
+		// Authorized branch empty — green never means authorized here.
+		const first = await editor.executeStep();
+		assert.match(first, /Authorized Branch[\s\S]*Not Authorized Branch \(1 item\)/);
+		assert.match(first, /No output data in this branch/);
+		const panel = await editor.outputBranch('Not Authorized');
 		assert.match(panel, /DEVUELTO/);
 		const [out] = await editor.outputJson();
 		assert.equal(out.rejected, true);
