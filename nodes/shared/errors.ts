@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * What the package's code knows about a failure, carried by the error itself as typed fields, so that no code
  * reads meaning back out of message text. The transport fills the request facts; the operations add what
- * exists despite the failure (`recovery`); the router names the item (`[item N]`, counted from 1) in one place.
+ * exists despite the failure (`recovery`); the router names the item (`[item N]`, counted from 0 as n8n does) in one place.
  */
 export interface FailureFacts {
 	/** HTTP status of the service's answer, when there was one. */
@@ -85,9 +85,13 @@ export function reword<E>(error: E, lead: string, instruction?: string): E {
 	return error;
 }
 
-/** How n8n input item `itemIndex` (0-based) is named in every message: `[item 1]` is the first. */
+/**
+ * How n8n input item `itemIndex` is named in every message: `[item 0]` is the first, as n8n itself counts
+ * (`$itemIndex`, the error's "Item Index"). n8n's editor appends ` [item N]` to an error message that does not
+ * already say `item N`: named this way, the item is named once.
+ */
 export function itemLabel(itemIndex: number): string {
-	return `[item ${itemIndex + 1}]`;
+	return `[item ${itemIndex}]`;
 }
 
 function withoutEmpty(fields: IDataObject): IDataObject {

@@ -210,8 +210,8 @@ function toItems(
 }
 
 /**
- * The error of item `itemIndex` as n8n shows it: its message starts with `[item N]` (counted from 1; the one
- * place that names the item), n8n's context carries the index, and an error that stops the node lists what the
+ * The error of item `itemIndex` as n8n shows it: its message starts with `[item N]` (counted from 0, as n8n
+ * counts; the one place that names the item, see itemLabel), n8n's context carries the index, and an error that stops the node lists what the
  * execution created.
  */
 function forItem(
@@ -247,13 +247,13 @@ function forItem(
 	return nodeError;
 }
 
-/** Item indexes (0-based) as n8n names items, in ranges: `items 5–9, 12`. */
+/** Item indexes as n8n names items (from 0), in ranges: `items 5–9, 12`. */
 function itemRanges(indexes: number[]): string {
 	const ranges: string[] = [];
 	for (let k = 0; k < indexes.length; ) {
 		let end = k;
 		while (end + 1 < indexes.length && indexes[end + 1] === indexes[end] + 1) end++;
-		const [from, to] = [indexes[k] + 1, indexes[end] + 1];
+		const [from, to] = [indexes[k], indexes[end]];
 		ranges.push(from === to ? `${from}` : `${from}–${to}`);
 		k = end + 1;
 	}

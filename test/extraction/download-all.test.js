@@ -115,7 +115,7 @@ describe('Download All', () => {
 			downloadAll: true,
 		});
 		expect(result.error?.message).toBe(
-			`[item 1] Download All: extraction ${job.publicId} is PROCESSING, not COMPLETED`,
+			`[item 0] Download All: extraction ${job.publicId} is PROCESSING, not COMPLETED`,
 		);
 		expect(downloads()).toHaveLength(0);
 	});
@@ -152,7 +152,7 @@ describe('Download All', () => {
 			formats: 'PDF',
 		});
 		expect(result.error?.message).toBe(
-			'[item 1] Download All: this run would keep more than 128 MB in memory',
+			'[item 0] Download All: this run would keep more than 128 MB in memory',
 		);
 		expect(result.error?.description).toMatch(
 			/nothing more was read\. Download one format only, extract a shorter period, or download part of the documents with Download Document; or let n8n keep files outside memory \(its binary data mode 'filesystem'/,
@@ -183,7 +183,7 @@ describe('Download All', () => {
 			formats: 'XML,PDF',
 		});
 		expect(result.error?.message).toBe(
-			`[item 1] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`,
+			`[item 0] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`,
 		);
 		expect(result.error?.description).toMatch(
 			/1,000 document downloads per hour, counted here for this execution \(all items together\); 1000 remain\. Nothing was downloaded/,
@@ -215,7 +215,7 @@ describe('Download All', () => {
 		expect(errors).toHaveLength(1);
 		const refused = jobs.find((j) => String(errors[0].json.error).includes(j.publicId));
 		expect(errors[0].json.error).toBe(
-			`[item ${jobs.indexOf(/** @type {any} */ (refused)) + 1}] Download All: extraction ${refused?.publicId} needs 501 downloads, more than this execution may still make`,
+			`[item ${jobs.indexOf(/** @type {any} */ (refused))}] Download All: extraction ${refused?.publicId} needs 501 downloads, more than this execution may still make`,
 		);
 		expect(out.filter((o) => o.binary?.data)).toHaveLength(501);
 		expect(downloads()).toHaveLength(501);
@@ -253,7 +253,7 @@ describe('Download All', () => {
 		const out = result.output(NODE);
 		expect(out[0].json.error).toMatch(
 			new RegExp(
-				`^\\[item 1\\] Document ${broken.documents[0].id} of extraction ${broken.publicId} could not be downloaded as XML`,
+				`^\\[item 0\\] Document ${broken.documents[0].id} of extraction ${broken.publicId} could not be downloaded as XML`,
 			),
 		);
 		// 1 used by the failed download, 599 given back: 999 free for the next job's 600.

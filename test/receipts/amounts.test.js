@@ -136,11 +136,15 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 		const result = await env.run(v1);
 		nothingSent();
 		expect(result.error?.message).toBe(
-			"[item 1] Item 1 › Tax Base is 0.00, but the item's subtotal is 120.00 (off by 120.00): the tax authority rejects a receipt whose amounts do not add up",
+			'[item 0] Line 1 "Servicio contable" › Tax Base is 0.00, but the item\'s subtotal is 120.00 (off by 120.00): the tax authority rejects a receipt whose amounts do not add up',
 		);
 		const also = String(result.error?.description);
-		expect(also).toContain('- Item 1 › Tax Rate is 0 %, but IVA percentage code 4 is 15 %');
-		expect(also).toContain('- Item 1 › Tax Value is 0.00, but IVA 15 % of 120.00 is 18.00');
+		expect(also).toContain(
+			'- Line 1 "Servicio contable" › Tax Rate is 0 %, but IVA percentage code 4 is 15 %',
+		);
+		expect(also).toContain(
+			'- Line 1 "Servicio contable" › Tax Value is 0.00, but IVA 15 % of 120.00 is 18.00',
+		);
 		expect(also).toMatch(/Nothing was sent to the service/);
 	});
 });
@@ -591,7 +595,7 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		const refused = await env.run(jsonIssue('invoice', two));
 		nothingSent();
 		expect(refused.error?.message).toBe(
-			'[item 1] Payment 1 › Total (pagos[0].total) is required when several payments are given: only one payment may leave its total empty, and it takes the rest of the Total Amount',
+			'[item 0] Payment 1 › Total (pagos[0].total) is required when several payments are given: only one payment may leave its total empty, and it takes the rest of the Total Amount',
 		);
 		expect(refused.error?.description).toContain(
 			'- Payment 2 › Total (pagos[1].total) is required',
@@ -767,7 +771,7 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		const result = await env.run(jsonIssue('retention', body));
 		nothingSent();
 		expect(result.error?.message).toBe(
-			'[item 1] Retained Tax 1 › Retained Value (items[0].valor_retenido) is required: the percentage of tax code 1, percentage code 343 is not known here; give the Percentage or the Retained Value',
+			'[item 0] Retained Tax 1 › Retained Value (items[0].valor_retenido) is required: the percentage of tax code 1, percentage code 343 is not known here; give the Percentage or the Retained Value',
 		);
 	});
 
@@ -837,7 +841,7 @@ describe('contradictions are refused before sending, every problem of the item i
 		[
 			'a tax line whose rate contradicts its percentage code',
 			(b) => (b.items[0].impuestos[0].tarifa = 12),
-			'Item 1 › Tax 1 › Rate (items[0].impuestos[0].tarifa) is 12 %, but IVA percentage code 4 is 15 %',
+			'Line 1 "Café de altura 1 kg" › Tax 1 › Rate (items[0].impuestos[0].tarifa) is 12 %, but IVA percentage code 4 is 15 %',
 		],
 		[
 			'a tax base that is not its item’s subtotal',
@@ -845,24 +849,24 @@ describe('contradictions are refused before sending, every problem of the item i
 				b.items[0].impuestos[0].base_imponible = 30;
 				b.totales.impuestos[0].base_imponible = 30;
 			},
-			"Item 1 › Tax 1 › Base (items[0].impuestos[0].base_imponible) is 30.00, but the item's subtotal is 36.00 (off by 6.00): the tax authority rejects a receipt whose amounts do not add up",
+			'Line 1 "Café de altura 1 kg" › Tax 1 › Base (items[0].impuestos[0].base_imponible) is 30.00, but the item\'s subtotal is 36.00 (off by 6.00): the tax authority rejects a receipt whose amounts do not add up',
 		],
 		[
 			'a value that is not the rate of the base',
 			(b) => (b.items[0].impuestos[0].valor = 0),
-			'Item 1 › Tax 1 › Value (items[0].impuestos[0].valor) is 0.00, but IVA 15 % of 36.00 is 5.40 (off by 5.40): the tax authority rejects a receipt whose amounts do not add up',
+			'Line 1 "Café de altura 1 kg" › Tax 1 › Value (items[0].impuestos[0].valor) is 0.00, but IVA 15 % of 36.00 is 5.40 (off by 5.40): the tax authority rejects a receipt whose amounts do not add up',
 		],
 		[
 			'a tax the items carry without a totals line',
 			(b) => b.totales.impuestos.pop(),
-			'Total Taxes (totales.impuestos) has no line for IVA 0 % (tax 2, percentage code 0), which Item 2 (items[1]) carries: every tax of the items needs its line in the totals',
+			'Total Taxes (totales.impuestos) has no line for IVA 0 % (tax 2, percentage code 0), which Line 2 "Libro de recetas" (items[1]) carries: every tax of the items needs its line in the totals',
 		],
 	])('%s', async (_what, spoil, message) => {
 		const body = invoiceBody();
 		spoil(body);
 		const result = await env.run(jsonIssue('invoice', body));
 		nothingSent();
-		expect(result.error?.message).toBe(`[item 1] ${message}`);
+		expect(result.error?.message).toBe(`[item 0] ${message}`);
 	});
 
 	test('a one-cent difference is a warning, and the receipt is sent', async () => {
@@ -876,7 +880,7 @@ describe('contradictions are refused before sending, every problem of the item i
 		const result = await env.run(jsonIssue('invoice', body));
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
 		expect(result.output('Receipts')[0].json.warnings).toEqual([
-			'Item 1 › Tax 1 › Value (items[0].impuestos[0].valor) is 5.41, but IVA 15 % of 36.00 is 5.40: a rounding difference of one cent; sent anyway, verify it',
+			'Line 1 "Café de altura 1 kg" › Tax 1 › Value (items[0].impuestos[0].valor) is 5.41, but IVA 15 % of 36.00 is 5.40: a rounding difference of one cent; sent anyway, verify it',
 		]);
 	});
 
@@ -896,7 +900,7 @@ describe('contradictions are refused before sending, every problem of the item i
 		const refused = await env.run(jsonIssue('retention', body));
 		nothingSent();
 		expect(refused.error?.message).toBe(
-			'[item 1] Retained Tax 1 › Percentage (items[0].porcentaje) is 30 %, but withholding code 2 of tax 2 is 70 %',
+			'[item 0] Retained Tax 1 › Percentage (items[0].porcentaje) is 30 %, but withholding code 2 of tax 2 is 70 %',
 		);
 		env.server.clear();
 		const warned = await env.run(
@@ -911,7 +915,7 @@ describe('contradictions are refused before sending, every problem of the item i
 		]);
 	});
 
-	test('Fields mode names the form’s fields, counting items from 1; every problem of the item comes at once', async () => {
+	test('Fields mode names the form’s fields, counting lines from 1; every problem of the item comes at once', async () => {
 		env.setCredential(savedIssuer());
 		const result = await env.run(
 			{
@@ -946,14 +950,14 @@ describe('contradictions are refused before sending, every problem of the item i
 			2,
 		);
 		nothingSent();
-		expect(result.error?.message).toBe('[item 1] Item 2 › Description is required');
+		expect(result.error?.message).toBe('[item 0] Line 2 › Description is required');
 		expect(
 			String(result.error?.description)
 				.split('\n')
 				.filter((l) => l.startsWith('- ')),
 		).toEqual([
-			'- Item 1 › Tax Rate is 12 %, but IVA percentage code 4 is 15 %',
-			'- Item 2 › Tax Value is 3.00, but IVA 0 % of 12.50 is 0.00 (off by 3.00): the tax authority rejects a receipt whose amounts do not add up',
+			'- Line 1 "Servicio contable" › Tax Rate is 12 %, but IVA percentage code 4 is 15 %',
+			'- Line 2 › Tax Value is 3.00, but IVA 0 % of 12.50 is 0.00 (off by 3.00): the tax authority rejects a receipt whose amounts do not add up',
 		]);
 	});
 });
@@ -986,7 +990,7 @@ describe('the issuer saved in the credential and the identification type', () =>
 		nothingSent();
 		// Each required field is named, with both places to fill it: the node's field and the credential's.
 		expect(result.error?.message).toBe(
-			'[item 1] Issuer › RUC (emisor.ruc) is required: fill it in the node, or once in the Receipts credential (Issuer RUC), which every receipt then uses',
+			'[item 0] Issuer › RUC (emisor.ruc) is required: fill it in the node, or once in the Receipts credential (Issuer RUC), which every receipt then uses',
 		);
 		for (const [node, credential] of [
 			['Issuer › Legal Name (emisor.razon_social)', 'Legal Name (Razón Social)'],

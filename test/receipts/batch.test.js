@@ -153,7 +153,7 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 			},
 			rowsOf(10),
 		);
-		expect(result.error?.message).toMatch(/^\[item 8\] Fiscal Period \(periodo_fiscal\): /);
+		expect(result.error?.message).toMatch(/^\[item 7\] Fiscal Period \(periodo_fiscal\): /);
 		expect(env.calls()).toHaveLength(0);
 	});
 
@@ -176,7 +176,7 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 		expect(posts.length).toBeLessThanOrEqual(9);
 		expect(created).toHaveLength(posts.length - 1);
 		expect(result.error?.message).toMatch(
-			/^\[item 4\] Receipts rejected the request: RUC del emisor no habilitado/,
+			/^\[item 3\] Receipts rejected the request: RUC del emisor no habilitado/,
 		);
 		const description = String(result.error?.description);
 		for (const r of created)
@@ -185,7 +185,7 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 			`This execution created ${created.length} receipts before it stopped`,
 		);
 		expect(description).toContain(
-			`Not run (the node stopped at this failure): items ${posts.length + 1}–30.`,
+			`Not run (the node stopped at this failure): items ${posts.length}–29.`,
 		);
 	});
 
@@ -478,12 +478,12 @@ describe('reproducible access key (Options → Access Key)', () => {
 		[
 			'empty',
 			'',
-			/^\[item 1\] Access Key Secret \(Receipts credential\) is empty: a reproducible access key needs it/,
+			/^\[item 0\] Access Key Secret \(Receipts credential\) is empty: a reproducible access key needs it/,
 		],
 		[
 			'too short to stay secret',
 			'short',
-			/^\[item 1\] Access Key Secret \(Receipts credential\) has 5 characters, fewer than 16/,
+			/^\[item 0\] Access Key Secret \(Receipts credential\) has 5 characters, fewer than 16/,
 		],
 	])(
 		'an Access Key Secret that is %s: nothing is sent, the message says what to fill in',
@@ -502,7 +502,7 @@ describe('reproducible access key (Options → Access Key)', () => {
 		const result = await env.run(jsonIssue('retention', body, withKey));
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 1] Issue Date (fecha_emision) is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD',
+			'[item 0] Issue Date (fecha_emision) is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD',
 		);
 	});
 });

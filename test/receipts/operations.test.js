@@ -502,7 +502,7 @@ describe('Get operations', () => {
 
 	test('an unknown ID reaches the user as a clear 404', async () => {
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'nope' });
-		expect(result.error?.message).toBe('[item 1] Receipts: Comprobante nope no encontrado');
+		expect(result.error?.message).toBe('[item 0] Receipts: Comprobante nope no encontrado');
 	});
 });
 
@@ -560,7 +560,7 @@ describe('Waybill Reissue', () => {
 		);
 		expect(env.calls()).toHaveLength(1);
 		expect(result.error?.message).toBe(
-			`[item 1] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`,
+			`[item 0] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`,
 		);
 		expect(result.error?.description).toMatch(
 			/^Only waybills in NO AUTORIZADO or DEVUELTO can be reissued/,
@@ -606,7 +606,7 @@ describe('Webhook Subscribe', () => {
 			event_name: 'receipt-issued',
 			webhook_url: 'ftp://x',
 		});
-		expect(result.error?.message).toBe('[item 1] webhook_url: "ftp://x" is not an http(s) URL');
+		expect(result.error?.message).toBe('[item 0] webhook_url: "ftp://x" is not an http(s) URL');
 		expect(env.calls()).toHaveLength(0);
 	});
 });

@@ -180,7 +180,7 @@ describe('a month’s batch checked in one run', () => {
 			Array(3).fill(['valid', 'problems']),
 		);
 		expect(out[1].problems).toEqual([
-			'Item 1 › Quantity (items[0].cantidad) must be a number, got "tres"',
+			'Line 1 "Café" › Quantity (items[0].cantidad) must be a number, got "tres"',
 		]);
 		expect(
 			/** @type {IDataObject} */ (/** @type {IDataObject} */ (out[2].body).totales).importe_total,
@@ -199,7 +199,7 @@ describe('a month’s batch checked in one run', () => {
 		);
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 2] Sequential (secuencial) must be at least 1, got 0',
+			'[item 1] Sequential (secuencial) must be at least 1, got 0',
 		);
 	});
 

@@ -210,7 +210,7 @@ const ISSUER_SHAPE: Shape = {
 const PAYMENTS: Shape = { label: TOP.pagos, entry: 'Payment', fields: leaves(PAYMENT) };
 const SALES_ITEMS: Shape = {
 	label: TOP.items,
-	entry: 'Item',
+	entry: 'Line',
 	fields: { ...leaves(ITEM), impuestos: { ...TAX_LINES, flatInFields: leaves(ITEM_TAX) } },
 };
 const REIMBURSEMENT: Shape = {
@@ -256,7 +256,7 @@ const COMMON: Record<string, Shape> = {
 		entry: 'Recipient',
 		fields: {
 			...leaves(PARTY),
-			items: { label: TOP.items, entry: 'Item', fields: leaves(ITEM) },
+			items: { label: TOP.items, entry: 'Line', fields: leaves(ITEM) },
 			...leaves({
 				motivo_traslado: l('Reason for Transfer'),
 				ruta: l('Route'),
@@ -304,19 +304,42 @@ export type InputMode = 'fields' | 'json';
 /** A body field path: `items[0].impuestos[1].valor`. */
 const JSON_PATH = /^[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*$/;
 
+/** How a list entry's own words are quoted after its number: `Line 1 "Servicio contable"` (at most 40 characters). */
+function entryWords(entry: unknown): string {
+	if (!entry || typeof entry !== 'object') return '';
+	const own = entry as Record<string, unknown>;
+	const words = [own.descripcion, own.motivo].find(
+		(v): v is string => typeof v === 'string' && v.trim() !== '',
+	);
+	if (!words) return '';
+	const text = words.trim();
+	return ` "${text.length > 40 ? `${text.slice(0, 37)}...` : text}"`;
+}
+
 /**
- * A body field path (`items[0].impuestos[0].valor`) in the form's words: `Item 1 › Tax Value` in Fields mode,
- * `Item 1 › Tax 1 › Value (items[0].impuestos[0].valor)` in JSON mode. Unknown fields keep their JSON name.
+ * A body field path (`items[0].impuestos[0].valor`) in the form's words: `Line 1 › Tax Value` in Fields
+ * mode, `Line 1 › Tax 1 › Value (items[0].impuestos[0].valor)` in JSON mode; with `body`, an entry that
+ * has a description is named by it too (`Line 1 "Pan"`). Lines of a receipt are "lines", never "items": in
+ * n8n an item is a row of the input. Unknown fields keep their JSON name.
  */
-function fieldLabel(path: string, kind: ReceiptKind, mode: InputMode): string {
+export function fieldLabel(
+	path: string,
+	kind: ReceiptKind,
+	mode: InputMode,
+	body?: unknown,
+): string {
 	if (path === 'body') return 'Receipt (JSON)';
 	if (!JSON_PATH.test(path)) return path; // already words (e.g. a credential's field)
 	const parts: string[] = [];
 	let fields: Record<string, Shape> | undefined = rootOf(kind);
+	let value: unknown = body;
 	for (const segment of path.split('.')) {
 		const match = /^([^[\]]+)((?:\[\d+\])*)$/.exec(segment);
 		const name = match ? match[1] : segment;
 		const indexes = match ? [...match[2].matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]) + 1) : [];
+		value =
+			value && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
+		for (const n of indexes) value = Array.isArray(value) ? value[n - 1] : undefined;
 		const shape: Shape | undefined = fields?.[name];
 		if (!shape) {
 			parts.push(`${name}${indexes.map((n) => ` ${n}`).join('')}`);
@@ -331,12 +354,14 @@ function fieldLabel(path: string, kind: ReceiptKind, mode: InputMode): string {
 			fields = shape.flatInFields;
 			continue;
 		}
-		if (!shape.flat)
+		if (!shape.flat) {
+			// A list's entry: its number, and its words when it has some: `Line 1 "Pan"`.
 			parts.push(
 				indexes.length && shape.entry
-					? `${shape.entry} ${indexes.join(' ')}`
+					? `${shape.entry} ${indexes.join(' ')}${entryWords(value)}`
 					: (shape.label?.en ?? name),
 			);
+		}
 		fields = shape.fields;
 	}
 	const words = parts.join(' › ') || path;
@@ -357,6 +382,9 @@ function say(label: string, what: string): string {
  * writes JSON paths; this turns them into the words the user sees.
  */
 export class FormChecker extends Checker {
+	/** The receipt being checked, once read: its lines' descriptions name them in messages. */
+	private body?: unknown;
+
 	constructor(
 		private readonly kind: ReceiptKind,
 		private readonly mode: InputMode,
@@ -364,8 +392,14 @@ export class FormChecker extends Checker {
 		super();
 	}
 
+	/** From now on, messages name list entries by their descriptions in `body` too (see fieldLabel). */
+	reading(body: unknown): this {
+		this.body = body;
+		return this;
+	}
+
 	name(path: string): string {
-		return fieldLabel(path, this.kind, this.mode);
+		return fieldLabel(path, this.kind, this.mode, this.body);
 	}
 
 	override fail(field: string, what: string): this {

@@ -161,6 +161,7 @@ export async function inspectReceipt(
 	}
 	if (!check.object('body', raw, { required: true })) return { check };
 	const input = raw as IDataObject;
+	check.reading(input);
 	withIssuer(input, await savedIssuer.call(this, ctx));
 	const rates = await ratesFor(ctx, ratesNeeded(kind, input), i);
 	const body = checkReceipt(check, kind, input, rates);
