@@ -41,11 +41,11 @@ export const ISSUER = {
 	nombre_comercial: l('Trade Name', 'Nombre Comercial'),
 	direccion: l('Main Address', 'Dirección Matriz'),
 	obligado_contabilidad: l('Keeps Accounting', 'Obligado Contabilidad'),
-	contribuyente_especial: l('Special Taxpayer Number', 'Contribuyente Especial'),
+	contribuyente_especial: l('Special Taxpayer Number', 'Contrib. Especial'),
 	regimen_rimpe: l('Regime', 'Régimen'),
 	codigo: l('Establishment Code', 'Establecimiento'),
 	punto_emision: l('Emission Point', 'Punto Emisión'),
-	establecimiento_direccion: l('Establishment Address', 'Dirección Establecimiento'),
+	establecimiento_direccion: l('Establishment Address', 'Dir. Establecimiento'),
 };
 
 /**
@@ -62,7 +62,7 @@ export const CREDENTIAL_ISSUER = {
 /** A tax line (of a JSON item, of the totals, of a reimbursed document). */
 export const TAX_LINE = {
 	codigo: l('Tax Code', 'Impuesto'),
-	codigo_porcentaje: l('Percentage Code', 'Código Porcentaje'),
+	codigo_porcentaje: l('Percentage Code', 'Cód. Porcentaje'),
 	tarifa: l('Rate', 'Tarifa'),
 	base_imponible: l('Base', 'Base Imponible'),
 	valor: l('Value', 'Valor'),
@@ -122,7 +122,7 @@ export const RETAINED = {
 	numero_documento_sustento: l('Supporting Document Number', 'Número Sustento'),
 	// A dropdown whose choices are the types (Invoice, …), so no "Type"; the SRI's term shortened as its XML does
 	// (codDocSustento): with n8n's " Name or ID" the label fits the parameter panel (test/receipts/form.test.js).
-	tipo_documento_sustento: l('Supporting Document', 'Doc. Sustento'),
+	tipo_documento_sustento: l('Supporting Document', 'Sustento'),
 };
 
 /** Top-level fields, and the names of the lists and groups the forms show. */
@@ -322,7 +322,7 @@ function entryWords(entry: unknown): string {
  * has a description is named by it too (`Line 1 "Pan"`). Lines of a receipt are "lines", never "items": in
  * n8n an item is a row of the input. Unknown fields keep their JSON name.
  */
-export function fieldLabel(
+function fieldLabel(
 	path: string,
 	kind: ReceiptKind,
 	mode: InputMode,

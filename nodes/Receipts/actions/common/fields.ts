@@ -667,7 +667,7 @@ function lineItemValues(v: FormVersion, opts: { reimbursement?: boolean }): INod
 			displayName: displayName(ITEM.cantidad),
 			name: 'cantidad',
 			type: 'number',
-			typeOptions: { numberPrecision: 6 },
+			// No numberPrecision: n8n would show 1 as 1.000000; more than 6 decimals is refused by the checks.
 			default: 1,
 			description: 'Up to 6 decimals',
 		},
@@ -675,7 +675,6 @@ function lineItemValues(v: FormVersion, opts: { reimbursement?: boolean }): INod
 			displayName: displayName(ITEM.precio_unitario),
 			name: 'precio_unitario',
 			type: 'number',
-			typeOptions: { numberPrecision: 6 },
 			default: 0,
 			description: 'Without taxes; up to 6 decimals',
 		},

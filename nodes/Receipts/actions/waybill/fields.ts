@@ -147,7 +147,6 @@ export const waybillFields = (v: FormVersion): INodeProperties[] => [
 						displayName: 'Quantity',
 						name: 'cantidad',
 						type: 'number',
-						typeOptions: { numberPrecision: 6 },
 						default: 1,
 						description: 'Up to 6 decimals',
 					},
