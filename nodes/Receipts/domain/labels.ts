@@ -322,12 +322,7 @@ function entryWords(entry: unknown): string {
  * has a description is named by it too (`Line 1 "Pan"`). Lines of a receipt are "lines", never "items": in
  * n8n an item is a row of the input. Unknown fields keep their JSON name.
  */
-function fieldLabel(
-	path: string,
-	kind: ReceiptKind,
-	mode: InputMode,
-	body?: unknown,
-): string {
+function fieldLabel(path: string, kind: ReceiptKind, mode: InputMode, body?: unknown): string {
 	if (path === 'body') return 'Receipt (JSON)';
 	if (!JSON_PATH.test(path)) return path; // already words (e.g. a credential's field)
 	const parts: string[] = [];
