@@ -147,7 +147,7 @@ describe('For bookkeepers, followed in the editor', () => {
 		await form.fill('tax_tarifa', 12, { collection: 'lineItems', entry: 0 });
 		sb.sim.server.clear();
 		const panel = await editor.executeStep();
-		const message = says('Item 1 › Tax Rate');
+		const message = says('Line 1 "Servicio contable" › Tax Rate');
 		assert.ok(
 			panel.includes(message) || (await editor.page.getByText(message).count()) > 0,
 			`the editor shows "${message}"; panel: ${panel.slice(0, 600)}`,
@@ -188,7 +188,10 @@ describe('For bookkeepers, followed in the editor', () => {
 			out.slice(0, 2).map((o) => o.body.totales.importe_total),
 			[138, 12.5],
 		);
-		assert.ok(out[2].problems.includes(says('Item 1 › Quantity')), JSON.stringify(out[2].problems));
+		assert.ok(
+			out[2].problems.includes(says('Line 1 "Libro" › Quantity')),
+			JSON.stringify(out[2].problems),
+		);
 		assert.deepEqual(posts(), []);
 	});
 
