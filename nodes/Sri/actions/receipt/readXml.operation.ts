@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { binaryUpTo } from '../../../shared/files';
 import type { OperationResult } from '../../../shared/router';
 import { SRI_RECEIPT_MAX_BYTES, XmlError } from '../../../shared/xml';
 import { readDocument, type ReadDocument } from '../../domain/answer';
@@ -66,33 +67,6 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** The bytes of a binary field, refused once they pass `limit` (a stored file is read as a stream up to it). */
-async function binaryBytes(
-	this: IExecuteFunctions,
-	i: number,
-	property: string,
-	limit: number,
-): Promise<Buffer | 'too-large'> {
-	const data = this.helpers.assertBinaryData(i, property);
-	if (!data.id) {
-		const bytes = await this.helpers.getBinaryDataBuffer(i, property);
-		return bytes.length > limit ? 'too-large' : bytes;
-	}
-	const stream = await this.helpers.getBinaryStream(data.id);
-	const chunks: Buffer[] = [];
-	let total = 0;
-	for await (const chunk of stream) {
-		const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-		total += bytes.length;
-		if (total > limit) {
-			stream.destroy();
-			return 'too-large';
-		}
-		chunks.push(bytes);
-	}
-	return Buffer.concat(chunks);
-}
-
 /**
  * Reads a receipt XML, or its authorization file, from a binary field or a text parameter, with the package's
  * XML reader (shared/xml.ts: no DOCTYPE, no entity expansion, limits), and outputs the same fields as Check
@@ -127,7 +101,7 @@ export async function execute(
 						: ': it carries no file at all, so the previous node did not output one'),
 			);
 		}
-		const bytes = await binaryBytes.call(this, i, property, MAX_ANSWER_BYTES);
+		const bytes = await binaryUpTo.call(this, i, property, MAX_ANSWER_BYTES);
 		if (bytes === 'too-large')
 			throw fail(
 				field,
