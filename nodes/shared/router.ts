@@ -67,6 +67,21 @@ export interface OperationModule<Ctx> {
 	narrow?: string;
 }
 
+/**
+ * An operation that turns every input item of a run into one output (n8n's aggregate pattern, as the Aggregate
+ * and Convert to File nodes do): the monthly declarations, built from the month's documents. It reads the items
+ * itself (`this.getInputData()`, per-item parameters with their index) and names the items its errors are about;
+ * the router pairs what it outputs with every input item, scrubs it and counts it against the run's memory
+ * budget. A failure is the run's: with Continue On Fail, one error item paired with every input item.
+ */
+export interface AggregateModule<Ctx> {
+	description: INodeProperties[];
+	kind: 'aggregate';
+	execute(this: IExecuteFunctions, ctx: Ctx): Promise<OperationResult>;
+	/** How to ask for less when the run would keep more memory than it may (budget.ts). */
+	narrow?: string;
+}
+
 /** What the router reads from an execution's context, besides passing it to the operations. */
 export interface RouterContext {
 	/** What this execution created: listed in an error that stops the node. */
@@ -94,7 +109,7 @@ export interface RouterContext {
  * `execute` does not fit the node's context, is a compile error.
  */
 export type OperationTable<M extends Record<string, string>, Ctx> = {
-	[R in keyof M]: { [O in M[R]]: OperationModule<Ctx> };
+	[R in keyof M]: { [O in M[R]]: OperationModule<Ctx> | AggregateModule<Ctx> };
 };
 
 /**
@@ -280,7 +295,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	// The parameters are strings from the workflow: an unknown pair is reported below, not trusted.
 	const table = resources as Record<
 		string,
-		Record<string, OperationModule<Ctx> | undefined> | undefined
+		Record<string, OperationModule<Ctx> | AggregateModule<Ctx> | undefined> | undefined
 	>;
 	const op =
 		Object.hasOwn(table, resource) && Object.hasOwn(table[resource] ?? {}, operation)
@@ -316,6 +331,8 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const deferred: Array<{ i: number; result: Deferred }> = [];
+
+	if (op.kind === 'aggregate') return [await aggregate.call(this, op, ctx, kept, scrub)];
 
 	// What each item's check returned, handed to its execute: the item is checked once, and sent as checked.
 	const checked: unknown[] = [];
@@ -390,4 +407,34 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		throw named(failures.get(first), first, ctx.created);
 	}
 	return [results.flat()];
+}
+
+/**
+ * Runs an aggregate operation (see AggregateModule) over every input item: its output paired with all of them,
+ * scrubbed and counted; its failure either stops the node (as the operation worded it: it names the items) or,
+ * with Continue On Fail, is the one error item.
+ */
+async function aggregate<Ctx extends RouterContext>(
+	this: IExecuteFunctions,
+	op: AggregateModule<Ctx>,
+	ctx: Ctx,
+	kept: KeptBudget,
+	scrub: <T>(value: T) => T,
+): Promise<INodeExecutionData[]> {
+	const pairedItem = this.getInputData().map((_, item) => ({ item }));
+	let out: INodeExecutionData[];
+	try {
+		out = toItems(await op.execute.call(this, ctx), 0, scrub);
+	} catch (error) {
+		const failure = scrub(
+			error instanceof Error && 'node' in error
+				? error
+				: new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error)),
+		);
+		if (!this.continueOnFail()) throw failure;
+		out = [{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) } }];
+	}
+	for (const item of out) item.pairedItem = pairedItem;
+	kept.settle(0, out, this.getNode().name, op.narrow ?? FEWER_INPUT_ITEMS);
+	return out;
 }
