@@ -4,9 +4,10 @@ import { route, type OperationTable } from '../../shared/router';
 import { sriContext, type SriContext } from '../transport';
 import type { SriMap } from './node.type';
 import { requestTimeoutOption } from './receipt/common.descriptions';
+import * as monthlyAnnex from './monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './receipt/Receipt.resource';
 
-export const resources: OperationTable<SriMap, SriContext> = { receipt };
+export const resources: OperationTable<SriMap, SriContext> = { receipt, monthlyAnnex };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await route.call(this, resources, () => {
