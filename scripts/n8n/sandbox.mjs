@@ -476,7 +476,8 @@ function withServiceAddresses(workflow, sim) {
 
 /**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
- * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder).
+ * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder; the folder of
+ * received SRI receipts is filled with last month's, the ones the SRI simulator holds).
  * In the sandbox they are filled with demo data seeded in the simulators, and the nodes without a credential ask
  * their simulator (withServiceAddresses); the files are not changed.
  */
@@ -489,6 +490,14 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 	for (const n of [1, 2]) {
 		if (text.includes(`REPLACE_WITH_RECEIPT_ID_${n}`))
 			text = text.replaceAll(`REPLACE_WITH_RECEIPT_ID_${n}`, sim.receipts.seed('retention').id);
+	}
+	if (text.includes('/home/node/sri/')) {
+		// Last month's received receipts, one file each, as a bookkeeper keeps them (the SRI simulator holds them).
+		const received = join(userFolder, '.n8n-files', 'sri', 'received');
+		rmSync(received, { recursive: true, force: true });
+		mkdirSync(received, { recursive: true });
+		for (const r of sim.sriMonth.receipts) writeFileSync(join(received, r.fileName), r.file);
+		text = text.replaceAll('/home/node/sri/', `${join(userFolder, '.n8n-files', 'sri')}/`);
 	}
 	const folder = join(userFolder, '.n8n-files', 'cfdi'); // inside n8n's default allowed folder for file nodes
 	if (text.includes('/home/node/cfdi/')) mkdirSync(folder, { recursive: true });
