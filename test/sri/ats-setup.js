@@ -1,6 +1,7 @@
 /** @import { IDataObject, INodeExecutionData, IWorkflowBase } from 'n8n-workflow' */
 /** @import { RunResult } from '../harness/engine' */
 import { INFORMANT } from '../fixtures/sri/month';
+import { PACKAGE, workflowWith } from '../harness/engine';
 import { xsdErrors } from './xsd';
 
 /** The month the tests declare (the fixture month's receipts are made for it). */
@@ -35,53 +36,33 @@ export const fileItem = (file, json = {}, field = 'data', fileName = 'comprobant
 
 /**
  * A workflow Manual Trigger → Code (emits `items`, files included) → `steps` one after the other, each a node of
- * this package (`{ name, type?, parameters, continueOnFail? }`, type `sri` unless given).
+ * this package (`{ name, type?, parameters, continueOnFail? }`, type `sri` unless given): the harness's
+ * `workflowWith` for the first step, the others appended.
  * @param {Array<{ json: IDataObject, binary?: IDataObject }>} items
  * @param {Array<{ name: string, type?: string, parameters: IDataObject, continueOnFail?: boolean }>} steps
  * @returns {IWorkflowBase}
  */
-export function chain(items, steps) {
-	const names = ['Start', 'Input', ...steps.map((s) => s.name)];
-	return /** @type {IWorkflowBase} */ (
-		/** @type {unknown} */ ({
-			id: 'wf',
-			name: 'test ats',
-			active: false,
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				{
-					id: 't',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'c',
-					name: 'Input',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: { jsCode: `return ${JSON.stringify(items)};` },
-				},
-				...steps.map((s, k) => ({
-					id: `s${k}`,
-					name: s.name,
-					type: `n8n-nodes-latam-fiscal.${s.type ?? 'sri'}`,
-					typeVersion: 1,
-					position: [400 + 200 * k, 0],
-					parameters: s.parameters,
-					...(s.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-				})),
-			],
-			connections: Object.fromEntries(
-				names
-					.slice(0, -1)
-					.map((n, k) => [n, { main: [[{ node: names[k + 1], type: 'main', index: 0 }]] }]),
-			),
-		})
+export function chain(items, [first, ...rest]) {
+	const workflow = workflowWith({ ...first, nodeType: first.type ?? 'sri' });
+	const input = /** @type {{ parameters: IDataObject }} */ (
+		workflow.nodes.find((n) => n.name === 'Input')
 	);
+	input.parameters = { jsCode: `return ${JSON.stringify(items)};` };
+	let previous = first.name;
+	for (const [k, step] of rest.entries()) {
+		workflow.nodes.push({
+			id: `step${k}`,
+			name: step.name,
+			type: `${PACKAGE}.${step.type ?? 'sri'}`,
+			typeVersion: 1,
+			position: [600 + 200 * k, 0],
+			parameters: /** @type {import("n8n-workflow").INodeParameters} */ (step.parameters),
+			...(step.continueOnFail ? { onError: /** @type {const} */ ('continueRegularOutput') } : {}),
+		});
+		workflow.connections[previous] = { main: [[{ node: step.name, type: 'main', index: 0 }]] };
+		previous = step.name;
+	}
+	return workflow;
 }
 
 /**
