@@ -121,7 +121,7 @@ describe('the summary', () => {
 		});
 		expect(summary.impuestos.trasladados).toEqual([
 			{
-				impuesto: 'IVA',
+				impuesto: '002',
 				nombre: 'IVA',
 				tipo_factor: null,
 				tasa_o_cuota: 0.16,
@@ -135,6 +135,10 @@ describe('the summary', () => {
 			valor_unitario: 500,
 			importe: 1000,
 			clave_prod_serv: null,
+			// cfdv32.xsd has no taxes per concepto: unknown, not 0.
+			impuestos_trasladados: null,
+			impuestos_retenidos: null,
+			traslados: [],
 		});
 	});
 
