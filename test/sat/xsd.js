@@ -106,8 +106,10 @@ export function readSchema(file) {
 	const typeKind = (qname) => {
 		const [ns, name] = resolve(qname);
 		if (ns === XS) return NUMERIC.has(name) ? 'number' : 'text';
-		if (ns === s.namespace && s.simple.has(name)) return simpleKind(s.simple.get(name));
-		if (ns === library.namespace && library.kinds.has(name)) return library.kinds.get(name);
+		const own = ns === s.namespace ? s.simple.get(name) : undefined;
+		if (own) return simpleKind(own);
+		const typed = ns === library.namespace ? library.kinds.get(name) : undefined;
+		if (typed) return typed;
 		if (CATALOG.test(ns)) return 'text';
 		throw new Error(`${file}: the type ${qname} (${ns}) is not known`);
 	};
@@ -155,8 +157,8 @@ export function readSchema(file) {
 					case 'extension':
 					case 'restriction': {
 						const [ns, name] = resolve(c.attributes.base);
-						if (ns === s.namespace && s.complex.has(name))
-							content(s.complex.get(name), path, declared);
+						const base = ns === s.namespace ? s.complex.get(name) : undefined;
+						if (base) content(base, path, declared);
 						visit(c, repeats);
 						break;
 					}
@@ -186,7 +188,8 @@ export function readSchema(file) {
 		if (inline) content(inline, path, declared);
 		else if (e.attributes.type) {
 			const [ns, type] = resolve(e.attributes.type);
-			if (ns === s.namespace && s.complex.has(type)) content(s.complex.get(type), path, declared);
+			const named = ns === s.namespace ? s.complex.get(type) : undefined;
+			if (named) content(named, path, declared);
 			else if (typeKind(e.attributes.type) === 'number')
 				throw new Error(`${file}: ${path} holds a number as text, which this test does not expect`);
 		}
