@@ -383,6 +383,43 @@ describe('comprobante: the whole CFDI as JSON', () => {
 	});
 });
 
+describe('comprobante: what the schemas do not allow, read in the same shape', () => {
+	const cfdi = cfdiXml({ uuid: uuidWith('A000', 3) });
+
+	test('an element a schema allows once, written twice: the first kept, and said', () => {
+		const xml = cfdi.xml.replace(
+			/(<cfdi:Emisor [^>]*\/>)/,
+			'$1<cfdi:Emisor Rfc="XIA190128J61" Nombre="OTRO" RegimenFiscal="601"/>',
+		);
+		const { summary, comprobante, warnings } = readCfdi(xml);
+		expect(comprobante.Emisor).toEqual(expect.objectContaining({ Rfc: 'EKU9003173C9' }));
+		expect(summary.emisor).toMatchObject({ rfc: 'EKU9003173C9' });
+		expect(warnings).toEqual([
+			"<cfdi:Comprobante> holds more than one <cfdi:Emisor>, which the SAT's schema allows once: comprobante keeps the first",
+		]);
+	});
+
+	test('many complements in one Complemento, each name twice or more: one entry per occurrence, in order', () => {
+		const n = 2_000;
+		const extra = Array.from(
+			{ length: n },
+			(_, k) => `<x:Nota xmlns:x="urn:ejemplo" n="${k}"/><x:Otra xmlns:x="urn:ejemplo" n="${k}"/>`,
+		).join('');
+		const xml = cfdi.xml.replace('</cfdi:Complemento>', `${extra}</cfdi:Complemento>`);
+		const { comprobante, uuid } = /** @type {any} */ ({ ...readCfdi(xml), uuid: cfdi.uuid });
+		expect(comprobante.Complemento).toHaveLength(n);
+		expect(comprobante.Complemento[0]).toEqual({
+			TimbreFiscalDigital: expect.objectContaining({ UUID: uuid }),
+			Nota: { n: '0' },
+			Otra: { n: '0' },
+		});
+		expect(comprobante.Complemento[n - 1]).toEqual({
+			Nota: { n: String(n - 1) },
+			Otra: { n: String(n - 1) },
+		});
+	});
+});
+
 describe('what is not a CFDI this node reads', () => {
 	test.each([
 		[
