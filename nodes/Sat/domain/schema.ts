@@ -21,7 +21,7 @@ import { toJson, type XmlElement } from '../../shared/xml';
  * - `ComplementoConcepto` and `Addenda`, like `Complemento`, are lists (see HOLDERS).
  */
 
-export interface SchemaFamily {
+interface SchemaFamily {
 	/** The XSDs, by their file names under http://www.sat.gob.mx/sitio_internet/cfd/. */
 	schemas: readonly string[];
 	/** Each version's target namespace. */
