@@ -459,10 +459,12 @@ describe('Issue From XML: a file is read as its bytes say', () => {
 			.replace('encoding="UTF-8"', `encoding="${encoding}"`)
 			.replace('Distribuidora Andina S.A.', name);
 
-	test.each([
-		['ISO-8859-1', 'latin1'],
-		['windows-1252', 'latin1'],
-	])(
+	test.each(
+		/** @type {Array<[string, BufferEncoding]>} */ ([
+			['ISO-8859-1', 'latin1'],
+			['windows-1252', 'latin1'],
+		]),
+	)(
 		'a receipt written in %s reaches the service with its characters, declared as UTF-8',
 		async (encoding, nodeEncoding) => {
 			const written = waybill('Peñón Cía. Ltda.', encoding);
