@@ -18,6 +18,7 @@ import { repoRoot } from '../scripts/n8n/sandbox.mjs';
 import { chain, node, partnersGetById, rowsWorkflow } from '../scripts/n8n/workflow.mjs';
 import { METHOD_HISTORY } from './history.mjs';
 import { benchItems } from './items.mjs';
+import { benchMemory } from './memory.mjs';
 import { benchParallelIssuing } from './issuing.mjs';
 import { benchSandbox, HEADER_AUTH } from './setup.mjs';
 import { benchTrustedIssuing, emptyPartnersToken } from './trust.mjs';
@@ -160,6 +161,7 @@ for (let i = 0; i < RUNS; i++) {
 	}
 }
 await sim.stop();
+const memorySection = await benchMemory({ sb, execute, log, runs: RUNS });
 
 // The XML reader alone (no n8n): CPU only, so last, when nothing else of the bench runs.
 const xmlSection = benchXml({ runs: 5 });
@@ -205,6 +207,7 @@ ${issuingSection}
 ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.total) * 1000).toFixed(0)} | ${r.peakMb.toFixed(0)} MB |`).join('\n')}
 
 ${webhooks.markdown}
+${memorySection}
 ${xmlSection}
 ## Package
 
