@@ -62,8 +62,8 @@ export function heldSize(value: unknown): number {
 	return size;
 }
 
-/** A character V8 cannot keep in one byte. */
-const TWO_BYTE = /[^\u0000-\u00ff]/;
+/** A character V8 cannot keep in one byte (past U+00FF). */
+const TWO_BYTE = /[\u0100-\uffff]/;
 
 /** What n8n holds for `value` (an item's JSON, a page of records) while a run's output is kept: see N8N_HOLDS. */
 export function keptSize(value: unknown): number {

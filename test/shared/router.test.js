@@ -52,6 +52,8 @@ describe.each(NODES)('%s', (path, name, routerPath) => {
  */
 describe('every write has a validate', () => {
 	/** @typedef {import('../../nodes/shared/router').OperationModule<Record<string, never>>} Module */
+	/** @typedef {import('../../nodes/shared/router').WriteModule<Record<string, never>>} Write */
+	/** @typedef {import('../../nodes/shared/router').AggregateModule<Record<string, never>>} Aggregate */
 	test('the contract: a write without validate does not type-check, a read needs none', () => {
 		const execute = async () => ({});
 		/** @type {Module[]} */
@@ -64,7 +66,12 @@ describe('every write has a validate', () => {
 			// @ts-expect-error a parallel write without validate
 			{ kind: 'parallelWrite', description: [], execute },
 		];
-		expect(modules).toHaveLength(5);
+		/** @type {Write} */
+		// @ts-expect-error a WriteModule is a write whatever its kind says, and needs validate
+		const write = { kind: 'write', description: [], execute };
+		/** @type {Aggregate} */
+		const aggregate = { kind: 'aggregate', description: [], execute: async () => ({}) };
+		expect([...modules, write, aggregate]).toHaveLength(7);
 	});
 
 	test.each(NODES)('%s: every write operation has validate', (_path, _name, routerPath) => {

@@ -18,10 +18,10 @@ import { children } from '../xml';
  */
 
 /** One fact as the SRI reads it: the element's text, trimmed, or why it cannot be told. */
-export type IdentityFact = { value: string } | { problem: string };
+type IdentityFact = { value: string } | { problem: string };
 
 /** What a receipt says of itself, read as the SRI reads it. Absent facts are undefined. */
-export interface ReceiptIdentity {
+interface ReceiptIdentity {
 	ambiente?: IdentityFact;
 	claveAcceso?: IdentityFact;
 	/** The elements read (for `identityMarks`, which lists every other one). */

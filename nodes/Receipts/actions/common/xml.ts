@@ -98,7 +98,9 @@ export async function readXml(this: IExecuteFunctions, i: number): Promise<Recei
 				);
 			else xml = xmlText(bytes, SRI_RECEIPT_MAX_BYTES);
 		} catch (error) {
-			if (!(error instanceof XmlError)) throw error;
+			// Only the reader's refusal is the file's problem; anything else is a fault of this code.
+			if (!(error instanceof XmlError))
+				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 			check.fail(field, error.message);
 		}
 		check.throwIfFailed(this.getNode(), i);
