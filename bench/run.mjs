@@ -161,7 +161,7 @@ for (let i = 0; i < RUNS; i++) {
 	}
 }
 await sim.stop();
-const memorySection = await benchMemory({ sb, execute, log, runs: RUNS });
+const memorySection = benchMemory();
 
 // The XML reader alone (no n8n): CPU only, so last, when nothing else of the bench runs.
 const xmlSection = benchXml({ runs: 5 });
