@@ -9,6 +9,8 @@ import regexp from 'eslint-plugin-regexp';
 const typescript = n8nConfig.find(
 	(entry) => entry.languageOptions?.parser && entry.files?.includes('**/*.ts'),
 );
+const parser = typescript?.languageOptions?.parser;
+if (!parser) throw new Error("n8n's ESLint configuration no longer names a TypeScript parser");
 
 const rules = {
 	'regexp/no-super-linear-move': 'error',
@@ -19,7 +21,7 @@ export default [
 	{ ignores: ['node_modules/**', 'test/**', 'scripts/**', 'bench/**'] },
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
-		languageOptions: { parser: typescript.languageOptions.parser, sourceType: 'module' },
+		languageOptions: { parser, sourceType: 'module' },
 		plugins: { regexp },
 		rules,
 	},

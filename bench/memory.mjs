@@ -40,12 +40,16 @@ const KINDS = {
 	'SAT Read CFDI XML, One Item per Concepto (10 MB CFDI)': () => {
 		const { readCfdi } = require('../dist/nodes/Sat/domain/cfdi.js');
 		const { conceptoRows } = require('../dist/nodes/Sat/actions/cfdi/output.js');
-		return conceptoRows({ reading: readCfdi(bigCfdi(), { maxBytes: 11 * MB }) });
+		return conceptoRows(
+			/** @type {any} */ ({ reading: readCfdi(bigCfdi(), { maxBytes: 11 * MB }) }),
+		);
 	},
 	'SAT Read CFDI XML, one item: summary, conceptos, comprobante (10 MB CFDI)': () => {
 		const { readCfdi } = require('../dist/nodes/Sat/domain/cfdi.js');
 		const { cfdiOutput } = require('../dist/nodes/Sat/actions/cfdi/output.js');
-		return cfdiOutput({ reading: readCfdi(bigCfdi(), { maxBytes: 11 * MB }) }).map((i) => i.json);
+		return cfdiOutput(
+			/** @type {any} */ ({ reading: readCfdi(bigCfdi(), { maxBytes: 11 * MB }) }),
+		).map((i) => i.json);
 	},
 	'SRI Read XML: 300 receipts of 120 lines (comprobante trees)': () => {
 		const { parseReceipt } = require('../dist/nodes/Sri/domain/receipt.js');

@@ -128,13 +128,15 @@ const target = (run) => {
 };
 
 describe('a service answering 120,000 "<" ends every node within its Request Timeout plus a second', () => {
-	for (const [name, id, service, path, limitS] of [
+	/** @type {Array<[name: string, id: string, service: string, path: string | undefined, limitS: number]>} */
+	const nodes = [
 		['SAT (Mexico)', 'e2eLinSat', 'sat', undefined, TIMEOUT_S],
 		['SRI (Ecuador)', 'e2eLinSri', 'sri', undefined, TIMEOUT_S],
 		['Receipts (Ecuador)', 'e2eLinReceipts', 'receipts', '/edocs', TIMEOUT_S],
 		// Partners has no Request Timeout option: 60 s.
 		['Partners (Mexico)', 'e2eLinPartners', 'partners', '/v1/products', 60],
-	])
+	];
+	for (const [name, id, service, path, limitS] of nodes)
 		test(name, async () => {
 			sb.sim.server.fail({ service, path, status: 500, raw: HOSTILE, times: 10 });
 			const run = await n8n.execute(id);
@@ -166,8 +168,9 @@ describe('what is sent is what the user gave', () => {
 			.received('receipts')
 			.filter((r) => r.method === 'POST' && r.path === '/retentions/issue/xml');
 		assert.equal(sent.length, 1);
-		assert.equal(sent[0].body.xml, retentionXml('UTF-8'));
-		assert.ok(sent[0].body.xml.includes('Peñón Cía. Ltda.'));
+		const { xml } = /** @type {{ xml: string }} */ (sent[0].body);
+		assert.equal(xml, retentionXml('UTF-8'));
+		assert.ok(xml.includes('Peñón Cía. Ltda.'));
 	});
 
 	test('an invalid UTF-8 receipt file is refused, with nothing sent', async () => {
