@@ -19,6 +19,7 @@ import { chain, node, partnersGetById, rowsWorkflow } from '../scripts/n8n/workf
 import { benchAts } from './ats.mjs';
 import { METHOD_HISTORY } from './history.mjs';
 import { benchItems } from './items.mjs';
+import { benchMemory } from './memory.mjs';
 import { benchParallelIssuing } from './issuing.mjs';
 import { benchSandbox, HEADER_AUTH } from './setup.mjs';
 import { benchTrustedIssuing, emptyPartnersToken } from './trust.mjs';
@@ -161,6 +162,7 @@ for (let i = 0; i < RUNS; i++) {
 	}
 }
 await sim.stop();
+const memorySection = benchMemory();
 
 // The XML reader alone (no n8n): CPU only, so last, when nothing else of the bench runs.
 const xmlSection = benchXml({ runs: 5 });
@@ -206,6 +208,7 @@ ${issuingSection}
 ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.total) * 1000).toFixed(0)} | ${r.peakMb.toFixed(0)} MB |`).join('\n')}
 
 ${webhooks.markdown}
+${memorySection}
 ${xmlSection}
 ${await benchAts({ sb, log, runs: RUNS })}
 ## Package

@@ -11,6 +11,7 @@ import {
 	type ServiceDefinition,
 } from '../shared/transport';
 import { child, parseXml, XmlError, type XmlElement } from '../shared/xml';
+import { trimEnd } from '../shared/text';
 import { requestTimeoutOption, serviceAddressOption } from './actions/cfdi/options';
 import type { ConsultaResult } from './domain/status';
 import { xmlEscape } from './domain/expression';
@@ -63,7 +64,7 @@ function serviceAddress(raw: unknown): { address: string } | { problem: string }
 	if (url.search || url.hash)
 		return { problem: 'must not contain a query (?…) or a fragment (#…)' };
 	if (!url.pathname.toLowerCase().endsWith(SERVICE_PATH.toLowerCase()))
-		url.pathname = `${url.pathname.replace(/\/+$/, '')}/${SERVICE_PATH}`;
+		url.pathname = `${trimEnd(url.pathname, '/')}/${SERVICE_PATH}`;
 	return { address: url.href };
 }
 

@@ -25,13 +25,14 @@ export class Deferred {
 	constructor(readonly settle: () => Promise<OperationResult>) {}
 }
 
-export interface OperationModule<Ctx> {
+/** What every operation of the item loop has (see ReadModule, WriteModule). */
+interface OperationCommon<Ctx> {
 	description: INodeProperties[];
 	/**
 	 * Runs item `itemIndex`. `checked`: what `validate` returned for this item when the items were checked
 	 * before the first request (see `validate`), so that what is sent is exactly what was checked, checked
-	 * once; undefined when they were not (Continue On Fail, or no `validate`): the operation checks the item
-	 * itself, and a bad item becomes its own error item.
+	 * once; undefined when they were not (Continue On Fail, or a read): the operation checks the item itself,
+	 * and a bad item becomes its own error item.
 	 */
 	execute(
 		this: IExecuteFunctions,
@@ -40,32 +41,49 @@ export interface OperationModule<Ctx> {
 		checked?: unknown,
 	): Promise<OperationResult | Deferred>;
 	/**
-	 * `read`: may run for several items at once (Options → Parallel Requests, bounded, output order kept).
-	 * `write`: runs one item at a time, in order (default).
-	 * `parallelWrite`: a write the user may send for several items at once (Options → Parallel Requests, see
-	 *   `parallelWritesOption`): like every write, all items are validated before the first request, and a
-	 *   failure stops new items from starting while the ones already sent finish, so that what they created is
-	 *   known (and listed) before the node stops.
-	 */
-	kind?: 'read' | 'write' | 'parallelWrite';
-	/**
 	 * The operation's own Parallel Requests option (same name, `parallelRequests`, in Options), when its
 	 * default or bounds differ from `concurrencyOption`'s (the SRI asks not to be stressed: default 2).
 	 */
 	parallelOption?: INodeProperties;
-	/**
-	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
-	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
-	 * with nothing sent, instead of half a batch issued. What it returns (e.g. the body it checked) is handed
-	 * to `execute` for the same item.
-	 */
-	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): unknown;
 	/**
 	 * How to ask this operation for less, in the error of a run that would keep more memory than it may
 	 * (budget.ts); default: fewer input items per run.
 	 */
 	narrow?: string;
 }
+
+/**
+ * An operation that changes nothing at the service (a GET, a question to the SRI or the SAT, a file read, a
+ * preview): it may run for several items at once (Options → Parallel Requests, bounded, output order kept), and
+ * a bad item fails alone, when its turn comes.
+ */
+export interface ReadModule<Ctx> extends OperationCommon<Ctx> {
+	kind: 'read';
+	validate?: never;
+}
+
+/**
+ * An operation that sends something that changes something (creates, updates, deletes, signs, subscribes,
+ * sends an e-mail). `validate` is required: when Continue On Fail is off, every item is checked with it before
+ * the first request is sent, so one bad row stops the whole batch with nothing sent, instead of half a batch
+ * issued (a write without it does not compile).
+ * `write` (the default): runs one item at a time, in order.
+ * `parallelWrite`: a write the user may send for several items at once (Options → Parallel Requests, see
+ *   `parallelWritesOption`): a failure stops new items from starting while the ones already sent finish, so
+ *   that what they created is known (and listed) before the node stops.
+ */
+export interface WriteModule<Ctx> extends OperationCommon<Ctx> {
+	kind?: 'write' | 'parallelWrite';
+	/**
+	 * Checks item `itemIndex` without sending anything, with every problem of the item in one error (a
+	 * `Checker`, validate.ts). What it returns (e.g. the body it checked) is handed to `execute` for the same
+	 * item, so what is sent is what was checked.
+	 */
+	validate(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): unknown;
+}
+
+/** One operation of the item loop: a read, or a write that is checked for every item before the first is sent. */
+export type OperationModule<Ctx> = ReadModule<Ctx> | WriteModule<Ctx>;
 
 /**
  * An operation that turns every input item of a run into one output (n8n's aggregate pattern, as the Aggregate
@@ -336,8 +354,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 
 	// What each item's check returned, handed to its execute: the item is checked once, and sent as checked.
 	const checked: unknown[] = [];
-	const writes = op.kind !== 'read';
-	if (writes && op.validate && !continueOnFail) {
+	if (op.kind !== 'read' && !continueOnFail) {
 		for (let i = 0; i < items.length; i++) {
 			try {
 				checked[i] = await op.validate.call(this, ctx, i);

@@ -1,4 +1,5 @@
 import type { Ambiente } from './kinds';
+import { trimEnd } from '../../shared/text';
 
 /**
  * The SRI's public web service for authorizations, offline scheme (SRI, Ficha técnica de comprobantes
@@ -56,7 +57,7 @@ export function authorizationRequest(key: string): string {
 export function serviceUrl(ambiente: Ambiente, serviceAddress: string): string {
 	const given = serviceAddress.trim();
 	if (!given) return `${SRI_HOSTS[ambiente]}${SERVICE_PATH}`;
-	const base = given.replace(/\/+$/, '');
+	const base = trimEnd(given, '/');
 	return base.endsWith('/AutorizacionComprobantesOffline') ? base : `${base}${SERVICE_PATH}`;
 }
 

@@ -6,6 +6,7 @@ import { receiptsClient } from '../../Receipts/transport';
 import { clock } from '../../shared/clock';
 import type { ServiceClient } from '../../shared/transport';
 import { mayHaveBeenProcessed } from '../../shared/errors';
+import { trimEnd } from '../../shared/text';
 
 /**
  * Subscriptions of the Receipts Trigger. The service offers `POST /webhooks {event_name, webhook_url}` and
@@ -91,7 +92,7 @@ function restoreUnsaved(ctx: IHookFunctions): void {
 }
 
 function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return trimEnd(String(credentials.baseUrl ?? ''), '/');
 }
 
 function accountOf(credentials: ICredentialDataDecryptedObject): string {

@@ -30,7 +30,7 @@ async function checkXml(
 ): Promise<CheckedXml> {
 	const what = RECEIPT_KINDS[receipt.kind].name;
 	const { xml, root } = await readXml.call(this, i);
-	refuseProductionXmlForAgent.call(this, i, root, `issue this ${what}`);
+	refuseProductionXmlForAgent.call(this, i, { xml, root }, `issue this ${what}`);
 	const wait = readWaitSettings.call(this, i);
 	if (!receipt.idempotent) return { xml, root, wait };
 	// The form's wording for the option, as Issue words it (domain/labels.ts).

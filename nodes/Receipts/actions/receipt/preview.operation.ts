@@ -34,6 +34,8 @@ export function preview(receipt: ReceiptKindRow, as?: Offered): ReceiptOperation
 	};
 	return {
 		option,
+		// Sends nothing: computed and checked here, each item alone (a bad one is its own output, valid: false).
+		kind: 'read',
 		description: updateDisplayOptions(
 			{ show: { resource: [resource], operation: [option.value] } },
 			[previewOptions],

@@ -7,6 +7,10 @@ import { readCfdiInput, xmlSourceFields } from './xmlInput';
 
 export const kind = 'read';
 
+/** How to ask for less when a run would keep more than it may (shared/budget.ts). */
+export const narrow =
+	"Read fewer CFDIs per run (n8n's Loop Over Items node splits them into batches). A CFDI of tens of thousands of conceptos passes the limit alone, more so with One Item per Concepto: one such CFDI is more than n8n should hold for one node";
+
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['cfdi'], operation: ['readXml'] } },
 	[
