@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ReceiptForm } from '../receiptKinds';
+import type { ReceiptForm } from '../receipt/types';
 import { NO_OBJECT_OF_TAX } from '../../domain/schemas';
 import { displayName, PAYMENT, TOP } from '../../domain/labels';
 import {
