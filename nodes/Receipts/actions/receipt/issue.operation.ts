@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { fixedPath } from '../../../shared/path';
 import { RECEIPT_KINDS } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
-import { receiptProperties } from '../common/fields';
+import { receiptProperties } from '../common/fields/form';
 import { accessKeyOption, prepareReceipt, type PreparedReceipt } from '../common/receiptInput';
 import { idempotencyKeyOption, refuseOtherInvoice } from '../common/idempotency';
 import { lostAnswer, sentIds } from '../common/recovery';

@@ -4,7 +4,7 @@ import { factsOf, mayHaveBeenProcessed } from '../../../shared/errors';
 import { fixedPath, path } from '../../../shared/path';
 import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
-import { receiptProperties } from '../common/fields';
+import { receiptProperties } from '../common/fields/form';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { prepareReceipt, type PreparedReceipt } from '../common/receiptInput';
 import { afterCreated } from '../common/recovery';

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from '../../../shared/router';
 import type { ReceiptKind } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
-import type { FormVersion } from '../common/fields';
+import type { FormVersion } from '../common/fields/form';
 import type { FromFields } from '../common/receiptInput';
 import type { ReceiptsMap } from '../node.type';
 
