@@ -4,12 +4,8 @@ import { sniff } from '../shared/files';
 import { originOf, type Answer } from '../shared/http';
 import { numberOption } from '../shared/options';
 import type { RouterContext } from '../shared/router';
-import {
-	bodyMessage,
-	DEFAULT_RETRY,
-	ServiceClient,
-	type ServiceDefinition,
-} from '../shared/transport';
+import { bodyMessage, DEFAULT_RETRY } from '../shared/failures';
+import { ServiceClient, type ServiceDefinition } from '../shared/transport';
 import { child, parseXml, XmlError, type XmlElement } from '../shared/xml';
 import { requestTimeoutOption, serviceAddressOption } from './actions/cfdi/options';
 import type { ConsultaResult } from './domain/status';

@@ -1,6 +1,7 @@
 import type { RouterContext } from '../shared/router';
 import type { RequestContext, ServiceDefinition } from '../shared/transport';
-import { bodyMessage, ServiceClient } from '../shared/transport';
+import { bodyMessage } from '../shared/failures';
+import { ServiceClient } from '../shared/transport';
 import { faultLine, faultOf, readAnswer, type AuthorizationAnswer } from './domain/answer';
 import { authorizationRequest, MAX_ANSWER_BYTES, SOAP_HEADERS } from './domain/service';
 
