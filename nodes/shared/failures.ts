@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { clock } from './clock';
-import { addFacts, type FailureFacts } from './errors';
+import { addFacts, keptMessage, type FailureFacts } from './errors';
 import { megabytes, originOf, type HttpFailure } from './http';
 
 /**
@@ -335,8 +335,6 @@ export function failureError(
 		httpCode: status !== undefined ? String(status) : undefined,
 		itemIndex,
 	});
-	// NodeApiError swaps a message that names a socket code or a status for a generic one: keep ours.
-	error.message = message;
 	error.description = description ?? null;
-	return addFacts(error, facts);
+	return addFacts(keptMessage(error, message), facts);
 }

@@ -111,12 +111,13 @@ const CASES = [
 	{
 		name: 'a SOAP fault',
 		code: 'F500',
-		expect: /: SAT answered with a SOAP fault: The server was unable to process the request/,
+		expect:
+			/: SAT answered with a SOAP fault \(HTTP 500\): .*The server was unable to process the request/,
 	},
 	{
 		name: 'a maintenance page (503)',
 		code: 'F503',
-		expect: /: SAT answered with a web page \(HTTP 503\)/,
+		expect: /: SAT is not available \(HTTP 503/,
 	},
 	{
 		name: 'no answer in time',
