@@ -153,6 +153,14 @@ interface ServiceSide {
 	preflight?(credentials: ICredentialDataDecryptedObject): string | undefined;
 }
 
+/**
+ * The places for requests in flight that the router keeps for Options → Parallel Requests (router.ts): `run`
+ * holds one place while `send` runs, first come first served, or refuses when the run is stopping (nothing sent).
+ */
+export interface RequestGate {
+	run<T>(send: () => Promise<T>): Promise<T>;
+}
+
 /** What the client tells `explain` about the request that failed. */
 export interface FailedRequest {
 	method: IHttpRequestMethods;
@@ -261,6 +269,8 @@ export class ServiceClient {
 	private tokenFailure?: Failure;
 	/** Secrets the run knows besides the credential's fields: tokens obtained, secrets given as data. */
 	private readonly known = new Set<string>();
+	/** Bounds the requests in flight, when the router set one (throttle). */
+	private gate?: RequestGate;
 
 	constructor(
 		private readonly ctx: RequestContext,
@@ -671,10 +681,26 @@ export class ServiceClient {
 	}
 
 	/**
+	 * Bounds the requests in flight (see RequestGate): from now on every request waits for a place in `gate`
+	 * before it is sent and keeps it until its answer is read, re-sends included; undefined lifts the bound.
+	 */
+	throttle(gate: RequestGate | undefined): void {
+		this.gate = gate;
+	}
+
+	/** `sendNow`, once the request has its place in the gate (when there is one). */
+	private async send(call: Call, itemIndex: number | undefined): Promise<Answer> {
+		const gate = this.gate;
+		return gate
+			? await gate.run(async () => await this.sendNow(call, itemIndex))
+			: await this.sendNow(call, itemIndex);
+	}
+
+	/**
 	 * Sends `call` until it has an answer that is not an error status (a 2xx or a 3xx: the caller decides about
 	 * redirects), re-sending what is safe to re-send, never past `call.endAt`; throws the failure otherwise.
 	 */
-	private async send(call: Call, itemIndex: number | undefined): Promise<Answer> {
+	private async sendNow(call: Call, itemIndex: number | undefined): Promise<Answer> {
 		const credentials = await this.loadCredentials();
 		const data = credentials.data ?? {};
 		// A request sent without the credential, or to a side (its own static key), has no token to refresh.

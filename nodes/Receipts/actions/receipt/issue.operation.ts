@@ -40,6 +40,7 @@ export function issue(
 	return {
 		option,
 		kind: 'parallelWrite',
+		overlaps: true,
 		description: [
 			...updateDisplayOptions(
 				{ show: { resource: [resource], operation: [option.value, preview] } },

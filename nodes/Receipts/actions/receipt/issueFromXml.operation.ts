@@ -57,6 +57,7 @@ export function issueFromXml(receipt: ReceiptKindRow): ReceiptOperation {
 			action: `Issue ${receipt.a} from XML`,
 		},
 		kind: 'parallelWrite',
+		overlaps: true,
 		description: updateDisplayOptions(
 			{ show: { resource: [resource], operation: ['issueFromXml'] } },
 			[...xmlFields, ...signingFields(receipt.idempotent ? [idempotencyKeyOption] : [])],

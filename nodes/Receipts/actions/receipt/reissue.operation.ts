@@ -42,6 +42,7 @@ export function reissue(receipt: ReceiptKindRow): ReceiptOperation {
 			action: `Reissue ${receipt.a}`,
 		},
 		kind: 'parallelWrite',
+		overlaps: true,
 		description: updateDisplayOptions({ show: { resource: [resource], operation: ['reissue'] } }, [
 			receiptIdField(`ID of the ${name} to correct: it must be in NO AUTORIZADO or DEVUELTO`),
 			...receiptProperties(receipt.example, receipt.fields),

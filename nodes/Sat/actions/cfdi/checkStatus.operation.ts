@@ -18,6 +18,9 @@ import { cfdiSourceFields, readCfdiInput } from './xmlInput';
 
 export const kind = 'read';
 
+/** The next question is sent while this one’s answer is read into its output (router.ts, overlaps). */
+export const overlaps = true;
+
 /** Parallel Requests with the SAT's small default (see options.ts). */
 export const parallelOption = parallelRequestsOption;
 

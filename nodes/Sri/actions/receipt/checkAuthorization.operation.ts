@@ -19,6 +19,9 @@ import {
 
 export const kind = 'read';
 
+/** The next key's question is sent while this one's answer is read into its output (router.ts, overlaps). */
+export const overlaps = true;
+
 /** Options → Parallel Requests with the SRI's small default (the router reads it). */
 export const parallelOption = parallelRequestsOption;
 
