@@ -16,7 +16,7 @@ export interface ReceiptForm {
 	kind: ReceiptKind;
 	/** A complete body: the JSON field's placeholder (its default is this with every value emptied). */
 	example: IDataObject;
-	/** The fields of the Fields input mode in each form version (common/fields.ts), and their reader. */
+	/** The fields of the Fields input mode in each form version (common/fields/), and their reader. */
 	fields: (v: FormVersion) => INodeProperties[];
 	read: FromFields;
 }
