@@ -19,24 +19,26 @@ export function xmlSourceFields(options: {
 	show?: Record<string, string[]>;
 }): INodeProperties[] {
 	const show = options.show ?? {};
+	const source: INodeProperties = {
+		displayName: 'XML Source',
+		name: 'xmlSource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'binary',
+		options: [
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description:
+					'A binary field of the input item (an e-mail attachment, a file read from disk or downloaded, Document Extraction’s output)',
+			},
+			{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
+		],
+	};
+	if (options.show) source.displayOptions = { show };
+	if (options.defaultSource === 'text') source.default = 'text';
 	return [
-		{
-			displayName: 'XML Source',
-			name: 'xmlSource',
-			type: 'options',
-			noDataExpression: true,
-			...(options.show ? { displayOptions: { show } } : {}),
-			options: [
-				{
-					name: 'Binary File',
-					value: 'binary',
-					description:
-						'A binary field of the input item (an e-mail attachment, a file read from disk or downloaded, Document Extraction’s output)',
-				},
-				{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
-			],
-			default: options.defaultSource ?? 'binary',
-		},
+		source,
 		{
 			displayName: 'Input Binary Field',
 			name: 'binaryPropertyName',

@@ -1,5 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { itemError } from '../../../shared/errors';
 import { Checker } from '../../../shared/validate';
 import { XmlError } from '../../../shared/xml';
 import { readXmlSource, xmlSourceFields } from '../../../shared/xmlSource';
@@ -56,13 +57,10 @@ export async function readCfdiInput(
 		// Not a problem of the file: a fault of this code, reported as it is.
 		if (!(error instanceof XmlError) && !(error instanceof NotACfdiError))
 			throw new NodeOperationError(node, error as Error, { itemIndex: i });
-		check.fail(
-			field,
+		const problem =
 			error instanceof XmlError
 				? `is not XML the package can read: ${error.message}`
-				: error.message,
-		);
-		check.throwIfFailed(node, i, description);
-		throw error; // not reached: the check failed
+				: error.message;
+		throw itemError(node, i, `${field}: ${problem}`, description);
 	}
 }
