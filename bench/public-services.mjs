@@ -9,36 +9,15 @@
 import { fileURLToPath } from 'node:url';
 import { parseCliJson } from '../scripts/n8n/boot.mjs';
 import { requireTestModule } from '../scripts/n8n/sandbox.mjs';
-import { chain, node } from '../scripts/n8n/workflow.mjs';
+import { node, rowsWorkflow } from '../scripts/n8n/workflow.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const COUNT = Number(process.env.BENCH_PUBLIC_COUNT ?? 300);
 const LATENCY_MS = Number(process.env.BENCH_PUBLIC_LATENCY_MS ?? 20);
 
-/** Start → Rows (`count` items of `row(i)`, a JavaScript expression) → the given nodes, in a line. */
-function workflow(id, count, row, nodes) {
-	const named = nodes.map((n) => n.name);
-	return {
-		id,
-		name: id,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			node('Start', 'n8n-nodes-base.manualTrigger', {}),
-			node(
-				'Rows',
-				'n8n-nodes-base.code',
-				{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: ${row} }));` },
-				{ typeVersion: 2 },
-			),
-			...nodes,
-		],
-		connections: chain('Start', 'Rows', ...named),
-	};
-}
-
-/** HTTP Request POST of a SOAP envelope (answer as text in `data`), then the XML node reading it into JSON. */
-const httpAndXml = (url, soapAction, envelope) => [
+/** n8n's HTTP Request node POSTing a SOAP envelope; the answer comes out as text in `data`. */
+export const soapPost = (url, soapAction, envelope) =>
 	node(
 		'Target',
 		'n8n-nodes-base.httpRequest',
@@ -56,10 +35,16 @@ const httpAndXml = (url, soapAction, envelope) => [
 			contentType: 'raw',
 			rawContentType: 'text/xml; charset=utf-8',
 			body: `=${envelope}`,
+			// Response Format stays Autodetect (the answer, text/xml, comes out as text in `data`):
+			// 'Text' with a raw body fails in n8n 2.41.1 ("Converting circular structure to JSON").
 			options: {},
 		},
 		{ typeVersion: 4.2 },
-	),
+	);
+
+/** HTTP Request POSTing the envelope, then the XML node reading the answers into JSON: what a user wires. */
+const httpAndXml = (url, soapAction, envelope) => [
+	soapPost(url, soapAction, envelope),
 	node('Xml', 'n8n-nodes-base.xml', { mode: 'xmlToJson', dataPropertyName: 'data', options: {} }),
 ];
 
@@ -121,9 +106,9 @@ export async function benchPublicServices({ sb, sim, log, runs }) {
 				},
 			],
 			workflows: [
-				workflow('bPubSri1', COUNT, keyRow, [sri(1)]),
-				workflow('bPubSri2', COUNT, keyRow, [sri(2)]),
-				workflow('bPubSriHttp', COUNT, keyRow, httpAndXml(sriUrl, '""', sriEnvelope)),
+				rowsWorkflow('bPubSri1', COUNT, keyRow, sri(1)),
+				rowsWorkflow('bPubSri2', COUNT, keyRow, sri(2)),
+				rowsWorkflow('bPubSriHttp', COUNT, keyRow, ...httpAndXml(sriUrl, '""', sriEnvelope)),
 			],
 		},
 		{
@@ -138,13 +123,13 @@ export async function benchPublicServices({ sb, sim, log, runs }) {
 				},
 			],
 			workflows: [
-				workflow('bPubSat1', COUNT, cfdiRow, [sat(1)]),
-				workflow('bPubSat2', COUNT, cfdiRow, [sat(2)]),
-				workflow(
+				rowsWorkflow('bPubSat1', COUNT, cfdiRow, sat(1)),
+				rowsWorkflow('bPubSat2', COUNT, cfdiRow, sat(2)),
+				rowsWorkflow(
 					'bPubSatHttp',
 					COUNT,
 					cfdiRow,
-					httpAndXml(satUrl, 'http://tempuri.org/IConsultaCFDIService/Consulta', satEnvelope),
+					...httpAndXml(satUrl, 'http://tempuri.org/IConsultaCFDIService/Consulta', satEnvelope),
 				),
 			],
 		},
