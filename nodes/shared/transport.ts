@@ -244,6 +244,8 @@ const MAX_JSON_BYTES = 16 * 1024 * 1024;
 /** One request as the client sends it (with its side's headers: see ServiceSide). */
 interface Call extends SentRequest {
 	side?: { key: string } & ServiceSide;
+	/** The caller's own deadline (ReadOptions.deadline), kept to start the request's time again (see send). */
+	deadline?: number;
 }
 
 /**
@@ -456,6 +458,7 @@ export class ServiceClient {
 			repeatable: options.repeatable,
 			maxBytes: options.maxBytes,
 			...this.timeLimit(options.deadline),
+			deadline: options.deadline,
 			hops: 0,
 		};
 		const answer = await this.send(call, itemIndex);
@@ -584,6 +587,7 @@ export class ServiceClient {
 			repeatable: kind === 'read',
 			maxBytes: MAX_JSON_BYTES,
 			...this.timeLimit(options.deadline),
+			deadline: options.deadline,
 			hops: 0,
 		};
 	}
@@ -691,9 +695,12 @@ export class ServiceClient {
 	/** `sendNow`, once the request has its place in the gate (when there is one). */
 	private async send(call: Call, itemIndex: number | undefined): Promise<Answer> {
 		const gate = this.gate;
-		return gate
-			? await gate.run(async () => await this.sendNow(call, itemIndex))
-			: await this.sendNow(call, itemIndex);
+		if (!gate) return await this.sendNow(call, itemIndex);
+		return await gate.run(async () => {
+			// Request Timeout counts from sending, not from waiting for a place (a caller's deadline still holds).
+			Object.assign(call, this.timeLimit(call.deadline));
+			return await this.sendNow(call, itemIndex);
+		});
 	}
 
 	/**
