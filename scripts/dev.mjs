@@ -32,6 +32,7 @@ import {
 	requireTestModule,
 	SANDBOX_ISSUER,
 	sandboxCredentials,
+	withSandboxCredentials,
 } from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
@@ -119,7 +120,9 @@ async function main() {
 	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();
 	await sandbox.importWorkflows(
-		examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)),
+		examples.map((e) =>
+			fillPlaceholders(withSandboxCredentials(e.workflow), sandbox.sim, sandbox.opts.userFolder),
+		),
 	);
 	await sandbox.activate(examples.filter((x) => x.trigger).map((e) => e.workflow.id));
 

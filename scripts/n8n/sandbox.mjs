@@ -155,11 +155,26 @@ export function build({ quiet = false, testCodeOnly = false } = {}) {
  * @param {Iterable<string>} [keep]
  */
 export function forCustomExtension(workflow, keep = []) {
+	const copy = withSandboxCredentials(workflow, keep);
+	for (const node of copy.nodes)
+		if (node.type.startsWith(PACKAGE_PREFIX))
+			node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
+	return copy;
+}
+
+/**
+ * A copy of a workflow whose references to this package's credentials point at the sandbox's (CREDENTIAL_IDS),
+ * unless they name one of `keep`: the examples name credentials as a user's n8n would ("1", "Receipts (Ecuador)
+ * account").
+ * @template {{ nodes: Array<{ credentials?: Record<string, { id: string, name: string }> }> }} W
+ * @param {W} workflow
+ * @param {Iterable<string>} [keep]
+ * @returns {W}
+ */
+export function withSandboxCredentials(workflow, keep = []) {
 	const kept = new Set(keep);
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
-		if (node.type.startsWith(PACKAGE_PREFIX))
-			node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
 		const refs = node.credentials ?? {};
 		for (const [type, ref] of Object.entries(refs))
 			if (CREDENTIAL_IDS[type] && !kept.has(ref.id)) refs[type] = { ...CREDENTIAL_IDS[type] };
