@@ -127,7 +127,7 @@ const CASES = [
 	{
 		name: 'an answer that is not XML',
 		code: 'FBAD',
-		expect: /: SAT: the answer is not a SOAP answer/,
+		expect: /: SAT: the answer is not XML the package can read/,
 	},
 	{
 		name: 'a CFDI 3.2',
