@@ -21,6 +21,7 @@ import { METHOD_HISTORY } from './history.mjs';
 import { benchItems } from './items.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchParallelIssuing } from './issuing.mjs';
+import { benchPublicServices } from './public-services.mjs';
 import { benchSandbox, HEADER_AUTH } from './setup.mjs';
 import { benchTrustedIssuing, emptyPartnersToken } from './trust.mjs';
 import { benchWebhooks } from './webhooks.mjs';
@@ -115,6 +116,7 @@ const trustSection = await benchTrustedIssuing({ sb, sim, log, runs: RUNS });
 
 // Parallel issuing: N receipts at a simulated issue latency, against the floor and the paced HTTP Request node.
 const issuingSection = await benchParallelIssuing({ sb, sim, log, runs: RUNS });
+const publicSection = await benchPublicServices({ sb, sim, log, runs: RUNS }); // SRI and SAT at 20 ms a question
 
 // Get Many, Return All: 1,000 then 10,000 plans; the n8n process's memory sampled meanwhile.
 const getManyRows = [];
@@ -201,6 +203,7 @@ token request(s); the item-by-item runs, with the token stored, made ${items.our
 
 ${trustSection}
 ${issuingSection}
+${publicSection}
 ## Plan → Get Many, Return All
 
 | plans | pages | ms | ms per 1,000 plans | peak RSS of the n8n process |

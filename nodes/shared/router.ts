@@ -11,6 +11,8 @@ import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
 import { numberOption } from './options';
+import { Semaphore } from './rateLimit';
+import type { RequestGate } from './transport';
 
 /** What an operation returns for one input item: one or many JSON objects, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
@@ -40,6 +42,14 @@ interface OperationCommon<Ctx> {
 		itemIndex: number,
 		checked?: unknown,
 	): Promise<OperationResult | Deferred>;
+	/**
+	 * True when the items' own work (reading parameters, building the request, reading the answer into the
+	 * output) should run while other items' requests are in flight: still at most Parallel Requests requests in
+	 * flight, but twice as many items under way, so a run waits for the service and little else (the public
+	 * services' checks, issuing). An item not yet sent when the run stops is not sent; one already in flight
+	 * finishes, so a run stopped by its memory budget may have read up to Parallel Requests answers more.
+	 */
+	overlaps?: true;
 	/**
 	 * The operation's own Parallel Requests option (same name, `parallelRequests`, in Options), when its
 	 * default or bounds differ from `concurrencyOption`'s (the SRI asks not to be stressed: default 2).
@@ -100,6 +110,31 @@ export interface AggregateModule<Ctx> {
 	narrow?: string;
 }
 
+/** Refused by the gate: the run stopped before this item's request had its place, so it was not sent. */
+class NotSent extends Error {}
+
+/**
+ * At most `limit` requests in flight, first come first served; a request whose place comes once `stopping()`
+ * (an item of the run failed) is not sent (NotSent).
+ */
+class Gate implements RequestGate {
+	private readonly places: Semaphore;
+
+	constructor(
+		limit: number,
+		private readonly stopping: () => boolean,
+	) {
+		this.places = new Semaphore(limit);
+	}
+
+	async run<T>(send: () => Promise<T>): Promise<T> {
+		return await this.places.run(async () => {
+			if (this.stopping()) throw new NotSent('not sent: the run stopped');
+			return await send();
+		});
+	}
+}
+
 /** What the router reads from an execution's context, besides passing it to the operations. */
 export interface RouterContext {
 	/** What this execution created: listed in an error that stops the node. */
@@ -113,7 +148,12 @@ export interface RouterContext {
 	 * The execution's service client: its scrubber, which knows every secret of the run (the credential's, the
 	 * tokens obtained, secrets given as data), is applied to every item and error the node emits.
 	 */
-	api?: { scrub<T>(value: T): T; keepSecret(...values: unknown[]): void };
+	api?: {
+		scrub<T>(value: T): T;
+		keepSecret(...values: unknown[]): void;
+		/** Bounds the requests in flight (see `route`); undefined lifts the bound. */
+		throttle?(gate: RequestGate | undefined): void;
+	};
 	/**
 	 * The memory this run keeps (budget.ts), set by the router: an operation that accumulates (pages, files)
 	 * counts what it keeps as it reads, the router counts every item's result as it leaves.
@@ -379,6 +419,15 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		op.kind === 'read' || op.kind === 'parallelWrite'
 			? parallelRequests.call(this, items.length, op.parallelOption)
 			: 1;
+	// An operation that `overlaps` keeps at most `limit` requests in flight (the client's gate) with twice as many
+	// items under way (see OperationModule.overlaps). An item still waiting for its place when the run stops is
+	// not sent.
+	const gate =
+		op.overlaps && op.kind !== 'write' && ctx.api?.throttle
+			? new Gate(limit, () => failures.size > 0)
+			: undefined;
+	ctx.api?.throttle?.(gate);
+	const unsent: number[] = [];
 	let next = 0;
 	// A worker runs the next item until none is left or one failed (at most `max` items), calling the operation's
 	// execute itself: no frame of the router's between a worker and the operation.
@@ -390,7 +439,8 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 				if (result instanceof Deferred) deferred.push({ i, result });
 				else results[i] = keep(result, i);
 			} catch (error) {
-				if (continueOnFail) failItem(error, i);
+				if (error instanceof NotSent) unsent.push(i);
+				else if (continueOnFail) failItem(error, i);
 				else failures.set(i, error);
 			}
 		}
@@ -399,11 +449,19 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	// item runs alone so that one token serves the rest; then `limit` workers take the next index.
 	if (ctx.fetchesToken && limit > 1) await worker(1);
 	await Promise.all(
-		Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, () => worker()),
+		Array.from(
+			{ length: Math.min(gate ? 2 * limit : limit, Math.max(1, items.length - next)) },
+			() => worker(),
+		),
 	);
+	// What is settled later (Wait for Final State) has bounds of its own.
+	ctx.api?.throttle?.(undefined);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
-		const notRun = Array.from({ length: items.length - next }, (_, k) => next + k);
+		const notRun = [
+			...unsent,
+			...Array.from({ length: items.length - next }, (_, k) => next + k),
+		].sort((a, b) => a - b);
 		throw named(failures.get(first), first, ctx.created, notRun);
 	}
 

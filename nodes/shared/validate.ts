@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { attachRecovery } from './errors';
+import { attachRecovery, itemError } from './errors';
 import { trimEnd } from './text';
 
 /**
@@ -248,18 +248,19 @@ export class Checker {
 	}
 
 	/** Throws one error naming the item and every field that is wrong; nothing has been sent. */
-	throwIfFailed(node: INode, itemIndex: number): void {
+	throwIfFailed(
+		node: INode,
+		itemIndex: number,
+		consequence = 'Nothing was sent to the service. Fix the value in the input or in the node parameter and run again.',
+	): void {
 		if (this.ok) return;
 		const [first, ...rest] = this.problems;
-		const error = new NodeOperationError(node, `${first}`, {
+		const error = itemError(
+			node,
 			itemIndex,
-			description:
-				(rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : '') +
-				'Nothing was sent to the service. Fix the value in the input or in the node parameter and run again.',
-		});
-		// n8n swaps a message that contains a system error code (EACCES, EPERM, ENOENT…) for a generic one, and
-		// an SRI element name does ("claveAcceso" contains EACCES): keep ours.
-		error.message = `${first}`;
+			first,
+			(rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : '') + consequence,
+		);
 		// With Continue On Fail the error item carries every problem, not only the message's first one.
 		throw attachRecovery(error, { problems: [...this.problems] });
 	}

@@ -1,11 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { route, type OperationTable } from '../../shared/router';
-import { satContext, type SatContext } from '../transport';
+import { publicServiceContext, type PublicServiceContext } from '../../shared/soap';
+import { MAX_ANSWER_BYTES, SAT } from '../domain/service';
 import * as cfdi from './cfdi/Cfdi.resource';
 import type { SatMap } from './node.type';
 
-export const resources: OperationTable<SatMap, SatContext> = { cfdi };
+export const resources: OperationTable<SatMap, PublicServiceContext> = { cfdi };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, () => satContext(this));
+	// The execution's one client, its Request Timeout read from the operation's options where it has them.
+	return await route.call(this, resources, () =>
+		publicServiceContext.call(this, SAT, resources, MAX_ANSWER_BYTES),
+	);
 }

@@ -1,22 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { numberOption } from '../../shared/options';
 import { route, type OperationTable } from '../../shared/router';
-import { sriContext, type SriContext } from '../transport';
+import { publicServiceContext, type PublicServiceContext } from '../../shared/soap';
+import { MAX_ANSWER_BYTES } from '../domain/answer';
+import { SRI } from '../domain/service';
 import type { SriMap } from './node.type';
-import { requestTimeoutOption } from './receipt/common.descriptions';
 import * as monthlyAnnex from './monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './receipt/Receipt.resource';
 
-export const resources: OperationTable<SriMap, SriContext> = { receipt, monthlyAnnex };
+export const resources: OperationTable<SriMap, PublicServiceContext> = { receipt, monthlyAnnex };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, () => {
-		// Read once per execution (from the first item): it shapes the execution's one client. Read XML has no
-		// such option and sends nothing; its client is never used.
-		const seconds =
-			this.getNodeParameter('operation', 0) === 'checkAuthorization'
-				? numberOption.call(this, requestTimeoutOption, 0, { inOptions: true, once: true })
-				: Number(requestTimeoutOption.default);
-		return sriContext(this, seconds * 1000);
-	});
+	// The execution's one client, its Request Timeout read from the operation's options where it has them.
+	return await route.call(this, resources, () =>
+		publicServiceContext.call(this, SRI, resources, MAX_ANSWER_BYTES),
+	);
 }

@@ -10,45 +10,15 @@ import {
 	XmlError,
 	xmlText,
 } from '../../../shared/xml';
+import { xmlSourceFields } from '../../../shared/xmlSource';
 
-/** Issue From XML: the receipt XML from a text field or from a binary property of the input item. */
-export const xmlFields: INodeProperties[] = [
-	{
-		displayName: 'XML Source',
-		name: 'xmlSource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Binary File',
-				value: 'binary',
-				description:
-					'A binary property of the input item (e.g. from Read Files or an e-mail attachment)',
-			},
-			{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
-		],
-		default: 'text',
-	},
-	{
-		displayName: 'XML',
-		name: 'xml',
-		type: 'string',
-		typeOptions: { rows: 6 },
-		default: '',
-		required: true,
-		displayOptions: { show: { xmlSource: ['text'] } },
-		description: "The receipt XML, following the tax authority's specification",
-	},
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { xmlSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the XML file',
-	},
-];
+/** Issue From XML: the receipt XML from a text field or from a binary field of the input item (shared/xmlSource.ts). */
+export const xmlFields: INodeProperties[] = xmlSourceFields({
+	what: 'The receipt XML, following the tax authority’s specification,',
+	placeholder:
+		'e.g. <?xml version="1.0" encoding="UTF-8"?><factura id="comprobante" version="1.1.0">…',
+	defaultSource: 'text',
+});
 
 /** The receipt XML of item `i` as it is sent (`xml`), and as the package's XML reader reads it (`root`). */
 export interface ReceiptXml {

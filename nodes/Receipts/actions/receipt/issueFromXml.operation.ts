@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { fixedPath } from '../../../shared/path';
 import { FormChecker } from '../../domain/labels';
-import { RECEIPT_KINDS } from '../../domain/schemas';
+import { RECEIPT_KINDS } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
 import { refuseProductionXmlForAgent } from '../common/agent';
 import {
@@ -14,7 +14,7 @@ import { lostAnswer, sentIdsOfXml } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue, readWaitSettings, type WaitSettings } from '../common/wait';
 import { readXml, xmlFields, type ReceiptXml } from '../common/xml';
-import type { ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+import type { ReceiptKindRow, ReceiptOperation } from './types';
 
 /** What Issue From XML knows of an item before it sends anything. */
 type CheckedXml = ReceiptXml & { wait: WaitSettings | undefined; idempotencyKey?: string };
@@ -57,6 +57,7 @@ export function issueFromXml(receipt: ReceiptKindRow): ReceiptOperation {
 			action: `Issue ${receipt.a} from XML`,
 		},
 		kind: 'parallelWrite',
+		overlaps: true,
 		description: updateDisplayOptions(
 			{ show: { resource: [resource], operation: ['issueFromXml'] } },
 			[...xmlFields, ...signingFields(receipt.idempotent ? [idempotencyKeyOption] : [])],

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption } from '../common/output';
 import { accessKeyOption, inspectReceipt } from '../common/receiptInput';
-import type { Offered, ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+import type { Offered, ReceiptKindRow, ReceiptOperation } from './types';
 
 /** Preview's options: what changes the body (the access key) and how long a catalog read may take. */
 const previewOptions: INodeProperties = {

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
-import type { SatContext } from '../../transport';
+import type { PublicServiceContext } from '../../../shared/soap';
 import { cfdiOutput, conceptoRows } from './output';
-import { readCfdiInput, xmlSourceFields } from './xmlInput';
+import { cfdiSourceFields, readCfdiInput } from './xmlInput';
 
 export const kind = 'read';
 
@@ -20,7 +20,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			type: 'notice',
 			default: '',
 		},
-		...xmlSourceFields(),
+		...cfdiSourceFields(),
 		{
 			displayName: 'One Item per Concepto',
 			name: 'onePerConcepto',
@@ -40,7 +40,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	_ctx: SatContext,
+	_ctx: PublicServiceContext,
 	i: number,
 ): Promise<OperationResult> {
 	const cfdi = await readCfdiInput.call(this, i, 'Nothing was read.');

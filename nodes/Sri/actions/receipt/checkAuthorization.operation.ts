@@ -1,25 +1,26 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { reword } from '../../../shared/errors';
+import { itemError, reword } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
+import { ask, type PublicServiceContext } from '../../../shared/soap';
 import { Checker } from '../../../shared/validate';
 import { keyAmbiente, keyProblem, normalizeKey } from '../../domain/key';
 import { presentAnswer } from '../../domain/result';
-import { serviceAddressProblem, serviceUrl } from '../../domain/service';
-import { askAuthorization, type SriContext } from '../../transport';
+import { authorizationAddress, authorizationQuestion, SRI } from '../../domain/service';
 import {
 	attachXmlOption,
 	binaryFieldOption,
-	itemError,
 	NOT_ASKED,
 	parallelRequestsOption,
 	requestTimeoutOption,
 	serviceAddressOption,
-	throwIfFailed,
 	withXmlFile,
 } from './common.descriptions';
 
 export const kind = 'read';
+
+/** The next key's question is sent while this one's answer is read into its output (router.ts, overlaps). */
+export const overlaps = true;
 
 /** Options → Parallel Requests with the SRI's small default (the router reads it). */
 export const parallelOption = parallelRequestsOption;
@@ -55,29 +56,37 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /**
- * Asks the SRI's AutorizacionComprobantesOffline about one key (domain/service.ts) and outputs what it said
+ * Asks the SRI's AutorizacionComprobantesOffline about one key (domain/service.ts, through shared/soap.ts) and outputs what it said
  * (domain/result.ts). A key that is not one, or a Service Address that is not an address, stops the item
  * before anything is sent; an answer that is not a usable SOAP answer is an error naming the key.
  */
 export async function execute(
 	this: IExecuteFunctions,
-	ctx: SriContext,
+	ctx: PublicServiceContext,
 	i: number,
 ): Promise<OperationResult> {
 	const key = normalizeKey(this.getNodeParameter('accessKey', i, ''));
-	const address = this.getNodeParameter('options.serviceAddress', i, '');
+	// One read of the item's Options (each parameter read costs n8n a resolution of its own).
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const check = new Checker();
 	const keyIssue = keyProblem(key);
 	if (keyIssue) check.fail('Access Key', keyIssue);
-	const addressIssue = serviceAddressProblem(address);
-	if (addressIssue) check.fail('Options → Service Address', addressIssue);
-	throwIfFailed(check, this.getNode(), i, NOT_ASKED);
 	const clave = key as string;
-	const url = serviceUrl(keyAmbiente(clave), typeof address === 'string' ? address : '');
+	const where = authorizationAddress(
+		keyIssue ? 'produccion' : keyAmbiente(clave),
+		options.serviceAddress,
+	);
+	if ('problem' in where) check.fail('Options → Service Address', where.problem);
+	check.throwIfFailed(this.getNode(), i, NOT_ASKED);
 
 	let answer;
 	try {
-		answer = await askAuthorization(ctx, url, clave, i);
+		answer = await ask(
+			ctx,
+			SRI,
+			authorizationQuestion(clave, (where as { address: string }).address),
+			i,
+		);
 	} catch (error) {
 		throw reword(error, `Access key ${clave}: `);
 	}
@@ -89,5 +98,5 @@ export async function execute(
 			`Access key ${clave}: the SRI's answer holds a receipt that cannot be read (${presented.unreadable})`,
 			'The SRI answered, but the receipt inside its answer is not a receipt the package reads safely, so nothing of it is given. If Options → Service Address is set, check that it is the SRI or a faithful proxy of it.',
 		);
-	return await withXmlFile.call(this, i, presented);
+	return await withXmlFile.call(this, i, presented, options);
 }

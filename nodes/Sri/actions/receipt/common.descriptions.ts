@@ -1,7 +1,11 @@
-import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { itemError } from '../../../shared/errors';
 import { concurrencyOption } from '../../../shared/router';
-import type { Checker } from '../../../shared/validate';
 import type { Presented } from '../../domain/result';
 
 /**
@@ -57,16 +61,18 @@ export const binaryFieldOption: INodeProperties = {
 	description: 'The name of the output binary field to put the XML file in',
 };
 
-/** The item to output: the JSON and, when asked and there is one, the XML as `<clave_acceso>.xml`. */
+/**
+ * The item to output: the JSON and, when asked (`options`: the item's Options), the XML as `<clave_acceso>.xml`.
+ */
 export async function withXmlFile(
 	this: IExecuteFunctions,
 	i: number,
 	presented: Presented,
+	options: IDataObject,
 ): Promise<INodeExecutionData[]> {
-	const attach = this.getNodeParameter('options.attachXml', i, true) as boolean;
 	const item: INodeExecutionData = { json: presented.json };
-	if (!attach || presented.xml === undefined) return [item];
-	const raw = this.getNodeParameter('options.binaryPropertyName', i, 'data');
+	if (options.attachXml === false || presented.xml === undefined) return [item];
+	const raw = options.binaryPropertyName ?? 'data';
 	const field = typeof raw === 'string' ? raw.trim() : '';
 	if (!field)
 		throw itemError(
@@ -86,35 +92,6 @@ export async function withXmlFile(
 		),
 	};
 	return [item];
-}
-
-/**
- * The error of item `i`: `message` (a field's label, then what is wrong with it) kept as written. n8n replaces
- * a node error's message that contains a system error code anywhere, in any case, with a generic sentence about
- * files or networks — and "claveAcceso", an element name the SRI's XML is full of, contains EACCES (n8n-workflow,
- * NodeError.setDescriptiveErrorMessage).
- */
-export function itemError(
-	node: INode,
-	i: number,
-	message: string,
-	description: string,
-): NodeOperationError {
-	const error = new NodeOperationError(node, message, { itemIndex: i, description });
-	error.message = message;
-	return error;
-}
-
-/** Throws every problem `check` found in item `i` as one error (see itemError), with `description`. */
-export function throwIfFailed(check: Checker, node: INode, i: number, description: string): void {
-	if (check.ok) return;
-	const [first, ...rest] = check.problems;
-	throw itemError(
-		node,
-		i,
-		first,
-		`${rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : ''}${description}`,
-	);
 }
 
 /** What the errors of Check Authorization's input add: the SRI was not asked. */

@@ -1,61 +1,24 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { binaryUpTo } from '../../../shared/files';
+import { itemError } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
+import type { PublicServiceContext } from '../../../shared/soap';
+import { Checker } from '../../../shared/validate';
 import { SRI_RECEIPT_MAX_BYTES, XmlError } from '../../../shared/xml';
-import { readDocument, type ReadDocument } from '../../domain/answer';
+import { xmlSourceFields, readXmlSource } from '../../../shared/xmlSource';
+import { MAX_ANSWER_BYTES, readDocument, type ReadDocument } from '../../domain/answer';
 import { presentAnswer, presentReceipt, type Presented } from '../../domain/result';
-import { MAX_ANSWER_BYTES } from '../../domain/service';
-import type { SriContext } from '../../transport';
-import {
-	attachXmlOption,
-	binaryFieldOption,
-	itemError,
-	ONLY_READS,
-	withXmlFile,
-} from './common.descriptions';
+import { attachXmlOption, binaryFieldOption, ONLY_READS, withXmlFile } from './common.descriptions';
 
 export const kind = 'read';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['receipt'], operation: ['readXml'] } },
 	[
-		{
-			displayName: 'XML Source',
-			name: 'xmlSource',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{
-					name: 'Binary File',
-					value: 'binary',
-					description:
-						'A binary field of the input item (an e-mail attachment, a file read from disk or downloaded)',
-				},
-				{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
-			],
-			default: 'binary',
-		},
-		{
-			displayName: 'Input Binary Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			displayOptions: { show: { xmlSource: ['binary'] } },
-			hint: 'The name of the input binary field containing the XML file',
-		},
-		{
-			displayName: 'XML',
-			name: 'xml',
-			type: 'string',
-			typeOptions: { rows: 6 },
-			default: '',
-			required: true,
-			displayOptions: { show: { xmlSource: ['text'] } },
+		...xmlSourceFields({
+			what: 'The receipt XML, or its authorization file,',
 			placeholder: 'e.g. <autorizacion><estado>AUTORIZADO</estado>…</autorizacion>',
-			description: 'The receipt XML, or its authorization file',
-		},
+		}),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -74,41 +37,23 @@ export const description: INodeProperties[] = updateDisplayOptions(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	_ctx: SriContext,
+	_ctx: PublicServiceContext,
 	i: number,
 ): Promise<OperationResult> {
-	const source = this.getNodeParameter('xmlSource', i, 'binary');
 	const fail = (field: string, problem: string) =>
 		itemError(this.getNode(), i, `${field}: ${problem}`, ONLY_READS);
-	let input: string | Buffer;
-	let field: string;
-	if (source === 'text') {
-		field = 'XML';
-		const raw = this.getNodeParameter('xml', i, '');
-		if (typeof raw !== 'string' || !raw.trim()) throw fail(field, 'is required: give the XML text');
-		input = raw;
-	} else {
-		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
-		field = `Input Binary Field "${property}"`;
-		const binary = this.getInputData()[i]?.binary ?? {};
-		if (!property || !Object.hasOwn(binary, property)) {
-			const present = Object.keys(binary);
-			throw fail(
-				field,
-				`the input item has no such binary field` +
-					(present.length
-						? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
-						: ': it carries no file at all, so the previous node did not output one'),
-			);
-		}
-		const bytes = await binaryUpTo.call(this, i, property, MAX_ANSWER_BYTES);
-		if (bytes === 'too-large')
-			throw fail(
-				field,
-				`is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB: no receipt or authorization file of the SRI is (a receipt is at most 320 KB)`,
-			);
-		input = bytes;
-	}
+	const check = new Checker();
+	const { data, field } = await readXmlSource.call(
+		this,
+		i,
+		{
+			maxBytes: MAX_ANSWER_BYTES,
+			why: ': no receipt or authorization file of the SRI is (a receipt is at most 320 KB)',
+		},
+		check,
+	);
+	check.throwIfFailed(this.getNode(), i, ONLY_READS);
+	const input = data as string | Buffer;
 
 	let document: ReadDocument;
 	try {
@@ -135,5 +80,10 @@ export async function execute(
 	if ('unreadable' in presented)
 		throw fail(field, `holds a <comprobante> that cannot be read: ${presented.unreadable}`);
 	presented.xml = input;
-	return await withXmlFile.call(this, i, presented);
+	return await withXmlFile.call(
+		this,
+		i,
+		presented,
+		this.getNodeParameter('options', i, {}) as IDataObject,
+	);
 }
