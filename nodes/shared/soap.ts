@@ -72,7 +72,7 @@ const answerLimits = (maxBytes: number): Partial<XmlLimits> => ({
 });
 
 /** `Envelope/Body` of a SOAP 1.1 document, or undefined when the root is not a SOAP 1.1 envelope. */
-export function soapBody(root: XmlElement): XmlElement | undefined {
+function soapBody(root: XmlElement): XmlElement | undefined {
 	if (root.local !== 'Envelope' || root.ns !== SOAP_ENVELOPE_NS) return undefined;
 	return child(root, 'Body', SOAP_ENVELOPE_NS);
 }
