@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { markupWords, MESSAGE_SCAN_CHARS, trimEnd, withoutQuery } from '../../nodes/shared/text';
-import { bodyMessage } from '../../nodes/shared/transport';
+import { bodyMessage } from '../../nodes/shared/failures';
 import { Checker } from '../../nodes/shared/validate';
 
 const root = join(__dirname, '..', '..');
