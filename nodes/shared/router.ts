@@ -429,7 +429,10 @@ async function aggregate<Ctx extends RouterContext>(
 		const failure = scrub(
 			error instanceof Error && 'node' in error
 				? error
-				: new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error)),
+				: new NodeOperationError(
+						this.getNode(),
+						error instanceof Error ? error.message : String(error),
+					),
 		);
 		if (!this.continueOnFail()) throw failure;
 		out = [{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) } }];
