@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as cfdi from './actions/cfdi/Cfdi.resource';
+import * as diot from './actions/diot/Diot.resource';
 import { router } from './actions/router';
 
 /**
@@ -32,10 +33,14 @@ export class Sat implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'CFDI', value: 'cfdi' }],
+				options: [
+					{ name: 'CFDI', value: 'cfdi' },
+					{ name: 'DIOT (Monthly Third-Party Report)', value: 'diot' },
+				],
 				default: 'cfdi',
 			},
 			...cfdi.description,
+			...diot.description,
 		],
 	};
 
