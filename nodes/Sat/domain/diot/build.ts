@@ -315,14 +315,6 @@ export function buildDiot(inputs: readonly DiotInput[], settings: DiotSettings):
 		let counted = 0;
 		for (const payment of counting.payments) {
 			const day = (payment.date ?? '').slice(0, 10);
-			const rate = pesosRate(payment.currency, payment.rate);
-			if (!rate) {
-				problems.push([
-					input.index,
-					`${label(input)}: its payment of ${day} in ${payment.currency} has no exchange rate (TipoCambioP): not placed`,
-				]);
-				continue;
-			}
 			for (const doc of payment.documents) {
 				const invoice = byUuid.get(doc.uuid);
 				if (invoice && invoice.cfdi.type === 'I' && invoice.cfdi.method !== 'PPD') {
@@ -332,22 +324,24 @@ export function buildDiot(inputs: readonly DiotInput[], settings: DiotSettings):
 					]);
 					continue;
 				}
-				const equivalence =
-					doc.equivalence ??
-					(doc.currency === undefined || doc.currency === payment.currency ? ONE : undefined);
-				if (!equivalence) {
+				// ImpuestosDR are in the paid document's currency: pesos already for a document in MXN; otherwise
+				// turned into the payment's currency (÷ EquivalenciaDR) and into pesos (× TipoCambioP).
+				const currency = doc.currency ?? payment.currency ?? 'MXN';
+				const rate = pesosRate(payment.currency, payment.rate);
+				const equivalence = doc.equivalence ?? (currency === payment.currency ? ONE : undefined);
+				if (currency !== 'MXN' && (!rate || !equivalence)) {
 					problems.push([
 						input.index,
-						`${label(input)}: it pays ${doc.uuid} in ${doc.currency} with a payment in ${payment.currency} without EquivalenciaDR: not placed`,
+						`${label(input)}: it pays ${doc.uuid} in ${currency} with a payment of ${day} in ${payment.currency ?? 'no currency'} without ${rate ? 'EquivalenciaDR' : 'TipoCambioP'}, so the amounts cannot be turned into pesos: not placed`,
 					]);
 					continue;
 				}
+				const toPesos = (m: bigint) => (currency === 'MXN' ? m : convert(m, rate, equivalence));
 				if (!invoice)
 					warnings.push([
 						input.index,
 						`${label(input)}: its payment of ${day} pays invoice ${doc.uuid}, which is not among the input items: counted from the payment's own taxes (ImpuestosDR)`,
 					]);
-				const toPesos = (m: bigint) => convert(m, rate, equivalence);
 				for (const w of placePaid(line.amounts, doc, invoice?.cfdi, placement, toPesos))
 					problems.push([input.index, `${label(input)}: ${w}`]);
 				line.cfdis.add(uuid);
@@ -381,6 +375,8 @@ export function buildDiot(inputs: readonly DiotInput[], settings: DiotSettings):
 	const sums = new Map<string, bigint>();
 	const reported = new Set<string>();
 	for (const line of sorted) {
+		// A line no CFDI added to (a payment whose every document counted elsewhere): nothing to say.
+		if (!line.cfdis.size) continue;
 		const who =
 			line.kind === 'national'
 				? `Supplier ${line.rfc} (operation ${line.operation})`
