@@ -125,8 +125,7 @@ function chain(items, diot, { read = true, check = true, continueOnFail = false 
 /** The month's files as input items, and the SAT's simulator told what it answers for each. */
 function monthItems(period = PERIOD) {
 	const files = receivedMonth(period);
-	for (const f of files)
-		env.sat.pin(f.uuid, { re: f.emisorRfc, rr: f.receptorRfc, total: f.total, outcome: f.outcome });
+	env.sat.know(files);
 	return files.map((f) => fileItem(f.xml, { fileName: f.fileName }));
 }
 
