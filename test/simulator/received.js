@@ -100,6 +100,18 @@ export function shiftPeriod(period, delta) {
 	return `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}`;
 }
 
+/** The month before the one `now` falls in, in Mexico City (the DIOT node's default month), as `YYYY-MM`. */
+export function lastPeriod(now = Date.now()) {
+	const current = new Intl.DateTimeFormat('en-CA', {
+		timeZone: 'America/Mexico_City',
+		year: 'numeric',
+		month: '2-digit',
+	})
+		.format(now)
+		.slice(0, 7);
+	return shiftPeriod(current, -1);
+}
+
 /**
  * The month's CFDIs, in the order a folder lists them, with what each is for. `period` is the month the DIOT
  * reports.
