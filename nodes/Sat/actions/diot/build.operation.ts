@@ -7,10 +7,10 @@ import { megabytes } from '../../../shared/http';
 import type { AggregateModule, OperationResult } from '../../../shared/router';
 import { checkRfc } from '../../../shared/tax/rfc';
 import { describe } from '../../../shared/validate';
-import { DEFAULT_XML_LIMITS, XmlError } from '../../../shared/xml';
-import { NotACfdiError, readCfdi } from '../../domain/cfdi';
+import { DEFAULT_XML_LIMITS, parseXml, XmlError, type XmlElement } from '../../../shared/xml';
+import { NotACfdiError, versionOf } from '../../domain/cfdi';
 import { buildDiot, type DiotInput, type SupplierChoice } from '../../domain/diot/build';
-import { cfdiFacts } from '../../domain/diot/facts';
+import { cfdiFacts, fromJson, fromXml, type CfdiFacts } from '../../domain/diot/facts';
 import {
 	diotFile,
 	FIRST_PERIOD,
@@ -358,7 +358,7 @@ export async function execute(this: IExecuteFunctions): Promise<OperationResult>
 			);
 			continue;
 		}
-		let comprobante: IDataObject;
+		let cfdi: CfdiFacts;
 		if (binaries.includes(field)) {
 			const bytes = await binaryUpTo.call(this, i, field, DEFAULT_XML_LIMITS.maxBytes);
 			if (bytes === 'too-large') {
@@ -368,7 +368,11 @@ export async function execute(this: IExecuteFunctions): Promise<OperationResult>
 				continue;
 			}
 			try {
-				comprobante = readCfdi(bytes).comprobante;
+				// The package's XML reader and the CFDI reader's own rule for what is a CFDI (domain/cfdi.ts): read
+				// once, the facts taken from the elements themselves.
+				const root: XmlElement = parseXml(bytes, { maxBytes: DEFAULT_XML_LIMITS.maxBytes });
+				versionOf(root);
+				cfdi = cfdiFacts(fromXml(root));
 			} catch (error) {
 				// Not a problem of the file: a fault of this code, reported as it is.
 				if (!(error instanceof XmlError) && !(error instanceof NotACfdiError))
@@ -378,12 +382,15 @@ export async function execute(this: IExecuteFunctions): Promise<OperationResult>
 				);
 				continue;
 			}
-		} else if (isObject(json.comprobante)) comprobante = json.comprobante;
+		} else if (isObject(json.comprobante))
+			cfdi = cfdiFacts(
+				fromJson(json.comprobante),
+				typeof json.uuid === 'string' ? json.uuid : undefined,
+			);
 		else {
 			problems.push(`${itemLabel(i)} is ${notACfdi(json, field, binaries)}`);
 			continue;
 		}
-		const cfdi = cfdiFacts(comprobante, typeof json.uuid === 'string' ? json.uuid : undefined);
 		const about = typeof json.uuid === 'string' && json.uuid.toUpperCase() === cfdi.uuid;
 		const status =
 			about && (typeof json.estado === 'string' || typeof json.found === 'boolean')

@@ -1,11 +1,13 @@
+import { attribute, type XmlElement } from '../../../shared/xml';
 import { decimalOf, toMicros, type Decimal } from './amounts';
 
 /**
- * What the DIOT needs from one CFDI, read from the CFDI as JSON (`comprobante`: what the SAT node's CFDI reader
- * makes of the XML, and what Read CFDI XML outputs), by the SAT's names (Anexo 20: cfdv40.xsd, cfdv33.xsd,
- * cfdv32.xsd; the payments complement Pagos20.xsd). Read tolerantly: an element the schema lets repeat may be a
- * list or a single object, an amount a number or a decimal text, so the same reading serves every version of the
- * reader's JSON and items a workflow built itself. Pure: nothing here decides what counts, only what the CFDI says.
+ * What the DIOT needs from one CFDI, by the SAT's names (Anexo 20: cfdv40.xsd, cfdv33.xsd, cfdv32.xsd; the
+ * payments complement Pagos20.xsd), read once, the same way, from either of its two forms (`CfdiSource`): the XML
+ * itself, as the package's XML reader parsed it, or the CFDI as JSON (`comprobante`, what Read CFDI XML outputs).
+ * The JSON is read tolerantly: an element the schema lets repeat may be a list or a single object, an amount a
+ * number or a decimal text, so every version of the reader's JSON and items a workflow built itself read alike.
+ * Pure: nothing here decides what counts, only what the CFDI says.
  */
 
 /** A tax line: a concepto's `Traslado`/`Retencion`, or a paid document's `TrasladoDR`/`RetencionDR`. */
@@ -81,20 +83,49 @@ export interface CfdiFacts {
 	unreadable: string[];
 }
 
-type Node = Record<string, unknown>;
-
-/** An element the schema lets repeat: a list, a single object, or nothing. */
-function all(value: unknown): Node[] {
-	const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-	return list.filter((v): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v));
+/** An element of a CFDI in either form: its attributes and its children by local name. */
+interface CfdiSource {
+	/** The attribute's value: text (the XML) or text or a number (the JSON); undefined when absent. */
+	attr(name: string): unknown;
+	/** The child elements of that local name, in document order (none when absent). */
+	kids(local: string): CfdiSource[];
 }
 
-/** An element that occurs once (the first one, if a list). */
-const one = (value: unknown): Node | undefined => all(value)[0];
+/** A CFDI's element as the XML reader parsed it. */
+export function fromXml(element: XmlElement): CfdiSource {
+	return {
+		attr: (name) => attribute(element, name),
+		kids: (local) => element.children.filter((c) => c.local === local).map(fromXml),
+	};
+}
+
+type Json = Record<string, unknown>;
+
+/** A CFDI's element as JSON: a child the schema lets repeat may be a list or a single object. */
+export function fromJson(object: Json): CfdiSource {
+	return {
+		attr: (name) => object[name],
+		kids: (local) => {
+			const value = object[local];
+			const list = Array.isArray(value)
+				? value
+				: value === undefined || value === null
+					? []
+					: [value];
+			return list
+				.filter((v): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v))
+				.map(fromJson);
+		},
+	};
+}
+
+/** An element that occurs once (the first one). */
+const one = (node: CfdiSource | undefined, local: string): CfdiSource | undefined =>
+	node?.kids(local)[0];
 
 /** An attribute as trimmed text (a number written as text too), undefined when absent or empty. */
-function text(node: Node | undefined, name: string): string | undefined {
-	const value = node?.[name];
+function text(node: CfdiSource | undefined, name: string): string | undefined {
+	const value = node?.attr(name);
 	if (typeof value === 'number') return String(value);
 	if (typeof value !== 'string') return undefined;
 	return value.trim() || undefined;
@@ -103,27 +134,35 @@ function text(node: Node | undefined, name: string): string | undefined {
 /** CFDI 3.2's words for the type of CFDI. */
 const TYPES_32: Readonly<Record<string, string>> = { ingreso: 'I', egreso: 'E', traslado: 'T' };
 
-/** Reads one CFDI's `comprobante`. `uuid` stands in when the JSON has no stamp (an item a workflow built). */
-export function cfdiFacts(comprobante: Node, uuid?: string): CfdiFacts {
+/** Reads one CFDI from its root (`Comprobante`). `uuid` stands in when it has no stamp (an item a workflow built). */
+export function cfdiFacts(comprobante: CfdiSource, uuid?: string): CfdiFacts {
 	const unreadable: string[] = [];
 	const v32 = text(comprobante, 'version') === '3.2';
 	const name = (n40: string, n32: string) => (v32 ? n32 : n40);
-	const amountOf = (node: Node | undefined, attr: string, where: string): bigint | undefined => {
-		const value = node?.[attr];
+	const amountOf = (
+		node: CfdiSource | undefined,
+		attr: string,
+		where: string,
+	): bigint | undefined => {
+		const value = node?.attr(attr);
 		if (value === undefined || value === null || value === '') return undefined;
 		const d = decimalOf(value);
 		if (d) return toMicros(d);
 		unreadable.push(`${where} ${attr} ${JSON.stringify(value)} is not an amount`);
 		return undefined;
 	};
-	const rateOf = (node: Node | undefined, attr: string, where: string): Decimal | undefined => {
-		const value = node?.[attr];
+	const rateOf = (
+		node: CfdiSource | undefined,
+		attr: string,
+		where: string,
+	): Decimal | undefined => {
+		const value = node?.attr(attr);
 		if (value === undefined || value === null || value === '') return undefined;
 		const d = decimalOf(value);
 		if (!d) unreadable.push(`${where} ${attr} ${JSON.stringify(value)} is not a number`);
 		return d;
 	};
-	const taxLine = (node: Node, suffix: string, where: string): TaxLine => ({
+	const taxLine = (node: CfdiSource, suffix: string, where: string): TaxLine => ({
 		tax: text(node, `Impuesto${suffix}`),
 		factor: text(node, `TipoFactor${suffix}`),
 		rate: rateOf(node, `TasaOCuota${suffix}`, where),
@@ -131,33 +170,34 @@ export function cfdiFacts(comprobante: Node, uuid?: string): CfdiFacts {
 		amount: amountOf(node, `Importe${suffix}`, where),
 	});
 
-	const stamp = all(comprobante.Complemento)
-		.map((c) => one(c.TimbreFiscalDigital))
-		.find((t) => t !== undefined);
+	const complementos = comprobante.kids('Complemento');
+	const stamp = complementos.map((c) => one(c, 'TimbreFiscalDigital')).find((t) => t !== undefined);
 	const type = text(comprobante, name('TipoDeComprobante', 'tipoDeComprobante'));
-	const emisor = one(comprobante.Emisor);
-	const conceptos = all(one(comprobante.Conceptos)?.Concepto).map((c, k) => {
+	const emisor = one(comprobante, 'Emisor');
+	const conceptos = (one(comprobante, 'Conceptos')?.kids('Concepto') ?? []).map((c, k) => {
 		const where = `Concepto ${k + 1}`;
-		const impuestos = one(c.Impuestos);
+		const impuestos = one(c, 'Impuestos');
 		const importe = amountOf(c, name('Importe', 'importe'), where) ?? 0n;
 		return {
 			objetoImp: text(c, 'ObjetoImp'),
 			amount: importe - (amountOf(c, 'Descuento', where) ?? 0n),
-			traslados: all(one(impuestos?.Traslados)?.Traslado).map((t) => taxLine(t, '', where)),
-			retenciones: all(one(impuestos?.Retenciones)?.Retencion).map((t) => taxLine(t, '', where)),
+			traslados: (one(impuestos, 'Traslados')?.kids('Traslado') ?? []).map((t) =>
+				taxLine(t, '', where),
+			),
+			retenciones: (one(impuestos, 'Retenciones')?.kids('Retencion') ?? []).map((t) =>
+				taxLine(t, '', where),
+			),
 		};
 	});
 
-	const pagos = all(comprobante.Complemento)
-		.map((c) => one(c.Pagos))
-		.find((p) => p !== undefined);
-	const payments = all(pagos?.Pago).map((pago, k) => ({
+	const pagos = complementos.map((c) => one(c, 'Pagos')).find((p) => p !== undefined);
+	const payments = (pagos?.kids('Pago') ?? []).map((pago, k) => ({
 		date: text(pago, 'FechaPago'),
 		currency: text(pago, 'MonedaP'),
 		rate: rateOf(pago, 'TipoCambioP', `Pago ${k + 1}`),
-		documents: all(pago.DoctoRelacionado).map((d, j) => {
+		documents: pago.kids('DoctoRelacionado').map((d, j) => {
 			const where = `Pago ${k + 1} DoctoRelacionado ${j + 1}`;
-			const impuestos = one(d.ImpuestosDR);
+			const impuestos = one(d, 'ImpuestosDR');
 			return {
 				uuid: (text(d, 'IdDocumento') ?? '').toUpperCase(),
 				currency: text(d, 'MonedaDR'),
@@ -165,8 +205,10 @@ export function cfdiFacts(comprobante: Node, uuid?: string): CfdiFacts {
 				paid: amountOf(d, 'ImpPagado', where),
 				objetoImp: text(d, 'ObjetoImpDR'),
 				hasTaxes: impuestos !== undefined,
-				traslados: all(one(impuestos?.TrasladosDR)?.TrasladoDR).map((t) => taxLine(t, 'DR', where)),
-				retenciones: all(one(impuestos?.RetencionesDR)?.RetencionDR).map((t) =>
+				traslados: (one(impuestos, 'TrasladosDR')?.kids('TrasladoDR') ?? []).map((t) =>
+					taxLine(t, 'DR', where),
+				),
+				retenciones: (one(impuestos, 'RetencionesDR')?.kids('RetencionDR') ?? []).map((t) =>
 					taxLine(t, 'DR', where),
 				),
 			};
@@ -183,7 +225,7 @@ export function cfdiFacts(comprobante: Node, uuid?: string): CfdiFacts {
 		rate: rateOf(comprobante, 'TipoCambio', 'Comprobante'),
 		issuerRfc: text(emisor, name('Rfc', 'rfc'))?.toUpperCase(),
 		issuerName: text(emisor, name('Nombre', 'nombre')),
-		receiverRfc: text(one(comprobante.Receptor), name('Rfc', 'rfc'))?.toUpperCase(),
+		receiverRfc: text(one(comprobante, 'Receptor'), name('Rfc', 'rfc'))?.toUpperCase(),
 		total: amountOf(comprobante, name('Total', 'total'), 'Comprobante'),
 		conceptos: v32 ? [] : conceptos,
 		paymentsVersion: text(pagos, 'Version'),
