@@ -315,6 +315,56 @@ function notACfdi(json: IDataObject, field: string, binaries: string[]): string 
 const isObject = (v: unknown): v is IDataObject =>
 	typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** How many input items' files are read at the same time: n8n's binary store reads each from disk. */
+const FILES_AT_ONCE = 8;
+
+/**
+ * Item `i`'s CFDI, read from its file in binary field `field` (preferred: the package's XML reader and the CFDI
+ * reader's own rule for what is a CFDI, domain/cfdi.ts) or from its JSON (Read CFDI XML's `comprobante`), with the
+ * status it carries about that CFDI; or why it is not a CFDI, naming the item.
+ */
+async function readItem(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+): Promise<DiotInput | string> {
+	const item = this.getInputData()[i];
+	const json = item.json ?? {};
+	const binaries = Object.keys(item.binary ?? {});
+	if (typeof json.error === 'string')
+		return `${itemLabel(i)} is an error of the previous node, not a CFDI: ${JSON.stringify(json.error)}`;
+	let cfdi: CfdiFacts;
+	if (binaries.includes(field)) {
+		const bytes = await binaryUpTo.call(this, i, field, DEFAULT_XML_LIMITS.maxBytes);
+		if (bytes === 'too-large')
+			return `${itemLabel(i)} binary field "${field}": is larger than ${megabytes(DEFAULT_XML_LIMITS.maxBytes)}, which no CFDI is`;
+		try {
+			const root: XmlElement = parseXml(bytes, { maxBytes: DEFAULT_XML_LIMITS.maxBytes });
+			versionOf(root);
+			cfdi = cfdiFacts(fromXml(root));
+		} catch (error) {
+			// Not a problem of the file: a fault of this code, reported as it is.
+			if (!(error instanceof XmlError) && !(error instanceof NotACfdiError))
+				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			return `${itemLabel(i)} binary field "${field}": ${error instanceof XmlError ? `is not XML the package can read: ${error.message}` : error.message}`;
+		}
+	} else if (isObject(json.comprobante))
+		cfdi = cfdiFacts(
+			fromJson(json.comprobante),
+			typeof json.uuid === 'string' ? json.uuid : undefined,
+		);
+	else return `${itemLabel(i)} is ${notACfdi(json, field, binaries)}`;
+	const about = typeof json.uuid === 'string' && json.uuid.toUpperCase() === cfdi.uuid;
+	const status =
+		about && (typeof json.estado === 'string' || typeof json.found === 'boolean')
+			? {
+					estado: typeof json.estado === 'string' ? json.estado : undefined,
+					found: typeof json.found === 'boolean' ? json.found : undefined,
+				}
+			: undefined;
+	return { index: i, cfdi, status };
+}
+
 /**
  * The DIOT of a month from every input item: one output item with the file (binary) and, in JSON, a row per
  * supplier (its fields named in words, the CFDIs it came from), totals, warnings (what was left out, and why) and
@@ -347,59 +397,19 @@ export async function execute(this: IExecuteFunctions): Promise<OperationResult>
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	if (problems.length) throw badInput(this, problems, "Fix the node's parameters and run again.");
 
-	// Every item, read: its CFDI from its file (preferred) or from its JSON, and the status it carries.
+	// Every item, read: its CFDI from its file (preferred) or from its JSON, and the status it carries. Files are
+	// read a few at a time (n8n's binary store reads each one from disk), the results kept in item order.
+	const read: Array<DiotInput | string> = new Array(items.length);
+	let next = 0;
+	const worker = async () => {
+		for (let i = next++; i < items.length; i = next++)
+			read[i] = await readItem.call(this, i, field);
+	};
+	await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, items.length) }, worker));
 	const inputs: DiotInput[] = [];
-	for (let i = 0; i < items.length; i++) {
-		const json = items[i].json ?? {};
-		const binaries = Object.keys(items[i].binary ?? {});
-		if (typeof json.error === 'string') {
-			problems.push(
-				`${itemLabel(i)} is an error of the previous node, not a CFDI: ${JSON.stringify(json.error)}`,
-			);
-			continue;
-		}
-		let cfdi: CfdiFacts;
-		if (binaries.includes(field)) {
-			const bytes = await binaryUpTo.call(this, i, field, DEFAULT_XML_LIMITS.maxBytes);
-			if (bytes === 'too-large') {
-				problems.push(
-					`${itemLabel(i)} binary field "${field}": is larger than ${megabytes(DEFAULT_XML_LIMITS.maxBytes)}, which no CFDI is`,
-				);
-				continue;
-			}
-			try {
-				// The package's XML reader and the CFDI reader's own rule for what is a CFDI (domain/cfdi.ts): read
-				// once, the facts taken from the elements themselves.
-				const root: XmlElement = parseXml(bytes, { maxBytes: DEFAULT_XML_LIMITS.maxBytes });
-				versionOf(root);
-				cfdi = cfdiFacts(fromXml(root));
-			} catch (error) {
-				// Not a problem of the file: a fault of this code, reported as it is.
-				if (!(error instanceof XmlError) && !(error instanceof NotACfdiError))
-					throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
-				problems.push(
-					`${itemLabel(i)} binary field "${field}": ${error instanceof XmlError ? `is not XML the package can read: ${error.message}` : error.message}`,
-				);
-				continue;
-			}
-		} else if (isObject(json.comprobante))
-			cfdi = cfdiFacts(
-				fromJson(json.comprobante),
-				typeof json.uuid === 'string' ? json.uuid : undefined,
-			);
-		else {
-			problems.push(`${itemLabel(i)} is ${notACfdi(json, field, binaries)}`);
-			continue;
-		}
-		const about = typeof json.uuid === 'string' && json.uuid.toUpperCase() === cfdi.uuid;
-		const status =
-			about && (typeof json.estado === 'string' || typeof json.found === 'boolean')
-				? {
-						estado: typeof json.estado === 'string' ? json.estado : undefined,
-						found: typeof json.found === 'boolean' ? json.found : undefined,
-					}
-				: undefined;
-		inputs.push({ index: i, cfdi, status });
+	for (const r of read) {
+		if (typeof r === 'string') problems.push(r);
+		else inputs.push(r);
 	}
 	if (problems.length)
 		throw badInput(
