@@ -23,6 +23,7 @@ import { benchSandbox, HEADER_AUTH } from './setup.mjs';
 import { benchTrustedIssuing, emptyPartnersToken } from './trust.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 import { benchXml } from './xml.mjs';
+import { benchDiot } from './diot.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3); // runs of the sections that run `n8n execute`
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10); // rounds of the item-by-item section
@@ -205,6 +206,7 @@ ${issuingSection}
 ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.total) * 1000).toFixed(0)} | ${r.peakMb.toFixed(0)} MB |`).join('\n')}
 
 ${webhooks.markdown}
+${await benchDiot({ sb, log, runs: RUNS })}
 ${xmlSection}
 ## Package
 
