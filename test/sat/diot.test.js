@@ -299,6 +299,54 @@ describe('input: the file, else the JSON Read CFDI XML outputs', () => {
 		expect(json.warnings).toHaveLength(7);
 	});
 
+	test("a foreign supplier's invoice, which is no CFDI, as JSON a workflow built: lists as single objects, amounts as numbers, its invoice number as uuid", async () => {
+		const invoice = {
+			uuid: 'INV-77',
+			comprobante: {
+				Version: '4.0',
+				Fecha: `${PERIOD}-08T00:00:00`,
+				TipoDeComprobante: 'I',
+				MetodoPago: 'PUE',
+				Moneda: 'USD',
+				TipoCambio: 18.5,
+				Emisor: { Rfc: 'XEXX010101000', Nombre: 'ACME | SOFTWARE LTD' },
+				Receptor: { Rfc: TAXPAYER.rfc },
+				Conceptos: {
+					Concepto: {
+						Importe: 100,
+						ObjetoImp: '02',
+						Impuestos: {
+							Traslados: {
+								Traslado: {
+									Base: 100,
+									Impuesto: '002',
+									TipoFactor: 'Tasa',
+									TasaOCuota: 0.16,
+									Importe: 16,
+								},
+							},
+						},
+					},
+				},
+			},
+		};
+		const { json, error } = await diot(
+			[{ json: invoice }],
+			diotParameters({ foreignSupplier: { country: 'GBR' } }),
+			{
+				read: false,
+				check: false,
+			},
+		);
+		expect(error).toBeUndefined();
+		// 100.00 USD × 18.5 = 1,850.00 → field 16; IVA 16.00 × 18.5 = 296.00 → field 26. No tax ID given: field 4 empty.
+		// The "|" of the name cannot be in the file: a space.
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '05', 2: '07', 5: 'ACME SOFTWARE LTD', 6: 'GBR', 16: 1850, 26: 296, 54: '01' }),
+		]);
+		expect(json.rows[0].cfdis).toEqual(['INV-77']);
+	});
+
 	test('an item without the Input Binary Field is read from its JSON', async () => {
 		const { item } = await diot(monthItems(), diotParameters({ binaryPropertyName: 'cfdi' }));
 		expect(fileText(item).split('\n')).toEqual(handComputed(PERIOD).lines);
