@@ -1,6 +1,5 @@
 /** @import { IDataObject, INodeExecutionData, IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
-import { PACKAGE } from '../harness/engine';
 import { cfdiXml } from '../simulator/cfdi';
 import {
 	FOREIGN_SUPPLIER,
@@ -10,7 +9,7 @@ import {
 	TAXPAYER,
 	uuidOf,
 } from '../simulator/received';
-import { fileItem, startSat } from './setup';
+import { fileItem, satWorkflow, startSat } from './setup';
 /** @import { SatEnv } from './setup' */
 
 /**
@@ -43,20 +42,14 @@ const diotParameters = (extra = {}) => ({
 });
 
 /**
- * Start → Input (the items) → [Read CFDI XML →] [Check CFDI Status →] DIOT, as a bookkeeper wires them.
+ * Start → Input (the items) → [Read CFDI XML →] [Check CFDI Status →] DIOT, as a bookkeeper wires them: the SAT's
+ * test workflow (setup.js) with the steps before the DIOT put in.
  * @param {INodeExecutionData[]} items
  * @returns {IWorkflowBase}
  */
 function chain(items, diot, { read = true, check = true, continueOnFail = false } = {}) {
-	const sat = (id, name, parameters, extra = {}) => ({
-		id,
-		name,
-		type: `${PACKAGE}.sat`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		...extra,
-	});
+	const workflow = satWorkflow(diot, items, continueOnFail);
+	const sat = (id, name, parameters) => ({ ...workflow.nodes[2], id, name, parameters });
 	const steps = [
 		...(read
 			? [
@@ -80,46 +73,16 @@ function chain(items, diot, { read = true, check = true, continueOnFail = false 
 					}),
 				]
 			: []),
-		sat('d', 'DIOT', diot, continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-	];
-	const names = ['Input', ...steps.map((s) => s.name)];
-	return /** @type {IWorkflowBase} */ (
-		/** @type {unknown} */ ({
-			id: 'wf',
-			name: 'test diot',
-			active: false,
-			isArchived: false,
-			activeVersionId: null,
-			createdAt: new Date(),
-			updatedAt: new Date(),
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				{
-					id: 't',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'c',
-					name: 'Input',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [0, 0],
-					parameters: { jsCode: `return ${JSON.stringify(items)};` },
-				},
-				...steps,
-			],
-			connections: Object.fromEntries([
-				['Start', { main: [[{ node: 'Input', type: 'main', index: 0 }]] }],
-				...names
-					.slice(0, -1)
-					.map((n, k) => [n, { main: [[{ node: names[k + 1], type: 'main', index: 0 }]] }]),
-			]),
-		})
+	].map(({ onError: _, ...node }) => node);
+	workflow.nodes[2].name = 'DIOT';
+	workflow.nodes.splice(2, 0, ...steps);
+	const names = ['Start', 'Input', ...steps.map((s) => s.name), 'DIOT'];
+	workflow.connections = Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((n, k) => [n, { main: [[{ node: names[k + 1], type: 'main', index: 0 }]] }]),
 	);
+	return workflow;
 }
 
 /** The month's files as input items, and the SAT's simulator told what it answers for each. */
