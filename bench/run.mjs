@@ -26,6 +26,7 @@ import { benchSandbox, HEADER_AUTH } from './setup.mjs';
 import { benchTrustedIssuing, emptyPartnersToken } from './trust.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 import { benchXml } from './xml.mjs';
+import { benchDiot } from './diot.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3); // runs of the sections that run `n8n execute`
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10); // rounds of the item-by-item section
@@ -212,6 +213,7 @@ ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.tot
 
 ${webhooks.markdown}
 ${memorySection}
+${await benchDiot({ sb, log, runs: RUNS })}
 ${xmlSection}
 ${await benchAts({ sb, log, runs: RUNS })}
 ## Package

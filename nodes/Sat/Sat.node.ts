@@ -6,11 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as cfdi from './actions/cfdi/Cfdi.resource';
+import * as diot from './actions/diot/Diot.resource';
 import { router } from './actions/router';
 
 /**
- * Mexico's tax authority itself, without an account: a CFDI's status from the SAT's public status service, and
- * a CFDI's XML read into rows. Operations live in actions/<resource>/.
+ * Mexico's tax authority itself, without an account: a CFDI's status from the SAT's public status service, a
+ * CFDI's XML read into rows, and the month's DIOT file built from the month's CFDIs. Operations live in
+ * actions/<resource>/.
  */
 export class Sat implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,7 +23,7 @@ export class Sat implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			"Check a CFDI's status (vigente, cancelado) with the SAT's public service, and read CFDI XML into rows; no account needed",
+			"Check a CFDI's status (vigente, cancelado) with the SAT's public service, read CFDI XML into rows, and build the monthly DIOT file; no account needed",
 		defaults: { name: 'SAT (Mexico)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -32,10 +34,14 @@ export class Sat implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'CFDI', value: 'cfdi' }],
+				options: [
+					{ name: 'CFDI', value: 'cfdi' },
+					{ name: 'DIOT (Monthly Third-Party Report)', value: 'diot' },
+				],
 				default: 'cfdi',
 			},
 			...cfdi.description,
+			...diot.description,
 		],
 	};
 

@@ -74,7 +74,9 @@ export function readMaxFileBytes(
 /**
  * The bytes of binary field `property` of input item `i`, or 'too-large' once they pass `limit`: a file n8n
  * keeps in its binary-data store is read as a stream and abandoned at the limit, so a huge file is never
- * held in memory whole (files a node read into the item itself are already in memory).
+ * held in memory whole (files a node read into the item itself are already in memory). A stored file whose size
+ * n8n recorded (`bytes`, n8n 2.x) within the limit is read in one call instead: several times faster than n8n's
+ * stream for small files (a month of 5,000 CFDIs, bench/diot.mjs).
  */
 export async function binaryUpTo(
 	this: IExecuteFunctions,
@@ -83,7 +85,7 @@ export async function binaryUpTo(
 	limit: number,
 ): Promise<Buffer | 'too-large'> {
 	const data = this.helpers.assertBinaryData(i, property);
-	if (!data.id) {
+	if (!data.id || (typeof data.bytes === 'number' && data.bytes <= limit)) {
 		const bytes = await this.helpers.getBinaryDataBuffer(i, property);
 		return bytes.length > limit ? 'too-large' : bytes;
 	}

@@ -527,7 +527,8 @@ function withServiceAddresses(workflow, sim) {
 /**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder; the folder of
- * received SRI receipts is filled with last month's, the ones the SRI simulator holds).
+ * received SRI receipts is filled with last month's, the ones the SRI simulator holds, and the folder of last
+ * month's received CFDIs with the ones the SAT simulator knows).
  * In the sandbox they are filled with demo data seeded in the simulators, and the nodes without a credential ask
  * their simulator (withServiceAddresses); the files are not changed.
  */
@@ -551,6 +552,14 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 	}
 	const folder = join(userFolder, '.n8n-files', 'cfdi'); // inside n8n's default allowed folder for file nodes
 	if (text.includes('/home/node/cfdi/')) mkdirSync(folder, { recursive: true });
+	// Last month's received CFDIs (the DIOT example reads them), which the SAT's simulator knows.
+	if (text.includes('/home/node/cfdi/recibidos/')) {
+		const { lastPeriod, receivedMonth } = requireTestModule('simulator/received');
+		const files = receivedMonth(lastPeriod());
+		mkdirSync(join(folder, 'recibidos'), { recursive: true });
+		for (const f of files) writeFileSync(join(folder, 'recibidos', f.fileName), f.xml);
+		sim.sat.know(files);
+	}
 	text = text
 		.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'")
 		.replaceAll('/home/node/cfdi/', `${folder}/`);

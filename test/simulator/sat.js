@@ -240,6 +240,17 @@ export class SatSimulator {
 		});
 	}
 
+	/**
+	 * The CFDIs the SAT knows (a month of received CFDIs for `npm run dev`, see received.js): each pinned to its
+	 * outcome (a code of OUTCOMES, Vigente when none) and to its own RFCs and total, so asked with other data it is
+	 * not found, as the SAT answers.
+	 * @param {Array<{ uuid: string; emisorRfc: string; receptorRfc: string; total: string; outcome?: string }>} cfdis
+	 */
+	know(cfdis) {
+		for (const c of cfdis)
+			this.pin(c.uuid, { re: c.emisorRfc, rr: c.receptorRfc, total: c.total, outcome: c.outcome });
+	}
+
 	/** @param {RouteTable} router */
 	register(router) {
 		router.add('POST', '/ConsultaCFDIService.svc', (req) => this.consulta(req));

@@ -5,4 +5,5 @@
  */
 export type SatMap = {
 	cfdi: 'checkStatus' | 'readXml';
+	diot: 'build';
 };

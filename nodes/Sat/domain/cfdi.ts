@@ -84,7 +84,7 @@ export function readCfdi(
 }
 
 /** The version of a `Comprobante` root, or a NotACfdiError that says what the XML is instead. */
-function versionOf(root: XmlElement): CfdiVersion {
+export function versionOf(root: XmlElement): CfdiVersion {
 	if (RETENTION_NAMESPACE.test(root.ns))
 		throw new NotACfdiError(
 			`it is a retention CFDI (<${root.name}> in ${root.ns}), which this node does not read: Read CFDI XML and Check CFDI Status take CFDI 4.0, 3.3 and 3.2 invoices (ingreso, egreso, traslado, nómina, pago)`,

@@ -1,0 +1,166 @@
+/**
+ * The DIOT file of 2025 onward: the SAT's "Instructivo para el armado del archivo de carga masiva — DIOT" (January
+ * 2025, §3, for periods from 2025), whose field table is known from a field-by-field public transcription
+ * (soyisracastro/sat-dm, docs/diot-2025.md) that agrees index by index with Odoo 19's exporter
+ * (l10n_mx_reports/models/account_diot.py, `data[0..53]`). One line per third party, 54 fields separated by `|`
+ * (53 pipes, none at the end), no header, UTF-8; amounts in whole pesos, no sign, no decimals, no thousands
+ * separator, at most 14 digits. See docs/sat.md, "DIOT", for what the node decided where sources disagree.
+ */
+
+/** The first period of this layout: earlier periods use the SAT's previous layout, which this node does not write. */
+export const FIRST_PERIOD = '2025-01';
+
+/** An amount field's 5 categories of IVA acts (fields 8–17, 18–27, 28–47 repeat them in this order). */
+const CATEGORIES = [
+	['8_north', 'en la región fronteriza norte (IVA 8 %)'],
+	['8_south', 'en la región fronteriza sur (IVA 8 %)'],
+	['16', 'a la tasa del 16 % de IVA'],
+	['imports_goods_16', 'en la importación por aduana de bienes tangibles a la tasa del 16 %'],
+	['imports_services_16', 'en la importación de bienes intangibles y servicios a la tasa del 16 %'],
+] as const;
+
+/** A field of the line: its key in the output's JSON (English words) and its name in the SAT's instructions. */
+interface DiotField {
+	key: string;
+	name: string;
+}
+
+/** The 54 fields, in file order (field N is `DIOT_FIELDS[N - 1]`). */
+export const DIOT_FIELDS: readonly DiotField[] = [
+	{ key: 'supplier_type', name: 'Tipo de tercero' },
+	{ key: 'operation_type', name: 'Tipo de operación' },
+	{ key: 'rfc', name: 'Registro Federal de Contribuyentes' },
+	{ key: 'foreign_tax_id', name: 'Número de identificación fiscal' },
+	{ key: 'foreign_name', name: 'Nombre del extranjero' },
+	{ key: 'country', name: 'País o jurisdicción de residencia fiscal' },
+	{ key: 'jurisdiction', name: 'Especificar lugar de jurisdicción fiscal' },
+	// 8–17: value of the acts paid, and its returns, discounts and rebates, per category.
+	...CATEGORIES.flatMap(([key, words]) => [
+		{ key: `paid_${key}`, name: `Valor de los actos o actividades pagados ${words}` },
+		{
+			key: `returns_${key}`,
+			name: `Devoluciones, descuentos y bonificaciones sobre los actos pagados ${words}`,
+		},
+	]),
+	// 18–27: IVA creditable, exclusively from taxed acts / associated with acts for which a proportion applied.
+	...CATEGORIES.flatMap(([key, words]) => [
+		{
+			key: `creditable_iva_${key}`,
+			name: `IVA acreditable de los actos pagados ${words}, exclusivamente de actividades gravadas`,
+		},
+		{
+			key: `creditable_iva_${key}_proportional`,
+			name: `IVA acreditable de los actos pagados ${words}, asociado a actividades por las que se aplicó una proporción`,
+		},
+	]),
+	// 28–47: IVA not creditable: by proportion, requirements not met, exempt acts, acts not subject.
+	...CATEGORIES.flatMap(([key, words]) =>
+		(
+			[
+				['proportional', 'por proporción'],
+				['requirements', 'por no cumplir requisitos'],
+				['exempt', 'de actividades exentas'],
+				['not_subject', 'de actividades no objeto'],
+			] as const
+		).map(([reason, why]) => ({
+			key: `non_creditable_iva_${key}_${reason}`,
+			name: `IVA no acreditable de los actos pagados ${words}, ${why}`,
+		})),
+	),
+	{ key: 'iva_withheld', name: 'IVA retenido por el contribuyente' },
+	{
+		key: 'exempt_imports',
+		name: 'Actos pagados en la importación de bienes y servicios por los que no se pagará el IVA (exentos)',
+	},
+	{ key: 'exempt', name: 'Actos pagados por los que no se pagará el IVA (exentos)' },
+	{ key: 'paid_0', name: 'Demás actos pagados a la tasa del 0 % de IVA' },
+	{ key: 'not_subject', name: 'Actos no objeto del IVA realizados en territorio nacional' },
+	{
+		key: 'not_subject_abroad',
+		name: 'Actos no objeto del IVA por no contar con establecimiento en territorio nacional',
+	},
+	{
+		key: 'fiscal_effect',
+		name: 'Manifiesto de que se dio efectos fiscales a los comprobantes',
+	},
+];
+
+/** The number (1–54) of the field named `key`. */
+export function fieldNumber(key: string): number {
+	const n = DIOT_FIELDS.findIndex((f) => f.key === key);
+	if (n < 0) throw new Error(`No DIOT field is named ${key}`);
+	return n + 1;
+}
+
+/** Fields 8–53: amounts. */
+export const AMOUNT_KEYS: readonly string[] = DIOT_FIELDS.slice(7, 53).map((f) => f.key);
+
+/** Each value field and the returns field that must not exceed it (the SAT's check, per the transcription). */
+export const RETURNS_OF: ReadonlyArray<[value: string, returns: string]> = CATEGORIES.map(
+	([key]) => [`paid_${key}`, `returns_${key}`],
+);
+
+/** Each value field and its creditable IVA field: IVA is entered only when the value is above zero. */
+export const IVA_OF: ReadonlyArray<[value: string, iva: string]> = CATEGORIES.map(([key]) => [
+	`paid_${key}`,
+	`creditable_iva_${key}`,
+]);
+
+/** Tipo de tercero (2025 catalog). */
+export const SUPPLIER_TYPES = { national: '04', foreign: '05', global: '15' } as const;
+
+export type SupplierKind = keyof typeof SUPPLIER_TYPES;
+
+/** Tipo de operación (2025 catalog), in the SAT's words. */
+export const OPERATION_TYPES: Readonly<Record<string, string>> = {
+	'02': 'Enajenación de bienes',
+	'03': 'Prestación de servicios profesionales',
+	'06': 'Uso o goce temporal de bienes',
+	'07': 'Importación de bienes o servicios',
+	'08': 'Importación por transferencia virtual',
+	'85': 'Otros',
+	'87': 'Operaciones globales',
+};
+
+/** The types of operation each type of third party may have (2025 catalog). */
+export const OPERATIONS_OF: Readonly<Record<SupplierKind, readonly string[]>> = {
+	national: ['02', '03', '06', '08', '85'],
+	foreign: ['02', '03', '07'],
+	global: ['87'],
+};
+
+/** The RFC of the global line and of the public in general (público en general). */
+export const GLOBAL_RFC = 'XAXX010101000';
+
+/** The RFC that stands for a foreign party without a Mexican RFC. */
+export const FOREIGN_RFC = 'XEXX010101000';
+
+/** A text field as the file may hold it: no `|`, no line breaks or tabs, single spaces, at most `max` characters. */
+export function fieldText(value: string, max: number): string {
+	return value
+		.replace(/[|\p{Cc}]+/gu, ' ')
+		.replace(/ {2,}/g, ' ')
+		.trim()
+		.slice(0, max);
+}
+
+/**
+ * One line of the file: the 54 fields in order, joined by `|`. An amount of 0 is written empty (both are accepted;
+ * Odoo 19 writes empty); the manifest (field 54) is always written.
+ */
+export function diotLine(values: Readonly<Record<string, string | bigint | undefined>>): string {
+	return DIOT_FIELDS.map(({ key }) => {
+		const value = values[key];
+		if (value === undefined) return '';
+		if (typeof value === 'bigint') return value === 0n ? '' : value.toString();
+		return value;
+	}).join('|');
+}
+
+/**
+ * The file: UTF-8 without a byte-order mark, lines separated by LF, no line break after the last — exactly what
+ * Odoo 19 uploads (the SAT's instructions say only UTF-8; see docs/sat.md for the other format in use).
+ */
+export function diotFile(lines: readonly string[]): Buffer {
+	return Buffer.from(lines.join('\n'), 'utf8');
+}

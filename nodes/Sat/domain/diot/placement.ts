@@ -1,0 +1,99 @@
+import { equalsMicros, moneyText } from './amounts';
+import type { TaxLine } from './facts';
+import type { SupplierKind } from './layout';
+
+/**
+ * Where each amount goes, in one place: a tax line of a CFDI (in pesos) to the DIOT's fields. The SAT's
+ * instructions name the fields, not the CFDI's attributes; the derivation follows the fields' own words and what
+ * Odoo 19's exporter fills (see docs/sat.md, "Where each amount goes"):
+ *
+ * | CFDI (paid in the month)                        | national / global supplier | foreign supplier            |
+ * |-------------------------------------------------|----------------------------|-----------------------------|
+ * | IVA (002) transferred, Tasa 0.16: Base, Importe | 12, 22                     | 16, 26 (services) / 14, 24 (goods through customs) |
+ * | IVA transferred, Tasa 0.08                      | 8, 18 (north) / 10, 20 (south) | a problem: not placed   |
+ * | IVA transferred, Tasa 0: Base                   | 51                         | 51                          |
+ * | IVA transferred, Exento: Base                   | 50                         | 49                          |
+ * | concepto not subject to tax (ObjetoImp 01)      | 52                         | 53                          |
+ * | IVA (002) withheld: Importe                     | 48                         | 48                          |
+ *
+ * A credit note (tipo E) puts its bases in the returns field of the same category (9, 11, 13, 15, 17) and takes
+ * its IVA off the creditable IVA; bases at 0 %, exempt and not subject, and IVA withheld, are taken off their
+ * field (they have no returns field). All creditable IVA goes to the "exclusively from taxed activities" fields;
+ * ISR and IEPS are not reported (IEPS is inside IVA's base).
+ */
+
+/** Amounts by field key (layout.ts), in millionths of a peso. */
+export type Amounts = Map<string, bigint>;
+
+/** How the supplier's amounts are placed. */
+export interface Placement {
+	kind: SupplierKind;
+	/** Where 8 % IVA goes: the northern or southern border region. */
+	region: 'north' | 'south';
+	/** Where a foreign supplier's 16 % IVA goes: intangibles and services (16/26) or goods through customs (14/24). */
+	imports: 'services' | 'goods';
+}
+
+/** +1: paid (an invoice, a payment); −1: given back (a credit note). */
+export type Sign = 1n | -1n;
+
+const IVA = '002';
+
+function add(into: Amounts, key: string, micros: bigint): void {
+	if (micros !== 0n) into.set(key, (into.get(key) ?? 0n) + micros);
+}
+
+/** The category (layout.ts) of an IVA rate for a supplier, or undefined when it has none. */
+function category(rate: TaxLine['rate'], p: Placement): string | undefined {
+	if (equalsMicros(rate, 160_000n)) return p.kind === 'foreign' ? `imports_${p.imports}_16` : '16';
+	if (equalsMicros(rate, 80_000n) && p.kind !== 'foreign') return `8_${p.region}`;
+	return undefined;
+}
+
+/** Places a transferred tax line (converted to pesos); returns why it has no place, or undefined. */
+export function placeTransfer(
+	into: Amounts,
+	line: TaxLine,
+	p: Placement,
+	sign: Sign,
+): string | undefined {
+	if (line.tax !== IVA) return undefined; // ISR, IEPS: not in the DIOT
+	const base = line.base;
+	if (base === undefined) return `IVA (${line.factor ?? 'no TipoFactor'}) without a Base`;
+	if (line.factor === 'Exento') {
+		add(into, p.kind === 'foreign' ? 'exempt_imports' : 'exempt', sign * base);
+		return undefined;
+	}
+	if (line.factor !== 'Tasa')
+		return `IVA with TipoFactor ${JSON.stringify(line.factor ?? null)} (base ${moneyText(base)}): only Tasa and Exento have a place in the DIOT`;
+	if (equalsMicros(line.rate, 0n)) {
+		add(into, 'paid_0', sign * base);
+		return undefined;
+	}
+	const c = category(line.rate, p);
+	if (!c)
+		return `IVA at ${line.rate ? rateText(line.rate) : 'no rate'} (base ${moneyText(base)})${p.kind === 'foreign' && equalsMicros(line.rate, 80_000n) ? ' from a foreign supplier: the border regions are Mexican' : ': the DIOT has fields for 16 %, 8 % and 0 % only'}`;
+	add(into, sign > 0n ? `paid_${c}` : `returns_${c}`, base);
+	add(into, `creditable_iva_${c}`, sign * (line.amount ?? 0n));
+	return undefined;
+}
+
+/** Places a withheld tax line (in pesos): only IVA is reported (field 48). */
+export function placeWithholding(into: Amounts, line: TaxLine, sign: Sign): void {
+	if (line.tax === IVA) add(into, 'iva_withheld', sign * (line.amount ?? 0n));
+}
+
+/** Places an amount not subject to IVA (ObjetoImp 01), in pesos. */
+export function placeNotSubject(into: Amounts, micros: bigint, p: Placement, sign: Sign): void {
+	add(into, p.kind === 'foreign' ? 'not_subject_abroad' : 'not_subject', sign * micros);
+}
+
+/** A rate as a percentage (`0.106667` → `10.6667 %`). */
+function rateText(rate: NonNullable<TaxLine['rate']>): string {
+	const negative = rate.n < 0n;
+	const digits = (negative ? -rate.n : rate.n).toString().padStart(rate.scale + 1, '0');
+	const whole = digits.slice(0, digits.length - rate.scale) || '0';
+	const fraction = digits.slice(digits.length - rate.scale);
+	const percent = Number(`${whole}.${fraction || '0'}`) * 100;
+	return `${negative ? '-' : ''}${Number(percent.toFixed(4))} %`;
+}

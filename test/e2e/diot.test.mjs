@@ -1,0 +1,175 @@
+// End-to-end: a real n8n (the pinned version users run; N8N_LINE=1 for 1.x) loads the built package and builds the
+// DIOT of a month of received CFDIs (test/simulator/received.js): the files through Read CFDI XML, Check CFDI Status
+// (the SAT's simulator knows them: one is cancelled) and DIOT → Build DIOT File, the file read back by n8n's own
+// Extract from File; the example examples/sat-diot-last-month.json as `npm run dev` prepares it (last month's CFDIs
+// in the file folder); and an item that is not a CFDI, named. Run with `node --test test/e2e/diot.test.mjs`.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { nodeOutput } from '../../scripts/n8n/executions.mjs';
+import { fillPlaceholders, requireTestModule } from '../../scripts/n8n/sandbox.mjs';
+import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
+import { chain, node } from '../../scripts/n8n/workflow.mjs';
+
+const PERIOD = '2026-10';
+
+/** @type {Awaited<ReturnType<typeof e2eSandbox>>} */
+let sb;
+/** @type {Awaited<ReturnType<typeof startSuiteN8n>>} */
+let n8n;
+
+const sat = (name, parameters, extra = {}) =>
+	node(name, 'n8n-nodes-latam-fiscal.sat', parameters, extra);
+
+/** Files as the items of a Code node (base64 in the item, as n8n keeps binary data it is given). */
+const fileItems = (files) =>
+	files.map((f) => ({
+		json: {},
+		binary: {
+			data: {
+				data: Buffer.from(f.xml).toString('base64'),
+				mimeType: 'application/xml',
+				fileName: f.fileName,
+			},
+		},
+	}));
+
+/** The DIOT's parameters: 03 for the fees of CACX7605101P8, the foreign supplier in the USA. */
+const diotParameters = {
+	resource: 'diot',
+	operation: 'build',
+	taxpayerRfc: 'EKU9003173C9',
+	period: PERIOD,
+	operationType: `={{ $json.emisor?.rfc === 'CACX7605101P8' ? '03' : '85' }}`,
+	foreignSupplier: {
+		country: `={{ $json.emisor?.rfc === 'XEXX010101000' ? 'USA' : '' }}`,
+		taxId: `={{ $json.emisor?.rfc === 'XEXX010101000' ? '98-7654321' : '' }}`,
+	},
+};
+
+function workflows() {
+	const { receivedMonth } = requireTestModule('simulator/received');
+	const month = receivedMonth(PERIOD);
+	sb.sim.sat.know(month);
+	const example = JSON.parse(
+		readFileSync(new URL('../../examples/sat-diot-last-month.json', import.meta.url), 'utf8'),
+	);
+	return [
+		{
+			id: 'e2eDiotMonth',
+			name: 'e2e DIOT: a month',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				node('Start', 'n8n-nodes-base.manualTrigger', {}),
+				node(
+					'CFDIs',
+					'n8n-nodes-base.code',
+					{ jsCode: `return ${JSON.stringify(fileItems(month))};` },
+					{ typeVersion: 2 },
+				),
+				sat('Read CFDI XML', {
+					resource: 'cfdi',
+					operation: 'readXml',
+					xmlSource: 'binary',
+					binaryPropertyName: 'data',
+				}),
+				sat('Check CFDI Status', {
+					resource: 'cfdi',
+					operation: 'checkStatus',
+					inputMode: 'xml',
+					xmlSource: 'binary',
+					binaryPropertyName: 'data',
+					options: { serviceAddress: sb.sim.addresses.sat },
+				}),
+				sat('DIOT', diotParameters),
+				node('File', 'n8n-nodes-base.extractFromFile', {
+					operation: 'text',
+					binaryPropertyName: 'data',
+					destinationKey: 'text',
+					options: { stripBOM: false },
+				}),
+			],
+			connections: chain('Start', 'CFDIs', 'Read CFDI XML', 'Check CFDI Status', 'DIOT', 'File'),
+		},
+		{
+			id: 'e2eDiotBad',
+			name: 'e2e DIOT: not a CFDI',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				node('Start', 'n8n-nodes-base.manualTrigger', {}),
+				node(
+					'CFDIs',
+					'n8n-nodes-base.code',
+					{
+						jsCode: `return ${JSON.stringify([
+							...fileItems(month.slice(0, 2)),
+							...fileItems([{ xml: '<factura/>', fileName: 'factura.xml' }]),
+						])};`,
+					},
+					{ typeVersion: 2 },
+				),
+				sat('DIOT', diotParameters),
+			],
+			connections: chain('Start', 'CFDIs', 'DIOT'),
+		},
+		{ ...fillPlaceholders(example, sb.sim, sb.opts.userFolder), id: 'e2eDiotExample' },
+	];
+}
+
+before(async () => {
+	sb = await e2eSandbox('e2e-diot');
+	await sb.importWorkflows(workflows());
+	n8n = await startSuiteN8n(sb);
+});
+
+after(() => closeSuite(n8n, sb));
+
+describe('SAT (Mexico) → Build DIOT File in real n8n', () => {
+	test('a month through Read CFDI XML and Check CFDI Status: the file is the month computed by hand', async () => {
+		const { handComputed, uuidOf } = requireTestModule('simulator/received');
+		const run = await n8n.execute('e2eDiotMonth', { timeoutMs: 120_000 });
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		const out = /** @type {any} */ (nodeOutput(run, 'DIOT')[0]);
+		assert.equal(nodeOutput(run, 'DIOT').length, 1);
+		assert.equal(out.pairedItem.length, 18);
+		const expected = handComputed(PERIOD);
+		// The file as n8n stored it, read back by Extract from File: UTF-8, no BOM, LF, 54 fields a line.
+		const text = String(nodeOutput(run, 'File')[0].json.text);
+		assert.deepEqual(text.split('\n'), expected.lines);
+		assert.equal(text.charCodeAt(0), '0'.charCodeAt(0));
+		assert.deepEqual(
+			out.json.rows.map((r) => r.line),
+			expected.lines,
+		);
+		assert.equal(out.binary.data.fileName, `DIOT-EKU9003173C9-${PERIOD}.txt`);
+		for (const [name, why] of Object.entries(expected.leftOut))
+			assert.ok(
+				out.json.warnings.some((w) => w.includes(uuidOf(name, PERIOD)) && w.includes(why)),
+				`${name}: ${why}`,
+			);
+		assert.deepEqual(out.json.problems, []);
+	});
+
+	test('an item that is not a CFDI stops the node, naming the item, and no file is made', async () => {
+		const run = await n8n.execute('e2eDiotBad');
+		const error = run.data.resultData.error;
+		assert.match(
+			String(error?.message),
+			/^No DIOT was built: \[item 2\] binary field "data": it is not a CFDI: its root element is <factura>/,
+		);
+		assert.equal(nodeOutput(run, 'DIOT').length, 0);
+	});
+
+	test("the example as npm run dev prepares it: last month's DIOT and its sheet written to the file folder", async () => {
+		const { handComputed, lastPeriod } = requireTestModule('simulator/received');
+		const run = await n8n.execute('e2eDiotExample', { timeoutMs: 120_000 });
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		const period = lastPeriod();
+		const folder = join(sb.filesFolder, 'cfdi');
+		const diot = readFileSync(join(folder, `DIOT-EKU9003173C9-${period}.txt`), 'utf8');
+		assert.deepEqual(diot.split('\n'), handComputed(period).lines);
+		const sheet = readFileSync(join(folder, `diot-proveedores-${period}.csv`), 'utf8');
+		assert.equal(sheet.trim().split('\n').length, 1 + 8);
+	});
+});

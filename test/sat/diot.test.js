@@ -1,0 +1,795 @@
+/** @import { IDataObject, INodeExecutionData, IWorkflowBase } from 'n8n-workflow' */
+import { withFakeClock } from '../harness/clock';
+import { cfdiXml } from '../simulator/cfdi';
+import {
+	FOREIGN_SUPPLIER,
+	handComputed,
+	receivedCfdi,
+	receivedMonth,
+	TAXPAYER,
+	uuidOf,
+} from '../simulator/received';
+import { fileItem, satWorkflow, startSat } from './setup';
+/** @import { SatEnv } from './setup' */
+
+/**
+ * SAT (Mexico) → DIOT → Build DIOT File through n8n-core's engine: a month of received CFDIs (test/simulator/
+ * received.js) read by Read CFDI XML, checked by Check CFDI Status against the SAT's simulator, turned into the
+ * DIOT, compared with the month computed by hand; then every rule one at a time, and every bad input.
+ */
+
+const PERIOD = '2026-10';
+/** @type {SatEnv} */
+let env;
+beforeAll(async () => {
+	env = await startSat();
+});
+afterAll(() => env.stop());
+beforeEach(() => env.reset());
+
+/** The DIOT's parameters for the month: per-item choices by expression, as a bookkeeper writes them. */
+const diotParameters = (extra = {}) => ({
+	resource: 'diot',
+	operation: 'build',
+	taxpayerRfc: TAXPAYER.rfc,
+	period: PERIOD,
+	operationType: `={{ $json.emisor?.rfc === 'CACX7605101P8' ? '03' : '85' }}`,
+	foreignSupplier: {
+		country: `={{ $json.emisor?.rfc === 'XEXX010101000' ? '${FOREIGN_SUPPLIER.country}' : '' }}`,
+		taxId: `={{ $json.emisor?.rfc === 'XEXX010101000' ? '${FOREIGN_SUPPLIER.taxId}' : '' }}`,
+	},
+	...extra,
+});
+
+/**
+ * Start → Input (the items) → [Read CFDI XML →] [Check CFDI Status →] DIOT, as a bookkeeper wires them: the SAT's
+ * test workflow (setup.js) with the steps before the DIOT put in.
+ * @param {INodeExecutionData[]} items
+ * @returns {IWorkflowBase}
+ */
+function chain(items, diot, { read = true, check = true, continueOnFail = false } = {}) {
+	const workflow = satWorkflow(diot, items, continueOnFail);
+	const sat = (id, name, parameters) => ({ ...workflow.nodes[2], id, name, parameters });
+	const steps = [
+		...(read
+			? [
+					sat('r', 'Read CFDI XML', {
+						resource: 'cfdi',
+						operation: 'readXml',
+						xmlSource: 'binary',
+						binaryPropertyName: 'data',
+					}),
+				]
+			: []),
+		...(check
+			? [
+					sat('k', 'Check CFDI Status', {
+						resource: 'cfdi',
+						operation: 'checkStatus',
+						inputMode: 'xml',
+						xmlSource: 'binary',
+						binaryPropertyName: 'data',
+						options: { serviceAddress: env.address },
+					}),
+				]
+			: []),
+	].map(({ onError: _, ...node }) => node);
+	workflow.nodes[2].name = 'DIOT';
+	workflow.nodes.splice(2, 0, ...steps);
+	const names = ['Start', 'Input', ...steps.map((s) => s.name), 'DIOT'];
+	workflow.connections = Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((n, k) => [n, { main: [[{ node: names[k + 1], type: 'main', index: 0 }]] }]),
+	);
+	return workflow;
+}
+
+/** The month's files as input items, and the SAT's simulator told what it answers for each. */
+function monthItems(period = PERIOD) {
+	const files = receivedMonth(period);
+	env.sat.know(files);
+	return files.map((f) => fileItem(f.xml, { fileName: f.fileName }));
+}
+
+/** Runs the chain; returns the DIOT's one output item (or the run's error). */
+async function diot(items, parameters = diotParameters(), opts = {}) {
+	const result = await env.engine.run(chain(items, parameters, opts));
+	const out = result.output('DIOT');
+	return {
+		result,
+		error: result.error,
+		json: /** @type {any} */ (out[0]?.json),
+		item: out[0],
+		count: out.length,
+	};
+}
+
+/** The DIOT file of an output item, as text. */
+const fileText = (/** @type {INodeExecutionData} */ item) =>
+	Buffer.from(/** @type {any} */ (item.binary).data.data, 'base64').toString('utf8');
+
+describe('a month of received CFDIs, through Read CFDI XML and Check CFDI Status', () => {
+	/** @type {Awaited<ReturnType<typeof diot>>} */
+	let run;
+	const expected = handComputed(PERIOD);
+	beforeAll(async () => {
+		env.reset();
+		run = await diot(monthItems());
+	});
+
+	test('one output item, paired with every input item', () => {
+		expect(run.error).toBeUndefined();
+		expect(run.count).toBe(1);
+		expect(run.item.pairedItem).toEqual(receivedMonth(PERIOD).map((_, item) => ({ item })));
+	});
+
+	test('the file is the month an accountant computes by hand, line by line', () => {
+		const text = fileText(run.item);
+		expect(text.split('\n')).toEqual(expected.lines);
+		for (const line of text.split('\n')) expect(line.split('|')).toHaveLength(54);
+		// UTF-8 without a byte-order mark, LF between lines, none after the last.
+		expect(text.startsWith('\uFEFF')).toBe(false);
+		expect(text).not.toMatch(/\r|\n$/);
+		expect(run.item.binary?.data.fileName).toBe(`DIOT-${TAXPAYER.rfc}-${PERIOD}.txt`);
+		expect(run.item.binary?.data.mimeType).toBe('text/plain');
+	});
+
+	test('a row per line: its fields named in words, the CFDIs it came from, its text', () => {
+		const rows = run.json.rows;
+		expect(rows.map((r) => r.line)).toEqual(expected.lines);
+		const ure = rows.find((r) => r.rfc === 'URE180429TM6');
+		expect(ure).toEqual({
+			supplier_type: '04',
+			operation_type: '85',
+			rfc: 'URE180429TM6',
+			supplier_name: 'UNIVERSIDAD ROBOTICA ESPAÑOLA',
+			paid_16: 13345,
+			returns_16: 1250,
+			creditable_iva_16: 1935,
+			fiscal_effect: '01',
+			cfdis: expected.cfdis.URE180429TM6,
+			line: expected.lines[4],
+		});
+		const foreign = rows.find((r) => r.supplier_type === '05');
+		expect(foreign).toMatchObject({
+			operation_type: '07',
+			foreign_tax_id: '98-7654321',
+			foreign_name: 'NORTHWIND CLOUD SERVICES LLC',
+			country: 'USA',
+			paid_imports_services_16: 9100,
+			creditable_iva_imports_services_16: 1456,
+		});
+		for (const row of rows) {
+			const id = row.rfc === 'XAXX010101000' || row.rfc ? row.rfc : row.foreign_tax_id;
+			expect(row.cfdis).toEqual(expected.cfdis[id]);
+		}
+	});
+
+	test('every CFDI left out is named, with why', () => {
+		const { warnings } = run.json;
+		for (const [name, why] of Object.entries(expected.leftOut)) {
+			const found = warnings.filter((w) => w.includes(uuidOf(name, PERIOD)) && w.includes(why));
+			expect({ name, found: found.length }).toEqual({ name, found: 1 });
+		}
+		for (const [name, note] of Object.entries(expected.notes))
+			expect(warnings.some((w) => w.includes(uuidOf(name, PERIOD)) && w.includes(note))).toBe(true);
+		// Nothing else: each warning is one of those.
+		expect(warnings).toHaveLength(
+			Object.keys(expected.leftOut).length + Object.keys(expected.notes).length,
+		);
+		expect(run.json.problems).toEqual([]);
+		// Every input item is in a row or in a warning.
+		const inRows = new Set(run.json.rows.flatMap((r) => r.cfdis));
+		for (const f of receivedMonth(PERIOD))
+			expect(inRows.has(f.uuid) || warnings.some((w) => w.includes(f.uuid))).toBe(true);
+	});
+
+	test('totals add up the lines', () => {
+		expect(run.json.totals).toEqual({
+			lines: 8,
+			cfdis_reported: 12,
+			items_read: 18,
+			items_left_out: 6,
+			paid_8_north: 13200,
+			paid_16: 15000 + 37805 + 25000 + 13345 + 431,
+			returns_16: 1250,
+			paid_imports_services_16: 9100,
+			creditable_iva_8_north: 1056,
+			creditable_iva_16: 2400 + 6049 + 4000 + 1935 + 69,
+			creditable_iva_imports_services_16: 1456,
+			iva_withheld: 1600,
+			exempt: 560,
+			paid_0: 3845,
+			not_subject: 1200,
+		});
+		expect(run.json).toMatchObject({ rfc: TAXPAYER.rfc, period: PERIOD });
+	});
+});
+
+/** The file item of one CFDI received in the month (test/simulator/received.js). */
+const received = (spec, period = PERIOD) => fileItem(receivedCfdi(spec, period).xml);
+const uuid = (name) => uuidOf(name, PERIOD);
+/** A DIOT line from its fields by number (1–54), the others empty. */
+const line = (fields) =>
+	Array.from({ length: 54 }, (_, k) => String(fields[k + 1] ?? '')).join('|');
+
+const URE = { rfc: 'URE180429TM6', nombre: 'UNIVERSIDAD ROBOTICA ESPAÑOLA', regimen: '601' };
+const JUFA = { rfc: 'JUFA7608212V6', nombre: 'ADRIANA JUAREZ FERNANDEZ', regimen: '612' };
+const ICV = { rfc: 'ICV060329BY0', nombre: 'INMOBILIARIA CVA', regimen: '601' };
+const pue = (name, emisor, conceptos, extra = {}) => ({
+	name,
+	tipo: /** @type {'I'} */ ('I'),
+	metodo: /** @type {'PUE'} */ ('PUE'),
+	fecha: `${PERIOD}-11T10:00:00`,
+	serie: 'A',
+	folio: '1',
+	emisor,
+	conceptos,
+	...extra,
+});
+const concepto = (importe, traslados = [], extra = {}) => ({
+	clave: '43211503',
+	descripcion: 'Artículo',
+	cantidad: '1',
+	valorUnitario: importe,
+	importe,
+	traslados,
+	...extra,
+});
+const iva = (base, tasa, importe) => ({ base, tasa, importe });
+
+describe('input: the file, else the JSON Read CFDI XML outputs', () => {
+	test("Read CFDI XML's JSON without the files gives the same DIOT (a cancelled CFDI is left out by Check CFDI Status's estado on the item)", async () => {
+		const files = receivedMonth(PERIOD);
+		const read = await env.run(
+			{ resource: 'cfdi', operation: 'readXml', xmlSource: 'binary', binaryPropertyName: 'data' },
+			files.map((f) => fileItem(f.xml)),
+		);
+		const cancelled = files.find((f) => f.outcome === 'C001');
+		const items = read.output('SAT (Mexico)').map((item) => ({
+			json:
+				item.json.uuid === cancelled?.uuid
+					? { ...item.json, estado: 'Cancelado', valid: false, found: true }
+					: item.json,
+		}));
+		const { json, item, error } = await diot(items, diotParameters(), {
+			read: false,
+			check: false,
+		});
+		expect(error).toBeUndefined();
+		expect(fileText(item).split('\n')).toEqual(handComputed(PERIOD).lines);
+		expect(json.warnings).toHaveLength(7);
+	});
+
+	test("a foreign supplier's invoice, which is no CFDI, as JSON a workflow built: lists as single objects, amounts as numbers, its invoice number as uuid", async () => {
+		const invoice = {
+			uuid: 'INV-77',
+			comprobante: {
+				Version: '4.0',
+				Fecha: `${PERIOD}-08T00:00:00`,
+				TipoDeComprobante: 'I',
+				MetodoPago: 'PUE',
+				Moneda: 'USD',
+				TipoCambio: 18.5,
+				Emisor: { Rfc: 'XEXX010101000', Nombre: 'ACME | SOFTWARE LTD' },
+				Receptor: { Rfc: TAXPAYER.rfc },
+				Conceptos: {
+					Concepto: {
+						Importe: 100,
+						ObjetoImp: '02',
+						Impuestos: {
+							Traslados: {
+								Traslado: {
+									Base: 100,
+									Impuesto: '002',
+									TipoFactor: 'Tasa',
+									TasaOCuota: 0.16,
+									Importe: 16,
+								},
+							},
+						},
+					},
+				},
+			},
+		};
+		const { json, error } = await diot(
+			[{ json: invoice }],
+			diotParameters({ foreignSupplier: { country: 'GBR' } }),
+			{
+				read: false,
+				check: false,
+			},
+		);
+		expect(error).toBeUndefined();
+		// 100.00 USD × 18.5 = 1,850.00 → field 16; IVA 16.00 × 18.5 = 296.00 → field 26. No tax ID given: field 4 empty.
+		// The "|" of the name cannot be in the file: a space.
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '05', 2: '07', 5: 'ACME SOFTWARE LTD', 6: 'GBR', 16: 1850, 26: 296, 54: '01' }),
+		]);
+		expect(json.rows[0].cfdis).toEqual(['INV-77']);
+	});
+
+	test('an item without the Input Binary Field is read from its JSON', async () => {
+		const { item } = await diot(monthItems(), diotParameters({ binaryPropertyName: 'cfdi' }));
+		expect(fileText(item).split('\n')).toEqual(handComputed(PERIOD).lines);
+	});
+
+	test("a status answer about another CFDI is not this CFDI's: the CFDI is counted", async () => {
+		const { json } = await diot(
+			[
+				{
+					...received(pue('pue', URE, [concepto('100.00', [iva('100.00', '0.160000', '16.00')])])),
+					json: { uuid: uuid('another'), estado: 'Cancelado' },
+				},
+			],
+			diotParameters(),
+			{ read: false, check: false },
+		);
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'URE180429TM6', 12: 100, 22: 16, 54: '01' }),
+		]);
+	});
+});
+
+describe('the month', () => {
+	test('empty: the month before the current one in Mexico City (at 05:30 UTC on 1 November it is still 31 October there: last month is September)', async () => {
+		const items = [
+			received(
+				pue('pue', URE, [concepto('100.00', [iva('100.00', '0.160000', '16.00')])], {
+					fecha: '2026-09-30T23:00:00',
+				}),
+				'2026-09',
+			),
+		];
+		const { result } = await withFakeClock(async () => {
+			jest.setSystemTime(new Date('2026-11-01T05:30:00Z'));
+			return await diot(items, diotParameters({ period: '' }), { read: false, check: false });
+		});
+		expect(result.error).toBeUndefined();
+		expect({ period: result.json.period, warnings: result.json.warnings }).toEqual({
+			period: '2026-09',
+			warnings: [],
+		});
+		expect(result.json.rows).toHaveLength(1);
+		expect(result.item.binary?.data.fileName).toBe(`DIOT-${TAXPAYER.rfc}-2026-09.txt`);
+	});
+});
+
+describe('bad input: a clear error and no file', () => {
+	const one = () => [
+		received(pue('pue', URE, [concepto('100.00', [iva('100.00', '0.160000', '16.00')])])),
+	];
+	test.each([
+		// Empty in the form, n8n itself asks for it; empty from an expression, the node says so.
+		[{ taxpayerRfc: '={{ "" }}' }, 'No DIOT was built: Taxpayer RFC: is required'],
+		[
+			{ taxpayerRfc: 'EKU900317' },
+			'Taxpayer RFC: "EKU900317" must be 12 (company) or 13 (person) characters long',
+		],
+		[{ taxpayerRfc: 'XAXX010101000' }, 'XAXX010101000 is a generic RFC'],
+		[{ period: '2026-13' }, 'Month (Periodo): must be YYYY-MM (e.g. 2025-10), got "2026-13"'],
+		[{ period: '10/2026' }, 'Month (Periodo): must be YYYY-MM'],
+		[
+			{ period: '2024-12' },
+			'2024-12 is before 2025-01: this 54-field file is for months from January 2025',
+		],
+	])('%j', async (extra, message) => {
+		const { error, count } = await diot(one(), diotParameters(extra), {
+			read: false,
+			check: false,
+		});
+		expect(error?.message).toContain(message);
+		expect(count).toBe(0);
+	});
+
+	test('every item that is not a CFDI is named, by its index, in one error', async () => {
+		const good = one()[0];
+		const items = [
+			good,
+			fileItem('not xml at all'),
+			fileItem('<factura><total>1</total></factura>'),
+			{ json: { uuid: uuid('x'), concepto_numero: 1, descripcion: 'Artículo' } },
+			{ json: { uuid: uuid('x'), estado: 'Vigente', valid: true } },
+			{ json: { error: '[item 5] CFDI X: SAT did not answer in time' } },
+			{ json: { name: 'invoice.xml' }, binary: { attachment_0: good.binary?.data } },
+		];
+		const { error, count } = await diot(items, diotParameters(), { read: false, check: false });
+		expect(count).toBe(0);
+		expect(error?.message).toMatch(
+			/^No DIOT was built: 6 problems, the first: \[item 1\] binary field "data": is not XML/,
+		);
+		const description = String(error?.description);
+		expect(description).toContain(
+			'[item 2] binary field "data": it is not a CFDI: its root element is <factura>',
+		);
+		expect(description).toContain(
+			'[item 3] is a concepto row of Read CFDI XML (One Item per Concepto)',
+		);
+		expect(description).toContain("[item 4] is Check CFDI Status's answer without the CFDI");
+		expect(description).toContain(
+			'[item 5] is an error of the previous node, not a CFDI: "[item 5] CFDI X: SAT did not answer in time"',
+		);
+		expect(description).toContain(
+			'[item 6] is not a CFDI: it has no binary field "data" (it has "attachment_0": set Input Binary Field)',
+		);
+		expect(description).not.toContain('[item 0]');
+	});
+
+	test('a foreign supplier without a country, a ZZZ without jurisdiction, a 2-letter code, an operation type its supplier may not have', async () => {
+		const foreign = (name) =>
+			received(
+				pue(name, { rfc: 'XEXX010101000', nombre: 'ACME GMBH', regimen: '616' }, [
+					concepto('100.00', [iva('100.00', '0.160000', '16.00')]),
+				]),
+			);
+		const items = [
+			foreign('f0'),
+			foreign('f1'),
+			foreign('f2'),
+			received(pue('n3', URE, [concepto('100.00', [iva('100.00', '0.160000', '16.00')])])),
+		];
+		const { error, count } = await diot(
+			items,
+			diotParameters({
+				operationType: '={{ $itemIndex === 3 ? "07" : "85" }}',
+				foreignSupplier: {
+					country: '={{ ["", "ZZZ", "DE"][$itemIndex] }}',
+					taxId: 'DE123456789',
+				},
+			}),
+			{ read: false, check: false },
+		);
+		expect(count).toBe(0);
+		const description = String(error?.description);
+		expect(description).toContain(
+			'[item 0] Foreign Supplier → Country: is required for a foreign supplier (RFC XEXX010101000)',
+		);
+		expect(description).toContain(
+			'[item 1] Foreign Supplier → Jurisdiction: is required when the country is ZZZ',
+		);
+		expect(description).toContain(
+			'[item 2] Foreign Supplier → Country: must be a foreign country\'s 3-letter code (ISO 3166 alpha-3, e.g. USA) or ZZZ, got "DE"',
+		);
+		expect(description).toContain(
+			'[item 3] Type of Operation (Mexican Suppliers): must be one of "02", "03", "06", "08", "85", "87" for a Mexican supplier, got "07"',
+		);
+	});
+
+	test('with Continue On Fail, the error is one item paired with every input item', async () => {
+		const { item, count } = await diot(one(), diotParameters({ taxpayerRfc: '={{ "" }}' }), {
+			read: false,
+			check: false,
+			continueOnFail: true,
+		});
+		expect(count).toBe(1);
+		expect(item.json.error).toBe('No DIOT was built: Taxpayer RFC: is required');
+		expect(item.binary).toBeUndefined();
+		expect(item.pairedItem).toEqual([{ item: 0 }]);
+	});
+});
+
+describe("the bookkeeper's choices, per supplier", () => {
+	test('87 sends a national supplier to the global line; south puts 8 % in fields 10 and 20; goods through customs in 14 and 24; fiscal effect 02; file name and field', async () => {
+		const items = [
+			received(pue('to-global', URE, [concepto('200.00', [iva('200.00', '0.160000', '32.00')])])),
+			received(
+				pue('south', { rfc: 'XIA190128J61', nombre: 'XENON INDUSTRIAL ARTICLES', regimen: '601' }, [
+					concepto('1000.00', [iva('1000.00', '0.080000', '80.00')]),
+				]),
+			),
+			received(
+				pue(
+					'goods',
+					{ rfc: 'XEXX010101000', nombre: 'ACME GMBH', regimen: '616' },
+					[concepto('300.00', [iva('300.00', '0.160000', '48.00')])],
+					{ moneda: 'EUR', tipoCambio: '20.123456' },
+				),
+			),
+		];
+		const { json, item } = await diot(
+			items,
+			diotParameters({
+				operationType: '={{ $json.emisor?.rfc === "URE180429TM6" ? "87" : "02" }}',
+				borderRegion: '={{ $json.emisor?.rfc === "XIA190128J61" ? "south" : "north" }}',
+				foreignOperationType: '02',
+				foreignSupplier: { country: 'DEU', taxId: 'DE123456789', imports: 'goods' },
+				fiscalEffect: '02',
+				options: { fileName: 'diot octubre.txt', outputBinaryField: 'diot' },
+			}),
+			{ check: false },
+		);
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '02', 3: 'XIA190128J61', 10: 1000, 20: 80, 54: '02' }),
+			// 300.00 EUR × 20.123456 = 6,037.0368 → 6037; IVA 48.00 × 20.123456 = 965.925888 → 966.
+			line({
+				1: '05',
+				2: '02',
+				4: 'DE123456789',
+				5: 'ACME GMBH',
+				6: 'DEU',
+				14: 6037,
+				24: 966,
+				54: '02',
+			}),
+			line({ 1: '15', 2: '87', 3: 'XAXX010101000', 12: 200, 22: 32, 54: '02' }),
+		]);
+		expect(item.binary?.diot.fileName).toBe('diot octubre.txt');
+		expect(item.binary?.data).toBeUndefined();
+	});
+});
+
+describe('cash basis: payments', () => {
+	test("an MXN invoice paid in part in USD: its ImpuestosDR are pesos already; IVA withheld; the part paid of the invoice's conceptos not subject to IVA", async () => {
+		const items = [
+			received({
+				...pue('jufa-ppd', JUFA, [
+					concepto('10000.00', [iva('10000.00', '0.160000', '1600.00')], {
+						retenciones: [
+							{ base: '10000.00', impuesto: '002', tasa: '0.106667', importe: '1066.67' },
+						],
+					}),
+					concepto('500.00', [], { objetoImp: '01' }),
+				]),
+				metodo: 'PPD',
+			}),
+			received({
+				name: 'jufa-payment',
+				tipo: 'P',
+				fecha: `${PERIOD}-30T09:00:00`,
+				serie: 'P',
+				folio: '2',
+				emisor: JUFA,
+				pagos: [
+					{
+						fecha: `${PERIOD}-30T09:00:00`,
+						moneda: 'USD',
+						tipoCambio: '18.5000',
+						monto: '299.82',
+						docs: [
+							{
+								of: 'jufa-ppd',
+								moneda: 'MXN',
+								equivalencia: '18.4000',
+								parcialidad: 1,
+								saldoAnterior: '11033.33',
+								pagado: '5516.67',
+								insoluto: '5516.66',
+								traslados: [iva('5000.00', '0.160000', '800.00')],
+								retenciones: [
+									{ base: '5000.00', impuesto: '002', tasa: '0.106667', importe: '533.33' },
+								],
+							},
+						],
+					},
+				],
+			}),
+		];
+		const { json } = await diot(items, diotParameters(), { check: false });
+		expect(json.problems).toEqual([]);
+		expect(json.rows.map((r) => r.line)).toEqual([
+			// Base 5,000.00 → 12; IVA 800.00 → 22; IVA withheld 533.33 → 533 (48); not subject:
+			// 500.00 × 5,516.67 ÷ 11,033.33 = 250.0002 → 250 (52).
+			line({ 1: '04', 2: '85', 3: 'JUFA7608212V6', 12: 5000, 22: 800, 48: 533, 52: 250, 54: '01' }),
+		]);
+		expect(json.rows[0].cfdis).toEqual([uuid('jufa-payment'), uuid('jufa-ppd')]);
+	});
+
+	test('a USD invoice paid in pesos: ImpuestosDR ÷ EquivalenciaDR', async () => {
+		const items = [
+			received({
+				...pue('icv-usd', ICV, [concepto('1000.00', [iva('1000.00', '0.160000', '160.00')])], {
+					moneda: 'USD',
+					tipoCambio: '18.2000',
+				}),
+				metodo: 'PPD',
+			}),
+			received({
+				name: 'icv-payment',
+				tipo: 'P',
+				fecha: `${PERIOD}-27T09:00:00`,
+				serie: 'P',
+				folio: '3',
+				emisor: ICV,
+				pagos: [
+					{
+						fecha: `${PERIOD}-27T09:00:00`,
+						monto: '21344.00',
+						docs: [
+							{
+								of: 'icv-usd',
+								moneda: 'USD',
+								equivalencia: '0.0543478261',
+								parcialidad: 1,
+								saldoAnterior: '1160.00',
+								pagado: '1160.00',
+								insoluto: '0.00',
+								traslados: [iva('1000.00', '0.160000', '160.00')],
+							},
+						],
+					},
+				],
+			}),
+		];
+		const { json } = await diot(items, diotParameters(), { check: false });
+		// 1,000.00 ÷ 0.0543478261 = 18,399.99999... → 18400; 160.00 ÷ 0.0543478261 = 2,943.99999... → 2944.
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'ICV060329BY0', 12: 18400, 22: 2944, 54: '01' }),
+		]);
+	});
+
+	test('a payment of a PUE invoice is not counted twice; a Pagos 1.0 payment and a payment without a rate are named', async () => {
+		const invoice = pue('pue-paid-again', URE, [
+			concepto('100.00', [iva('100.00', '0.160000', '16.00')]),
+		]);
+		const payment = (name, doc, pago = {}) => ({
+			name,
+			tipo: /** @type {'P'} */ ('P'),
+			fecha: `${PERIOD}-12T09:00:00`,
+			serie: 'P',
+			folio: '4',
+			emisor: URE,
+			pagos: [
+				{
+					fecha: `${PERIOD}-12T09:00:00`,
+					monto: '116.00',
+					docs: [
+						{
+							of: doc,
+							parcialidad: 1,
+							saldoAnterior: '116.00',
+							pagado: '116.00',
+							insoluto: '0.00',
+							traslados: [iva('100.00', '0.160000', '16.00')],
+						},
+					],
+					...pago,
+				},
+			],
+		});
+		const pagos10 = receivedCfdi(payment('pagos-10', 'elsewhere'), PERIOD)
+			.xml.replace(
+				'xmlns:pago20="http://www.sat.gob.mx/Pagos20"',
+				'xmlns:pago10="http://www.sat.gob.mx/Pagos"',
+			)
+			.replaceAll('pago20:', 'pago10:')
+			.replace('<pago10:Pagos Version="2.0">', '<pago10:Pagos Version="1.0">');
+		const items = [
+			received(invoice),
+			received(payment('pays-pue', 'pue-paid-again')),
+			fileItem(pagos10),
+			received(payment('usd-no-rate', 'usd-elsewhere', { moneda: 'USD', tipoCambio: undefined })),
+		];
+		const usdNoRate = receivedCfdi(
+			payment('usd-no-rate', 'usd-elsewhere', { moneda: 'USD' }),
+			PERIOD,
+		).xml.replace(/ TipoCambioP="[^"]*"/, '');
+		items[3] = fileItem(usdNoRate.replace('MonedaDR="MXN"', 'MonedaDR="USD"'));
+		const { json, error } = await diot(items, diotParameters(), { read: false, check: false });
+		expect(error).toBeUndefined();
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'URE180429TM6', 12: 100, 22: 16, 54: '01' }),
+		]);
+		expect(json.warnings).toEqual([
+			expect.stringContaining(
+				`[item 1] CFDI ${uuid('pays-pue')} from URE180429TM6: its payment of ${PERIOD}-12 of invoice ${uuid('pue-paid-again')} ([item 0]) is not counted: that invoice is PUE`,
+			),
+			expect.stringContaining(
+				`[item 2] CFDI ${uuid('pagos-10')} from URE180429TM6: left out, its payments complement is Pagos 1.0, which does not say the taxes of each document paid`,
+			),
+		]);
+		expect(json.problems).toEqual([
+			expect.stringContaining(
+				`[item 3] CFDI ${uuid('usd-no-rate')} from URE180429TM6: it pays ${uuid('usd-elsewhere')} in USD with a payment of ${PERIOD}-12 in USD without TipoCambioP`,
+			),
+		]);
+	});
+});
+
+describe('left out, each named with why', () => {
+	test('a CFDI 3.2, one without a stamp, one issued to another RFC, a payroll CFDI, one in USD without an exchange rate', async () => {
+		const v32 = cfdiXml({
+			version: '3.2',
+			folio: '32',
+			emisor: URE,
+			receptor: { rfc: TAXPAYER.rfc, nombre: TAXPAYER.nombre },
+			fecha: `${PERIOD}-05T10:00:00`,
+		});
+		const unstamped = cfdiXml({
+			emisor: URE,
+			receptor: { rfc: TAXPAYER.rfc, nombre: TAXPAYER.nombre },
+			stamped: false,
+			fecha: `${PERIOD}-05T10:00:00`,
+		});
+		const toOther = received(
+			pue('to-other', URE, [concepto('1.00')], { receptor: { ...JUFA, cp: '01000', uso: 'G03' } }),
+		);
+		const nomina = cfdiXml({
+			tipo: 'N',
+			folio: '77',
+			emisor: URE,
+			receptor: { rfc: TAXPAYER.rfc, nombre: TAXPAYER.nombre },
+			fecha: `${PERIOD}-05T10:00:00`,
+		});
+		const noRate = receivedCfdi(
+			pue('usd-no-rate', URE, [concepto('1.00', [iva('1.00', '0.160000', '0.16')])], {
+				moneda: 'USD',
+			}),
+			PERIOD,
+		).xml;
+		const { json } = await diot(
+			[fileItem(v32.xml), fileItem(unstamped.xml), toOther, fileItem(nomina.xml), fileItem(noRate)],
+			diotParameters(),
+			{ read: false, check: false },
+		);
+		expect(json.rows).toEqual([]);
+		expect(json.file_name).toBeNull();
+		expect(json.warnings).toEqual([
+			expect.stringMatching(
+				/^\[item 0\] CFDI .* from URE180429TM6: left out, a CFDI 3\.2 \(issued before 2018\): its taxes per concepto are unknown/,
+			),
+			expect.stringMatching(
+				/^\[item 1\] CFDI \(no UUID\) from URE180429TM6: left out, it has no stamp \(TimbreFiscalDigital\)/,
+			),
+			`[item 2] CFDI ${uuid('to-other')} from URE180429TM6: left out, issued to JUFA7608212V6, not to the taxpayer EKU9003173C9`,
+			expect.stringMatching(/^\[item 3\] CFDI .*: left out, a payroll CFDI \(nómina\)/),
+		]);
+		expect(json.problems).toEqual([
+			"No line: nothing paid to a supplier in 2026-10 is among the input items, so no file was made. A month without operations is declared in the SAT's DIOT itself (sin operaciones), without a file.",
+			`[item 4] CFDI ${uuid('usd-no-rate')} from URE180429TM6: left out, it is in USD without an exchange rate (TipoCambio)`,
+		]);
+	});
+
+	test('a CFDI the SAT does not find is reported, with a warning', async () => {
+		const spec = pue('not-found', URE, [concepto('100.00', [iva('100.00', '0.160000', '16.00')])]);
+		const cfdi = receivedCfdi(spec, PERIOD);
+		env.sat.pin(cfdi.uuid, { outcome: 'D602' });
+		const { json } = await diot([fileItem(cfdi.xml)]);
+		expect(json.rows).toHaveLength(1);
+		expect(json.warnings).toEqual([
+			`[item 0] CFDI ${cfdi.uuid} from URE180429TM6: the SAT did not find it (No Encontrado, from Check CFDI Status): reported, but check it before filing`,
+		]);
+	});
+});
+
+describe('problems the bookkeeper must see before filing', () => {
+	test('a credit note of the month for a purchase paid in another month: its IVA is not written negative, its returns are more than the value', async () => {
+		const note = {
+			...pue('only-a-credit-note', URE, [
+				concepto('1250.00', [iva('1250.00', '0.160000', '200.00')]),
+			]),
+			tipo: /** @type {'E'} */ ('E'),
+		};
+		const { json } = await diot([received(note)], diotParameters(), { check: false });
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'URE180429TM6', 13: 1250, 54: '01' }),
+		]);
+		expect(json.problems).toEqual([
+			'Supplier URE180429TM6 (operation 85): field 22 (creditable_iva_16) adds up to -200.00 (credit notes of the month larger than what was paid): written as 0, since the SAT takes no negative amounts',
+			'Supplier URE180429TM6 (operation 85): the returns of field 13 (returns_16), 1250, are more than the value paid of field 12 (paid_16), 0; the SAT refuses a line whose returns are more than its value (a credit note for a purchase paid in another month)',
+		]);
+	});
+
+	test('amounts the DIOT has no field for are named, not dropped', async () => {
+		const { json } = await diot(
+			[
+				received(
+					pue('odd', URE, [
+						concepto('100.00', [iva('100.00', '0.160000', '16.00')]),
+						concepto('50.00', [], { objetoImp: '03' }),
+						concepto('70.00', [iva('70.00', '0.110000', '7.70')]),
+					]),
+				),
+			],
+			diotParameters(),
+			{ check: false },
+		);
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'URE180429TM6', 12: 100, 22: 16, 54: '01' }),
+		]);
+		expect(json.problems).toEqual([
+			`[item 0] CFDI ${uuid('odd')} from URE180429TM6: Concepto 2: ObjetoImp 03 (50.00): the CFDI does not break its IVA down, so it has no place in the DIOT`,
+			`[item 0] CFDI ${uuid('odd')} from URE180429TM6: Concepto 3: IVA at 11 % (base 70.00): the DIOT has fields for 16 %, 8 % and 0 % only`,
+		]);
+	});
+});
