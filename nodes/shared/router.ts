@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
 import type { CreatedLedger } from './created';
-import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
+import { addFacts, factsOf, itemLabel, recoveryOf, withoutTags } from './errors';
 import { numberOption } from './options';
 
 /** What an operation returns for one input item: one or many JSON objects, or ready-made items (binary). */
@@ -248,7 +248,8 @@ function forItem(
 		);
 	}
 	if (factsOf(nodeError).item === undefined) {
-		nodeError.message = `${itemLabel(itemIndex)} ${nodeError.message}`;
+		nodeError.message = `${itemLabel(itemIndex)} ${withoutTags(nodeError.message)}`;
+		if (nodeError.description) nodeError.description = withoutTags(nodeError.description);
 		addFacts(nodeError, { item: itemIndex });
 	}
 	const notes = [
@@ -275,6 +276,16 @@ function itemRanges(indexes: number[]): string {
 	return `${indexes.length === 1 ? 'item' : 'items'} ${ranges.join(', ')}`;
 }
 
+/** How a node's router asks `route` to treat its items. */
+export interface RouteOptions {
+	/**
+	 * An item whose input could not be read (its failure carries `notRead`, errors.ts) becomes an item — the error,
+	 * `item_index`, the fields that name the input and the input item's files — instead of stopping the node, with
+	 * or without Continue On Fail: the node sends it to its Not Read output (shared/outputs.ts).
+	 */
+	notReadAsItems?: boolean;
+}
+
 /**
  * The one item loop of every action node: picks the operation by resource/operation, runs it per item,
  * pairs every output item with its input, and turns a failure into an error item when "Continue On Fail"
@@ -288,6 +299,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	this: IExecuteFunctions,
 	resources: OperationTable<M, Ctx>,
 	makeContext: () => Ctx,
+	options: RouteOptions = {},
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -347,13 +359,31 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		}
 	}
 
+	/**
+	 * Item `i`'s failure as its item: `{ error }` (with what exists despite it), the shape n8n's "Continue (using
+	 * error output)" recognises; an input that could not be read, as a Not Read item (RouteOptions), also says
+	 * which input it was and keeps the input item's files, so the Not Read output can save or forward them.
+	 */
 	const failItem = (error: unknown, i: number): void => {
 		kept.release(i); // what the item read is dropped: its error item stands for it
 		const failure = named(error, i);
+		const notRead = options.notReadAsItems ? factsOf(failure).notRead : undefined;
+		const binary = notRead ? items[i]?.binary : undefined;
 		results[i] = [
-			{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } },
+			{
+				json: {
+					error: failure.message,
+					...(notRead ? { item_index: i, ...notRead } : {}),
+					...(recoveryOf(failure) ?? {}),
+				},
+				...(binary ? { binary } : {}),
+				pairedItem: { item: i },
+			},
 		];
 	};
+	/** Whether a failure of item `i` becomes its item rather than stopping the node. */
+	const asItem = (error: unknown) =>
+		continueOnFail || (options.notReadAsItems === true && factsOf(error).notRead !== undefined);
 
 	// A failure (without Continue On Fail) stops new items from starting; the items already running finish,
 	// so that everything they created is recorded before the node stops.
@@ -373,7 +403,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 				if (result instanceof Deferred) deferred.push({ i, result });
 				else results[i] = keep(result, i);
 			} catch (error) {
-				if (continueOnFail) failItem(error, i);
+				if (asItem(error)) failItem(error, i);
 				else failures.set(i, error);
 			}
 		}
@@ -397,7 +427,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 			try {
 				results[i] = keep(await result.settle(), i);
 			} catch (error) {
-				if (continueOnFail) failItem(error, i);
+				if (asItem(error)) failItem(error, i);
 				else failures.set(i, error);
 			}
 		}),
@@ -429,7 +459,10 @@ async function aggregate<Ctx extends RouterContext>(
 		const failure = scrub(
 			error instanceof Error && 'node' in error
 				? error
-				: new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error)),
+				: new NodeOperationError(
+						this.getNode(),
+						error instanceof Error ? error.message : String(error),
+					),
 		);
 		if (!this.continueOnFail()) throw failure;
 		out = [{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) } }];

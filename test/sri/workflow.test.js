@@ -105,7 +105,7 @@ test('what is not booked reaches the bookkeeper with its reason: unknown to the 
 	expect(byKey['f6.xml']).toMatchObject({
 		'Estado SRI': 'ERROR',
 		Total: '',
-		Motivo: expect.stringContaining('is not an SRI receipt: its root element is <pedido>'),
+		Motivo: expect.stringContaining('is not an SRI receipt: its root element is "pedido"'),
 	});
 	expect(review).toHaveLength(5);
 });
