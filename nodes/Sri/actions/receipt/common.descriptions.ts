@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { concurrencyOption } from '../../../shared/router';
 import type { Checker } from '../../../shared/validate';
-import type { Presented } from '../../domain/result';
 
 /**
  * Options → Parallel Requests of Check Authorization: 2 at a time by default. The SRI asks callers not to
@@ -56,37 +55,6 @@ export const binaryFieldOption: INodeProperties = {
 	default: 'data',
 	description: 'The name of the output binary field to put the XML file in',
 };
-
-/** The item to output: the JSON and, when asked and there is one, the XML as `<clave_acceso>.xml`. */
-export async function withXmlFile(
-	this: IExecuteFunctions,
-	i: number,
-	presented: Presented,
-): Promise<INodeExecutionData[]> {
-	const attach = this.getNodeParameter('options.attachXml', i, true) as boolean;
-	const item: INodeExecutionData = { json: presented.json };
-	if (!attach || presented.xml === undefined) return [item];
-	const raw = this.getNodeParameter('options.binaryPropertyName', i, 'data');
-	const field = typeof raw === 'string' ? raw.trim() : '';
-	if (!field)
-		throw itemError(
-			this.getNode(),
-			i,
-			'Options → Put XML in Field: must name a binary field, e.g. data',
-			'Name the output binary field, or turn Options → Attach XML File off.',
-		);
-	// The file is named after the key only when it is one (49 digits): a file's own claveAcceso may hold anything.
-	const key = presented.json.clave_acceso;
-	const name = typeof key === 'string' && /^\d{49}$/.test(key) ? key : 'comprobante';
-	item.binary = {
-		[field]: await this.helpers.prepareBinaryData(
-			typeof presented.xml === 'string' ? Buffer.from(presented.xml, 'utf8') : presented.xml,
-			`${name}.xml`,
-			'application/xml',
-		),
-	};
-	return [item];
-}
 
 /**
  * The error of item `i`: `message` (a field's label, then what is wrong with it) kept as written. n8n replaces

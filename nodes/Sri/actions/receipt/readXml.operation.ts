@@ -1,21 +1,23 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { binaryUpTo } from '../../../shared/files';
 import type { OperationResult } from '../../../shared/router';
-import { SRI_RECEIPT_MAX_BYTES, XmlError } from '../../../shared/xml';
-import { readDocument, type ReadDocument } from '../../domain/answer';
-import { presentAnswer, presentReceipt, type Presented } from '../../domain/result';
-import { MAX_ANSWER_BYTES } from '../../domain/service';
 import type { SriContext } from '../../transport';
-import {
-	attachXmlOption,
-	binaryFieldOption,
-	itemError,
-	ONLY_READS,
-	withXmlFile,
-} from './common.descriptions';
+import { attachXmlOption, binaryFieldOption } from './common.descriptions';
+import { outputField, receiptOutput } from './output';
+import { readXmlInput } from './xmlFile';
 
 export const kind = 'read';
+
+/** Version 2, a file read: the input's file goes on under the name it came with, unless this is on. */
+const renameFileOption: INodeProperties = {
+	displayName: 'Rename File to Access Key',
+	name: 'renameFile',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to rename the file read to its access key (its 49 digits, then .xml). Off, it keeps the name it arrived with, which is also in file_name.',
+	displayOptions: { show: { '/xmlSource': ['binary'] } },
+};
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['receipt'], operation: ['readXml'] } },
@@ -56,6 +58,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			placeholder: 'e.g. <autorizacion><estado>AUTORIZADO</estado>…</autorizacion>',
 			description: 'The receipt XML, or its authorization file',
 		},
+		outputField,
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -63,6 +66,25 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			placeholder: 'Add Option',
 			default: {},
 			options: [attachXmlOption, binaryFieldOption],
+			displayOptions: { show: { '@version': [1] } },
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					...attachXmlOption,
+					description:
+						'Whether to add the XML given as text as a binary file named after its access key (its 49 digits, then .xml)',
+					displayOptions: { show: { '/xmlSource': ['text'] } },
+				},
+				{ ...binaryFieldOption, displayOptions: { show: { '/xmlSource': ['text'] } } },
+				renameFileOption,
+			],
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 		},
 	],
 );
@@ -70,70 +92,19 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /**
  * Reads a receipt XML, or its authorization file, from a binary field or a text parameter, with the package's
  * XML reader (shared/xml.ts: no DOCTYPE, no entity expansion, limits), and outputs the same fields as Check
- * Authorization (domain/result.ts). Nothing is sent anywhere.
+ * Authorization (domain/result.ts; version 2: as Output says, with the input's files). A file that cannot be
+ * read is the item's error, naming the file; in version 2 it leaves by Not Read (router.ts) and the others go on.
+ * Nothing is sent anywhere.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	_ctx: SriContext,
 	i: number,
 ): Promise<OperationResult> {
-	const source = this.getNodeParameter('xmlSource', i, 'binary');
-	const fail = (field: string, problem: string) =>
-		itemError(this.getNode(), i, `${field}: ${problem}`, ONLY_READS);
-	let input: string | Buffer;
-	let field: string;
-	if (source === 'text') {
-		field = 'XML';
-		const raw = this.getNodeParameter('xml', i, '');
-		if (typeof raw !== 'string' || !raw.trim()) throw fail(field, 'is required: give the XML text');
-		input = raw;
-	} else {
-		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
-		field = `Input Binary Field "${property}"`;
-		const binary = this.getInputData()[i]?.binary ?? {};
-		if (!property || !Object.hasOwn(binary, property)) {
-			const present = Object.keys(binary);
-			throw fail(
-				field,
-				`the input item has no such binary field` +
-					(present.length
-						? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
-						: ': it carries no file at all, so the previous node did not output one'),
-			);
-		}
-		const bytes = await binaryUpTo.call(this, i, property, MAX_ANSWER_BYTES);
-		if (bytes === 'too-large')
-			throw fail(
-				field,
-				`is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB: no receipt or authorization file of the SRI is (a receipt is at most 320 KB)`,
-			);
-		input = bytes;
-	}
-
-	let document: ReadDocument;
-	try {
-		document = readDocument(input);
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw fail(
-			field,
-			error instanceof XmlError ? `is not XML the package can read: ${reason}` : reason,
-		);
-	}
-	let presented: Presented | { unreadable: string };
-	if (document.kind === 'receipt') {
-		const size = typeof input === 'string' ? Buffer.byteLength(input) : input.length;
-		if (size > SRI_RECEIPT_MAX_BYTES)
-			throw fail(
-				field,
-				`is a receipt of ${Math.ceil(size / 1024)} KB, larger than the SRI's limit for one receipt (320 KB): the SRI would not have authorized it`,
-			);
-		presented = presentReceipt(document.receipt);
-	} else {
-		presented = presentAnswer(document.answer, 'authorization_file');
-	}
-	if ('unreadable' in presented)
-		throw fail(field, `holds a <comprobante> that cannot be read: ${presented.unreadable}`);
-	presented.xml = input;
-	return await withXmlFile.call(this, i, presented);
+	const read = await readXmlInput.call(this, i);
+	read.presented.xml = read.xml;
+	return await receiptOutput.call(this, i, read.presented, {
+		fileName: read.name,
+		...(read.field !== undefined ? { readField: read.field } : {}),
+	});
 }
