@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { readerOutputs, splitOutputs } from '../../shared/outputs';
 import { route, type OperationTable } from '../../shared/router';
 import { satContext, type SatContext } from '../transport';
 import * as cfdi from './cfdi/Cfdi.resource';
@@ -6,6 +7,13 @@ import type { SatMap } from './node.type';
 
 export const resources: OperationTable<SatMap, SatContext> = { cfdi };
 
+/** From version 2, Read CFDI XML has two outputs: Read, and Not Read (a file that cannot be read, named). */
+export const READ_OUTPUTS = readerOutputs({ cfdi: ['readXml'] });
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await route.call(this, resources, () => satContext(this));
+	const outputs = await route.call(this, resources, () => satContext(this), {
+		// Version 2: a file that cannot be read is an item (Not Read), never the whole node's failure.
+		notReadAsItems: this.getNode().typeVersion >= READ_OUTPUTS.fromVersion,
+	});
+	return splitOutputs.call(this, READ_OUTPUTS, outputs);
 }

@@ -1,5 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { addFacts, upstreamError, upstreamProblem } from '../../../shared/errors';
 import { binaryUpTo } from '../../../shared/files';
 import { megabytes } from '../../../shared/http';
 import { Checker } from '../../../shared/validate';
@@ -58,8 +59,10 @@ export function xmlSourceFields(show: Record<string, string[]> = {}): INodePrope
 /** The CFDI of item `i`, read, with the name of the field it came from and the item's files. */
 export interface CfdiInput {
 	reading: CfdiReading;
-	/** How messages name where the XML came from: `Input Binary Field "data"` or `XML`. */
+	/** How messages name where the XML came from: `File "factura.xml"`, `Input Binary Field "data"` or `XML`. */
 	field: string;
+	/** The file's name as it arrived (a binary file that has one). */
+	fileName?: string;
 	/** The input item's binary data, passed on with the output. */
 	binary?: Record<string, IBinaryData>;
 }
@@ -80,11 +83,15 @@ export async function readCfdiInput(
 	const check = new Checker();
 	let data: Buffer | string;
 	let field: string;
+	let fileName: string | undefined;
 	if (source === 'text') {
 		field = 'XML';
 		const raw = this.getNodeParameter('xml', i, '');
 		data = typeof raw === 'string' ? raw : '';
-		if (typeof raw !== 'string' || !raw.trim()) check.fail(field, 'is required: give the XML text');
+		if (typeof raw !== 'string' || !raw.trim()) {
+			const upstream = upstreamError(item?.json);
+			check.fail(field, upstream ? upstreamProblem(upstream) : 'is required: give the XML text');
+		}
 	} else {
 		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
 		field = `Input Binary Field "${property}"`;
@@ -92,24 +99,34 @@ export async function readCfdiInput(
 		const binary = item?.binary ?? {};
 		if (!property || !Object.hasOwn(binary, property)) {
 			const present = Object.keys(binary);
+			const upstream = upstreamError(item?.json);
 			check.fail(
 				field,
-				'the input item has no such binary field' +
-					(present.length
-						? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
-						: ': it carries no file at all, so the previous node did not output one'),
+				upstream
+					? upstreamProblem(upstream)
+					: 'the input item has no such binary field' +
+							(present.length
+								? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
+								: ': it carries no file at all, so the previous node did not output one'),
 			);
-			check.throwIfFailed(node, i);
+			throw failure(check, node, i, consequence);
 		}
+		fileName = binary[property].fileName || undefined;
+		if (fileName) field = `File "${fileName}"`;
 		const bytes = await binaryUpTo.call(this, i, property, MAX_CFDI_BYTES);
 		if (bytes === 'too-large')
 			check.fail(field, `is larger than ${megabytes(MAX_CFDI_BYTES)}, which no CFDI is`);
 		else if (!bytes.toString('latin1', 0, 4096).trim()) check.fail(field, 'is an empty file');
 		data = bytes === 'too-large' ? '' : bytes;
 	}
-	if (!check.ok) throw failure(check, node, i, consequence);
+	if (!check.ok) throw failure(check, node, i, consequence, fileName);
 	try {
-		return { reading: readCfdi(data, { maxBytes: MAX_CFDI_BYTES }), field, binary: item?.binary };
+		return {
+			reading: readCfdi(data, { maxBytes: MAX_CFDI_BYTES }),
+			field,
+			fileName,
+			binary: item?.binary,
+		};
 	} catch (error) {
 		// Not a problem of the file: a fault of this code, reported as it is.
 		if (!(error instanceof XmlError) && !(error instanceof NotACfdiError))
@@ -120,12 +137,21 @@ export async function readCfdiInput(
 				? `is not XML the package can read: ${error.message}`
 				: error.message,
 		);
-		throw failure(check, node, i, consequence);
+		throw failure(check, node, i, consequence, fileName);
 	}
 }
 
-/** The Checker's one error for the item, saying what happens because of it and what the XML must be. */
-function failure(check: Checker, node: INode, i: number, consequence: string): NodeOperationError {
+/**
+ * The Checker's one error for the item, saying what happens because of it and what the XML must be; a problem of
+ * the item's input (errors.ts `notRead`, with the file's name), so Read CFDI XML of version 2 sends it to Not Read.
+ */
+function failure(
+	check: Checker,
+	node: INode,
+	i: number,
+	consequence: string,
+	fileName?: string,
+): NodeOperationError {
 	const message = check.problems.join('; ');
 	const error = new NodeOperationError(node, message, {
 		itemIndex: i,
@@ -134,5 +160,5 @@ function failure(check: Checker, node: INode, i: number, consequence: string): N
 	// n8n swaps a message that contains a system error code (EACCES, ENOENT…) for a generic one; the file's own
 	// element names are quoted here: keep ours.
 	error.message = message;
-	return error;
+	return addFacts(error, { notRead: fileName ? { file_name: fileName } : {} });
 }
