@@ -490,11 +490,15 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		if (text.includes(`REPLACE_WITH_RECEIPT_ID_${n}`))
 			text = text.replaceAll(`REPLACE_WITH_RECEIPT_ID_${n}`, sim.receipts.seed('retention').id);
 	}
-	const folder = join(userFolder, '.n8n-files', 'cfdi'); // inside n8n's default allowed folder for file nodes
-	if (text.includes('/home/node/cfdi/')) mkdirSync(folder, { recursive: true });
+	// The folders the examples' file nodes write to (/home/node/<folder>/) become folders of the sandbox's file
+	// folder, the only one n8n may write to here (N8N_RESTRICT_FILE_ACCESS_TO).
 	text = text
 		.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'")
-		.replaceAll('/home/node/cfdi/', `${folder}/`);
+		.replace(/\/home\/node\/([A-Za-z0-9_-]+)\//g, (_, name) => {
+			const folder = join(userFolder, '.n8n-files', name);
+			mkdirSync(folder, { recursive: true });
+			return `${folder}/`;
+		});
 	return JSON.parse(text);
 }
 

@@ -125,7 +125,9 @@ describe('Check CFDI Status', () => {
 			const result = await env.run(fromXml(), [fileItem(pending.xml)], false, version);
 			const [item] = result.output(NODE);
 			expect(item.json).toMatchObject({ valid: true, estatus_cancelacion: 'En proceso' });
-			expect(item.json.warnings[0]).toMatch(/^The issuer asked the SAT to cancel this CFDI/);
+			expect(/** @type {string[]} */ (item.json.warnings)[0]).toMatch(
+				/^The issuer asked the SAT to cancel this CFDI/,
+			);
 		}
 	});
 
