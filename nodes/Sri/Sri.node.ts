@@ -16,7 +16,7 @@ import { READ_OUTPUTS, router } from './actions/router';
  */
 export class Sri implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'SRI (Ecuador)',
+		displayName: 'SRI',
 		name: 'sri',
 		icon: { light: 'file:sri.svg', dark: 'file:sri.dark.svg' },
 		group: ['transform'],
