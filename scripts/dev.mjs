@@ -147,7 +147,7 @@ n8n is running: ${n8n.url}
   Read/Write Files From Disk may use only ${sandbox.filesFolder} (N8N_RESTRICT_FILE_ACCESS_TO)
   SRI (Ecuador) and SAT (Mexico) nodes of the examples ask their simulators (Options → Service Address
     ${JSON.stringify(sandbox.sim.addresses)}); an SRI access key's digits 40–47 choose its answer
-    (test/simulator/sri.js, SCENARIOS), any other key is authorized
+    (test/simulator/sri.js, SCENARIOS, 10000001 authorized); a key of any other code is unknown to it, as to the SRI
   example workflows: ${examples.map((e) => `${e.workflow.name}${e.trigger ? ' (active)' : ''}`).join('; ')}${faults}
 Ctrl-C stops n8n and the simulators.`);
 }
