@@ -33,7 +33,7 @@ function operationsOf(spec: TwoOutputs, resource: string): readonly string[] {
 }
 
 /** Whether a node of this version, resource and operation has the two outputs. */
-export function hasTwoOutputs(
+function hasTwoOutputs(
 	spec: TwoOutputs,
 	version: number,
 	resource: string,

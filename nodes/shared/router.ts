@@ -277,7 +277,7 @@ function itemRanges(indexes: number[]): string {
 }
 
 /** How a node's router asks `route` to treat its items. */
-export interface RouteOptions {
+interface RouteOptions {
 	/**
 	 * An item whose input could not be read (its failure carries `notRead`, errors.ts) becomes an item — the error,
 	 * `item_index`, the fields that name the input and the input item's files — instead of stopping the node, with

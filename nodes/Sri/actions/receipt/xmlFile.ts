@@ -14,7 +14,7 @@ import { itemError, ONLY_READS } from './common.descriptions';
  */
 
 /** A receipt XML read from item `i`. */
-export interface ReadFile {
+interface ReadFile {
 	/** How messages name it: `File "factura.xml"`, `Input Binary Field "data"` (a file without a name), or `XML`. */
 	label: string;
 	/** The binary field it came from; undefined for XML given as text. */
