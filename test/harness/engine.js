@@ -7,7 +7,7 @@ import {
 	WorkflowExecute,
 } from 'n8n-core';
 /** @import { ICredentialTestFunctions, ICredentialType, IDataObject, INodeCredentialTestResult, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, ITriggerResponse, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
 import './shutdown';
 
@@ -602,6 +602,36 @@ export class Engine {
 				run.data.resultData.runData[name]?.[0]?.data?.main?.[index] ?? [],
 		};
 	}
+}
+
+/**
+ * The outputs of a node of type `nodeType` (a built node) at `typeVersion` with `parameters`, by name, as
+ * n8n-workflow computes them for the editor and the engine alike (NodeHelpers.getNodeOutputs evaluates an `outputs`
+ * expression with the node's version and parameters): `['Read', 'Not Read']`, or `['main']` for one output.
+ * @param {INodeType} nodeType
+ * @returns {string[]}
+ */
+export function outputNames(nodeType, typeVersion, parameters) {
+	/** @type {INode} */
+	const node = {
+		id: '1',
+		name: 'Node',
+		type: `${PACKAGE}.${nodeType.description.name}`,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+	const nodeTypes = /** @type {INodeTypes} */ (
+		/** @type {unknown} */ ({
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		})
+	);
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	return NodeHelpers.getNodeOutputs(workflow, node, nodeType.description).map((o) =>
+		typeof o === 'string' ? o : (o.displayName ?? o.type),
+	);
 }
 
 /**

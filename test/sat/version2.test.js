@@ -1,6 +1,4 @@
-/** @import { INode, INodeTypeDescription } from 'n8n-workflow' */
-import { NodeHelpers, Workflow } from 'n8n-workflow';
-import { built } from '../harness/engine';
+import { built, outputNames } from '../harness/engine';
 import { cfdiXml, uuidWith } from '../simulator/cfdi';
 import { fields, fieldsOf, fileItem, fromXml, NODE, readXml, startSat } from './setup';
 /** @import { SatEnv } from './setup' */
@@ -151,33 +149,11 @@ describe('Check CFDI Status', () => {
 describe('the outputs n8n computes', () => {
 	/** @type {import('n8n-workflow').INodeType} */
 	const sat = built('nodes/Sat/Sat.node', 'Sat');
-	/** @type {INodeTypeDescription} */
-	const description = sat.description;
-	function outputsOf(typeVersion, operation) {
-		/** @type {INode} */
-		const node = {
-			id: '1',
-			name: NODE,
-			type: 'n8n-nodes-latam-fiscal.sat',
-			typeVersion,
-			position: [0, 0],
-			parameters: { resource: 'cfdi', operation },
-		};
-		const nodeTypes = {
-			getByName: () => sat,
-			getByNameAndVersion: () => sat,
-			getKnownTypes: () => ({}),
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-		return NodeHelpers.getNodeOutputs(workflow, node, description).map((o) =>
-			typeof o === 'string' ? o : (o.displayName ?? o.type),
-		);
-	}
 	test.each([
 		[2, 'readXml', ['Read', 'Not Read']],
 		[2, 'checkStatus', ['main']],
 		[1, 'readXml', ['main']],
 	])('version %i, %s: %j', (version, operation, expected) => {
-		expect(outputsOf(version, operation)).toEqual(expected);
+		expect(outputNames(sat, version, { resource: 'cfdi', operation })).toEqual(expected);
 	});
 });

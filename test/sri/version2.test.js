@@ -1,6 +1,4 @@
-/** @import { INode, INodeTypeDescription } from 'n8n-workflow' */
-import { NodeHelpers, Workflow } from 'n8n-workflow';
-import { built } from '../harness/engine';
+import { built, outputNames } from '../harness/engine';
 import { entryXml, keyFor, receiptXml } from '../simulator/sri';
 import { NODE, startSri } from './setup';
 /** @import { SriEnv } from './setup' */
@@ -335,38 +333,16 @@ describe('a node downstream names an upstream error', () => {
 describe('the outputs n8n computes', () => {
 	/** @type {import('n8n-workflow').INodeType} */
 	const sri = built('nodes/Sri/Sri.node', 'Sri');
-	/** @type {INodeTypeDescription} */
-	const description = sri.description;
-	function outputsOf(typeVersion, operation) {
-		/** @type {INode} */
-		const node = {
-			id: '1',
-			name: NODE,
-			type: 'n8n-nodes-latam-fiscal.sri',
-			typeVersion,
-			position: [0, 0],
-			parameters: { resource: 'receipt', operation },
-		};
-		const nodeTypes = {
-			getByName: () => sri,
-			getByNameAndVersion: () => sri,
-			getKnownTypes: () => ({}),
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-		return NodeHelpers.getNodeOutputs(workflow, node, description).map((o) =>
-			typeof o === 'string' ? o : (o.displayName ?? o.type),
-		);
-	}
 	test.each([
 		[2, 'readXml', ['Read', 'Not Read']],
 		[2, 'checkAuthorization', ['main']],
 		[1, 'readXml', ['main']],
 		[1, 'checkAuthorization', ['main']],
 	])('version %i, %s: %j', (version, operation, expected) => {
-		expect(outputsOf(version, operation)).toEqual(expected);
+		expect(outputNames(sri, version, { resource: 'receipt', operation })).toEqual(expected);
 	});
 
 	test('a new node is version 2', () => {
-		expect(description.defaultVersion).toBe(2);
+		expect(sri.description.defaultVersion).toBe(2);
 	});
 });

@@ -18,7 +18,7 @@ import {
 	serviceAddressOption,
 	throwIfFailed,
 } from './common.descriptions';
-import { outputField, receiptOutput, type FileFacts } from './output';
+import { optionsOf, outputField, receiptOutput, SHOWN_IN, type FileFacts } from './output';
 import { binaryFile, presentXml } from './xmlFile';
 
 export const kind = 'read';
@@ -56,7 +56,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			placeholder: 'e.g. 2110202601179001691900120010010000001231234567813',
 			description:
 				'The receipt’s access key (clave de acceso): the 49 digits printed on its RIDE and inside its XML. Spaces are ignored. Usually an expression that reads it from the input item.',
-			displayOptions: { show: { '@version': [1] } },
+			displayOptions: SHOWN_IN[1],
 		},
 		{
 			displayName: 'Access Key',
@@ -66,36 +66,20 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			placeholder: 'e.g. 2110202601179001691900120010010000001231234567813',
 			description:
 				'The receipt’s access key (clave de acceso): the 49 digits printed on its RIDE and inside its XML; spaces are ignored. Leave it empty when the input item carries the receipt’s XML file (Options → Input Binary Field): its key is asked about.',
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+			displayOptions: SHOWN_IN[2],
 		},
 		outputField,
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options,
-			displayOptions: { show: { '@version': [1] } },
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				...options.slice(0, 2),
-				{
-					...binaryFieldOption,
-					description:
-						'The name of the output binary field to put the SRI’s XML in. An input file of that name (the supplier’s) is never replaced: name another field to keep both.',
-				},
-				inputBinaryFieldOption,
-				...options.slice(3),
-			],
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-		},
+		optionsOf(1, options),
+		optionsOf(2, [
+			...options.slice(0, 2),
+			{
+				...binaryFieldOption,
+				description:
+					'The name of the output binary field to put the SRI’s XML in. An input file of that name (the supplier’s) is never replaced: name another field to keep both.',
+			},
+			inputBinaryFieldOption,
+			...options.slice(3),
+		]),
 	],
 );
 

@@ -19,6 +19,25 @@ import { itemError } from './common.descriptions';
  *   Authorization's copy of the SRI's authorized XML never replaces an input file of the same field.
  */
 
+/** `displayOptions` that show a property only in version 1 (saved workflows), or only from version 2. */
+export const SHOWN_IN = {
+	1: { show: { '@version': [1] } },
+	2: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+} satisfies Record<1 | 2, INodeProperties['displayOptions']>;
+
+/** The operation's Options of node version `version`. */
+export function optionsOf(version: 1 | 2, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+		displayOptions: SHOWN_IN[version],
+	};
+}
+
 /** Version 2's Output: a purchases ledger's row (default), or the whole receipt. */
 export const outputField: INodeProperties = {
 	displayName: 'Output',
@@ -39,7 +58,7 @@ export const outputField: INodeProperties = {
 		},
 	],
 	default: 'ledgerRow',
-	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+	displayOptions: SHOWN_IN[2],
 };
 
 /** What the item says about the file it came from, or was compared with (version 2). */

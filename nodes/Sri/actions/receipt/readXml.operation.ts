@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
 import type { SriContext } from '../../transport';
 import { attachXmlOption, binaryFieldOption } from './common.descriptions';
-import { outputField, receiptOutput } from './output';
+import { optionsOf, outputField, receiptOutput } from './output';
 import { readXmlInput } from './xmlFile';
 
 export const kind = 'read';
@@ -59,33 +59,17 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			description: 'The receipt XML, or its authorization file',
 		},
 		outputField,
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [attachXmlOption, binaryFieldOption],
-			displayOptions: { show: { '@version': [1] } },
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					...attachXmlOption,
-					description:
-						'Whether to add the XML given as text as a binary file named after its access key (its 49 digits, then .xml)',
-					displayOptions: { show: { '/xmlSource': ['text'] } },
-				},
-				{ ...binaryFieldOption, displayOptions: { show: { '/xmlSource': ['text'] } } },
-				renameFileOption,
-			],
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-		},
+		optionsOf(1, [attachXmlOption, binaryFieldOption]),
+		optionsOf(2, [
+			{
+				...attachXmlOption,
+				description:
+					'Whether to add the XML given as text as a binary file named after its access key (its 49 digits, then .xml)',
+				displayOptions: { show: { '/xmlSource': ['text'] } },
+			},
+			{ ...binaryFieldOption, displayOptions: { show: { '/xmlSource': ['text'] } } },
+			renameFileOption,
+		]),
 	],
 );
 
