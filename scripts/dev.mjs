@@ -13,18 +13,14 @@
 //                                        # the hostile ones instead (a redirect to another port, one byte every
 //                                        # 400 ms, a 300 MB answer, refusals that repeat the secrets they got,
 //                                        # pages that never advance); one at a time: POST /_control/fail {mode, times, …}
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV_OWNER } from './n8n/boot.mjs';
 import {
 	build,
 	fillPlaceholders,
-	MAX_WORKFLOW_ID,
+	loadExamples,
 	ownerApiKey,
 	prepareSandbox,
-	repoRoot,
 	requireTestModule,
 	SANDBOX_ISSUER,
 	sandboxCredentials,
@@ -41,29 +37,6 @@ const { values: args } = parseArgs({
 		'slow-ms': { type: 'string', default: '61000' },
 	},
 });
-
-/** Example workflows, with stable IDs derived from their file names; trigger examples are activated. */
-export function loadExamples() {
-	const dir = join(repoRoot, 'examples');
-	return readdirSync(dir)
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((file) => {
-			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-			// A stable ID short enough for n8n to save the workflow's static data (sandbox.mjs, MAX_WORKFLOW_ID).
-			workflow.id = `ex${createHash('sha256')
-				.update(file)
-				.digest('hex')
-				.slice(0, MAX_WORKFLOW_ID - 2)}`;
-			return {
-				file,
-				workflow,
-				trigger: workflow.nodes.some(
-					(n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger'),
-				),
-			};
-		});
-}
 
 /** `--faults <rate>`: every kind of fault, on every service, with that probability. */
 function startFaults(server) {

@@ -475,6 +475,31 @@ function withServiceAddresses(workflow, sim) {
 }
 
 /**
+ * The workflows of examples/, with stable IDs derived from their file names (short enough for n8n to save their
+ * static data, MAX_WORKFLOW_ID); `trigger` says which activate (a trigger other than the manual one).
+ */
+export function loadExamples() {
+	const dir = join(repoRoot, 'examples');
+	return readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((file) => {
+			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+			workflow.id = `ex${createHash('sha256')
+				.update(file)
+				.digest('hex')
+				.slice(0, MAX_WORKFLOW_ID - 2)}`;
+			return {
+				file,
+				workflow,
+				trigger: workflow.nodes.some(
+					(n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger'),
+				),
+			};
+		});
+}
+
+/**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder).
  * In the sandbox they are filled with demo data seeded in the simulators, and the nodes without a credential ask

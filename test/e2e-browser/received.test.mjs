@@ -7,17 +7,15 @@
 // examples, imported as `npm run dev` imports them, run green from their manual trigger.
 // Run with `npm run test:e2e:browser` (it needs Debian's chromium package).
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
 import {
 	fillPlaceholders,
-	MAX_WORKFLOW_ID,
+	loadExamples,
 	ownerApiKey,
 	prepareSandbox,
-	repoRoot,
 	requireTestModule,
 	userFolderFor,
 } from '../../scripts/n8n/sandbox.mjs';
@@ -58,17 +56,13 @@ before(async () => {
 		join(inbox, 'RIDE-andina.xml'),
 		'<Authorization><Status>OK</Status></Authorization>',
 	);
+	// The two examples, as `npm run dev` imports them.
 	const files = ['sri-check-supplier-receipts.json', 'sat-check-received-cfdis.json'];
-	const workflows = files.map((file) => {
-		const workflow = JSON.parse(readFileSync(join(repoRoot, 'examples', file), 'utf8'));
-		workflow.id = `ex${createHash('sha256')
-			.update(file)
-			.digest('hex')
-			.slice(0, MAX_WORKFLOW_ID - 2)}`;
-		examples.set(file, workflow);
-		return fillPlaceholders(workflow, sb.sim, userFolder);
-	});
-	await sb.importWorkflows(workflows);
+	const chosen = loadExamples().filter((e) => files.includes(e.file));
+	for (const { file, workflow } of chosen) examples.set(file, workflow);
+	await sb.importWorkflows(
+		chosen.map(({ workflow }) => fillPlaceholders(workflow, sb.sim, userFolder)),
+	);
 	n8n = await sb.start();
 	await ownerApiKey(n8n.url);
 	browser = await launchBrowser();
