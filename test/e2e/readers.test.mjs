@@ -138,7 +138,7 @@ describe('the XML readers’ version 2 in real n8n: Read and Not Read', () => {
 			],
 		);
 		assert.match(
-			checked[1].warnings,
+			String(checked[1].warnings),
 			/infoFactura\.importeTotal is 33\.75 in the file, 28 at the SRI/,
 		);
 		assert.equal(checked[0].base_iva_15, 20);
