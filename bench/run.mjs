@@ -16,6 +16,7 @@ import { parseCliJson, runCli } from '../scripts/n8n/boot.mjs';
 import { NODE_VERSION, selectedVersion } from '../scripts/n8n/install.mjs';
 import { repoRoot } from '../scripts/n8n/sandbox.mjs';
 import { chain, node, partnersGetById, rowsWorkflow } from '../scripts/n8n/workflow.mjs';
+import { benchAts } from './ats.mjs';
 import { METHOD_HISTORY } from './history.mjs';
 import { benchItems } from './items.mjs';
 import { benchParallelIssuing } from './issuing.mjs';
@@ -206,6 +207,7 @@ ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.tot
 
 ${webhooks.markdown}
 ${xmlSection}
+${await benchAts({ sb, log, runs: RUNS })}
 ## Package
 
 Packed: ${(pack.size / 1024).toFixed(0)} kB (${pack.entryCount} files, ${(pack.unpackedSize / 1024).toFixed(0)} kB unpacked).

@@ -5,13 +5,15 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import * as monthlyAnnex from './actions/monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './actions/receipt/Receipt.resource';
 import { outputsExpression } from '../shared/outputs';
 import { READ_OUTPUTS, router } from './actions/router';
 
 /**
  * SRI (Ecuador): any Ecuadorian electronic receipt checked with the SRI's own public web service, and a
- * receipt XML (or its authorization file) read into the fields a bookkeeper books. No account, no credential.
+ * receipt XML (or its authorization file) read into the fields a bookkeeper books, and the month's annex (ATS)
+ * built from its receipts. No account, no credential.
  * Operations live in actions/<resource>/, the SRI's rules and formats in domain/.
  */
 export class Sri implements INodeType {
@@ -27,7 +29,7 @@ export class Sri implements INodeType {
 		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			"Check with the SRI that an Ecuadorian receipt is authorized, by its access key, and read a supplier's receipt XML into the figures a bookkeeper books",
+			"Check with the SRI that an Ecuadorian receipt is authorized, by its access key, read a supplier's receipt XML into the figures a bookkeeper books, and build the month's ATS from the receipts",
 		defaults: { name: 'SRI (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -44,10 +46,17 @@ export class Sri implements INodeType {
 						value: 'receipt',
 						description: 'Any electronic receipt (comprobante electrónico) the SRI authorizes',
 					},
+					{
+						name: 'Monthly Annex (ATS)',
+						value: 'monthlyAnnex',
+						description:
+							'The Anexo Transaccional Simplificado: the month’s purchases and sales, built from its receipts for the SRI’s DIMM',
+					},
 				],
 				default: 'receipt',
 			},
 			...receipt.description,
+			...monthlyAnnex.description,
 		],
 	};
 

@@ -733,6 +733,18 @@ export interface ToJsonOptions {
 	numbers?: Iterable<string>;
 	/** The key of an element's own text when it also has attributes or children. Default `#text`. */
 	textKey?: string;
+	/**
+	 * A schema's say on a child element, replacing rule 3 where it answers: `'list'` (always an array), `'single'`
+	 * (one value: a later child of the same name is left out and given to `onLeftOut`), or undefined (rule 3).
+	 */
+	shapeOf?: (child: XmlElement, parent: XmlElement) => 'list' | 'single' | undefined;
+	/** Called for each child that `shapeOf` left out (a second one where the schema allows one). */
+	onLeftOut?: (child: XmlElement, parent: XmlElement) => void;
+	/**
+	 * Whether the attribute `name` (as written) of `element` becomes a number when it is a decimal; replaces
+	 * `numbers` for attributes when given.
+	 */
+	numberAttribute?: (element: XmlElement, name: string) => boolean;
 }
 
 /** `value` as a number when it is a plain decimal (`-12.50`) that a number holds exactly; else undefined. */
@@ -767,6 +779,8 @@ function plainNumber(value: string): number | undefined {
  * 5. A value (element text or attribute) whose local name is in `options.numbers` becomes a number when it is
  *    a plain decimal (`-?digits[.digits]`) a number holds exactly; any other value stays text, so codes
  *    (`ruc`, `secuencial`, `codigo`, `ClaveProdServ`) stay text unless the caller lists them.
+ * A caller that knows the schema says it per element instead (`shapeOf`, `numberAttribute`): the SAT's CFDIs,
+ * whose complements reuse local names with other meanings.
  * Iterative: a deep tree cannot exhaust the call stack.
  */
 export function toJson(element: XmlElement, options: ToJsonOptions = {}): XmlJson {
@@ -775,6 +789,12 @@ export function toJson(element: XmlElement, options: ToJsonOptions = {}): XmlJso
 	const textKey = options.textKey ?? '#text';
 	const scalar = (local: string, text: string): XmlJson =>
 		numbers.has(local) ? (plainNumber(text.trim()) ?? text) : text;
+	const { shapeOf, onLeftOut, numberAttribute } = options;
+	const attributeValue = (e: XmlElement, name: string, local: string): XmlJson => {
+		const text = e.attributes[name];
+		if (!numberAttribute) return scalar(local, text);
+		return numberAttribute(e, name) ? (plainNumber(text.trim()) ?? text) : text;
+	};
 
 	// Pre-order, then processed in reverse: every element's children are done before it.
 	const order: XmlElement[] = [];
@@ -804,14 +824,20 @@ export function toJson(element: XmlElement, options: ToJsonOptions = {}): XmlJso
 		for (const a of attributes) {
 			const local = localOf(a);
 			const clash = childCounts.has(local) || attributeCounts.get(local) !== 1 || local === textKey;
-			setOwn(object, clash ? `@${a}` : local, scalar(local, e.attributes[a]));
+			setOwn(object, clash ? `@${a}` : local, attributeValue(e, a, local));
 		}
+		const single = new Set<string>();
 		for (const c of e.children) {
 			const value = values.get(c) as XmlJson;
 			values.delete(c);
-			if (Object.hasOwn(object, c.local)) (object[c.local] as XmlJson[]).push(value);
+			if (single.has(c.local)) onLeftOut?.(c, e);
+			else if (Object.hasOwn(object, c.local)) (object[c.local] as XmlJson[]).push(value);
 			else {
-				const many = arrays.has(c.local) || (childCounts.get(c.local) ?? 0) > 1;
+				const shape = shapeOf?.(c, e);
+				if (shape === 'single') single.add(c.local);
+				const many =
+					shape === 'list' ||
+					(shape === undefined && (arrays.has(c.local) || (childCounts.get(c.local) ?? 0) > 1));
 				setOwn(object, c.local, many ? [value] : value);
 			}
 		}

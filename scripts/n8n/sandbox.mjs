@@ -501,7 +501,8 @@ export function loadExamples() {
 
 /**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
- * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder).
+ * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder; the folder of
+ * received SRI receipts is filled with last month's, the ones the SRI simulator holds).
  * In the sandbox they are filled with demo data seeded in the simulators, and the nodes without a credential ask
  * their simulator (withServiceAddresses); the files are not changed.
  */
@@ -515,8 +516,15 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		if (text.includes(`REPLACE_WITH_RECEIPT_ID_${n}`))
 			text = text.replaceAll(`REPLACE_WITH_RECEIPT_ID_${n}`, sim.receipts.seed('retention').id);
 	}
-	// The folders the examples' file nodes write to (/home/node/<folder>/) become folders of the sandbox's file
-	// folder, the only one n8n may write to here (N8N_RESTRICT_FILE_ACCESS_TO).
+	if (text.includes('/home/node/sri/')) {
+		// Last month's received receipts, one file each, as a bookkeeper keeps them (the SRI simulator holds them).
+		const received = join(userFolder, '.n8n-files', 'sri', 'received');
+		rmSync(received, { recursive: true, force: true });
+		mkdirSync(received, { recursive: true });
+		for (const r of sim.sriMonth.receipts) writeFileSync(join(received, r.fileName), r.file);
+	}
+	// The folders the examples' file nodes use (/home/node/<folder>/) become folders of the sandbox's file folder,
+	// the only one n8n may read and write here (N8N_RESTRICT_FILE_ACCESS_TO).
 	text = text
 		.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'")
 		.replace(/\/home\/node\/([A-Za-z0-9_-]+)\//g, (_, name) => {

@@ -218,10 +218,68 @@ function workflow() {
 let run;
 const outputOf = (name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
 
+/**
+ * The second workflow: CFDIs as real generators write them (test/sat/real-cfdis.js: Carta Porte 2.0 and 3.1,
+ * Nómina 1.1 and 1.2, Pagos 1.0 and 2.0, CFDI 3.2, two stamps…) through Read CFDI XML, and One Item per Concepto.
+ */
+function realWorkflow() {
+	const { REAL_CFDIS } = requireTestModule('sat/real-cfdis');
+	realCfdis = REAL_CFDIS;
+	const items = REAL_CFDIS.map((c) => ({
+		json: { name: c.name },
+		binary: {
+			data: {
+				data: Buffer.from(c.xml).toString('base64'),
+				mimeType: 'application/xml',
+				fileName: 'cfdi.xml',
+			},
+		},
+	}));
+	const read = {
+		resource: 'cfdi',
+		operation: 'readXml',
+		xmlSource: 'binary',
+		binaryPropertyName: 'data',
+	};
+	return {
+		id: 'e2eSatRealCfdis',
+		name: 'e2e SAT: CFDIs as generators write them',
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', {}),
+			node(
+				'Files',
+				'n8n-nodes-base.code',
+				{ jsCode: `return ${JSON.stringify(items)};` },
+				{ typeVersion: 2 },
+			),
+			node('Read', 'n8n-nodes-latam-fiscal.sat', read),
+			node('Rows', 'n8n-nodes-latam-fiscal.sat', { ...read, onePerConcepto: true }),
+		],
+		connections: {
+			...chain('Start', 'Files', 'Read'),
+			Files: {
+				main: [
+					[
+						{ node: 'Read', type: 'main', index: 0 },
+						{ node: 'Rows', type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+	};
+}
+
+/** @type {any} */
+let realRun;
+/** @type {Array<{ name: string, xml: string, expect: Record<string, any> }>} */
+let realCfdis;
+
 before(async () => {
 	sb = await e2eSandbox('e2e-sat');
-	await sb.importWorkflows([workflow()]);
+	await sb.importWorkflows([workflow(), realWorkflow()]);
 	n8n = await startSuiteN8n(sb);
+	realRun = await n8n.execute('e2eSatRealCfdis', { timeoutMs: 120_000 });
 	sb.sim.server.clear();
 	run = await n8n.execute('e2eSat20', { timeoutMs: 180_000 });
 });
@@ -312,5 +370,59 @@ describe(`SAT (Mexico) in real n8n: 20 CFDIs in one run`, () => {
 			compared++;
 		}
 		assert.equal(compared, 14);
+	});
+});
+
+describe('Read CFDI XML in real n8n: CFDIs as real generators write them', () => {
+	const realOutput = (name) => realRun.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
+
+	test('each is read with its UUID, version, RFCs and total', () => {
+		assert.equal(realRun.data.resultData.error, undefined, realRun.data.resultData.error?.message);
+		assert.deepEqual(
+			realOutput('Read').map(({ json }) => [
+				json.uuid,
+				json.version,
+				json.emisor.rfc,
+				json.receptor.rfc,
+				json.total,
+			]),
+			realCfdis.map(({ expect: e }) => [e.uuid, e.version, e.emisor, e.receptor, e.total]),
+		);
+	});
+
+	test('Carta Porte: one Mercancia is a list as several are, its weights and values numbers', () => {
+		const read = realOutput('Read').map((item) => item.json);
+		const carta = (start) =>
+			read[realCfdis.findIndex((c) => c.name.startsWith(start))].comprobante.Complemento[0]
+				.CartaPorte;
+		const v31 = carta('CFDI 4.0 transfer');
+		const v20 = carta('CFDI 4.0 freight');
+		assert.equal(v31.Version, '3.1');
+		assert.ok(Array.isArray(v31.Mercancias.Mercancia) && v31.Mercancias.Mercancia.length === 1);
+		assert.ok(Array.isArray(v20.Mercancias.Mercancia) && v20.Mercancias.Mercancia.length === 2);
+		assert.deepEqual(
+			[
+				v31.Mercancias.Mercancia[0].PesoEnKg,
+				v31.Mercancias.Mercancia[0].ValorMercancia,
+				v31.Mercancias.NumTotalMercancias,
+			],
+			[1250, 87500, 1],
+		);
+		assert.deepEqual(v20.Mercancias.Mercancia[0].Pedimentos, [
+			{ Pedimento: '23  47  3807  3001234' },
+		]);
+	});
+
+	test('One Item per Concepto: an exempt line and a 0 % line give different rows', () => {
+		const rows = realOutput('Rows')
+			.map((item) => item.json)
+			.filter((r) => r.uuid === '5A1C9E7B-3F20-4D8A-B6C1-0E2F4A6B8C01');
+		assert.deepEqual(
+			rows.slice(0, 2).map((r) => [r.iva_base, r.iva_tipo_factor, r.iva_tasa, r.iva_trasladado]),
+			[
+				[500, 'Exento', null, 0],
+				[300, 'Tasa', 0, 0],
+			],
+		);
 	});
 });

@@ -25,6 +25,12 @@ let cases;
 let checked;
 /** @type {Array<Record<string, any>>} */
 let read;
+/** The run of the second workflow: Read XML of authorization files as other tools write them. */
+let realRun;
+/** @type {string} */
+let realKey;
+/** @type {Array<{ name: string, xml: string }>} */
+let realFiles;
 
 /** The 20 keys, one kind of answer each (the simulator answers by the key's numeric code: test/simulator/sri.js). */
 function keys() {
@@ -138,7 +144,54 @@ before(async () => {
 			connections: chain('Start', 'Keys', 'Check', 'Read'),
 		},
 	]);
+	const { keyFor, receiptXml } = requireTestModule('simulator/sri');
+	const { realAuthorizationFiles } = requireTestModule('sri/real-files');
+	realKey = keyFor({ sequential: 901 });
+	realFiles = realAuthorizationFiles(realKey, receiptXml(realKey));
+	await sb.importWorkflows([
+		{
+			id: 'e2eSriRealFiles',
+			name: 'e2e SRI: authorization files as other tools write them',
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				node('Start', 'n8n-nodes-base.manualTrigger', {}),
+				node(
+					'Files',
+					'n8n-nodes-base.code',
+					{
+						jsCode: `return ${JSON.stringify(
+							realFiles.map((f) => ({
+								json: { name: f.name },
+								binary: {
+									data: {
+										data: Buffer.from(f.xml).toString('base64'),
+										mimeType: 'application/xml',
+										fileName: 'autorizacion.xml',
+									},
+								},
+							})),
+						)};`,
+					},
+					{ typeVersion: 2 },
+				),
+				node(
+					'Read',
+					SRI,
+					{
+						resource: 'receipt',
+						operation: 'readXml',
+						xmlSource: 'binary',
+						binaryPropertyName: 'data',
+					},
+					onError,
+				),
+			],
+			connections: chain('Start', 'Files', 'Read'),
+		},
+	]);
 	n8n = await startSuiteN8n(sb);
+	sb.sim.server.clear();
+	realRun = await n8n.execute('e2eSriRealFiles');
 	sb.sim.server.clear();
 	run = await n8n.execute('e2eSri20Keys');
 	checked = nodeOutput(run, 'Check').map((item) => item.json);
@@ -291,5 +344,41 @@ describe(`the SRI (Ecuador) node in real n8n: 20 access keys in one run`, () => 
 		);
 		// Items without a file (not authorized, errors) are error items of Read XML, one per input.
 		assert.equal(read.length, 20);
+	});
+});
+
+describe('Read XML in real n8n: authorization files as other tools write them', () => {
+	test('every wrapper (<Authorization>, <Autorizacion>, SOAP, ns2:RespuestaAutorizacionComprobante…) is read, with the receipt inside', () => {
+		assert.equal(realRun.data.resultData.error, undefined, realRun.data.resultData.error?.message);
+		const items = nodeOutput(realRun, 'Read').map((item) => item.json);
+		assert.equal(items.length, realFiles.length);
+		assert.ok(
+			realFiles.some((f) => f.xml.includes('<Authorization>')),
+			'an <Authorization> file is among them',
+		);
+		for (const [n, json] of items.entries()) {
+			assert.equal(json.error, undefined, `${realFiles[n].name}: ${json.error}`);
+			assert.deepEqual(
+				{
+					source: json.source,
+					estado: json.estado,
+					clave_acceso: json.clave_acceso,
+					tipo: json.tipo,
+					emisor: json.emisor,
+					importe_total: json.importe_total,
+					warnings: json.warnings,
+				},
+				{
+					source: 'authorization_file',
+					estado: 'AUTORIZADO',
+					clave_acceso: realKey,
+					tipo: 'factura',
+					emisor: { ruc: '1790016919001', razon_social: 'Distribuidora Andina S.A.' },
+					importe_total: 28,
+					warnings: [],
+				},
+				realFiles[n].name,
+			);
+		}
 	});
 });

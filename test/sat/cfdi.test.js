@@ -121,7 +121,7 @@ describe('the summary', () => {
 		});
 		expect(summary.impuestos.trasladados).toEqual([
 			{
-				impuesto: 'IVA',
+				impuesto: '002',
 				nombre: 'IVA',
 				tipo_factor: null,
 				tasa_o_cuota: 0.16,
@@ -135,6 +135,10 @@ describe('the summary', () => {
 			valor_unitario: 500,
 			importe: 1000,
 			clave_prod_serv: null,
+			// cfdv32.xsd has no taxes per concepto: unknown, not 0.
+			impuestos_trasladados: null,
+			impuestos_retenidos: null,
+			traslados: [],
 		});
 	});
 
@@ -375,6 +379,43 @@ describe('comprobante: the whole CFDI as JSON', () => {
 					DoctoRelacionado: [{ NumParcialidad: 1, ImpPagado: 10, ImpSaldoInsoluto: 0 }],
 				},
 			],
+		});
+	});
+});
+
+describe('comprobante: what the schemas do not allow, read in the same shape', () => {
+	const cfdi = cfdiXml({ uuid: uuidWith('A000', 3) });
+
+	test('an element a schema allows once, written twice: the first kept, and said', () => {
+		const xml = cfdi.xml.replace(
+			/(<cfdi:Emisor [^>]*\/>)/,
+			'$1<cfdi:Emisor Rfc="XIA190128J61" Nombre="OTRO" RegimenFiscal="601"/>',
+		);
+		const { summary, comprobante, warnings } = readCfdi(xml);
+		expect(comprobante.Emisor).toEqual(expect.objectContaining({ Rfc: 'EKU9003173C9' }));
+		expect(summary.emisor).toMatchObject({ rfc: 'EKU9003173C9' });
+		expect(warnings).toEqual([
+			"<cfdi:Comprobante> holds more than one <cfdi:Emisor>, which the SAT's schema allows once: comprobante keeps the first",
+		]);
+	});
+
+	test('many complements in one Complemento, each name twice or more: one entry per occurrence, in order', () => {
+		const n = 2_000;
+		const extra = Array.from(
+			{ length: n },
+			(_, k) => `<x:Nota xmlns:x="urn:ejemplo" n="${k}"/><x:Otra xmlns:x="urn:ejemplo" n="${k}"/>`,
+		).join('');
+		const xml = cfdi.xml.replace('</cfdi:Complemento>', `${extra}</cfdi:Complemento>`);
+		const { comprobante, uuid } = /** @type {any} */ ({ ...readCfdi(xml), uuid: cfdi.uuid });
+		expect(comprobante.Complemento).toHaveLength(n);
+		expect(comprobante.Complemento[0]).toEqual({
+			TimbreFiscalDigital: expect.objectContaining({ UUID: uuid }),
+			Nota: { n: '0' },
+			Otra: { n: '0' },
+		});
+		expect(comprobante.Complemento[n - 1]).toEqual({
+			Nota: { n: String(n - 1) },
+			Otra: { n: String(n - 1) },
 		});
 	});
 });

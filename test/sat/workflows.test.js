@@ -99,6 +99,9 @@ test("fixture: last month's received CFDIs checked with the SAT; valid ones a ro
 		concepto_numero: 1,
 		descripcion: 'Servicios profesionales',
 		importe: 1000,
+		iva_base: 1000,
+		iva_tipo_factor: 'Tasa',
+		iva_tasa: 0.16,
 		iva_trasladado: 160,
 	});
 	// A spreadsheet cell each: the CFDI's warnings as one text.

@@ -1,3 +1,4 @@
+import { lastMonth, monthOfReceipts } from '../fixtures/sri/month';
 import { ExtractionSimulator } from './extraction';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
@@ -23,6 +24,10 @@ export async function startSimulators(port = 0) {
 	const receipts = new ReceiptsSimulator();
 	const extraction = new ExtractionSimulator();
 	const sri = new SriSimulator();
+	// Last month's receipts of the sandbox's company (test/fixtures/sri/month.js): the SRI holds them, and the
+	// sandbox's file folder offers them to the ATS example (scripts/n8n/sandbox.mjs fillPlaceholders).
+	const sriMonth = { ...lastMonth(), receipts: monthOfReceipts(lastMonth()) };
+	for (const r of sriMonth.receipts) sri.receipts.set(r.key, r.xml);
 	const sat = new SatSimulator();
 	const server = await new SimulatorServer([
 		partners,
@@ -64,7 +69,7 @@ export async function startSimulators(port = 0) {
 	};
 	/** Nodes without a credential take their service's address in Options → Service Address. */
 	const addresses = { sri: server.url(sri.prefix), sat: SatSimulator.address(server.url('sat')) };
-	return { server, partners, receipts, extraction, sri, sat, credentials, addresses };
+	return { server, partners, receipts, extraction, sri, sriMonth, sat, credentials, addresses };
 }
 
 // `node .build/test/simulator/main.js [port]`: run the simulators alone (for your own n8n).

@@ -6,11 +6,11 @@ import {
 	children,
 	descendants,
 	parseXml,
-	toJson,
 	type XmlElement,
 	type XmlLimits,
 } from '../../shared/xml';
 import type { CfdiVersion, ExpressionInput } from './expression';
+import { comprobanteJson, NAMESPACES } from './schema';
 
 /**
  * A CFDI's XML read into what a bookkeeper copies into the books: a summary, its conceptos, the whole CFDI as
@@ -25,121 +25,16 @@ import type { CfdiVersion, ExpressionInput } from './expression';
  */
 
 const CFDI_NAMESPACES = {
-	'4': 'http://www.sat.gob.mx/cfd/4',
-	'3': 'http://www.sat.gob.mx/cfd/3',
-	tfd: 'http://www.sat.gob.mx/TimbreFiscalDigital',
-	pagos20: 'http://www.sat.gob.mx/Pagos20',
-	pagos10: 'http://www.sat.gob.mx/Pagos',
-	implocal: 'http://www.sat.gob.mx/implocal',
+	'4': NAMESPACES.cfdi4,
+	'3': NAMESPACES.cfdi3,
+	tfd: NAMESPACES.timbre,
+	pagos20: NAMESPACES.pagos20,
+	pagos10: NAMESPACES.pagos10,
+	implocal: NAMESPACES.implocal,
 } as const;
 
 /** Retention CFDIs (CFDI de retenciones e información de pagos) are another document, which the SAT's status service does not answer for. */
 const RETENTION_NAMESPACE = /^http:\/\/www\.sat\.gob\.mx\/esquemas\/retencionpago\//;
-
-/**
- * Elements the SAT's schemas let repeat (maxOccurs="unbounded" in cfdv40, cfdv33, cfdv32, Pagos20, Pagos10,
- * nomina12, implocal): always arrays in `comprobante`, even when a CFDI has one. `Complemento` repeats in 3.3
- * and `CfdiRelacionados` in 4.0: arrays in every version, so a workflow reads every CFDI the same way.
- */
-const CFDI_ARRAYS = [
-	'CfdiRelacionados',
-	'CfdiRelacionado',
-	'Concepto',
-	'Traslado',
-	'Retencion',
-	'InformacionAduanera',
-	'CuentaPredial',
-	'Parte',
-	'Complemento',
-	'RegimenFiscal',
-	'Pago',
-	'DoctoRelacionado',
-	'TrasladoDR',
-	'RetencionDR',
-	'TrasladoP',
-	'RetencionP',
-	'Percepcion',
-	'Deduccion',
-	'OtroPago',
-	'Incapacidad',
-	'HorasExtra',
-	'SubContratacion',
-	'RetencionesLocales',
-	'TrasladosLocales',
-];
-
-/** Attributes that are amounts, quantities or rates (t_Importe and the like): numbers in `comprobante`. */
-const CFDI_NUMBERS = [
-	// Comprobante, Concepto, taxes (4.0, 3.3; 3.2 in lower case)
-	'SubTotal',
-	'Descuento',
-	'Total',
-	'TipoCambio',
-	'Cantidad',
-	'ValorUnitario',
-	'Importe',
-	'Base',
-	'TasaOCuota',
-	'TotalImpuestosTrasladados',
-	'TotalImpuestosRetenidos',
-	'subTotal',
-	'descuento',
-	'total',
-	'cantidad',
-	'valorUnitario',
-	'importe',
-	'tasa',
-	'totalImpuestosTrasladados',
-	'totalImpuestosRetenidos',
-	// Pagos 2.0 and 1.0
-	'Monto',
-	'TipoCambioP',
-	'TipoCambioDR',
-	'EquivalenciaDR',
-	'NumParcialidad',
-	'ImpSaldoAnt',
-	'ImpPagado',
-	'ImpSaldoInsoluto',
-	'BaseDR',
-	'TasaOCuotaDR',
-	'ImporteDR',
-	'BaseP',
-	'TasaOCuotaP',
-	'ImporteP',
-	'MontoTotalPagos',
-	'TotalRetencionesIVA',
-	'TotalRetencionesISR',
-	'TotalRetencionesIEPS',
-	'TotalTrasladosBaseIVA16',
-	'TotalTrasladosImpuestoIVA16',
-	'TotalTrasladosBaseIVA8',
-	'TotalTrasladosImpuestoIVA8',
-	'TotalTrasladosBaseIVA0',
-	'TotalTrasladosImpuestoIVA0',
-	'TotalTrasladosBaseIVAExento',
-	// Nómina 1.2
-	'TotalPercepciones',
-	'TotalDeducciones',
-	'TotalOtrosPagos',
-	'TotalSueldos',
-	'TotalSeparacionIndemnizacion',
-	'TotalJubilacionPensionRetiro',
-	'TotalGravado',
-	'TotalExento',
-	'TotalOtrasDeducciones',
-	'ImporteGravado',
-	'ImporteExento',
-	'NumDiasPagados',
-	'SalarioBaseCotApor',
-	'SalarioDiarioIntegrado',
-	'ImporteMonetario',
-	'SubsidioCausado',
-	// Impuestos locales
-	'TotaldeRetenciones',
-	'TotaldeTraslados',
-	'TasadeRetencion',
-	'TasadeTraslado',
-];
 
 /** c_TipoDeComprobante (Anexo 20 catalogs) in the words the summary uses. */
 const TIPOS: Readonly<Record<string, string>> = {
@@ -152,6 +47,9 @@ const TIPOS: Readonly<Record<string, string>> = {
 
 /** c_Impuesto (Anexo 20 catalogs). CFDI 3.2 writes the tax's name instead of its code. */
 const TAXES: Readonly<Record<string, string>> = { '001': 'ISR', '002': 'IVA', '003': 'IEPS' };
+
+/** CFDI 3.2's tax names (cfdv32.xsd: ISR, IVA, IEPS) as the c_Impuesto codes 3.3 and 4.0 write. */
+const TAX_CODES_32: Readonly<Record<string, string>> = { ISR: '001', IVA: '002', IEPS: '003' };
 
 /** Why a file is not a CFDI this node reads (the XML itself was well-formed). */
 export class NotACfdiError extends Error {
@@ -308,9 +206,13 @@ function taxLine(r: Reader, e: XmlElement): IDataObject {
 		const rate = r.attr(e, 'tasa');
 		// CFDI 3.2 writes the rate as a percentage (16.00); 3.3 and 4.0 as a fraction (0.160000).
 		const tasa = rate !== undefined && /^\d+(\.\d+)?$/.test(rate) ? Number(rate) / 100 : null;
+		// The code 3.3 and 4.0 would write (IVA → 002), so one column holds every version's; a name outside the
+		// 3.2 schema's three is kept as written.
+		const upper = name?.toUpperCase() ?? '';
+		const code = Object.hasOwn(TAX_CODES_32, upper) ? TAX_CODES_32[upper] : name;
 		return {
-			impuesto: name,
-			nombre: name,
+			impuesto: code,
+			nombre: code !== null && Object.hasOwn(TAXES, code) ? TAXES[code] : name,
 			tipo_factor: null,
 			tasa_o_cuota: tasa,
 			base: null,
@@ -341,8 +243,11 @@ function taxesOf(
 
 function concepto(r: Reader, e: XmlElement): IDataObject {
 	const { traslados, retenciones } = taxesOf(r, r.kid(e, 'Impuestos'));
+	// CFDI 3.2 has no taxes per concepto (cfdv32.xsd): unknown, never 0.
 	const importeOf = (lines: XmlElement[]) =>
-		Number(money(sum(lines.map((t) => micros(r.attr(t, 'Importe', 'importe'))))));
+		r.version === '3.2'
+			? null
+			: Number(money(sum(lines.map((t) => micros(r.attr(t, 'Importe', 'importe'))))));
 	return {
 		clave_prod_serv: r.text(e, 'ClaveProdServ'),
 		no_identificacion: r.text(e, 'NoIdentificacion', 'noIdentificacion'),
@@ -361,13 +266,11 @@ function concepto(r: Reader, e: XmlElement): IDataObject {
 	};
 }
 
-/** The stamp, wherever it is under `Complemento` (3.3 may have several Complemento elements). */
-function stampOf(r: Reader): XmlElement | undefined {
-	for (const complemento of r.kids(r.root, 'Complemento')) {
-		const found = descendants(complemento, 'TimbreFiscalDigital', CFDI_NAMESPACES.tfd)[0];
-		if (found) return found;
-	}
-	return undefined;
+/** Every stamp, wherever it is under `Complemento` (3.3 may have several Complemento elements), in document order. */
+function stampsOf(r: Reader): XmlElement[] {
+	return r
+		.kids(r.root, 'Complemento')
+		.flatMap((complemento) => descendants(complemento, 'TimbreFiscalDigital', CFDI_NAMESPACES.tfd));
 }
 
 /** The payments complement (Pagos 2.0 or 1.0), in the summary's words. */
@@ -378,26 +281,38 @@ function paymentsOf(r: Reader): IDataObject[] | undefined {
 			if (!pagos) continue;
 			const amount = (e: XmlElement, name: string) => r.amount(e, name);
 			const text = (e: XmlElement, name: string) => r.text(e, name);
-			return children(pagos, 'Pago', ns).map((pago) => ({
-				fecha_pago: text(pago, 'FechaPago'),
-				forma_pago: text(pago, 'FormaDePagoP'),
-				moneda: text(pago, 'MonedaP'),
-				tipo_cambio: amount(pago, 'TipoCambioP'),
-				monto: amount(pago, 'Monto'),
-				num_operacion: text(pago, 'NumOperacion'),
-				documentos_relacionados: children(pago, 'DoctoRelacionado', ns).map((docto) => ({
-					id_documento: text(docto, 'IdDocumento'),
-					serie: text(docto, 'Serie'),
-					folio: text(docto, 'Folio'),
-					moneda: text(docto, 'MonedaDR'),
-					// Pagos 2.0: EquivalenciaDR; Pagos 1.0: TipoCambioDR.
-					equivalencia: amount(docto, 'EquivalenciaDR') ?? amount(docto, 'TipoCambioDR'),
-					num_parcialidad: amount(docto, 'NumParcialidad'),
-					imp_saldo_ant: amount(docto, 'ImpSaldoAnt'),
-					imp_pagado: amount(docto, 'ImpPagado'),
-					imp_saldo_insoluto: amount(docto, 'ImpSaldoInsoluto'),
-				})),
-			}));
+			return children(pagos, 'Pago', ns).map((pago) => {
+				const monto = amount(pago, 'Monto');
+				const doctos = children(pago, 'DoctoRelacionado', ns);
+				return {
+					fecha_pago: text(pago, 'FechaPago'),
+					forma_pago: text(pago, 'FormaDePagoP'),
+					moneda: text(pago, 'MonedaP'),
+					tipo_cambio: amount(pago, 'TipoCambioP'),
+					monto,
+					num_operacion: text(pago, 'NumOperacion'),
+					documentos_relacionados: doctos.map((docto) => ({
+						id_documento: text(docto, 'IdDocumento'),
+						serie: text(docto, 'Serie'),
+						folio: text(docto, 'Folio'),
+						moneda: text(docto, 'MonedaDR'),
+						// Pagos 2.0: EquivalenciaDR; Pagos 1.0: TipoCambioDR.
+						equivalencia: amount(docto, 'EquivalenciaDR') ?? amount(docto, 'TipoCambioDR'),
+						num_parcialidad: amount(docto, 'NumParcialidad'),
+						imp_saldo_ant: amount(docto, 'ImpSaldoAnt'),
+						// Pagos 1.0 (Pagos10.xsd, ImpPagado): required only with more than one DoctoRelacionado or
+						// a TipoCambioDR; a single document without either was paid the payment's Monto.
+						imp_pagado:
+							amount(docto, 'ImpPagado') ??
+							(ns === CFDI_NAMESPACES.pagos10 &&
+							doctos.length === 1 &&
+							r.attr(docto, 'TipoCambioDR') === undefined
+								? monto
+								: null),
+						imp_saldo_insoluto: amount(docto, 'ImpSaldoInsoluto'),
+					})),
+				};
+			});
 		}
 	}
 	return undefined;
@@ -470,7 +385,8 @@ function readComprobante(root: XmlElement): CfdiReading {
 	const receptor = r.kid(root, 'Receptor');
 	const conceptoElements = r.kids(r.kid(root, 'Conceptos'), 'Concepto');
 	const impuestos = r.kid(root, 'Impuestos');
-	const stamp = stampOf(r);
+	const stamps = stampsOf(r);
+	const stamp = stamps[0];
 	const tipoCode = r.text(root, 'TipoDeComprobante', 'tipoDeComprobante');
 
 	const emisorRfc = r.text(emisor, 'Rfc', 'rfc');
@@ -530,6 +446,15 @@ function readComprobante(root: XmlElement): CfdiReading {
 			'The XML has no stamp (TimbreFiscalDigital): the SAT has not certified it, so it is not a valid CFDI yet and its status cannot be checked',
 		);
 	else if (!uuid) r.warnings.push('The stamp (TimbreFiscalDigital) has no UUID');
+	if (stamps.length > 1) {
+		const uuids = stamps.map((t) => attribute(t, 'UUID')?.trim() || '(none)');
+		const distinct = [...new Set(uuids)];
+		r.warnings.push(
+			distinct.length > 1
+				? `The CFDI has ${stamps.length} stamps (TimbreFiscalDigital) with different UUIDs: ${distinct.join(', ')}. The first, ${uuids[0]}, is the uuid read and asked about; only one can be the SAT's — ask the issuer which`
+				: `The CFDI has ${stamps.length} stamps (TimbreFiscalDigital), all with the UUID ${uuids[0]}`,
+		);
+	}
 	for (const [who, rfc] of [
 		['Emisor', emisorRfc],
 		['Receptor', receptorRfc],
@@ -539,12 +464,14 @@ function readComprobante(root: XmlElement): CfdiReading {
 	}
 	if (!conceptoElements.length) r.warnings.push('The CFDI has no Conceptos');
 	checkTotals(r, conceptoElements, impuestos);
+	const { json: comprobante, leftOut } = comprobanteJson(root);
+	r.warnings.push(...leftOut);
 
 	return {
 		version,
 		summary,
 		conceptos,
-		comprobante: toJson(root, { arrays: CFDI_ARRAYS, numbers: CFDI_NUMBERS }) as IDataObject,
+		comprobante,
 		warnings: r.warnings,
 		expression: {
 			version,

@@ -5,4 +5,5 @@
  */
 export type SriMap = {
 	receipt: 'checkAuthorization' | 'readXml';
+	monthlyAnnex: 'build';
 };

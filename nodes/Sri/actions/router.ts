@@ -5,9 +5,10 @@ import { route, type OperationTable } from '../../shared/router';
 import { sriContext, type SriContext } from '../transport';
 import type { SriMap } from './node.type';
 import { requestTimeoutOption } from './receipt/common.descriptions';
+import * as monthlyAnnex from './monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './receipt/Receipt.resource';
 
-export const resources: OperationTable<SriMap, SriContext> = { receipt };
+export const resources: OperationTable<SriMap, SriContext> = { receipt, monthlyAnnex };
 
 /** From version 2, Read XML has two outputs: Read, and Not Read (a file that cannot be read, named). */
 export const READ_OUTPUTS = readerOutputs({ receipt: ['readXml'] });

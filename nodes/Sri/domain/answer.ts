@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	child,
 	childText,
-	children,
 	parseXml,
 	XmlError,
 	type XmlElement,
@@ -51,10 +50,55 @@ export interface AuthorizationAnswer {
 
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
 
+/*
+ * Files saved by others spell the SRI's elements their own way: `<Authorization>` (the document extraction
+ * service's own parser, TaxoWS/sri-xml-2-json, writes its fixtures so), `<Autorizacion>`, a prefixed
+ * `<ns2:RespuestaAutorizacionComprobante>`, the whole SOAP answer. So the authorization is found by what it
+ * holds, at any depth, and every name is compared by its local name in any case.
+ */
+
+const lower = (element: XmlElement) => element.local.toLowerCase();
+
+/** The first child of `element` whose local name is `name`, in any case and namespace. */
+function kid(element: XmlElement, name: string): XmlElement | undefined {
+	const wanted = name.toLowerCase();
+	return element.children.find((c) => lower(c) === wanted);
+}
+
+/** The children of `element` whose local name is `name`, in any case and namespace. */
+function kids(element: XmlElement, name: string): XmlElement[] {
+	const wanted = name.toLowerCase();
+	return element.children.filter((c) => lower(c) === wanted);
+}
+
+const kidText = (element: XmlElement, name: string) => nonEmpty(kid(element, name)?.text.trim());
+
+/** The names of an entry: the SRI's `autorizacion`, and the English `Authorization` other tools write. */
+const ENTRY_NAMES = new Set(['autorizacion', 'authorization']);
+
+/**
+ * An authorization entry: an element holding a `comprobante` or a `numeroAutorizacion`, or one named as an entry
+ * that holds an `estado` (a rejected attempt may have neither). A leaf `<autorizacion>123…</autorizacion>` (as
+ * the ATS writes a key) is not one.
+ */
+function isEntry(element: XmlElement): boolean {
+	let estado = false;
+	for (const c of element.children) {
+		const name = lower(c);
+		if (name === 'comprobante' || name === 'numeroautorizacion') return true;
+		if (name === 'estado') estado = true;
+	}
+	return estado && ENTRY_NAMES.has(lower(element));
+}
+
+/** The answer around the entries (`RespuestaAutorizacionComprobante`): the element holding these. */
+const ANSWER_CONTENT = new Set(['claveaccesoconsultada', 'numerocomprobantes', 'autorizaciones']);
+
 function entryOf(element: XmlElement): AuthorizationEntry {
-	const comprobante = child(element, 'comprobante');
-	const inline = comprobante?.children.find((c) => kindByRoot(c.local));
-	const mensajes = children(child(element, 'mensajes') ?? element, 'mensaje')
+	const comprobante = kid(element, 'comprobante');
+	// The receipt written inline: inside <comprobante>, or (some tools) right in the entry.
+	const inline = (comprobante ?? element).children.find((c) => kindByRoot(c.local));
+	const mensajes = kids(kid(element, 'mensajes') ?? element, 'mensaje')
 		.filter((m) => m.children.length)
 		.map((m) => {
 			const out: IDataObject = {};
@@ -64,32 +108,52 @@ function entryOf(element: XmlElement): AuthorizationEntry {
 				['informacionAdicional', 'informacion_adicional'],
 				['tipo', 'tipo'],
 			]) {
-				const value = nonEmpty(childText(m, from));
+				const value = kidText(m, from);
 				if (value !== undefined) out[to] = value;
 			}
 			return out;
 		});
 	return {
-		estado: nonEmpty(childText(element, 'estado')),
-		numeroAutorizacion: nonEmpty(childText(element, 'numeroAutorizacion')),
-		fechaAutorizacion: nonEmpty(childText(element, 'fechaAutorizacion')),
-		ambiente: nonEmpty(childText(element, 'ambiente')),
+		estado: kidText(element, 'estado'),
+		numeroAutorizacion: kidText(element, 'numeroAutorizacion'),
+		fechaAutorizacion: kidText(element, 'fechaAutorizacion'),
+		ambiente: kidText(element, 'ambiente'),
 		comprobante: inline ?? nonEmpty(comprobante?.text.trim()),
 		mensajes,
 	};
 }
 
+/**
+ * The authorization under `root`, at any depth, whatever wraps it; undefined when there is none. Its entries are
+ * every authorization entry in document order (a receipt's own elements are not looked into); its
+ * `claveAccesoConsultada` and `numeroComprobantes` come from the first element holding them. One pass over the
+ * elements: linear in the size of the document.
+ */
+function authorizationIn(root: XmlElement): AuthorizationAnswer | undefined {
+	let respuesta: XmlElement | undefined;
+	const autorizaciones: AuthorizationEntry[] = [];
+	const pending = [root];
+	for (let e = pending.pop(); e; e = pending.pop()) {
+		if (kindByRoot(e.local)) continue;
+		if (isEntry(e)) {
+			autorizaciones.push(entryOf(e));
+			continue;
+		}
+		if (!respuesta && e.children.some((c) => ANSWER_CONTENT.has(lower(c)))) respuesta = e;
+		for (let k = e.children.length - 1; k >= 0; k--) pending.push(e.children[k]);
+	}
+	if (!respuesta && !autorizaciones.length) return undefined;
+	const count = respuesta ? kidText(respuesta, 'numeroComprobantes') : undefined;
+	return {
+		claveAccesoConsultada: respuesta ? kidText(respuesta, 'claveAccesoConsultada') : undefined,
+		numeroComprobantes: count !== undefined && /^\d+$/.test(count) ? Number(count) : undefined,
+		autorizaciones,
+	};
+}
+
 /** `RespuestaAutorizacionComprobante` read. */
 function answerOf(respuesta: XmlElement): AuthorizationAnswer {
-	const count = childText(respuesta, 'numeroComprobantes');
-	const n = count !== undefined && /^\d+$/.test(count) ? Number(count) : undefined;
-	return {
-		claveAccesoConsultada: nonEmpty(childText(respuesta, 'claveAccesoConsultada')),
-		numeroComprobantes: n,
-		autorizaciones: children(child(respuesta, 'autorizaciones') ?? respuesta, 'autorizacion').map(
-			entryOf,
-		),
-	};
+	return authorizationIn(respuesta) ?? { autorizaciones: [] };
 }
 
 /** A SOAP 1.1 fault: its code and its words. */
@@ -168,28 +232,19 @@ export type ReadDocument =
 	| { kind: 'receipt'; receipt: XmlElement };
 
 /**
- * A file given to Read XML: the SRI's authorization file (`<autorizacion>` with `<comprobante>` inside, as the
- * SRI's portal and most suppliers send it), that file wrapped in `<RespuestaAutorizacionComprobante>` or in
- * the whole SOAP answer, or a bare receipt (`<factura>`, `<notaCredito>`, …). Throws an XmlError for XML the
- * reader refuses, and an Error naming the root for anything else.
+ * A file given to Read XML: a bare receipt (`<factura>`, `<notaCredito>`, …), or its authorization wherever it
+ * is — the SRI's authorization file (`<autorizacion>` with `<comprobante>` inside, as the SRI's portal and most
+ * suppliers send it), the same under another spelling (`<Authorization>`, `<Autorizacion>`, any prefix), inside
+ * `<RespuestaAutorizacionComprobante>` or the whole SOAP answer. Throws an XmlError for XML the reader refuses,
+ * and an Error naming the root for anything else.
  */
 export function readDocument(input: string | Buffer): ReadDocument {
 	const root = parseXml(input, ANSWER_LIMITS);
 	if (kindByRoot(root.local)) return { kind: 'receipt', receipt: root };
-	if (root.local === 'autorizacion')
-		return { kind: 'authorization', answer: { autorizaciones: [entryOf(root)] } };
-	if (root.local === 'RespuestaAutorizacionComprobante')
-		return { kind: 'authorization', answer: answerOf(root) };
-	const soap = soapBody(root);
-	const respuesta = soap
-		? child(
-				child(soap, 'autorizacionComprobanteResponse') ?? soap,
-				'RespuestaAutorizacionComprobante',
-			)
-		: undefined;
-	if (respuesta) return { kind: 'authorization', answer: answerOf(respuesta) };
+	const answer = authorizationIn(root);
+	if (answer) return { kind: 'authorization', answer };
 	throw new Error(
-		`is not an SRI receipt: its root element is <${root.name}>, where an authorization file has <autorizacion> and a receipt one of <factura>, <liquidacionCompra>, <notaCredito>, <notaDebito>, <guiaRemision>, <comprobanteRetencion>`,
+		`is not an SRI receipt: its root element is <${root.name}>, and it holds no authorization (an element such as <autorizacion> or <Authorization> with a <comprobante> or <numeroAutorizacion>), where a receipt has one of <factura>, <liquidacionCompra>, <notaCredito>, <notaDebito>, <guiaRemision>, <comprobanteRetencion>`,
 	);
 }
 

@@ -102,6 +102,19 @@ export function presentAnswer(
 		ambienteOf(receipt?.ambiente) ??
 		(claveAcceso && !keyProblem(claveAcceso) ? keyAmbiente(claveAcceso) : undefined);
 	const warnings = receipt ? receiptWarnings(receipt, { asked, ambiente }) : [];
+	const numero = entry?.numeroAutorizacion;
+	// Offline scheme: the SRI authorizes a receipt under its own access key (Ficha técnica, esquema offline), so a
+	// 49-digit authorization number is the key. (The old online scheme's 37-digit numbers are not compared.)
+	if (
+		receipt?.claveAcceso &&
+		numero &&
+		/^\d{49}$/.test(numero) &&
+		numero !== receipt.claveAcceso &&
+		numero !== asked
+	)
+		warnings.push(
+			`The authorization's numeroAutorizacion ${numero} is not the receipt's claveAcceso ${receipt.claveAcceso}: the SRI authorizes a receipt under its own access key, so the authorization is for another receipt, or the file was altered. Check the access key with the SRI (Check Authorization) before booking.`,
+		);
 	if (fecha && !isoDateTime(fecha))
 		warnings.push(`fechaAutorizacion "${fecha}" is not a date the package reads: it is left out.`);
 	if (!receipt && ambiente === 'pruebas' && entry)

@@ -1,0 +1,311 @@
+import { chooseEntry, readDocument } from '../answer';
+import { isoDate, keyProblem } from '../key';
+import { ambienteOf, kindByRoot, RECEIPT_KINDS, TAX_CODES, type Ambiente } from '../kinds';
+import {
+	asList,
+	asObject,
+	asText,
+	parseReceipt,
+	readReceipt,
+	totalTaxLines,
+	type Json,
+} from '../receipt';
+import { ivaBaseOf, type IvaBase } from './catalog';
+import { toCents } from './format';
+
+/**
+ * A receipt in the annex's terms: who issued it and to whom, its number, date, bases and taxes in cents, its payment
+ * forms, the document a note modifies, and for a retention what it withheld on which document. Read from the
+ * receipt as the SRI (Ecuador) node reads every receipt (receipt.ts `readReceipt`: the `comprobante` JSON of Read
+ * XML and Check Authorization), so a file and the JSON of the node that read it give the same document.
+ */
+
+interface Party {
+	id: string;
+	name: string;
+	/** The receipt's identification type (Ficha técnica, table 6): 04 RUC, 05 cédula, 06 passport, 07, 08. */
+	idType?: string;
+}
+
+/** One line of a retention: what was withheld, on which base, at which percentage. */
+interface RetentionLine {
+	/** Tax: 1 renta, 2 IVA, 6 ISD. */
+	codigo: string;
+	codigoRetencion: string;
+	base: number;
+	porcentaje: number;
+	valor: number;
+}
+
+/** A document a retention withholds on (its docSustento), with the lines withheld on it. */
+export interface RetainedDocument {
+	codDoc: string;
+	/** `001001000000123` (its establishment, emission point and sequential, digits only). */
+	number: string;
+	/** `numAutDocSustento` (retention 2.0.0): the document's access key or authorization. */
+	authorization?: string;
+	/** `codSustento` the retention declares for it (retention 2.0.0). */
+	codSustento?: string;
+	/** `fechaRegistroContable` (retention 2.0.0), ISO. */
+	registered?: string;
+	lines: RetentionLine[];
+}
+
+export interface AtsDocument {
+	/** The n8n input item it came from (0-based). */
+	item: number;
+	/** `codDoc`: 01, 03, 04, 05, 06, 07. */
+	codDoc: string;
+	/** The kind in the node's words: `factura`, `nota_credito`… */
+	tipo: string;
+	/** The 49-digit access key, when the receipt has a valid one. */
+	key?: string;
+	/** What the annex writes as its authorization: the access key, else the authorization number. */
+	authorization?: string;
+	ambiente?: Ambiente;
+	issuer: Party;
+	/** The other party: buyer; retained subject of a retention; supplier of a purchase settlement. */
+	party?: Party;
+	estab: string;
+	ptoEmi: string;
+	secuencial: string;
+	/** `001-001-000000123`. */
+	number: string;
+	/** Emission date, ISO (a waybill's: its access key's). */
+	date?: string;
+	/** Bases of IVA, in cents. */
+	bases: Record<IvaBase, number>;
+	/** IVA and ICE, in cents. */
+	iva: number;
+	ice: number;
+	/** The receipt's total, in cents. */
+	total?: number;
+	/** Payment forms (`pagos/pago/formaPago`), each once, in the receipt's order. */
+	payments: string[];
+	/** The document a credit or debit note modifies. */
+	modified?: { codDoc: string; estab: string; ptoEmi: string; secuencial: string };
+	/** A retention: what it withheld, per document. */
+	retained?: RetainedDocument[];
+	/** `parteRel` of a retention 2.0.0 (the issuer's word on its relation with the retained subject). */
+	relatedParty?: boolean;
+}
+
+/** An amount of the receipt in cents: a number, or a number written as text (JSON an upstream node rebuilt). */
+function centsOf(value: unknown): number {
+	const n =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
+				? Number(value)
+				: NaN;
+	return Number.isFinite(n) ? toCents(n) : 0;
+}
+
+function numberOf(value: unknown): number | undefined {
+	const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+	return Number.isFinite(n) && String(value).trim() !== '' ? n : undefined;
+}
+
+const digits = (value: unknown) => (asText(value) ?? '').replace(/\D/g, '');
+
+/** `001-001-000000123` or `001001000000123` as its three parts, or undefined. */
+function splitNumber(
+	value: unknown,
+): { estab: string; ptoEmi: string; secuencial: string } | undefined {
+	const d = digits(value);
+	if (d.length !== 15) return undefined;
+	return { estab: d.slice(0, 3), ptoEmi: d.slice(3, 6), secuencial: d.slice(6) };
+}
+
+/** What a retention withheld, per document: 2.0.0 lists them per `docSustento`, 1.0.0 per `impuesto` line. */
+function retainedDocuments(receipt: Json): RetainedDocument[] {
+	const line = (l: Json): RetentionLine => ({
+		codigo: asText(l.codigo) ?? '',
+		codigoRetencion: asText(l.codigoRetencion) ?? '',
+		base: centsOf(l.baseImponible),
+		porcentaje: numberOf(l.porcentajeRetener) ?? NaN,
+		valor: centsOf(l.valorRetenido),
+	});
+	const docs = asList(asObject(receipt.docsSustento).docSustento);
+	if (docs.length)
+		return docs.map((d) => ({
+			codDoc: asText(d.codDocSustento) ?? '',
+			number: digits(d.numDocSustento),
+			authorization: digits(d.numAutDocSustento) || undefined,
+			codSustento: asText(d.codSustento),
+			registered: isoDate(asText(d.fechaRegistroContable)),
+			lines: asList(asObject(d.retenciones).retencion).map(line),
+		}));
+	const byDocument = new Map<string, RetainedDocument>();
+	for (const l of asList(asObject(receipt.impuestos).impuesto)) {
+		const codDoc = asText(l.codDocSustento) ?? '';
+		const number = digits(l.numDocSustento);
+		const at = `${codDoc}|${number}`;
+		const doc = byDocument.get(at) ?? { codDoc, number, lines: [] };
+		doc.lines.push(line(l));
+		byDocument.set(at, doc);
+	}
+	return [...byDocument.values()];
+}
+
+/**
+ * The receipt `comprobante` (its JSON, as `readReceipt` gives it) of kind `root`, in the annex's terms; or what
+ * it lacks for the annex, in words that follow "the receipt".
+ */
+export function atsDocument(
+	root: string,
+	comprobante: Json,
+	item: number,
+): AtsDocument | { problem: string } {
+	const kind = kindByRoot(root);
+	if (!kind) return { problem: `is a <${root}>, not one of the SRI's receipts` };
+	const tributaria = asObject(comprobante.infoTributaria);
+	const info = asObject(comprobante[kind.info]);
+	const missing: string[] = [];
+	const need = (value: string | undefined, name: string) => {
+		if (value === undefined) missing.push(name);
+		return value ?? '';
+	};
+	const ruc = need(asText(tributaria.ruc), 'infoTributaria.ruc');
+	const estab = need(asText(tributaria.estab), 'infoTributaria.estab');
+	const ptoEmi = need(asText(tributaria.ptoEmi), 'infoTributaria.ptoEmi');
+	const secuencial = need(asText(tributaria.secuencial), 'infoTributaria.secuencial');
+	const claveAcceso = asText(tributaria.claveAcceso);
+	const key = claveAcceso && !keyProblem(claveAcceso) ? claveAcceso : undefined;
+	const fechaEmision = asText(info.fechaEmision);
+	const date =
+		isoDate(fechaEmision) ??
+		(kind.root === 'guiaRemision' && key
+			? isoDate(`${key.slice(0, 2)}/${key.slice(2, 4)}/${key.slice(4, 8)}`)
+			: undefined);
+	if (!date && kind.root !== 'guiaRemision')
+		missing.push(
+			fechaEmision
+				? `a date in fechaEmision ("${fechaEmision}" is not dd/mm/yyyy)`
+				: 'fechaEmision',
+		);
+	if (missing.length) return { problem: `has no ${missing.join(', ')}` };
+
+	const bases: Record<IvaBase, number> = {
+		baseNoGraIva: 0,
+		baseImponible: 0,
+		baseImpGrav: 0,
+		baseImpExe: 0,
+	};
+	let iva = 0;
+	let ice = 0;
+	for (const line of totalTaxLines(kind, info)) {
+		const codigo = asText(line.codigo);
+		if (codigo === TAX_CODES.iva) {
+			bases[ivaBaseOf(asText(line.codigoPorcentaje) ?? '')] += centsOf(line.baseImponible);
+			iva += centsOf(line.valor);
+		} else if (codigo === TAX_CODES.ice) ice += centsOf(line.valor);
+	}
+	const party = (id: unknown, name: unknown, idType: unknown): Party | undefined => {
+		const identification = asText(id);
+		return identification
+			? { id: identification, name: asText(name) ?? '', idType: asText(idType) }
+			: undefined;
+	};
+	const payments = [
+		...new Set(
+			asList(asObject(info.pagos).pago)
+				.map((p) => asText(p.formaPago))
+				.filter((p): p is string => p !== undefined)
+				.map((p) => p.padStart(2, '0')),
+		),
+	];
+	const modifiedNumber = splitNumber(info.numDocModificado);
+	const codDocModificado = asText(info.codDocModificado);
+	const total =
+		kind.root === 'notaCredito'
+			? info.valorModificacion
+			: kind.root === 'notaDebito'
+				? info.valorTotal
+				: info.importeTotal;
+	const document: AtsDocument = {
+		item,
+		codDoc: kind.codDoc,
+		tipo: kind.tipo,
+		key,
+		authorization: key,
+		ambiente: ambienteOf(asText(tributaria.ambiente)),
+		issuer: { id: ruc, name: asText(tributaria.razonSocial) ?? '', idType: '04' },
+		party:
+			kind.root === 'comprobanteRetencion'
+				? party(
+						info.identificacionSujetoRetenido,
+						info.razonSocialSujetoRetenido,
+						info.tipoIdentificacionSujetoRetenido,
+					)
+				: kind.root === 'liquidacionCompra'
+					? party(
+							info.identificacionProveedor,
+							info.razonSocialProveedor,
+							info.tipoIdentificacionProveedor,
+						)
+					: kind.root === 'guiaRemision'
+						? undefined
+						: party(
+								info.identificacionComprador,
+								info.razonSocialComprador,
+								info.tipoIdentificacionComprador,
+							),
+		estab,
+		ptoEmi,
+		secuencial,
+		number: `${estab}-${ptoEmi}-${secuencial}`,
+		date,
+		bases,
+		iva,
+		ice,
+		total: total === undefined ? undefined : centsOf(total),
+		payments,
+		modified:
+			modifiedNumber && codDocModificado
+				? { codDoc: codDocModificado, ...modifiedNumber }
+				: undefined,
+	};
+	if (kind.root === 'comprobanteRetencion') {
+		document.retained = retainedDocuments(comprobante);
+		const parteRel = asText(info.parteRel)?.toUpperCase();
+		if (parteRel === 'SI' || parteRel === 'NO') document.relatedParty = parteRel === 'SI';
+	}
+	return document;
+}
+
+/** What a receipt XML file says once read: its receipt (root and JSON) and what its authorization says. */
+type FileReading =
+	| { root: string; comprobante: Json; estado?: string; numeroAutorizacion?: string }
+	| { noEntry: true }
+	| { estado?: string; noReceipt: true };
+
+/**
+ * A receipt XML file read with the node's one reader (answer.ts `readDocument`, then receipt.ts `readReceipt`): a
+ * bare receipt, or an authorization file (its authorized entry, else its latest: answer.ts `chooseEntry`). Throws
+ * an XmlError or an Error for a file that is not one, as Read XML does.
+ */
+export function readReceiptFile(input: string | Buffer): FileReading {
+	const document = readDocument(input);
+	if (document.kind === 'receipt') {
+		const read = readReceipt(document.receipt);
+		return { root: read.kind.root, comprobante: read.comprobante };
+	}
+	const entry = chooseEntry(document.answer.autorizaciones);
+	if (!entry) return { noEntry: true };
+	if (entry.comprobante === undefined) return { estado: entry.estado, noReceipt: true };
+	const root =
+		typeof entry.comprobante === 'string' ? parseReceipt(entry.comprobante) : entry.comprobante;
+	const read = readReceipt(root);
+	return {
+		root: read.kind.root,
+		comprobante: read.comprobante,
+		estado: entry.estado,
+		numeroAutorizacion: entry.numeroAutorizacion,
+	};
+}
+
+/** The root element of a receipt kind named as the node names it in its output (`tipo`: `nota_credito`). */
+export function rootOfTipo(tipo: unknown): string | undefined {
+	return RECEIPT_KINDS.find((k) => k.tipo === tipo)?.root;
+}

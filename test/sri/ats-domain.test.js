@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import {
+	ivaBaseOf,
+	TAX_SUPPORTS,
+	TAX_SUPPORTS_BY_DOCUMENT,
+} from '../../nodes/Sri/domain/ats/catalog';
+import {
+	atsName,
+	money,
+	percentage,
+	signedMoney,
+	toCents,
+} from '../../nodes/Sri/domain/ats/format';
+import { isoDateOf, parsePeriod, previousPeriod } from '../../nodes/Sri/domain/ats/period';
+import { atsXml, SEQUENCES } from '../../nodes/Sri/domain/ats/xml';
+import { AT_XSD } from './xsd';
+
+/**
+ * The ATS's rules that are not an operation (nodes/Sri/domain/ats/), each checked alone: how names, amounts,
+ * percentages and dates are written, the period, the bases of IVA, and the schema's element order — the writer's
+ * sequences read against the SRI's at.xsd itself.
+ */
+
+describe('names: letters, digits and spaces only, as the schema takes them', () => {
+	test.each([
+		['Distribuidora Andina S.A.', 'Distribuidora Andina SA'],
+		['Papelería Central Cía. Ltda.', 'Papeleria Central Cia Ltda'],
+		['Servicios Contables Ñandú & Asociados S.A.', 'Servicios Contables Nandu Y Asociados SA'],
+		['Lácteos del Valle (La Vaquita) S.A.', 'Lacteos del Valle La Vaquita SA'],
+		['  José  Müller-Peña / Hijos\n', 'Jose Muller Pena Hijos'],
+		['O’Brien ☃ 100%', 'OBrien 100'],
+		['...', ''],
+	])('%j → %j', (name, expected) => {
+		expect(atsName(name)).toBe(expected);
+		if (expected) expect(atsName(name)).toMatch(/^[a-zA-Z0-9][a-zA-Z0-9\s]*$/);
+	});
+
+	test('at most 500 characters', () => {
+		expect(atsName('A'.repeat(600))).toHaveLength(500);
+	});
+});
+
+describe('amounts in whole cents, written with exactly two decimals', () => {
+	test.each([
+		[1.005, 101],
+		[4.375, 438],
+		[0.1 + 0.2, 30],
+		[1910, 191000],
+		[150.75, 15075],
+	])('%d is %d cents', (amount, cents) => expect(toCents(amount)).toBe(cents));
+
+	test.each([
+		[0, '0.00'],
+		[5, '0.05'],
+		[191000, '1910.00'],
+		[99_999_999_999_999, '999999999999.99'],
+	])('%d cents → %s', (cents, text) => expect(money(cents)).toBe(text));
+
+	test('a negative or too large amount cannot be written where the schema takes no sign', () => {
+		expect(() => money(-1)).toThrow(RangeError);
+		expect(() => money(100_000_000_000_000)).toThrow(RangeError);
+		expect(signedMoney(-1250)).toBe('-12.50');
+	});
+
+	test('withholding percentages: two decimals, at most 100', () => {
+		expect([
+			percentage(1.75),
+			percentage(10),
+			percentage(100),
+			percentage(2.755),
+			percentage(101),
+		]).toEqual(['1.75', '10.00', '100.00', undefined, undefined]);
+	});
+});
+
+describe('the period', () => {
+	const at = (iso) => Date.parse(iso);
+	test('the last complete month in Ecuador (UTC−05:00): on 1 November at 02:00 UTC it is still October there', () => {
+		expect(previousPeriod(at('2026-11-15T12:00:00Z'), false)).toEqual({
+			year: 2026,
+			month: 10,
+			semestral: false,
+		});
+		expect(previousPeriod(at('2026-11-01T02:00:00Z'), false)).toEqual({
+			year: 2026,
+			month: 9,
+			semestral: false,
+		});
+		expect(previousPeriod(at('2027-01-10T12:00:00Z'), false)).toEqual({
+			year: 2026,
+			month: 12,
+			semestral: false,
+		});
+	});
+
+	test('the last complete semester: June or December', () => {
+		expect(previousPeriod(at('2027-03-10T12:00:00Z'), true)).toEqual({
+			year: 2026,
+			month: 12,
+			semestral: true,
+		});
+		expect(previousPeriod(at('2026-07-01T12:00:00Z'), true)).toEqual({
+			year: 2026,
+			month: 6,
+			semestral: true,
+		});
+	});
+
+	test('typed as yyyy-mm', () => {
+		expect(parsePeriod('2026-10', false)).toEqual({ year: 2026, month: 10, semestral: false });
+		expect(parsePeriod(' 2026-6 ', true)).toEqual({ year: 2026, month: 6, semestral: true });
+		expect(parsePeriod('2026-13', false)).toEqual({
+			problem: expect.stringContaining('not a month'),
+		});
+		expect(parsePeriod('1999-01', false)).toEqual({
+			problem: expect.stringContaining('2000 or later'),
+		});
+		expect(parsePeriod('2026-05', true)).toEqual({ problem: expect.stringContaining('2026-06') });
+	});
+
+	test('dates an expression gives', () => {
+		expect(isoDateOf('2026-10-05')).toBe('2026-10-05');
+		expect(isoDateOf('2026-10-05T23:00:00-05:00')).toBe('2026-10-05');
+		expect(isoDateOf('05/10/2026')).toBe('2026-10-05');
+		expect(isoDateOf({ toISO: () => '2026-10-05T10:00:00.000-05:00' })).toBe('2026-10-05');
+		expect([isoDateOf('31/02/2026'), isoDateOf('10/2026'), isoDateOf(20261005)]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
+	});
+});
+
+test('the bases of IVA by percentage code: 0 → 0 %, 6 → no objeto, 7 → exento, any other rate → gravada', () => {
+	expect(['0', '2', '3', '4', '5', '6', '7', '8', '10'].map(ivaBaseOf)).toEqual([
+		'baseImponible',
+		'baseImpGrav',
+		'baseImpGrav',
+		'baseImpGrav',
+		'baseImpGrav',
+		'baseNoGraIva',
+		'baseImpExe',
+		'baseImpGrav',
+		'baseImpGrav',
+	]);
+});
+
+test('every tax support a document type accepts is a code of Tabla 5', () => {
+	const codes = TAX_SUPPORTS.map((t) => t.code);
+	expect(new Set(codes).size).toBe(16);
+	for (const accepted of Object.values(TAX_SUPPORTS_BY_DOCUMENT))
+		for (const code of accepted) expect(codes).toContain(code);
+});
+
+describe('the schema’s element order', () => {
+	const xsd = readFileSync(AT_XSD, 'latin1');
+	/** The element names of complex type `type`'s sequence, in order (an extension's after its base's). */
+	const sequenceOf = (type) => {
+		const start = xsd.indexOf(`<xsd:complexType name="${type}">`);
+		const body = xsd.slice(start, xsd.indexOf('</xsd:complexType>', start));
+		const base = /<xsd:extension base="(\w+)">/.exec(body)?.[1];
+		// The sequence's own elements (none of these types nests another sequence or type).
+		const names = [...body.matchAll(/<xsd:element name="(\w+)"/g)].map((m) => m[1]);
+		return [...(base ? sequenceOf(base) : []), ...names];
+	};
+	const types = {
+		iva: 'ivaType',
+		compras: 'comprasType',
+		detalleCompras: 'detalleComprasType',
+		pagoExterior: 'pagoExteriorType',
+		formasDePago: 'formasDePagoType',
+		air: 'airType',
+		detalleAir: 'detalleAirComprasType',
+		ventas: 'ventasType',
+		detalleVentas: 'detalleVentasType',
+		ventasEstablecimiento: 'ventasEstablecimientoType',
+		ventaEst: 'ventaEstType',
+	};
+
+	test.each(Object.entries(types))('<%s> is written in the order of %s', (element, type) => {
+		expect(SEQUENCES[element]).toEqual(sequenceOf(type));
+	});
+
+	test('a record is written in its sequence’s order whatever order it was built in; an unknown child throws', () => {
+		const xml = atsXml({
+			Mes: '10',
+			TipoIDInformante: 'R',
+			codigoOperativo: 'IVA',
+			IdInformante: '1',
+		});
+		expect(xml.match(/<(\w+)>/g)).toEqual([
+			'<iva>',
+			'<TipoIDInformante>',
+			'<IdInformante>',
+			'<Mes>',
+			'<codigoOperativo>',
+		]);
+		expect(() => atsXml({ Mes: '10', mes: '10' })).toThrow('<iva> of the ATS has no <mes>');
+		expect(atsXml({ razonSocial: 'A & B <C>' })).toContain(
+			'<razonSocial>A &amp; B &lt;C&gt;</razonSocial>',
+		);
+	});
+});
