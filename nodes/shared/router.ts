@@ -248,8 +248,8 @@ function forItem(
 		);
 	}
 	if (factsOf(nodeError).item === undefined) {
-		nodeError.message = `${itemLabel(itemIndex)} ${withoutTags(nodeError.message)}`;
-		if (nodeError.description) nodeError.description = withoutTags(nodeError.description);
+		nodeError.message = `${itemLabel(itemIndex)} ${nodeError.message}`;
+		shown(nodeError);
 		addFacts(nodeError, { item: itemIndex });
 	}
 	const notes = [
@@ -261,6 +261,16 @@ function forItem(
 	if (notes.length)
 		nodeError.description = [nodeError.description, ...notes].filter(Boolean).join('\n\n');
 	return nodeError;
+}
+
+/**
+ * `error` with its message and description as the editor can show them: element names quoted, not written as tags
+ * (errors.ts withoutTags). Every error the router emits goes through here.
+ */
+function shown<E extends Error & { description?: string | null }>(error: E): E {
+	error.message = withoutTags(error.message);
+	if (error.description) error.description = withoutTags(error.description);
+	return error;
 }
 
 /** Item indexes as n8n names items (from 0), in ranges: `items 5–9, 12`. */
@@ -456,13 +466,15 @@ async function aggregate<Ctx extends RouterContext>(
 	try {
 		out = toItems(await op.execute.call(this, ctx), 0, scrub);
 	} catch (error) {
-		const failure = scrub(
-			error instanceof Error && 'node' in error
-				? error
-				: new NodeOperationError(
-						this.getNode(),
-						error instanceof Error ? error.message : String(error),
-					),
+		const failure = shown(
+			scrub(
+				error instanceof Error && 'node' in error
+					? error
+					: new NodeOperationError(
+							this.getNode(),
+							error instanceof Error ? error.message : String(error),
+						),
+			),
 		);
 		if (!this.continueOnFail()) throw failure;
 		out = [{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) } }];

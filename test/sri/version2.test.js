@@ -76,7 +76,7 @@ describe('Read XML: a batch that survives a file it cannot read', () => {
 		expect(notRead[0].pairedItem).toEqual({ item: 2 });
 		expect(notRead[0].json).toEqual({
 			error:
-				'[item 2] File "RIDE-andina.xml": is not an SRI receipt: its root element is "Authorization", where an authorization file has "autorizacion" and a receipt one of "factura", "liquidacionCompra", "notaCredito", "notaDebito", "guiaRemision", "comprobanteRetencion"',
+				'[item 2] File "RIDE-andina.xml": is not an SRI receipt: its root element is "Authorization", and it holds no authorization (an element such as "autorizacion" or "Authorization" with a "comprobante" or "numeroAutorizacion"), where a receipt has one of "factura", "liquidacionCompra", "notaCredito", "notaDebito", "guiaRemision", "comprobanteRetencion"',
 			item_index: 2,
 			file_name: 'RIDE-andina.xml',
 		});
