@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../scripts/n8n/boot.mjs';
 import { ownerApiKey, requireTestModule } from '../scripts/n8n/sandbox.mjs';
 import { chain, node } from '../scripts/n8n/workflow.mjs';
+import { soapPost } from './public-services.mjs';
 
 /** The middle value (the mean of the two middle ones for an even count). */
 const median = (xs) => {
@@ -124,10 +125,10 @@ function casesFor({ sim, token, planIds, sriKeys, items, nodeType, headerAuth })
 			plan: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 			options,
 		});
-	// The same SOAP request the SRI node sends (nodes/Sri/domain/service.ts: authorizationRequest, SOAP_HEADERS).
+	// The same SOAP request the SRI node sends (nodes/Sri/domain/service.ts authorizationQuestion, shared/soap.ts).
 	const sriUrl = `${sim.addresses.sri}/comprobantes-electronicos-ws/AutorizacionComprobantesOffline`;
 	const envelope =
-		'<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ec="http://ec.gob.sri.ws.autorizacion"><soapenv:Header/><soapenv:Body><ec:autorizacionComprobante><claveAccesoComprobante>{{ $json.key }}</claveAccesoComprobante></ec:autorizacionComprobante></soapenv:Body></soapenv:Envelope>';
+		'<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ec:autorizacionComprobante xmlns:ec="http://ec.gob.sri.ws.autorizacion"><claveAccesoComprobante>{{ $json.key }}</claveAccesoComprobante></ec:autorizacionComprobante></soap:Body></soap:Envelope>';
 	return [
 		{
 			kind: 'read',
@@ -206,29 +207,7 @@ function casesFor({ sim, token, planIds, sriKeys, items, nodeType, headerAuth })
 					id: 'bSriHttp',
 					label:
 						'HTTP Request POST of the same SOAP envelope, answer as text (the peer; no credential on either side)',
-					target: node(
-						'Target',
-						'n8n-nodes-base.httpRequest',
-						{
-							method: 'POST',
-							url: sriUrl,
-							sendHeaders: true,
-							headerParameters: {
-								parameters: [
-									{ name: 'SOAPAction', value: '""' },
-									{ name: 'Accept', value: 'text/xml' },
-								],
-							},
-							sendBody: true,
-							contentType: 'raw',
-							rawContentType: 'text/xml; charset=utf-8',
-							body: `=${envelope}`,
-							// Response Format stays Autodetect (the answer, text/xml, comes out as text in `data`):
-							// 'Text' with a raw body fails in n8n 2.41.1 ("Converting circular structure to JSON").
-							options: {},
-						},
-						{ typeVersion: 4.2 },
-					),
+					target: soapPost(sriUrl, '""', envelope),
 					peer: true,
 				},
 				{

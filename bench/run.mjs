@@ -19,7 +19,9 @@ import { chain, node, partnersGetById, rowsWorkflow } from '../scripts/n8n/workf
 import { benchAts } from './ats.mjs';
 import { METHOD_HISTORY } from './history.mjs';
 import { benchItems } from './items.mjs';
+import { benchMemory } from './memory.mjs';
 import { benchParallelIssuing } from './issuing.mjs';
+import { benchPublicServices } from './public-services.mjs';
 import { benchSandbox, HEADER_AUTH } from './setup.mjs';
 import { benchTrustedIssuing, emptyPartnersToken } from './trust.mjs';
 import { benchWebhooks } from './webhooks.mjs';
@@ -114,6 +116,7 @@ const trustSection = await benchTrustedIssuing({ sb, sim, log, runs: RUNS });
 
 // Parallel issuing: N receipts at a simulated issue latency, against the floor and the paced HTTP Request node.
 const issuingSection = await benchParallelIssuing({ sb, sim, log, runs: RUNS });
+const publicSection = await benchPublicServices({ sb, sim, log, runs: RUNS }); // SRI and SAT at 20 ms a question
 
 // Get Many, Return All: 1,000 then 10,000 plans; the n8n process's memory sampled meanwhile.
 const getManyRows = [];
@@ -161,6 +164,7 @@ for (let i = 0; i < RUNS; i++) {
 	}
 }
 await sim.stop();
+const memorySection = benchMemory();
 
 // The XML reader alone (no n8n): CPU only, so last, when nothing else of the bench runs.
 const xmlSection = benchXml({ runs: 5 });
@@ -199,6 +203,7 @@ token request(s); the item-by-item runs, with the token stored, made ${items.our
 
 ${trustSection}
 ${issuingSection}
+${publicSection}
 ## Plan → Get Many, Return All
 
 | plans | pages | ms | ms per 1,000 plans | peak RSS of the n8n process |
@@ -206,6 +211,7 @@ ${issuingSection}
 ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.total) * 1000).toFixed(0)} | ${r.peakMb.toFixed(0)} MB |`).join('\n')}
 
 ${webhooks.markdown}
+${memorySection}
 ${xmlSection}
 ${await benchAts({ sb, log, runs: RUNS })}
 ## Package

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `npm run dev`: builds the package, starts the simulators of the three services on loopback, and a real n8n
-// (pinned, installed into .cache/ on first run) with this package loaded, credentials pointing at the
-// simulators and the example workflows imported (trigger examples active). Ctrl-C stops everything.
+// (pinned, installed into .cache/ on first run) with this package loaded the way users install it (in the user
+// folder's .n8n/nodes, laid out by copying the build: a rebuild is a restart of this script, no pack or install),
+// credentials pointing at the simulators and the example workflows imported (trigger examples active). Installed,
+// every credential's Test button works, as for a user; n8n never offers it to a custom extension
+// (N8N_CUSTOM_EXTENSIONS, `n8n-node dev`). Ctrl-C stops everything.
 //
 //   npm run dev                      # everything; editor at http://127.0.0.1:5678
 //   npm run dev -- --no-n8n          # only the simulators, for your own n8n (prints the credential values)
@@ -19,12 +22,13 @@ import {
 	build,
 	fillPlaceholders,
 	loadExamples,
+	outsideRepoFor,
 	ownerApiKey,
 	prepareSandbox,
 	requireTestModule,
 	SANDBOX_ISSUER,
 	sandboxCredentials,
-	userFolderFor,
+	withSandboxCredentials,
 } from './n8n/sandbox.mjs';
 
 const { values: args } = parseArgs({
@@ -78,15 +82,20 @@ async function main() {
 		'Building the package and preparing n8n (the first run installs Node 24 and n8n, about 3 GB: 5–7 minutes)…',
 	);
 	const sandbox = await prepareSandbox({
-		userFolder: userFolderFor('dev'),
+		// Outside the repository: the installed package must find n8n's n8n-workflow, not this repository's.
+		userFolder: outsideRepoFor('dev'),
 		simulatorPort: Number(args['sim-port']),
+		as: 'installed',
+		pack: false,
 	});
 	sandbox.sim.receipts.autoDeliver = true; // authorized/returned receipts notify the Receipts Trigger by themselves
 	sandbox.sim.receipts.decideAsDocumented(); // decided 3–5 s after the issue, as the real service documents
 	const faults = startFaults(sandbox.sim.server);
 	const examples = loadExamples();
 	await sandbox.importWorkflows(
-		examples.map((e) => fillPlaceholders(e.workflow, sandbox.sim, sandbox.opts.userFolder)),
+		examples.map((e) =>
+			fillPlaceholders(withSandboxCredentials(e.workflow), sandbox.sim, sandbox.opts.userFolder),
+		),
 	);
 	await sandbox.activate(examples.filter((x) => x.trigger).map((e) => e.workflow.id));
 
@@ -115,6 +124,7 @@ async function main() {
 	console.log(`
 n8n is running: ${n8n.url}
   log in with ${DEV_OWNER.email} / ${DEV_OWNER.password}
+  the package is installed as users install it, in ${sandbox.opts.userFolder}/.n8n/nodes (every credential's Test button works)
   credentials: Partners, Receipts and Extraction (staging) point at the simulators on http://127.0.0.1:${sandbox.sim.server.port};
     Receipts issues as ${SANDBOX_ISSUER.issuerLegalName} (RUC ${SANDBOX_ISSUER.issuerRuc}, ${SANDBOX_ISSUER.issuerEstablishment}-${SANDBOX_ISSUER.issuerEmissionPoint}), its receipts decided 3–5 s after the issue
   Read/Write Files From Disk may use only ${sandbox.filesFolder} (N8N_RESTRICT_FILE_ACCESS_TO)

@@ -6,7 +6,8 @@ import { path } from '../shared/path';
 import { SlidingWindowLimiter, type Reservation } from '../shared/rateLimit';
 import { clock } from '../shared/clock';
 import type { FailedRequest, RequestContext, ServiceDefinition } from '../shared/transport';
-import { bodyMessage, ServiceClient } from '../shared/transport';
+import { bodyMessage } from '../shared/failures';
+import { ServiceClient } from '../shared/transport';
 import { downloadPath, downloadQuery, fileFormatOf, type DocumentFormat } from './domain/documents';
 import {
 	baseUrlFor,

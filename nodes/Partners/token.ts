@@ -8,6 +8,7 @@ import {
 	type Sender,
 } from '../shared/http';
 import { clock } from '../shared/clock';
+import { trimEnd } from '../shared/text';
 
 /**
  * The Partners token request (client credentials, partners service, POST /v1/auth/token), made by the
@@ -51,9 +52,7 @@ export async function fetchToken(
 	credentials: ICredentialDataDecryptedObject,
 	deadline = clock.now() + TOKEN_TIMEOUT_MS,
 ): Promise<string> {
-	const base = String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+	const base = trimEnd(String(credentials.baseUrl ?? '').trim(), '/');
 	let answer;
 	try {
 		answer = await exchange(

@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { addFacts, type FailureFacts } from '../shared/errors';
 import { path } from '../shared/path';
 import type { RequestContext, ServiceDefinition } from '../shared/transport';
-import { bodyMessage, fieldErrorLines, ServiceClient } from '../shared/transport';
+import { bodyMessage, fieldErrorLines } from '../shared/failures';
+import { ServiceClient } from '../shared/transport';
 
 /**
  * Partners service: base URL from the credential, a bearer token its `preAuthentication` fetches (token.ts);

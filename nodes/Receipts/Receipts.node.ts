@@ -34,7 +34,7 @@ export class Receipts implements INodeType {
 		icon: { light: 'file:receipts.svg', dark: 'file:receipts.dark.svg' },
 		group: ['transform'],
 		// Version 2: the bookkeeper's Fields form (amounts computed, Issue Date on the form, identification type
-		// inferred; actions/common/fields.ts) and Wait for Final State on by default (actions/common/wait.ts);
+		// inferred; actions/common/fields/) and Wait for Final State on by default (actions/common/wait.ts);
 		// workflows saved with version 1 keep their defaults, so they send what they sent. Version 3: authorized
 		// and not-authorized receipts leave by different outputs (actions/outputs.ts); saved workflows keep one.
 		version: [1, 2, 3],

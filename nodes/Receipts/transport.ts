@@ -3,7 +3,8 @@ import type { Semaphore } from '../shared/rateLimit';
 import type { RouterContext } from '../shared/router';
 import type { IDataObject } from 'n8n-workflow';
 import type { ClientSettings, RequestContext, ServiceDefinition } from '../shared/transport';
-import { bodyMessage, ServiceClient } from '../shared/transport';
+import { bodyMessage } from '../shared/failures';
+import { ServiceClient } from '../shared/transport';
 import { messageLine } from './domain/outcome';
 
 /**

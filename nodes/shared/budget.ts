@@ -10,15 +10,19 @@ import { megabytes } from './http';
  * out of memory and crashes, with every other workflow of the instance. Past either limit the run stops with an
  * error that names the limit and how to ask for less, before the next page or file is read.
  *
- * What counts is what the run keeps for its output: JSON, about as many bytes as its JSON text, and files that
- * n8n keeps in memory (its `default` binary data mode, base64). A file n8n's binary store keeps outside memory
- * (`filesystem`, n8n 2.x's default; `s3`, `database`) counts by its reference only. Answers that are read and
- * dropped (the status checks of a wait) do not count.
+ * What counts is what n8n holds for the run's output, as resident memory shows it — not the size of its JSON
+ * text, which is a fraction of it (a row of a CFDI's conceptos is 900 bytes of JSON and 1.9 KB of objects, and n8n
+ * holds them more than once): `keptSize` estimates the objects from their shape (`heldSize`) and multiplies them
+ * by what n8n makes of them (`N8N_HOLDS`). Files that n8n keeps in memory (its `default` binary data mode) count
+ * by their base64 text the same way; a file n8n's binary store keeps outside memory (`filesystem`, n8n 2.x's
+ * default; `s3`, `database`) counts by its reference only. Answers that are read and dropped (the status checks
+ * of a wait) do not count. `npm run bench` (bench/memory.mjs) prints counted against resident for the largest
+ * outputs.
  *
  * These are the package's limits of memory, in one place (docs/limits.md says them to users).
  */
 const KEPT_LIMITS = {
-	/** Bytes kept by one run of a node. */
+	/** Bytes kept by one run of a node, as `keptSize` counts them. */
 	bytes: 128 * 1024 * 1024,
 	/** Output items of one run of a node. */
 	items: 100_000,
@@ -28,30 +32,54 @@ const KEPT_LIMITS = {
 export const FEWER_INPUT_ITEMS =
 	"Send fewer input items per run (n8n's Loop Over Items node splits them into batches)";
 
-/** About the bytes `value` takes as JSON, without serializing it (strings by length, numbers and signs by a few). */
-export function jsonSize(value: unknown): number {
-	if (typeof value === 'string') return value.length + 2;
-	if (value === null || value === undefined) return 4;
-	if (typeof value !== 'object') return 8;
+/**
+ * How many times n8n holds what a node outputs, in memory, during and after the node's run: the items in the
+ * execution's run data, and their copy when the execution is saved (n8n serializes the whole run data at its end,
+ * which takes about as much again while it is written) and handed to the editor. Measured: n8n 2.41 running SAT →
+ * Read CFDI XML with One Item per Concepto on a 10 MB CFDI grew by about 710 MB (131 → 840 MB resident); the
+ * reading alone, in a Node process of its own, grows by about 280 MB besides the 130 MB of objects it outputs
+ * (bench/memory.mjs), which leaves n8n about 3.3 times those objects.
+ */
+const N8N_HOLDS = 3;
+
+/**
+ * Bytes V8 takes for `value` as n8n holds it (64-bit Node, which n8n runs without pointer compression), from its
+ * shape, without serializing it: an object 64 bytes and 24 per property, an array 32 and 8 per element, a string
+ * 24 and its length (twice its length when a character is past U+00FF: V8 keeps it two bytes a character), a
+ * number 16. Measured against the heap an item takes after a garbage collection (bench/memory.mjs): within a
+ * quarter for rows of conceptos, `comprobante` trees, summaries and pages of plans.
+ */
+export function heldSize(value: unknown): number {
+	if (typeof value === 'string') return 24 + (TWO_BYTE.test(value) ? 2 : 1) * value.length;
+	if (typeof value === 'number') return 16;
+	if (value === null || value === undefined || typeof value !== 'object') return 8;
 	if (Array.isArray(value)) {
-		let size = 2;
-		for (const v of value) size += jsonSize(v) + 1;
+		let size = 32;
+		for (const v of value) size += 8 + heldSize(v);
 		return size;
 	}
-	let size = 2;
-	for (const [key, v] of Object.entries(value as Record<string, unknown>))
-		size += key.length + 4 + jsonSize(v);
+	let size = 64;
+	for (const key of Object.keys(value))
+		size += 24 + heldSize((value as Record<string, unknown>)[key]);
 	return size;
 }
 
-/** The bytes of a file n8n keeps in memory: its base64 text (none when n8n's binary store keeps it elsewhere). */
+/** A character V8 cannot keep in one byte (past U+00FF). */
+const TWO_BYTE = /[\u0100-\uffff]/;
+
+/** What n8n holds for `value` (an item's JSON, a page of records) while a run's output is kept: see N8N_HOLDS. */
+export function keptSize(value: unknown): number {
+	return heldSize(value) * N8N_HOLDS;
+}
+
+/** The bytes of a file n8n keeps in memory: its base64 text (only its reference when n8n's binary store keeps it elsewhere). */
 export function binaryKeptSize(binary: IBinaryData): number {
-	return binary.id ? jsonSize(binary.id) : (binary.data?.length ?? 0);
+	return binary.id ? keptSize(binary.id) : keptSize(binary.data ?? '');
 }
 
 /** What one output item keeps: its JSON, and its files kept in memory. */
 function itemKeptSize(item: INodeExecutionData): number {
-	let size = jsonSize(item.json);
+	let size = keptSize(item.json);
 	for (const binary of Object.values(item.binary ?? {})) size += binaryKeptSize(binary);
 	return size;
 }

@@ -19,6 +19,7 @@ import {
 import type { ApiPath } from './path';
 import { clock } from './clock';
 import { scrubText } from './redact';
+import { trimEnd, withoutQuery } from './text';
 import type { ServiceDefinition } from './transport';
 
 /**
@@ -100,7 +101,7 @@ function failureMessage(failure: HttpFailure, service: ServiceDefinition, reques
 	const where = failure.details.token ? (failure.details.request ?? request) : request;
 	switch (failure.kind) {
 		case 'redirect':
-			return `${name} answered ${where} with a redirect (HTTP ${failure.details.status ?? '?'}) to ${(failure.details.location ?? 'no address').replace(/[?#].*$/, '')}, which was not followed: the ${service.credentialLabel} is never sent to another address. Check the Base URL: it must be the service's own address (for example https:// instead of http://).`;
+			return `${name} answered ${where} with a redirect (HTTP ${failure.details.status ?? '?'}) to ${withoutQuery(failure.details.location ?? 'no address')}, which was not followed: the ${service.credentialLabel} is never sent to another address. Check the Base URL: it must be the service's own address (for example https:// instead of http://).`;
 		case 'deadline':
 			return `${name} did not answer ${where} within ${Math.round(TEST_TIMEOUT_MS / 1000)} s. Check the Base URL and that the service is up.`;
 		case 'too-large':
@@ -141,7 +142,7 @@ async function probeOnce(
 	const { service } = probe;
 	const refused = service.preflight?.(data);
 	if (refused) return failed(refused);
-	const base = (service.baseUrl?.(data) ?? '').trim().replace(/\/+$/, '');
+	const base = trimEnd((service.baseUrl?.(data) ?? '').trim(), '/');
 	if (!originOf(base))
 		return failed(
 			`The Base URL of the ${service.name} credential is not an http(s) address: enter the service's address, starting with https:// (or http://).`,

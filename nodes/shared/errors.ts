@@ -1,4 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 /**
  * What the package's code knows about a failure, carried by the error itself as typed fields, so that no code
@@ -103,13 +104,13 @@ export function itemLabel(itemIndex: number): string {
 
 /**
  * `text` without what n8n's notices swallow: the editor's pop-ups render a message as HTML, so an element name
- * written as a tag (`<factura>`, `</autorizacion>`, `<cfdi:Comprobante Version="4.0">`) vanishes from them. Each
- * becomes its name in quotes (`"factura"`); a declaration, comment or CDATA opener (`<!DOCTYPE`, `<?xml`,
+ * written as a tag (`<factura>`, `</autorizacion>`, `<cfdi:Comprobante Version="4.0">`, a path `<infoTributaria/c>`)
+ * vanishes from them. Each becomes its name in quotes (`"factura"`); a declaration, comment or CDATA opener (`<!DOCTYPE`, `<?xml`,
  * `<!--`, `<![CDATA[`) keeps its text behind a `‹`; a `<` that starts no tag stays as it is.
  */
 export function withoutTags(text: string): string {
 	return text
-		.replace(/<\/?([A-Za-z_][\w.:-]*)(?:\s[^<>]*)?\/?>/g, '"$1"')
+		.replace(/<\/?([A-Za-z_][\w.:-]*(?:\/[A-Za-z_][\w.:-]*)*)(?:\s[^<>]*)?\/?>/g, '"$1"')
 		.replace(/<(?=[A-Za-z!?/])/g, '‹');
 }
 
@@ -135,4 +136,30 @@ function withoutEmpty(fields: IDataObject): IDataObject {
 	for (const [key, value] of Object.entries(fields))
 		if (value !== undefined && value !== null && value !== '') out[key] = value;
 	return out;
+}
+
+/**
+ * `error` with `message` as its message, whatever n8n made of it: n8n swaps a node error's message that contains a
+ * system error code (EACCES, ENOENT, ECONNREFUSED…) anywhere, in any case, for a generic sentence about files or
+ * networks (n8n-workflow, NodeError.setDescriptiveErrorMessage, in the error's constructor) — and the package's
+ * messages quote what it was given: "claveAcceso", an element name the SRI's XML is full of, contains EACCES. Every
+ * error whose message the package wrote passes here once built.
+ */
+export function keptMessage<E extends Error>(error: E, message: string): E {
+	error.message = message;
+	return error;
+}
+
+/**
+ * The error of item `itemIndex` in the package's shape: `message` says what is wrong (a field's label, then what;
+ * or what the service said), kept as written (keptMessage), and `description` what happens because of it and how
+ * to fix it.
+ */
+export function itemError(
+	node: INode,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeOperationError {
+	return keptMessage(new NodeOperationError(node, message, { itemIndex, description }), message);
 }

@@ -11,6 +11,8 @@ import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf, withoutTags } from './errors';
 import { numberOption } from './options';
+import { Semaphore } from './rateLimit';
+import type { RequestGate } from './transport';
 
 /** What an operation returns for one input item: one or many JSON objects, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
@@ -25,13 +27,14 @@ export class Deferred {
 	constructor(readonly settle: () => Promise<OperationResult>) {}
 }
 
-export interface OperationModule<Ctx> {
+/** What every operation of the item loop has (see ReadModule, WriteModule). */
+interface OperationCommon<Ctx> {
 	description: INodeProperties[];
 	/**
 	 * Runs item `itemIndex`. `checked`: what `validate` returned for this item when the items were checked
 	 * before the first request (see `validate`), so that what is sent is exactly what was checked, checked
-	 * once; undefined when they were not (Continue On Fail, or no `validate`): the operation checks the item
-	 * itself, and a bad item becomes its own error item.
+	 * once; undefined when they were not (Continue On Fail, or a read): the operation checks the item itself,
+	 * and a bad item becomes its own error item.
 	 */
 	execute(
 		this: IExecuteFunctions,
@@ -40,32 +43,57 @@ export interface OperationModule<Ctx> {
 		checked?: unknown,
 	): Promise<OperationResult | Deferred>;
 	/**
-	 * `read`: may run for several items at once (Options → Parallel Requests, bounded, output order kept).
-	 * `write`: runs one item at a time, in order (default).
-	 * `parallelWrite`: a write the user may send for several items at once (Options → Parallel Requests, see
-	 *   `parallelWritesOption`): like every write, all items are validated before the first request, and a
-	 *   failure stops new items from starting while the ones already sent finish, so that what they created is
-	 *   known (and listed) before the node stops.
+	 * True when the items' own work (reading parameters, building the request, reading the answer into the
+	 * output) should run while other items' requests are in flight: still at most Parallel Requests requests in
+	 * flight, but twice as many items under way, so a run waits for the service and little else (the public
+	 * services' checks, issuing). An item not yet sent when the run stops is not sent; one already in flight
+	 * finishes, so a run stopped by its memory budget may have read up to Parallel Requests answers more.
 	 */
-	kind?: 'read' | 'write' | 'parallelWrite';
+	overlaps?: true;
 	/**
 	 * The operation's own Parallel Requests option (same name, `parallelRequests`, in Options), when its
 	 * default or bounds differ from `concurrencyOption`'s (the SRI asks not to be stressed: default 2).
 	 */
 	parallelOption?: INodeProperties;
 	/**
-	 * Checks item `itemIndex` without sending anything. When a write operation has it and Continue On Fail
-	 * is off, every item is checked before the first request is sent: one bad row stops the whole batch
-	 * with nothing sent, instead of half a batch issued. What it returns (e.g. the body it checked) is handed
-	 * to `execute` for the same item.
-	 */
-	validate?(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): unknown;
-	/**
 	 * How to ask this operation for less, in the error of a run that would keep more memory than it may
 	 * (budget.ts); default: fewer input items per run.
 	 */
 	narrow?: string;
 }
+
+/**
+ * An operation that changes nothing at the service (a GET, a question to the SRI or the SAT, a file read, a
+ * preview): it may run for several items at once (Options → Parallel Requests, bounded, output order kept), and
+ * a bad item fails alone, when its turn comes.
+ */
+export interface ReadModule<Ctx> extends OperationCommon<Ctx> {
+	kind: 'read';
+	validate?: never;
+}
+
+/**
+ * An operation that sends something that changes something (creates, updates, deletes, signs, subscribes,
+ * sends an e-mail). `validate` is required: when Continue On Fail is off, every item is checked with it before
+ * the first request is sent, so one bad row stops the whole batch with nothing sent, instead of half a batch
+ * issued (a write without it does not compile).
+ * `write` (the default): runs one item at a time, in order.
+ * `parallelWrite`: a write the user may send for several items at once (Options → Parallel Requests, see
+ *   `parallelWritesOption`): a failure stops new items from starting while the ones already sent finish, so
+ *   that what they created is known (and listed) before the node stops.
+ */
+export interface WriteModule<Ctx> extends OperationCommon<Ctx> {
+	kind?: 'write' | 'parallelWrite';
+	/**
+	 * Checks item `itemIndex` without sending anything, with every problem of the item in one error (a
+	 * `Checker`, validate.ts). What it returns (e.g. the body it checked) is handed to `execute` for the same
+	 * item, so what is sent is what was checked.
+	 */
+	validate(this: IExecuteFunctions, ctx: Ctx, itemIndex: number): unknown;
+}
+
+/** One operation of the item loop: a read, or a write that is checked for every item before the first is sent. */
+export type OperationModule<Ctx> = ReadModule<Ctx> | WriteModule<Ctx>;
 
 /**
  * An operation that turns every input item of a run into one output (n8n's aggregate pattern, as the Aggregate
@@ -82,6 +110,31 @@ export interface AggregateModule<Ctx> {
 	narrow?: string;
 }
 
+/** Refused by the gate: the run stopped before this item's request had its place, so it was not sent. */
+class NotSent extends Error {}
+
+/**
+ * At most `limit` requests in flight, first come first served; a request whose place comes once `stopping()`
+ * (an item of the run failed) is not sent (NotSent).
+ */
+class Gate implements RequestGate {
+	private readonly places: Semaphore;
+
+	constructor(
+		limit: number,
+		private readonly stopping: () => boolean,
+	) {
+		this.places = new Semaphore(limit);
+	}
+
+	async run<T>(send: () => Promise<T>): Promise<T> {
+		return await this.places.run(async () => {
+			if (this.stopping()) throw new NotSent('not sent: the run stopped');
+			return await send();
+		});
+	}
+}
+
 /** What the router reads from an execution's context, besides passing it to the operations. */
 export interface RouterContext {
 	/** What this execution created: listed in an error that stops the node. */
@@ -95,7 +148,12 @@ export interface RouterContext {
 	 * The execution's service client: its scrubber, which knows every secret of the run (the credential's, the
 	 * tokens obtained, secrets given as data), is applied to every item and error the node emits.
 	 */
-	api?: { scrub<T>(value: T): T; keepSecret(...values: unknown[]): void };
+	api?: {
+		scrub<T>(value: T): T;
+		keepSecret(...values: unknown[]): void;
+		/** Bounds the requests in flight (see `route`); undefined lifts the bound. */
+		throttle?(gate: RequestGate | undefined): void;
+	};
 	/**
 	 * The memory this run keeps (budget.ts), set by the router: an operation that accumulates (pages, files)
 	 * counts what it keeps as it reads, the router counts every item's result as it leaves.
@@ -358,8 +416,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 
 	// What each item's check returned, handed to its execute: the item is checked once, and sent as checked.
 	const checked: unknown[] = [];
-	const writes = op.kind !== 'read';
-	if (writes && op.validate && !continueOnFail) {
+	if (op.kind !== 'read' && !continueOnFail) {
 		for (let i = 0; i < items.length; i++) {
 			try {
 				checked[i] = await op.validate.call(this, ctx, i);
@@ -402,6 +459,15 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		op.kind === 'read' || op.kind === 'parallelWrite'
 			? parallelRequests.call(this, items.length, op.parallelOption)
 			: 1;
+	// An operation that `overlaps` keeps at most `limit` requests in flight (the client's gate) with twice as many
+	// items under way (see OperationModule.overlaps). An item still waiting for its place when the run stops is
+	// not sent.
+	const gate =
+		op.overlaps && op.kind !== 'write' && ctx.api?.throttle
+			? new Gate(limit, () => failures.size > 0)
+			: undefined;
+	ctx.api?.throttle?.(gate);
+	const unsent: number[] = [];
 	let next = 0;
 	// A worker runs the next item until none is left or one failed (at most `max` items), calling the operation's
 	// execute itself: no frame of the router's between a worker and the operation.
@@ -413,7 +479,8 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 				if (result instanceof Deferred) deferred.push({ i, result });
 				else results[i] = keep(result, i);
 			} catch (error) {
-				if (asItem(error)) failItem(error, i);
+				if (error instanceof NotSent) unsent.push(i);
+				else if (asItem(error)) failItem(error, i);
 				else failures.set(i, error);
 			}
 		}
@@ -422,11 +489,19 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	// item runs alone so that one token serves the rest; then `limit` workers take the next index.
 	if (ctx.fetchesToken && limit > 1) await worker(1);
 	await Promise.all(
-		Array.from({ length: Math.min(limit, Math.max(1, items.length - next)) }, () => worker()),
+		Array.from(
+			{ length: Math.min(gate ? 2 * limit : limit, Math.max(1, items.length - next)) },
+			() => worker(),
+		),
 	);
+	// What is settled later (Wait for Final State) has bounds of its own.
+	ctx.api?.throttle?.(undefined);
 	if (failures.size) {
 		const first = Math.min(...failures.keys());
-		const notRun = Array.from({ length: items.length - next }, (_, k) => next + k);
+		const notRun = [
+			...unsent,
+			...Array.from({ length: items.length - next }, (_, k) => next + k),
+		].sort((a, b) => a - b);
 		throw named(failures.get(first), first, ctx.created, notRun);
 	}
 

@@ -187,6 +187,31 @@ function decode(input: string | Buffer, maxBytes: number): string {
 	);
 }
 
+/**
+ * The characters of an XML file (its bytes), decoded as its BOM and declaration say — UTF-8 (invalid bytes
+ * refused), ISO-8859-1, windows-1252 — with the same size check and the same errors as `parseXml`: for a caller
+ * that must hand on the document it read (Issue From XML sends the receipt as text in JSON).
+ */
+export function xmlText(bytes: Buffer, maxBytes: number): string {
+	return decode(bytes, maxBytes);
+}
+
+/**
+ * `text` (a decoded document) with its XML declaration saying `encoding="UTF-8"` where it named another
+ * encoding: once decoded, the document is characters, and whoever receives it as text (JSON is UTF-8) must not
+ * be told to read it as ISO-8859-1 again. A document without a declaration or without an encoding in it is
+ * returned as it is (UTF-8 is XML's default). Only the declaration is looked at (its first 1024 characters).
+ */
+export function withUtf8Declaration(text: string): string {
+	const head = text.slice(0, 1024);
+	const decl = /^[ \t\r\n]*<\?xml[ \t\r\n][^?>]*\?>/.exec(head)?.[0];
+	if (!decl) return text;
+	const encoding = /(encoding[ \t\r\n]*=[ \t\r\n]*)(["'])([A-Za-z0-9._-]*)\2/.exec(decl);
+	if (!encoding || /^utf-?8$/i.test(encoding[3])) return text;
+	const at = encoding.index + encoding[1].length;
+	return `${decl.slice(0, at)}"UTF-8"${decl.slice(at + encoding[3].length + 2)}${text.slice(decl.length)}`;
+}
+
 /** The encoding named in the XML declaration at the start of `head` (at most 1024 characters), if any. */
 function declaredEncoding(head: string): string | undefined {
 	const decl = /^[ \t\r\n]*<\?xml[ \t\r\n]([^?>]*)\?>/.exec(head);

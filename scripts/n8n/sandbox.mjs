@@ -18,7 +18,9 @@
 //   types are named `CUSTOM.<node>` inside n8n; workflows written for a community install
 //   (`n8n-nodes-latam-fiscal.<node>`) are rewritten on import and their credentials get fixed IDs (CREDENTIAL_IDS).
 // - `as: 'installed'`: the packed package is installed into the user folder's .n8n/nodes the way users install it
-//   (see installPackage), n8n starts without N8N_CUSTOM_EXTENSIONS, and workflows are imported unmodified.
+//   (see installPackage; `pack: false` lays the same files out by copying them, as `npm run dev` does), n8n starts
+//   without N8N_CUSTOM_EXTENSIONS, and workflows are imported unmodified. Only an installed package gets its
+//   credentials' Test buttons: n8n looks a node's credential test up (`testedBy`) for installed packages only.
 // Either way the package's `require('n8n-workflow')` reaches n8n's own copy, as in a user's n8n: nothing of this
 // repository's node_modules is on its resolution path (hence the copy, and user folders outside the repository
 // for installs).
@@ -153,11 +155,26 @@ export function build({ quiet = false, testCodeOnly = false } = {}) {
  * @param {Iterable<string>} [keep]
  */
 export function forCustomExtension(workflow, keep = []) {
+	const copy = withSandboxCredentials(workflow, keep);
+	for (const node of copy.nodes)
+		if (node.type.startsWith(PACKAGE_PREFIX))
+			node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
+	return copy;
+}
+
+/**
+ * A copy of a workflow whose references to this package's credentials point at the sandbox's (CREDENTIAL_IDS),
+ * unless they name one of `keep`: the examples name credentials as a user's n8n would ("1", "Receipts (Ecuador)
+ * account").
+ * @template {{ nodes: Array<{ credentials?: Record<string, { id: string, name: string }> }> }} W
+ * @param {W} workflow
+ * @param {Iterable<string>} [keep]
+ * @returns {W}
+ */
+export function withSandboxCredentials(workflow, keep = []) {
 	const kept = new Set(keep);
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
-		if (node.type.startsWith(PACKAGE_PREFIX))
-			node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
 		const refs = node.credentials ?? {};
 		for (const [type, ref] of Object.entries(refs))
 			if (CREDENTIAL_IDS[type] && !kept.has(ref.id)) refs[type] = { ...CREDENTIAL_IDS[type] };
@@ -165,13 +182,9 @@ export function forCustomExtension(workflow, keep = []) {
 	return copy;
 }
 
-/**
- * What `npm pack` makes the tarball of (package.json's `files`, which is dist/, and the files npm always adds),
- * fingerprinted: the same fingerprint, the same package.
- */
-function packageFingerprint() {
-	const hash = createHash('sha256');
-	const files = [
+/** What `npm pack` makes the tarball of: package.json's `files` (dist/) and the files npm always adds, sorted. */
+function packedFiles() {
+	return [
 		...['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].filter((f) =>
 			existsSync(join(repoRoot, f)),
 		),
@@ -179,6 +192,12 @@ function packageFingerprint() {
 			.filter((e) => e.isFile())
 			.map((e) => relative(repoRoot, join(e.parentPath, e.name))),
 	].sort();
+}
+
+/** The packed files (packedFiles), fingerprinted: the same fingerprint, the same package. */
+function packageFingerprint() {
+	const hash = createHash('sha256');
+	const files = packedFiles();
 	for (const f of files)
 		hash
 			.update(`${f}\0`)
@@ -195,7 +214,8 @@ function packageFingerprint() {
  * names it) in a folder outside the repository and copied into each user folder that asks for it (both n8n lines).
  * Returns the tarball's file name and the installed package's folder.
  */
-export async function installPackage(userFolder, { quiet = false } = {}) {
+export async function installPackage(userFolder, { quiet = false, pack = true } = {}) {
+	if (!pack) return layOut(userFolder);
 	const fingerprint = packageFingerprint();
 	const made = outsideRepoFor(`installed-package-${fingerprint.slice(0, 16)}`);
 	await madeOnce(made, (dir) => {
@@ -215,6 +235,33 @@ export async function installPackage(userFolder, { quiet = false } = {}) {
 		).tarball,
 		packageDir: join(nodesDir, 'node_modules', PACKAGE_PREFIX.slice(0, -1)),
 	};
+}
+
+/**
+ * The package laid out in `<userFolder>/.n8n/nodes` as `npm install` leaves it (installPackage) — the packed files
+ * (packedFiles) in `node_modules/n8n-nodes-latam-fiscal`, and the folder's package.json naming it — by copying
+ * them, in a fraction of a second instead of a pack and an install: `npm run dev`'s rebuild loop. The package has
+ * no dependencies, so the two give n8n the same folder to load.
+ */
+function layOut(userFolder) {
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	const name = PACKAGE_PREFIX.slice(0, -1);
+	const packageDir = join(nodesDir, 'node_modules', name);
+	rmSync(nodesDir, { recursive: true, force: true });
+	for (const f of packedFiles()) {
+		mkdirSync(dirname(join(packageDir, f)), { recursive: true });
+		cpSync(join(repoRoot, f), join(packageDir, f));
+	}
+	const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+	writeFileSync(
+		join(nodesDir, 'package.json'),
+		JSON.stringify(
+			{ name: 'installed-nodes', private: true, dependencies: { [name]: version } },
+			null,
+			2,
+		) + '\n',
+	);
+	return { tarball: undefined, packageDir };
 }
 
 /**
@@ -308,6 +355,8 @@ export const apiActivation = (line) =>
  * @param {boolean} [options.quiet]
  * @param {Record<string, string | undefined>} [options.env]
  * @param {'extension' | 'installed'} [options.as]
+ * @param {boolean} [options.pack] `as: 'installed'`: false lays the built package out as npm installs it instead of
+ *   packing and installing it (installPackage; `npm run dev`)
  * @param {Record<string, { id: string, name: string }>} [options.credentials]
  * @param {(list: CredentialImport[], sim: Simulators) => CredentialImport[] | Promise<CredentialImport[]>} [options.adjustCredentials]
  */
@@ -318,6 +367,7 @@ export async function prepareSandbox({
 	quiet = false,
 	env: sharedEnv = {},
 	as = 'extension',
+	pack = true,
 	credentials: credentialRefs = CREDENTIAL_IDS,
 	adjustCredentials = (list) => list,
 }) {
@@ -333,7 +383,7 @@ export async function prepareSandbox({
 	}
 	mkdirSync(userFolder, { recursive: true });
 	let extensionsDir;
-	if (as === 'installed') await installPackage(userFolder, { quiet });
+	if (as === 'installed') await installPackage(userFolder, { quiet, pack });
 	else {
 		extensionsDir = outsideRepoFor(`extension-${basename(userFolder)}`);
 		rmSync(extensionsDir, { recursive: true, force: true });

@@ -22,9 +22,9 @@ export const chain = (...names) =>
 
 /**
  * Manual Trigger "Start" → Code "Rows" (`count` items, each `{ json: <row> }` where `row` is a JavaScript
- * expression of `i`) → `target`, renamed "Target".
+ * expression of `i`) → `target`, renamed "Target" → the nodes of `after`, in a line.
  */
-export function rowsWorkflow(id, count, row, target) {
+export function rowsWorkflow(id, count, row, target, ...after) {
 	return {
 		id,
 		name: id,
@@ -38,8 +38,9 @@ export function rowsWorkflow(id, count, row, target) {
 				{ typeVersion: 2 },
 			),
 			{ ...target, name: 'Target' },
+			...after,
 		],
-		connections: chain('Start', 'Rows', 'Target'),
+		connections: chain('Start', 'Rows', 'Target', ...after.map((n) => n.name)),
 	};
 }
 

@@ -111,12 +111,13 @@ const CASES = [
 	{
 		name: 'a SOAP fault',
 		code: 'F500',
-		expect: /: SAT answered with a SOAP fault: The server was unable to process the request/,
+		expect:
+			/: SAT answered with a SOAP fault \(HTTP 500\): .*The server was unable to process the request/,
 	},
 	{
 		name: 'a maintenance page (503)',
 		code: 'F503',
-		expect: /: SAT answered with a web page \(HTTP 503\)/,
+		expect: /: SAT is not available \(HTTP 503/,
 	},
 	{
 		name: 'no answer in time',
@@ -126,7 +127,7 @@ const CASES = [
 	{
 		name: 'an answer that is not XML',
 		code: 'FBAD',
-		expect: /: SAT: the answer is not a SOAP answer/,
+		expect: /: SAT: the answer is not XML the package can read/,
 	},
 	{
 		name: 'a CFDI 3.2',

@@ -1,6 +1,7 @@
 /** @import { INodeType } from 'n8n-workflow' */
 import { built, workflowWith } from '../harness/engine';
 import { withFakeClock } from '../harness/clock';
+import { keptSize } from '../../nodes/shared/budget';
 import { everythingOf, leaks, withMemoryPeak } from '../harness/hostile';
 import { byId, clientCreateParams, usePartners } from './setup';
 
@@ -220,6 +221,10 @@ describe('secrets a service echoes stay out of the run', () => {
 
 describe('a run keeps at most 128 MB in memory', () => {
 	const MB = 1024 * 1024;
+	// What the budget counts for one 12 MB page (budget.ts keptSize: the objects as n8n holds them, not the JSON
+	// text), and so how many pages fit in 128 MB: the next one passes the limit.
+	const perPage = () => keptSize(env.partners.endlessPage(1, 12 * MB).products);
+	const fit = () => Math.floor((128 * MB) / perPage());
 
 	test('Plan → Get Many (Return All) against a service that answers 12 MB pages forever: stopped before the 128 MB are passed, saying how to read less', async () => {
 		env.partners.endlessPagesOf = 12 * MB;
@@ -232,11 +237,13 @@ describe('a run keeps at most 128 MB in memory', () => {
 		expect(result.error?.description).toMatch(
 			/^One run of a node keeps at most 128 MB and 100,000 items in memory, all its input items together, .* nothing more was read\. Read fewer plans: use Filters → Search, or turn off Return All and set a Limit\.$/,
 		);
-		// 128 MB / 12 MB: the 11th page passes the limit, and no page is asked after it.
+		// A 12 MB page counts about three times its text (what n8n holds of it): the page after the last that
+		// fits passes the limit, and no page is asked after it.
+		expect(fit()).toBeLessThan(5);
 		const pages = env.calls().filter((c) => c.path === '/v1/products');
-		expect(pages).toHaveLength(11);
+		expect(pages).toHaveLength(fit() + 1);
 		expect(/** @type {any} */ (result.error).facts.kept).toMatchObject({
-			items: 165,
+			items: (fit() + 1) * 15,
 			limits: { bytes: 128 * MB, items: 100_000 },
 		});
 		// A generous guard, not a measurement: without the limit the same run reads 1,000 pages (12 GB).
@@ -257,9 +264,9 @@ describe('a run keeps at most 128 MB in memory', () => {
 			Array.from({ length: 20 }, () => ({})),
 		);
 		expect(result.error?.message).toBe(
-			'[item 10] Plan → Get Many: this run would keep more than 128 MB in memory',
+			`[item ${fit()}] Plan → Get Many: this run would keep more than 128 MB in memory`,
 		);
-		expect(env.calls().filter((c) => c.path === '/v1/products')).toHaveLength(11);
+		expect(env.calls().filter((c) => c.path === '/v1/products')).toHaveLength(fit() + 1);
 	}, 60000);
 
 	test('Continue On Fail: the item over the limit becomes an error item and what it read is dropped, so later items are counted without it', async () => {
@@ -276,11 +283,14 @@ describe('a run keeps at most 128 MB in memory', () => {
 			true,
 		);
 		const out = result.output('Partners');
-		expect(out.filter((o) => typeof o.json.error === 'string').map((o) => o.json.error)).toEqual([
-			'[item 10] Plan → Get Many: this run would keep more than 128 MB in memory',
-			'[item 11] Plan → Get Many: this run would keep more than 128 MB in memory',
-		]);
-		expect(out.filter((o) => o.json.uuid)).toHaveLength(10 * 15);
+		expect(out.filter((o) => typeof o.json.error === 'string').map((o) => o.json.error)).toEqual(
+			Array.from(
+				{ length: 12 - fit() },
+				(_, k) =>
+					`[item ${fit() + k}] Plan → Get Many: this run would keep more than 128 MB in memory`,
+			),
+		);
+		expect(out.filter((o) => o.json.uuid)).toHaveLength(fit() * 15);
 	}, 60000);
 
 	test('an operation that reads one answer per item (Client → Get Many): counted as each item’s output leaves, the item that would pass 128 MB fails', async () => {
@@ -304,13 +314,15 @@ describe('a run keeps at most 128 MB in memory', () => {
 			},
 			Array.from({ length: 20 }, () => ({})),
 		);
+		// Counted as n8n holds each item's 12 clients of 1 MB (budget.ts keptSize).
+		const fits = Math.floor((128 * MB) / keptSize(clients));
 		expect(result.error?.message).toBe(
-			'[item 10] Partners: this run would keep more than 128 MB in memory',
+			`[item ${fits}] Partners: this run would keep more than 128 MB in memory`,
 		);
 		expect(result.error?.description).toMatch(
 			/nothing more was read\. Turn off Return All and set a Limit\.\n/,
 		);
-		expect(env.calls().filter((c) => c.path === '/v1/clients')).toHaveLength(11);
+		expect(env.calls().filter((c) => c.path === '/v1/clients')).toHaveLength(fits + 1);
 	}, 60000);
 });
 

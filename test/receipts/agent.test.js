@@ -190,7 +190,8 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 	 * The guard reads the XML as the SRI reads it (the package's XML reader: `infoTributaria/ambiente` of the
 	 * root, and the environment digit of `infoTributaria/claveAcceso`), not as it looks to a regular expression.
 	 * Each XML below was written to make a production receipt look like a test one, or to make its environment
-	 * ambiguous: each is refused before anything is signed or sent.
+	 * ambiguous: each is refused before anything is signed or sent. (Decoys that make a test receipt look like a
+	 * production one to another reader: test/receipts/one-reading.test.js.)
 	 */
 	const retentionXml = (ambiente, extra = '') =>
 		xmlOf('comprobanteRetencion').replace('<ambiente>1</ambiente>', `${extra}${ambiente}`);
@@ -226,7 +227,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		[
 			'an element inside ambiente',
 			'<ambiente><x>1</x></ambiente>',
-			`${cannot}"ambiente" holds elements, which is neither 1 (test) nor 2 (production)`,
+			`${cannot}"ambiente" holds elements, not a value`,
 		],
 		[
 			'ambiente outside infoTributaria only',
@@ -246,7 +247,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		for (const ambiente of [
 			'<ambiente >1</ambiente>',
 			'<ambiente><![CDATA[1]]></ambiente>',
-			'<!-- <ambiente>2</ambiente> --><ambiente>1</ambiente>',
+			'<!-- <ambiente>1</ambiente> --><ambiente>1</ambiente>',
 			'<ambiente>&#49;</ambiente>',
 			'<ambiente>\n 1 \n</ambiente>',
 		]) {

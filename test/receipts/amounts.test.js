@@ -1,5 +1,5 @@
 /** @import { IDataObject } from 'n8n-workflow' */
-import { todayInEcuador } from '../../nodes/Receipts/actions/common/fields';
+import { todayInEcuador } from '../../nodes/Receipts/actions/common/fields/head';
 import {
 	atsRetentionBody,
 	bookkeeperAmounts,

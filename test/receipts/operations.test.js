@@ -432,6 +432,109 @@ describe('Issue From XML', () => {
 	});
 });
 
+describe('Issue From XML: a file is read as its bytes say', () => {
+	/** Runs Waybill → Issue From XML on an input item whose binary field `file` holds `bytes`. */
+	const issueFile = async (bytes) => {
+		const { workflowWith } = await import('../harness/engine');
+		const wf = workflowWith({
+			nodeType: 'receipts',
+			credentialType: 'receiptsApi',
+			name: 'Receipts',
+			parameters: {
+				resource: 'waybill',
+				operation: 'issueFromXml',
+				xmlSource: 'binary',
+				binaryPropertyName: 'file',
+			},
+		});
+		const code = /** @type {any} */ (wf.nodes.find((n) => n.name === 'Input'));
+		code.parameters = {
+			jsCode: `return [{ json: {}, binary: { file: { data: ${JSON.stringify(bytes.toString('base64'))}, mimeType: 'application/xml', fileName: 'guia.xml' } } }];`,
+		};
+		return await env.engine.run(wf);
+	};
+	/** The waybill of xmlOf with the issuer named `name`, declared in `encoding`. */
+	const waybill = (name, encoding) =>
+		xmlOf('guiaRemision')
+			.replace('encoding="UTF-8"', `encoding="${encoding}"`)
+			.replace('Distribuidora Andina S.A.', name);
+
+	test.each(
+		/** @type {Array<[string, BufferEncoding]>} */ ([
+			['ISO-8859-1', 'latin1'],
+			['windows-1252', 'latin1'],
+		]),
+	)(
+		'a receipt written in %s reaches the service with its characters, declared as UTF-8',
+		async (encoding, nodeEncoding) => {
+			const written = waybill('Peñón Cía. Ltda.', encoding);
+			const result = await issueFile(Buffer.from(written, nodeEncoding));
+			expect(result.error).toBeUndefined();
+			const sent = /** @type {{ xml: string }} */ (only().body).xml;
+			// The JSON body is UTF-8: the characters the file holds, and a declaration that no longer says otherwise.
+			expect(sent).toBe(waybill('Peñón Cía. Ltda.', 'UTF-8'));
+			expect([...env.receipts.receipts.values()][0].body.emisor).toMatchObject({
+				razon_social: 'Peñón Cía. Ltda.',
+			});
+		},
+	);
+
+	test('windows-1252 characters of 0x80–0x9F are read as windows-1252 writes them (“ ” €)', async () => {
+		const written = Buffer.concat([
+			Buffer.from(waybill('Andina ', 'windows-1252').split('Andina ')[0], 'latin1'),
+			Buffer.from([0x93]),
+			Buffer.from('Andina', 'latin1'),
+			Buffer.from([0x94, 0x20, 0x80]),
+			Buffer.from(waybill('Andina ', 'windows-1252').split('Andina ')[1], 'latin1'),
+		]);
+		const result = await issueFile(written);
+		expect(result.error).toBeUndefined();
+		expect(/** @type {{ xml: string }} */ (only().body).xml).toBe(waybill('“Andina” €', 'UTF-8'));
+	});
+
+	test('a UTF-8 file with a byte-order mark is sent without it, as written', async () => {
+		const written = waybill('Peñón', 'UTF-8');
+		const result = await issueFile(
+			Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(written)]),
+		);
+		expect(result.error).toBeUndefined();
+		expect(only().body).toEqual({ xml: written });
+	});
+
+	test.each([
+		[
+			'invalid UTF-8 (an ISO-8859-1 file that declares UTF-8)',
+			Buffer.from(waybill('Peñón', 'UTF-8'), 'latin1'),
+			/is not valid UTF-8/,
+		],
+		[
+			'invalid UTF-8 without a declaration',
+			Buffer.from(waybill('Peñón', 'UTF-8').replace(/^<\?xml[^>]*>/, ''), 'latin1'),
+			/is not valid UTF-8 \(it declares no encoding, so it must be UTF-8\)/,
+		],
+		['UTF-16', Buffer.from(`\ufeff${waybill('Peñón', 'UTF-16')}`, 'utf16le'), /UTF-16/],
+		[
+			'an encoding the reader does not know',
+			Buffer.from(waybill('Peñón', 'EBCDIC-US')),
+			/EBCDIC-US/,
+		],
+	])('%s is refused with nothing sent', async (_, bytes, reason) => {
+		const result = await issueFile(bytes);
+		expect(result.error?.message).toMatch(/^\[item 0\] binary\.file: /);
+		expect(result.error?.message).toMatch(reason);
+		expect(env.calls()).toEqual([]);
+	});
+
+	test('a file larger than the SRI takes for one receipt is refused before it is read whole', async () => {
+		const big = waybill(`Andina ${'x'.repeat(330 * 1024)}`, 'UTF-8');
+		const result = await issueFile(Buffer.from(big));
+		expect(result.error?.message).toBe(
+			"[item 0] binary.file: is larger than the SRI's limit for one receipt (320 KB)",
+		);
+		expect(env.calls()).toEqual([]);
+	});
+});
+
 describe('Get operations', () => {
 	test.each(
 		/** @type {const} */ ([

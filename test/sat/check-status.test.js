@@ -40,10 +40,10 @@ describe('the request', () => {
 		expect(call.headers['content-type']).toBe('text/xml; charset=utf-8');
 		const body = call.raw.toString('utf8');
 		expect(body).toBe(
-			'<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>' +
+			'<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>' +
 				'<Consulta xmlns="http://tempuri.org/"><expresionImpresa>' +
 				`?id=${item.uuid}&amp;re=EKU9003173C9&amp;rr=URE180429TM6&amp;tt=${Number(item.tt)}&amp;fe=${item.fe}` +
-				'</expresionImpresa></Consulta></s:Body></s:Envelope>',
+				'</expresionImpresa></Consulta></soap:Body></soap:Envelope>',
 		);
 		expect(env.sat.asked[0].params).toMatchObject({
 			version: '3.3/4.0',
@@ -99,7 +99,7 @@ describe('the request', () => {
 			fieldsOf(),
 		]);
 		expect(result.error?.message).toBe(
-			'Options → Service Address "ftp://example.com" is not an http(s) address (e.g. https://proxy.example.com/sat)',
+			'[item 0] Options → Service Address: must start with https:// or http://, got "ftp:"',
 		);
 		expect(result.error?.description).toMatch(/Nothing was sent/);
 		expect(env.calls()).toEqual([]);
@@ -219,7 +219,7 @@ describe('each kind of answer', () => {
 	test('a SOAP fault (HTTP 500): an error naming the UUID and the fault; sent twice at most', async () => {
 		const { result, item } = await ask('F500');
 		expect(result.error?.message).toBe(
-			`[item 0] CFDI ${item.uuid}: SAT answered with a SOAP fault: The server was unable to process the request due to an internal error.`,
+			`[item 0] CFDI ${item.uuid}: SAT answered with a SOAP fault (HTTP 500): a:InternalServiceFault: The server was unable to process the request due to an internal error.`,
 		);
 		expect(env.calls()).toHaveLength(2);
 	});
@@ -232,7 +232,7 @@ describe('each kind of answer', () => {
 		async (code) => {
 			const { result, item } = await ask(code);
 			expect(result.error?.message).toMatch(new RegExp(`^\\[item 0\\] CFDI ${item.uuid}: SAT`));
-			expect(result.error?.message).toMatch(/web page/);
+			expect(result.error?.message).toMatch(/web page|is not available/);
 			expect(result.error?.message).toContain('Servicio no disponible');
 		},
 	);
@@ -241,7 +241,7 @@ describe('each kind of answer', () => {
 		const garbage = await ask('FBAD');
 		expect(garbage.result.error?.message).toMatch(
 			new RegExp(
-				`^\\[item 0\\] CFDI ${garbage.item.uuid}: SAT: the answer is not a SOAP answer \\(content-type text/plain, starting with "OK"`,
+				`^\\[item 0\\] CFDI ${garbage.item.uuid}: SAT: the answer is not XML the package can read \\(the XML is not well-formed`,
 			),
 		);
 		env.reset();
@@ -277,7 +277,7 @@ describe('each kind of answer', () => {
 				...item,
 				error: expect.stringMatching(
 					new RegExp(
-						`^\\[item 0\\] CFDI ${item.uuid}: SAT answered with a web page \\(HTTP 503\\)`,
+						`^\\[item 0\\] CFDI ${item.uuid}: SAT is not available \\(HTTP 503: Servicio no disponible\\)`,
 					),
 				),
 			},
@@ -347,9 +347,7 @@ describe('the deadline and the network', () => {
 		env.server.fail({ service: 'sat', status: 503, raw: 'busy', times: 5 });
 		const item = fieldsOf();
 		const result = await env.runTimed(fields(), [item]);
-		expect(result.error?.message).toBe(
-			`[item 0] CFDI ${item.uuid}: SAT answered HTTP 503 instead of the CFDI's status: "busy"`,
-		);
+		expect(result.error?.message).toBe(`[item 0] CFDI ${item.uuid}: SAT answered HTTP 503: busy`);
 		expect(env.calls()).toHaveLength(2);
 	});
 });

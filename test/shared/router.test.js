@@ -44,3 +44,47 @@ describe.each(NODES)('%s', (path, name, routerPath) => {
 		},
 	);
 });
+
+/**
+ * Every write is checked before the first request: the operation contract (shared/router.ts) makes `validate`
+ * required for a write, so the type checker (`npm run typecheck`, over this file too) refuses a write without it;
+ * and each node's table, as built, has one for every operation that is not a read or an aggregate.
+ */
+describe('every write has a validate', () => {
+	/** @typedef {import('../../nodes/shared/router').OperationModule<Record<string, never>>} Module */
+	/** @typedef {import('../../nodes/shared/router').WriteModule<Record<string, never>>} Write */
+	/** @typedef {import('../../nodes/shared/router').AggregateModule<Record<string, never>>} Aggregate */
+	test('the contract: a write without validate does not type-check, a read needs none', () => {
+		const execute = async () => ({});
+		/** @type {Module[]} */
+		const modules = [
+			{ kind: 'read', description: [], execute },
+			{ kind: 'write', description: [], execute, validate: () => undefined },
+			{ description: [], execute, validate: () => undefined },
+			// @ts-expect-error a write (the default kind) without validate
+			{ description: [], execute },
+			// @ts-expect-error a parallel write without validate
+			{ kind: 'parallelWrite', description: [], execute },
+		];
+		/** @type {Write} */
+		// @ts-expect-error a WriteModule is a write whatever its kind says, and needs validate
+		const write = { kind: 'write', description: [], execute };
+		/** @type {Aggregate} */
+		const aggregate = { kind: 'aggregate', description: [], execute: async () => ({}) };
+		expect([...modules, write, aggregate]).toHaveLength(7);
+	});
+
+	test.each(NODES)('%s: every write operation has validate', (_path, _name, routerPath) => {
+		const table = builtModule(routerPath).resources;
+		const unchecked = Object.entries(table).flatMap(([resource, operations]) =>
+			Object.entries(operations)
+				.filter(([, op]) => typeof op?.execute === 'function')
+				.filter(
+					([, op]) =>
+						op.kind !== 'read' && op.kind !== 'aggregate' && typeof op.validate !== 'function',
+				)
+				.map(([operation]) => `${resource} → ${operation}`),
+		);
+		expect(unchecked).toEqual([]);
+	});
+});

@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY, retryDelay } from '../../nodes/shared/transport';
+import { DEFAULT_RETRY, retryDelay } from '../../nodes/shared/failures';
 
 describe('retryDelay', () => {
 	test('grows exponentially with jitter between half and the full step, capped', () => {

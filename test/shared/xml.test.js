@@ -9,6 +9,8 @@ import {
 	descendants,
 	parseXml,
 	toJson,
+	withUtf8Declaration,
+	xmlText,
 } from '../../nodes/shared/xml';
 
 /**
@@ -872,5 +874,30 @@ describe('toJson', () => {
 		expect(jsonOf(parseXml(`<a n="${text}"/>`), { numbers: new Set(['n']) })).toEqual({
 			n: typeof value === 'number' ? value : text,
 		});
+	});
+});
+
+describe('withUtf8Declaration and xmlText (what Issue From XML hands on)', () => {
+	test('a declaration naming another encoding is made to say UTF-8; anything else is left as it is', () => {
+		expect(withUtf8Declaration(`<?xml version="1.0" encoding="ISO-8859-1"?><a>ñ</a>`)).toBe(
+			`<?xml version="1.0" encoding="UTF-8"?><a>ñ</a>`,
+		);
+		expect(
+			withUtf8Declaration(`<?xml version='1.0' encoding = 'windows-1252' standalone='yes'?><a/>`),
+		).toBe(`<?xml version='1.0' encoding = "UTF-8" standalone='yes'?><a/>`);
+		for (const same of [
+			'<?xml version="1.0" encoding="utf-8"?><a/>',
+			'<?xml version="1.0" encoding="UTF8"?><a/>',
+			'<?xml version="1.0"?><a/>',
+			'<a encoding="ISO-8859-1"/>',
+		])
+			expect(withUtf8Declaration(same)).toBe(same);
+	});
+
+	test('xmlText decodes as parseXml does, and refuses what parseXml refuses', () => {
+		const latin = Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a>Peñón</a>', 'latin1');
+		expect(xmlText(latin, 1024)).toBe('<?xml version="1.0" encoding="ISO-8859-1"?><a>Peñón</a>');
+		expect(() => xmlText(Buffer.from('<a>Peñón</a>', 'latin1'), 1024)).toThrow(/not valid UTF-8/);
+		expect(() => xmlText(Buffer.from('<a/>'), 2)).toThrow(/larger than 2 bytes/);
 	});
 });

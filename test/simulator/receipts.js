@@ -1167,7 +1167,7 @@ const invalid = (lines) => ({
  * Just enough XML reading: root element, a few leaf values, and whether the document is closed.
  * @returns {{ valid: boolean; clave?: string; fields: Record<string, unknown> }}
  */
-function parseXml(xml, root) {
+export function parseXml(xml, root) {
 	const text = xml.replace(/^\uFEFF/, '').trim();
 	const rootMatch = /^(?:<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*)[^>]*>/.exec(text);
 	const leaf = (tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text)?.[1]?.trim();

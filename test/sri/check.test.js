@@ -29,10 +29,10 @@ describe('the question sent', () => {
 		expect(request.headers['content-type']).toBe('text/xml; charset=utf-8');
 		expect(request.headers.soapaction).toBe('""');
 		const body = request.raw.toString('utf8');
-		expect(body).toContain('xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"');
+		expect(body).toContain('xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"');
 		expect(body).toMatch(
 			new RegExp(
-				`<ec:autorizacionComprobante><claveAccesoComprobante>${key}</claveAccesoComprobante></ec:autorizacionComprobante>`,
+				`<ec:autorizacionComprobante xmlns:ec="[^"]+"><claveAccesoComprobante>${key}</claveAccesoComprobante></ec:autorizacionComprobante>`,
 			),
 		);
 		expect(body).toContain('xmlns:ec="http://ec.gob.sri.ws.autorizacion"');
@@ -307,6 +307,7 @@ describe('refused before anything is sent', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[1].json).toEqual({
 			error: '[item 1] Access Key: must be exactly 49 digits, got 3 digits',
+			problems: ['Access Key: must be exactly 49 digits, got 3 digits'],
 		});
 		expect(items[0].json.authorized).toBe(true);
 		expect(items[2].json.found).toBe(false);
@@ -349,7 +350,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 		const key = keyFor({ scenario: 'maintenance200' });
 		const result = await env.run(env.check(), [{ key }], true);
 		expect(jsonOf(result)[0].error).toBe(
-			`[item 0] Access key ${key}: SRI: the answer is a web page, not a SOAP answer (is the SRI in maintenance?)`,
+			`[item 0] Access key ${key}: SRI: the answer is a web page ("SRI - Servicio en mantenimiento"), not a SOAP answer (is the SRI in maintenance?)`,
 		);
 		expect(env.calls()).toHaveLength(1);
 	});

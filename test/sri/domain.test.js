@@ -3,11 +3,7 @@ import { keyProblem, normalizeKey } from '../../nodes/Sri/domain/key';
 import { kindByRoot } from '../../nodes/Sri/domain/kinds';
 import { readReceipt } from '../../nodes/Sri/domain/receipt';
 import { authorizationFile } from '../../nodes/Sri/domain/result';
-import {
-	authorizationRequest,
-	serviceAddressProblem,
-	serviceUrl,
-} from '../../nodes/Sri/domain/service';
+import { authorizationAddress, authorizationQuestion } from '../../nodes/Sri/domain/service';
 import { totalsProblems } from '../../nodes/Sri/domain/totals';
 import { parseXml } from '../../nodes/shared/xml';
 import { checkDigit, keyFor, receiptXml } from '../simulator/sri';
@@ -53,39 +49,41 @@ describe('the access key asked about', () => {
 });
 
 describe('where the question goes', () => {
+	const address = (ambiente, given) =>
+		/** @type {any} */ (authorizationAddress(ambiente, given)).address;
+	const problem = (given) => /** @type {any} */ (authorizationAddress('pruebas', given)).problem;
+
 	test("the key's environment chooses the SRI's host when no Service Address is given", () => {
-		expect(serviceUrl('pruebas', '')).toBe(
+		expect(address('pruebas', '')).toBe(
 			'https://celcer.sri.gob.ec/comprobantes-electronicos-ws/AutorizacionComprobantesOffline',
 		);
-		expect(serviceUrl('produccion', '  ')).toBe(
+		expect(address('produccion', '  ')).toBe(
 			'https://cel.sri.gob.ec/comprobantes-electronicos-ws/AutorizacionComprobantesOffline',
 		);
 	});
 
 	test("a Service Address gets the service's path unless it already ends with it", () => {
-		expect(serviceUrl('pruebas', 'http://127.0.0.1:7401/sri/')).toBe(
+		expect(address('pruebas', 'http://127.0.0.1:7401/sri/')).toBe(
 			'http://127.0.0.1:7401/sri/comprobantes-electronicos-ws/AutorizacionComprobantesOffline',
 		);
 		expect(
-			serviceUrl('produccion', 'https://proxy.example.com/x/AutorizacionComprobantesOffline'),
+			address('produccion', 'https://proxy.example.com/x/AutorizacionComprobantesOffline'),
 		).toBe('https://proxy.example.com/x/AutorizacionComprobantesOffline');
 	});
 
 	test('Service Address: empty is fine, an address must be one', () => {
-		expect(serviceAddressProblem('')).toBeUndefined();
-		expect(serviceAddressProblem(undefined)).toBeUndefined();
-		expect(serviceAddressProblem('https://proxy.example.com:8443/sri')).toBeUndefined();
-		expect(serviceAddressProblem(5)).toBe('must be text: an http(s) address, or empty');
-		expect(serviceAddressProblem('file:///etc/passwd')).toMatch(
-			/^must start with https:\/\/ or http:\/\//,
-		);
+		expect(problem('')).toBeUndefined();
+		expect(problem(undefined)).toBeUndefined();
+		expect(problem('https://proxy.example.com:8443/sri')).toBeUndefined();
+		expect(problem(5)).toBe('must be text: an http(s) address, or empty');
+		expect(problem('file:///etc/passwd')).toMatch(/^must start with https:\/\/ or http:\/\//);
 	});
 
-	test('the request: a SOAP 1.1 envelope the reader itself reads back', () => {
+	test('the question: its body is the operation the WSDL names, with the key, read back by the XML reader', () => {
 		const key = keyFor();
-		const root = parseXml(authorizationRequest(key));
-		expect(root.ns).toBe('http://schemas.xmlsoap.org/soap/envelope/');
-		const operation = root.children[1].children[0];
+		const question = authorizationQuestion(key, 'https://cel.sri.gob.ec/x');
+		expect(question.action).toBe('""');
+		const operation = parseXml(question.body);
 		expect([operation.local, operation.ns]).toEqual([
 			'autorizacionComprobante',
 			'http://ec.gob.sri.ws.autorizacion',

@@ -5,6 +5,8 @@
  * addresses"): the Mexico API (`/v1/...`, the credential's Mexico fields) and the Ecuador API (`POST /taxpayers`,
  * the credential's Ecuador fields), each with its own key. Plain functions, no n8n types.
  */
+import { trimEnd } from '../../shared/text';
+
 type Environment = 'production' | 'staging';
 
 /** The two APIs of the service: `mexico` (extraction jobs, downloads, key check) and `ecuador` (taxpayers). */
@@ -40,7 +42,7 @@ export function baseUrlFor(settings: EnvironmentSettings, api: Api = 'mexico'): 
 			: staging
 				? settings.stagingBaseUrl
 				: settings.productionBaseUrl;
-	return text(url).replace(/\/+$/, '');
+	return trimEnd(text(url), '/');
 }
 
 /** The label of the credential field that holds the address of `api` in the chosen environment. */

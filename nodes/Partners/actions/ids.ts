@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { runsAsAiTool } from '../../shared/agent';
 import { segmentProblem } from '../../shared/path';
+import type { Checker } from '../../shared/validate';
 
 /**
  * The most IDs one call may change when an AI agent runs the node as its tool (Client → Suspend / Reactivate,
@@ -32,6 +33,27 @@ export function requireId(this: IExecuteFunctions, parameter: string, i: number)
 			itemIndex: i,
 			description: `Choose the ${parameter} from the list or enter its ID as the service gave it. Nothing was sent.`,
 		});
+	}
+	return value;
+}
+
+/**
+ * The resource locator `parameter` of item `i`, checked as `requireId` checks it, its problem added to `check`
+ * beside the item's other problems (a write's `validate`: every problem of the item in one error).
+ */
+export function idInto(
+	this: IExecuteFunctions,
+	check: Checker,
+	parameter: string,
+	i: number,
+): string {
+	const value = String(
+		this.getNodeParameter(parameter, i, '', { extractValue: true }) ?? '',
+	).trim();
+	if (!value) check.fail(parameter, 'is required: choose it from the list or enter its ID');
+	else {
+		const problem = segmentProblem(value);
+		if (problem) check.fail(parameter, problem);
 	}
 	return value;
 }

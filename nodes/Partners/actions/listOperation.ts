@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ApiPath } from '../../shared/path';
-import { concurrencyOption, type OperationModule } from '../../shared/router';
+import { concurrencyOption, type ReadModule } from '../../shared/router';
 import type { PartnersContext } from '../transport';
 import { listIn } from '../transport';
 import { readLimit, returnAllAndLimit } from './common.descriptions';
@@ -15,7 +15,7 @@ export function listOperation(
 	resource: string,
 	path: ApiPath,
 	listKey: string,
-): OperationModule<PartnersContext> {
+): ReadModule<PartnersContext> {
 	return {
 		kind: 'read',
 		narrow: 'Turn off Return All and set a Limit',

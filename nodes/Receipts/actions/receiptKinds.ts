@@ -1,14 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import type { OperationModule } from '../../shared/router';
-import type { ReceiptKind } from '../domain/schemas';
-import type { ReceiptsContext } from '../transport';
+import type { INodeProperties } from 'n8n-workflow';
 import {
 	atsRetentionExample,
 	atsRetentionFields,
 	readAtsRetentionFields,
 } from './atsRetention/fields';
-import type { FormVersion } from './common/fields';
-import type { FromFields } from './common/receiptInput';
 import { creditNoteExample, creditNoteFields, readCreditNoteFields } from './creditNote/fields';
 import { debitNoteExample, debitNoteFields, readDebitNoteFields } from './debitNote/fields';
 import { invoiceExample, invoiceFields, readInvoiceFields } from './invoice/fields';
@@ -18,6 +13,7 @@ import { issue } from './receipt/issue.operation';
 import { issueFromXml } from './receipt/issueFromXml.operation';
 import { preview } from './receipt/preview.operation';
 import { reissue } from './receipt/reissue.operation';
+import type { ReceiptKindRow, ReceiptOperation, ReceiptResource } from './receipt/types';
 import { readRetentionFields, retentionExample, retentionFields } from './retention/fields';
 import { readWaybillFields, waybillExample, waybillFields } from './waybill/fields';
 import type { ReceiptsMap } from './node.type';
@@ -33,44 +29,6 @@ import type { ReceiptsMap } from './node.type';
  * Each kind's Operation selector and fields in the panel come from here too (`kindDescription`).
  * The resources that are not a receipt kind (Document, Webhook) have their own operation files.
  */
-
-/** The Fields form of a receipt kind (<kind>/fields.ts), and the kind it is checked as (domain/schemas.ts). */
-export interface ReceiptForm {
-	kind: ReceiptKind;
-	/** A complete body: the JSON field's placeholder (its default is this with every value emptied). */
-	example: IDataObject;
-	/** The fields of the Fields input mode in each form version (common/fields.ts), and their reader. */
-	fields: (v: FormVersion) => INodeProperties[];
-	read: FromFields;
-}
-
-/** The resources of the node that are receipt kinds. */
-type ReceiptResource = Exclude<keyof ReceiptsMap, 'document' | 'webhook'>;
-
-/** One receipt kind as the node offers it: what tells it apart from the others. */
-export interface ReceiptKindRow extends ReceiptForm {
-	resource: ReceiptResource;
-	/** Where the service keeps it, e.g. `/credit-notes`. */
-	path: string;
-	/** The kind with its article, in the Operation selector's words: "a credit note". */
-	a: string;
-	/**
-	 * Its issue requests carry an Idempotency-key, and a lost answer is re-sent with it (common/idempotency.ts):
-	 * only where the service documents the key (invoices). Every other kind is never sent twice.
-	 */
-	idempotent?: true;
-}
-
-/** An entry of an Operation selector (name, value, description, action). */
-export interface Offered {
-	name: string;
-	value: string;
-	description: string;
-	action: string;
-}
-
-/** An operation of one receipt kind: what the router runs, and its entry in the kind's Operation selector. */
-export type ReceiptOperation = OperationModule<ReceiptsContext> & { option: Offered };
 
 // The rows. Paths and shapes: the service's public documentation (Facturas, Notas de crédito, Notas de débito,
 // Comprobantes de Retención, Liquidaciones de compra, Guías de remisión) and the receipts service's spec.

@@ -1,5 +1,5 @@
 import { Checker } from '../../shared/validate';
-import type { ReceiptKind } from './schemas';
+import type { ReceiptKind } from './kinds';
 
 /**
  * The words of the Fields forms, in one place: each form field's display name is built from here, and every

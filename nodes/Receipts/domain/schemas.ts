@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 import { Checker, isMissing, numberValue } from '../../shared/validate';
-import { accessKeyProblem, RECEIPT_TYPE_CODES, splitAccessKey } from '../../shared/sri/accessKey';
+import { accessKeyProblem, splitAccessKey } from '../../shared/sri/accessKey';
 import { ID_TYPES, idTypeOf, identificationWarning, rucProblem } from '../../shared/sri/ruc';
 import { DOCUMENT_TYPE_CODES } from './catalogs';
+import { RECEIPT_KINDS, type ReceiptKind } from './kinds';
 import { CREDENTIAL_ISSUER } from './labels';
 import {
 	BUILT_IN_RATES,
@@ -26,16 +27,6 @@ import {
  * and `tipo_emision` as the integers the spec types them.
  * Fields the spec does not describe are passed through untouched.
  */
-
-export type ReceiptKind =
-	| 'atsRetention'
-	| 'retention'
-	| 'waybill'
-	| 'purchaseSettlement'
-	| 'purchaseSettlementReimbursement'
-	| 'invoice'
-	| 'creditNote'
-	| 'debitNote';
 
 const PERIODO_FISCAL = /^(0[1-9]|1[0-2])\/\d{4}$/;
 const CURRENCY = /^[A-Z]{3}$/;
@@ -83,37 +74,6 @@ function common(check: Checker, body: IDataObject): void {
 	if (!isMissing(body.tipo_emision))
 		body.tipo_emision = toInteger(body.tipo_emision) as IDataObject[string];
 }
-
-/** Per kind: its document type code (access key, SRI table) and its name in messages. */
-export const RECEIPT_KINDS: Record<
-	ReceiptKind,
-	{ typeCode: string; name: string; plural: string }
-> = {
-	atsRetention: {
-		typeCode: RECEIPT_TYPE_CODES.retention,
-		name: 'ATS retention',
-		plural: 'ATS retentions',
-	},
-	retention: { typeCode: RECEIPT_TYPE_CODES.retention, name: 'retention', plural: 'retentions' },
-	waybill: { typeCode: RECEIPT_TYPE_CODES.waybill, name: 'waybill', plural: 'waybills' },
-	purchaseSettlement: {
-		typeCode: RECEIPT_TYPE_CODES.purchaseSettlement,
-		name: 'purchase settlement',
-		plural: 'purchase settlements',
-	},
-	purchaseSettlementReimbursement: {
-		typeCode: RECEIPT_TYPE_CODES.purchaseSettlement,
-		name: 'purchase settlement',
-		plural: 'purchase settlements',
-	},
-	invoice: { typeCode: RECEIPT_TYPE_CODES.invoice, name: 'invoice', plural: 'invoices' },
-	creditNote: {
-		typeCode: RECEIPT_TYPE_CODES.creditNote,
-		name: 'credit note',
-		plural: 'credit notes',
-	},
-	debitNote: { typeCode: RECEIPT_TYPE_CODES.debitNote, name: 'debit note', plural: 'debit notes' },
-};
 
 /**
  * A valid access key that disagrees with the receipt it travels with (other environment, issuer, receipt

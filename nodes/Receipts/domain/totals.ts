@@ -9,7 +9,7 @@ import {
 	type CatalogEntry,
 } from './catalogs';
 import { nameOf } from './labels';
-import type { ReceiptKind } from './schemas';
+import type { ReceiptKind } from './kinds';
 
 /**
  * The arithmetic of receipts: the amounts the node computes from what was sold when the user leaves them out, and

@@ -55,7 +55,7 @@ export async function getIdTypes(this: ILoadOptionsFunctions): Promise<INodeProp
 
 /**
  * The ID Type of the form's version 2, whose empty default means "told from the identification": a real choice
- * of its own, first (common/fields.ts, idTypeField).
+ * of its own, first (common/fields/parties.ts, idTypeField).
  */
 export async function getIdTypesOrInferred(
 	this: ILoadOptionsFunctions,

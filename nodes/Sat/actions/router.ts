@@ -1,19 +1,24 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { readerOutputs, splitOutputs } from '../../shared/outputs';
 import { route, type OperationTable } from '../../shared/router';
-import { satContext, type SatContext } from '../transport';
+import { publicServiceContext, type PublicServiceContext } from '../../shared/soap';
+import { MAX_ANSWER_BYTES, SAT } from '../domain/service';
 import * as cfdi from './cfdi/Cfdi.resource';
 import type { SatMap } from './node.type';
 
-export const resources: OperationTable<SatMap, SatContext> = { cfdi };
+export const resources: OperationTable<SatMap, PublicServiceContext> = { cfdi };
 
 /** From version 2, Read CFDI XML has two outputs: Read, and Not Read (a file that cannot be read, named). */
 export const READ_OUTPUTS = readerOutputs({ cfdi: ['readXml'] });
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const outputs = await route.call(this, resources, () => satContext(this), {
+	// The execution's one client, its Request Timeout read from the operation's options where it has them.
+	const outputs = await route.call(
+		this,
+		resources,
+		() => publicServiceContext.call(this, SAT, resources, MAX_ANSWER_BYTES),
 		// Version 2: a file that cannot be read is an item (Not Read), never the whole node's failure.
-		notReadAsItems: this.getNode().typeVersion >= READ_OUTPUTS.fromVersion,
-	});
+		{ notReadAsItems: this.getNode().typeVersion >= READ_OUTPUTS.fromVersion },
+	);
 	return splitOutputs.call(this, READ_OUTPUTS, outputs);
 }

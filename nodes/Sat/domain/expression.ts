@@ -1,4 +1,5 @@
 import { checkRfc } from '../../shared/tax/rfc';
+import { trimEnd } from '../../shared/text';
 
 /**
  * The `expresionImpresa` the SAT's status service (`ConsultaCFDIService`, operation `Consulta`) is asked with:
@@ -122,7 +123,7 @@ function splitAmount(amount: string): [string, string] {
 /** CFDI 3.3/4.0 `tt`: at most 6 decimals, trailing zeros dropped, one decimal kept (`1000.0`). */
 export function totalForQr(amount: string): string {
 	const [integer, decimals] = splitAmount(amount);
-	return `${integer}.${decimals.replace(/0+$/, '') || '0'}`;
+	return `${integer}.${trimEnd(decimals, '0') || '0'}`;
 }
 
 /** CFDI 3.2 `tt`: 10 integer digits and 6 decimals, zero-padded (`0000001160.000000`). */

@@ -1,14 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import {
-	child,
-	childText,
-	parseXml,
-	XmlError,
-	type XmlElement,
-	type XmlLimits,
-} from '../../shared/xml';
+import { child, parseXml, type XmlElement, type XmlLimits } from '../../shared/xml';
 import { kindByRoot } from './kinds';
-import { MAX_ANSWER_BYTES, SOAP_ENVELOPE_NS } from './service';
 
 /**
  * What the SRI answers about a key, and what an authorization file holds (they are the same element:
@@ -20,6 +12,16 @@ import { MAX_ANSWER_BYTES, SOAP_ENVELOPE_NS } from './service';
  * field is optional in the WSDL. Elements are found by local name: the service's children are unqualified,
  * its response element prefixed, and saved files differ in how they spell either.
  */
+
+/**
+ * The largest answer read: 4 MB. One receipt is at most 320 KB (the SRI's limit), and the answer carries it
+ * as text — in CDATA as it is, or entity-escaped, where every `<`, `>`, `&` and `"` takes 4 to 6 characters
+ * (1.3 to 1.35 times the receipt for the simulator's sample of each kind; up to 6 times for one made of markup) —
+ * once per authorization entry, and a key can have a rejected attempt or two before its authorized one. 4 MB
+ * holds three entries of the largest receipt escaped at 4 times; anything larger is not an answer of this
+ * service, and is refused before it is read whole.
+ */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** Limits of the answer or an authorization file (a receipt inside is read again with its own, receipt.ts). */
 const ANSWER_LIMITS: Partial<XmlLimits> = {
@@ -156,65 +158,13 @@ function answerOf(respuesta: XmlElement): AuthorizationAnswer {
 	return authorizationIn(respuesta) ?? { autorizaciones: [] };
 }
 
-/** A SOAP 1.1 fault: its code and its words. */
-interface SoapFault {
-	faultcode?: string;
-	faultstring?: string;
-}
-
-function faultIn(body: XmlElement): SoapFault | undefined {
-	const fault = child(body, 'Fault');
-	if (!fault) return undefined;
-	return {
-		faultcode: nonEmpty(childText(fault, 'faultcode')),
-		faultstring: nonEmpty(childText(fault, 'faultstring')),
-	};
-}
-
-/** `Envelope/Body` of a SOAP 1.1 document, or undefined when the root is not a SOAP 1.1 envelope. */
-function soapBody(root: XmlElement): XmlElement | undefined {
-	if (root.local !== 'Envelope' || root.ns !== SOAP_ENVELOPE_NS) return undefined;
-	return child(root, 'Body', SOAP_ENVELOPE_NS);
-}
-
-/** The fault an error answer carries (HTTP 500 is how SOAP 1.1 sends one), or undefined. */
-export function faultOf(text: string): SoapFault | undefined {
-	try {
-		const body = soapBody(parseXml(text, ANSWER_LIMITS));
-		return body ? faultIn(body) : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** A fault in one line: `soap:Server: Error interno` (either part may be missing). */
-export function faultLine(fault: SoapFault): string {
-	return [fault.faultcode, fault.faultstring].filter(Boolean).join(': ') || 'no fault string';
-}
-
 /**
- * The service's answer (a 2xx body) read, or what is wrong with it in words that follow "the answer"
- * (the client reports them as an unusable answer: a maintenance page answered 200, a proxy's own page…).
+ * The Body of the service's answer (no fault in it: shared/soap.ts reads the envelope) read, or what is wrong
+ * with it in words that follow "the answer".
  */
-export function readAnswer(body: Buffer): { value: AuthorizationAnswer } | { problem: string } {
-	let root: XmlElement;
-	try {
-		root = parseXml(body, ANSWER_LIMITS);
-	} catch (error) {
-		const head = body.subarray(0, 200).toString('utf8').trimStart();
-		if (/^<!doctype html|^<html[\s>]/i.test(head))
-			return {
-				problem: 'the answer is a web page, not a SOAP answer (is the SRI in maintenance?)',
-			};
-		return {
-			problem: `the answer is not XML the package can read (${error instanceof XmlError ? error.message : String(error)})`,
-		};
-	}
-	const soap = soapBody(root);
-	if (!soap)
-		return { problem: `the answer is not a SOAP 1.1 envelope (its root is <${root.name}>)` };
-	const fault = faultIn(soap);
-	if (fault) return { problem: `the answer is a SOAP fault (${faultLine(fault)})` };
+export function readAuthorization(
+	soap: XmlElement,
+): { value: AuthorizationAnswer } | { problem: string } {
 	const respuesta = child(
 		child(soap, 'autorizacionComprobanteResponse') ?? soap,
 		'RespuestaAutorizacionComprobante',

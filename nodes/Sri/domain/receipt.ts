@@ -1,5 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import {
+	factValue,
+	identityMarks,
+	receiptIdentity,
+	type IdentityMark,
+} from '../../shared/sri/receiptIdentity';
+import {
 	parseXml,
 	SRI_RECEIPT_MAX_BYTES,
 	toJson,
@@ -78,10 +84,12 @@ export interface ReadReceipt {
 	/** The receipt as JSON (its root element's attributes and children), without its signature. */
 	comprobante: Json;
 	summary: IDataObject;
-	/** `infoTributaria.claveAcceso`. */
+	/** `infoTributaria.claveAcceso` (shared/sri/receiptIdentity.ts: the element the SRI reads). */
 	claveAcceso?: string;
 	/** `infoTributaria.ambiente` (1 or 2). */
 	ambiente?: string;
+	/** Every other `ambiente` or access key of the receipt, wherever it sits (not what the SRI reads). */
+	elsewhere: IdentityMark[];
 }
 
 /** The receipt as JSON: element names as the SRI writes them, repeated elements as arrays, amounts as numbers. */
@@ -223,7 +231,9 @@ export function readReceipt(root: XmlElement, fallbackDate?: string): ReadReceip
 	const estab = asText(tributaria.estab);
 	const ptoEmi = asText(tributaria.ptoEmi);
 	const secuencial = asText(tributaria.secuencial);
-	const claveAcceso = asText(tributaria.claveAcceso);
+	// The receipt's own key and environment: the elements the SRI reads, the same the AI-agent guard reads.
+	const identity = receiptIdentity(root);
+	const claveAcceso = factValue(identity.claveAcceso) || undefined;
 	const ownKeyDate = claveAcceso && !keyProblem(claveAcceso) ? keyDate(claveAcceso) : undefined;
 	const emisor: IDataObject = {};
 	if (asText(tributaria.ruc)) emisor.ruc = asText(tributaria.ruc);
@@ -244,6 +254,7 @@ export function readReceipt(root: XmlElement, fallbackDate?: string): ReadReceip
 		comprobante,
 		summary,
 		claveAcceso,
-		ambiente: asText(tributaria.ambiente),
+		ambiente: factValue(identity.ambiente) || undefined,
+		elsewhere: identityMarks(root, identity),
 	};
 }

@@ -1,3 +1,6 @@
+import type { PublicService, SoapQuestion } from '../../shared/soap';
+import { serviceAddress } from '../../shared/soap';
+import { MAX_ANSWER_BYTES, readAuthorization, type AuthorizationAnswer } from './answer';
 import type { Ambiente } from './kinds';
 
 /**
@@ -5,7 +8,8 @@ import type { Ambiente } from './kinds';
  * electrónicos, esquema offline, §7, and the service's WSDL): `AutorizacionComprobantesOffline`, SOAP 1.1,
  * document/literal, namespace `http://ec.gob.sri.ws.autorizacion` with unqualified children, operation
  * `autorizacionComprobante(claveAccesoComprobante)`, `SOAPAction: ""`. No account, no credential: anyone may
- * ask about any key. One host per environment; the same path on both.
+ * ask about any key. One host per environment; the same path on both. What every public SOAP service shares
+ * (envelope, faults, maintenance pages, Service Address, Request Timeout) is shared/soap.ts.
  */
 
 const SERVICE_PATH = '/comprobantes-electronicos-ws/AutorizacionComprobantesOffline';
@@ -16,67 +20,40 @@ const SRI_HOSTS: Readonly<Record<Ambiente, string>> = {
 };
 
 const AUTHORIZATION_NS = 'http://ec.gob.sri.ws.autorizacion';
-export const SOAP_ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 
-/** The headers of a SOAP 1.1 request to the service (its WSDL's binding: soapAction ""). */
-export const SOAP_HEADERS: Readonly<Record<string, string>> = {
-	'Content-Type': 'text/xml; charset=utf-8',
-	SOAPAction: '""',
-	Accept: 'text/xml',
+/** The SRI's public services, as the package's one client knows them. */
+export const SRI: PublicService = {
+	name: 'SRI',
+	addressLabel:
+		'Options → Service Address (empty: the SRI’s own address for the key’s environment)',
 };
 
 /**
- * The largest answer read: 4 MB. One receipt is at most 320 KB (the SRI's limit), and the answer carries it
- * as text — in CDATA as it is, or entity-escaped, where every `<`, `>`, `&` and `"` takes 4 to 6 characters
- * (1.3 to 1.35 times the receipt for the simulator's sample of each kind; up to 6 times for one made of markup) —
- * once per authorization entry, and a key can have a rejected attempt or two before its authorized one. 4 MB
- * holds three entries of the largest receipt escaped at 4 times; anything larger is not an answer of this
- * service, and is refused before it is read whole.
+ * Where the question about a key goes: Options → Service Address (`given`) when set, else the SRI's host for the
+ * key's environment (shared/soap.ts, serviceAddress); or why the address cannot be used.
  */
-export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-
-/** The request body for one key: `autorizacionComprobante` with `claveAccesoComprobante` (unprefixed). */
-export function authorizationRequest(key: string): string {
-	// The key is 49 digits (validated before): nothing in it needs escaping.
-	return (
-		'<?xml version="1.0" encoding="UTF-8"?>' +
-		`<soapenv:Envelope xmlns:soapenv="${SOAP_ENVELOPE_NS}" xmlns:ec="${AUTHORIZATION_NS}">` +
-		'<soapenv:Header/><soapenv:Body><ec:autorizacionComprobante>' +
-		`<claveAccesoComprobante>${key}</claveAccesoComprobante>` +
-		'</ec:autorizacionComprobante></soapenv:Body></soapenv:Envelope>'
-	);
+export function authorizationAddress(
+	ambiente: Ambiente,
+	given: unknown,
+): { address: string } | { problem: string } {
+	return serviceAddress(given, {
+		name: 'SRI',
+		own: `${SRI_HOSTS[ambiente]}${SERVICE_PATH}`,
+		path: SERVICE_PATH,
+	});
 }
 
-/**
- * Where the question about a key goes: the Service Address when given, else the SRI's host for the key's
- * environment. A Service Address is a full http(s) address (scheme, host, port, optional path): when its path
- * already ends with the service's name it is used as it is; otherwise the service's path is added to it
- * (`http://127.0.0.1:7401/sri` → `http://127.0.0.1:7401/sri/comprobantes-electronicos-ws/AutorizacionComprobantesOffline`).
- */
-export function serviceUrl(ambiente: Ambiente, serviceAddress: string): string {
-	const given = serviceAddress.trim();
-	if (!given) return `${SRI_HOSTS[ambiente]}${SERVICE_PATH}`;
-	const base = given.replace(/\/+$/, '');
-	return base.endsWith('/AutorizacionComprobantesOffline') ? base : `${base}${SERVICE_PATH}`;
-}
-
-/** Why a Service Address cannot be used, in words that follow its label, or undefined (empty is fine). */
-export function serviceAddressProblem(value: unknown): string | undefined {
-	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string') return 'must be text: an http(s) address, or empty';
-	const given = value.trim();
-	if (!given) return undefined;
-	let url: URL;
-	try {
-		url = new URL(given);
-	} catch {
-		return `${JSON.stringify(given.slice(0, 80))} is not an address: give a full one, such as https://proxy.example.com/sri, or leave it empty`;
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:')
-		return `must start with https:// or http://, got ${JSON.stringify(url.protocol)}`;
-	if (url.username || url.password)
-		return 'must not hold a user name or password: the SRI takes none, and an address would show it in every message';
-	if (url.search || url.hash)
-		return 'must not have a query (?…) or fragment (#…): give the scheme, host, port and path only';
-	return undefined;
+/** The question about one key (`autorizacionComprobante` with `claveAccesoComprobante`, unprefixed), asked at `address`. */
+export function authorizationQuestion(
+	key: string,
+	address: string,
+): SoapQuestion<AuthorizationAnswer> {
+	return {
+		address,
+		action: '""',
+		// The key is 49 digits (validated before): nothing in it needs escaping.
+		body: `<ec:autorizacionComprobante xmlns:ec="${AUTHORIZATION_NS}"><claveAccesoComprobante>${key}</claveAccesoComprobante></ec:autorizacionComprobante>`,
+		maxBytes: MAX_ANSWER_BYTES,
+		read: readAuthorization,
+	};
 }

@@ -10,6 +10,8 @@ import { totalsProblems } from './totals';
  * - the receipt's own `claveAcceso` is not the key that was asked about (the SRI's answer is about another
  *   receipt, or the receipt was altered), fails its modulo-11 check digit, or disagrees with the receipt's own
  *   date, type, RUC, environment, series or number (the key is built from them);
+ * - the receipt has another `ambiente` or `claveAcceso` besides infoTributaria's (shared/sri/receiptIdentity.ts),
+ *   which a program other than the SRI may read instead;
  * - the issuer's RUC fails its check digit — a warning only: real company and public-entity RUCs (third digit
  *   9 or 6) fail the published checksum (python-stdnum issues #290 and #497);
  * - the amounts do not add up (totals.ts);
@@ -47,6 +49,17 @@ export function receiptWarnings(
 	const totals = totalsProblems(read.kind, read.comprobante);
 	if (totals.length)
 		warnings.push(`The amounts do not add up (a cent per line is allowed): ${totals.join('; ')}.`);
+	if (read.elsewhere.length) {
+		const marks = read.elsewhere
+			.slice(0, 3)
+			.map(
+				(m) =>
+					`${m.what === 'ambiente' ? 'ambiente' : 'claveAcceso'} ${JSON.stringify(m.value.slice(0, 49))} at ${m.where}`,
+			);
+		warnings.push(
+			`The receipt has ${read.elsewhere.length === 1 ? 'another ambiente or claveAcceso' : `${read.elsewhere.length} other ambiente or claveAcceso elements`} besides infoTributaria's (${marks.join('; ')}${read.elsewhere.length > 3 ? '; …' : ''}): the SRI reads only infoTributaria's, which this output shows; another program may read the other. Check the file before booking it.`,
+		);
+	}
 	if (context.ambiente === 'pruebas')
 		warnings.push(
 			"Issued in the SRI's test environment (ambiente pruebas): the receipt has no tax validity. Do not book it.",
@@ -72,7 +85,7 @@ function keyDifferences(key: string, read: ReadReceipt): string[] {
 		);
 	compare('the document type', parts.receiptType, read.kind.codDoc);
 	compare('the RUC', parts.ruc, asText(tributaria.ruc));
-	compare('the environment', parts.environment, asText(tributaria.ambiente));
+	compare('the environment', parts.environment, read.ambiente);
 	const estab = asText(tributaria.estab);
 	const ptoEmi = asText(tributaria.ptoEmi);
 	compare('the series', parts.series, estab && ptoEmi ? `${estab}${ptoEmi}` : undefined);

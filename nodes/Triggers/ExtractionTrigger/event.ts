@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { normalizeRecord } from '../../Extraction/domain/names';
+import { trimEnd } from '../../shared/text';
 import type { IncomingHttpHeaders } from '../webhookIo';
 
 /**
@@ -21,7 +22,7 @@ type HeaderPair = { signature: string; timestamp: string } | { error: string };
  * authenticates; the names only locate it.
  */
 export function findSignatureHeaders(headers: IncomingHttpHeaders, prefix: string): HeaderPair {
-	const configured = prefix.trim().replace(/-+$/, '').toLowerCase();
+	const configured = trimEnd(prefix.trim(), '-').toLowerCase();
 	if (configured !== '')
 		return { signature: `${configured}-signature`, timestamp: `${configured}-timestamp` };
 	const pairs: Array<{ signature: string; timestamp: string }> = [];

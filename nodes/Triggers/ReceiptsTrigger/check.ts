@@ -10,7 +10,8 @@ import { clock } from '../../shared/clock';
 import { factsOf } from '../../shared/errors';
 import { fixedPath, path } from '../../shared/path';
 import { triggerNumberOption } from '../../shared/options';
-import { DEFAULT_RETRY, ServiceClient } from '../../shared/transport';
+import { DEFAULT_RETRY } from '../../shared/failures';
+import { ServiceClient } from '../../shared/transport';
 import { answerProblem, receiptIdOf, WHOLE_RECEIPT_READS } from './receipt';
 
 /**

@@ -5,7 +5,8 @@ import { isReceiptEvent, subscribeWebhook, type ReceiptEvent } from '../../Recei
 import { receiptsClient } from '../../Receipts/transport';
 import { clock } from '../../shared/clock';
 import type { ServiceClient } from '../../shared/transport';
-import { mayHaveBeenProcessed } from '../../shared/errors';
+import { keptMessage, mayHaveBeenProcessed } from '../../shared/errors';
+import { trimEnd } from '../../shared/text';
 
 /**
  * Subscriptions of the Receipts Trigger. The service offers `POST /webhooks {event_name, webhook_url}` and
@@ -91,7 +92,7 @@ function restoreUnsaved(ctx: IHookFunctions): void {
 }
 
 function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return trimEnd(String(credentials.baseUrl ?? ''), '/');
 }
 
 function accountOf(credentials: ICredentialDataDecryptedObject): string {
@@ -244,7 +245,7 @@ export async function subscribe(this: IHookFunctions): Promise<boolean> {
 }
 
 /**
- * The activation's error, with our message kept (n8n swaps a message naming a socket code for a generic one),
+ * The activation's error, with our message kept (errors.ts, keptMessage),
  * through the client's scrubber: no key, certificate password or subscription token in any spelling.
  */
 function subscriptionError(
@@ -253,9 +254,9 @@ function subscriptionError(
 	message: string,
 	description: string,
 ): NodeOperationError {
-	const error = new NodeOperationError(api.node, cause, { message, description });
-	error.message = message;
-	return api.scrub(error);
+	return api.scrub(
+		keptMessage(new NodeOperationError(api.node, cause, { message, description }), message),
+	);
 }
 
 function forgetUnconfirmed(

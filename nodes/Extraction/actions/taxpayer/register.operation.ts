@@ -107,16 +107,21 @@ function ownCopy(value: unknown): unknown {
 	return out;
 }
 
+/** The body Register sends, checked (`validate`), and the values of its Secret Fields. */
+interface CheckedTaxpayer {
+	body: IDataObject;
+	secrets: string[];
+}
+
 /**
- * POST /taxpayers on the Ecuador API (spec: "registers a taxpayer (Ecuador side)"): its own address and key, from
- * the credential's Ecuador fields, never the Mexico ones (transport.ts). JSON body passed through, secrets merged
- * in from password fields.
+ * Checks item `i` before the first request (see shared/router.ts): the taxpayer JSON and every Secret Field, all
+ * problems in one error, nothing sent. Returns the body as it will be sent.
  */
-export async function execute(
+export function validate(
 	this: IExecuteFunctions,
 	ctx: ExtractionContext,
 	i: number,
-): Promise<OperationResult> {
+): CheckedTaxpayer {
 	const node = this.getNode();
 	const check = new Checker();
 	const parsed = parseJsonParameter(
@@ -146,10 +151,24 @@ export async function execute(
 		secrets.push(value);
 		placeAt(body, path, value);
 	});
+	// Secret Fields never come back in an output or an error (the client cuts them out), from the check on.
+	ctx.api.keepSecret(...secrets);
 	if (Object.keys(body).length === 0) check.fail('taxpayer', 'give at least one field');
 	check.throwIfFailed(node, i);
+	return { body, secrets };
+}
 
-	// Secret Fields never come back in an output or an error (the client cuts them out).
-	ctx.api.keepSecret(...secrets);
+/**
+ * POST /taxpayers on the Ecuador API (spec: "registers a taxpayer (Ecuador side)"): its own address and key, from
+ * the credential's Ecuador fields, never the Mexico ones (transport.ts). JSON body passed through, secrets merged
+ * in from password fields.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: ExtractionContext,
+	i: number,
+	checked?: CheckedTaxpayer,
+): Promise<OperationResult> {
+	const { body } = checked ?? validate.call(this, ctx, i);
 	return normalizeRecord(await ctx.api.write(path`/taxpayers`, i, { body, side: ECUADOR }));
 }

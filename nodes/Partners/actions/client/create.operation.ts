@@ -54,11 +54,14 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	ctx: PartnersContext,
-	i: number,
-): Promise<OperationResult> {
+/** What Create sends, checked, and the checks' warnings (catalog codes the CFDI 4.0 catalogs do not list). */
+interface CheckedClient {
+	body: IDataObject;
+	warnings: string[];
+}
+
+/** Checks every item before the first request (see shared/router.ts): every problem of the item in one error. */
+export function validate(this: IExecuteFunctions, _ctx: PartnersContext, i: number): CheckedClient {
 	const param = (name: string) => this.getNodeParameter(name, i, '') as string;
 	const client: IDataObject = { name: param('name'), email: param('email').trim() };
 	const tax: IDataObject = {
@@ -77,9 +80,16 @@ export async function execute(
 	check.string('product.uuid', product.uuid, { required: true });
 	check.string('product.vigency_uuid', product.vigency_uuid, { required: true });
 	check.throwIfFailed(this.getNode(), i);
+	return { body: { client, tax_information: tax, product }, warnings: check.warnings };
+}
 
-	const answer = await ctx.api.write(path`/v1/clients`, i, {
-		body: { client, tax_information: tax, product },
-	});
-	return withWarnings(unwrap(answer), check.warnings);
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+	checked?: CheckedClient,
+): Promise<OperationResult> {
+	const { body, warnings } = checked ?? validate.call(this, ctx, i);
+	const answer = await ctx.api.write(path`/v1/clients`, i, { body });
+	return withWarnings(unwrap(answer), warnings);
 }

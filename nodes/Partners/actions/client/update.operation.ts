@@ -6,7 +6,7 @@ import { Checker } from '../../../shared/validate';
 import type { PartnersContext } from '../../transport';
 import { unwrap } from '../../transport';
 import { clientLocator } from '../common.descriptions';
-import { requireId } from '../ids';
+import { idInto } from '../ids';
 import {
 	invoiceUseField,
 	legalNameField,
@@ -72,19 +72,23 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	ctx: PartnersContext,
-	i: number,
-): Promise<OperationResult> {
-	const uuid = requireId.call(this, 'client', i);
+/** What Update sends, checked, and the checks' warnings. */
+interface CheckedUpdate {
+	uuid: string;
+	body: IDataObject;
+	warnings: string[];
+}
+
+/** Checks every item before the first request (see shared/router.ts): the client ID and every field, in one error. */
+export function validate(this: IExecuteFunctions, _ctx: PartnersContext, i: number): CheckedUpdate {
+	const check = new Checker();
+	const uuid = idInto.call(this, check, 'client', i);
 	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const client: IDataObject = {};
 	const tax: IDataObject = {};
 	for (const [key, value] of Object.entries(fields))
 		(CLIENT_KEYS.includes(key) ? client : tax)[key] =
 			typeof value === 'string' ? value.trim() : value;
-	const check = new Checker();
 	if (Object.keys(fields).length === 0)
 		check.fail('updateFields', 'add at least one field to update');
 	checkClientData(check, client, tax, false);
@@ -93,6 +97,16 @@ export async function execute(
 	const body: IDataObject = {};
 	if (Object.keys(client).length) body.client = client;
 	if (Object.keys(tax).length) body.tax_information = tax;
+	return { uuid, body, warnings: check.warnings };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: PartnersContext,
+	i: number,
+	checked?: CheckedUpdate,
+): Promise<OperationResult> {
+	const { uuid, body, warnings } = checked ?? validate.call(this, ctx, i);
 	const answer = await ctx.api.write(path`/v1/clients/${uuid}`, i, { method: 'PATCH', body });
-	return withWarnings(unwrap(answer), check.warnings);
+	return withWarnings(unwrap(answer), warnings);
 }

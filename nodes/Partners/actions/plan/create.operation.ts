@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import type { OperationResult } from '../../../shared/router';
@@ -12,11 +12,17 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	planInputFields,
 );
 
+/** Checks every item before the first request (see shared/router.ts): the body it returns is the one sent. */
+export function validate(this: IExecuteFunctions, _ctx: PartnersContext, i: number): IDataObject {
+	return readPlanInput.call(this, i);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	ctx: PartnersContext,
 	i: number,
+	checked?: IDataObject,
 ): Promise<OperationResult> {
-	const body = readPlanInput.call(this, i);
+	const body = checked ?? validate.call(this, ctx, i);
 	return unwrap(await ctx.api.write(path`/v1/products`, i, { body }));
 }

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { jsonSize } from '../../../shared/budget';
+import { keptSize } from '../../../shared/budget';
 import { concurrencyOption, type OperationResult } from '../../../shared/router';
 import { readPlans, type PartnersContext } from '../../transport';
 import { readLimit, returnAllAndLimit } from '../common.descriptions';
@@ -59,7 +59,7 @@ export async function execute(
 		search,
 		i,
 		(count) => count >= limit,
-		(page) => ctx.kept?.keep(i, jsonSize(page), page.length, 'Plan → Get Many', narrow),
+		(page) => ctx.kept?.keep(i, keptSize(page), page.length, 'Plan → Get Many', narrow),
 	);
 	return plans.slice(0, limit);
 }

@@ -3,8 +3,15 @@ import { Checker } from '../../../shared/validate';
 
 const PERIODS = ['Mensual', 'Trimestral', 'Semestral', 'Anual', 'SP'] as const;
 
-/** Reads and validates the plan input (create and update share it); throws before anything is sent. */
-export function readPlanInput(this: IExecuteFunctions, i: number): IDataObject {
+/**
+ * Reads and validates the plan input (create and update share it); throws before anything is sent, with the
+ * problems `check` already holds (update's plan ID) beside the input's.
+ */
+export function readPlanInput(
+	this: IExecuteFunctions,
+	i: number,
+	check: Checker = new Checker(),
+): IDataObject {
 	const name = this.getNodeParameter('name', i, '') as string;
 	const rawVigencies = (this.getNodeParameter('vigencies.vigency', i, []) as IDataObject[]) ?? [];
 	const services = { ...(this.getNodeParameter('services', i, {}) as IDataObject) };
@@ -14,7 +21,7 @@ export function readPlanInput(this: IExecuteFunctions, i: number): IDataObject {
 		price: v.price,
 	}));
 	// Numbers given as text ("120") are sent as the numbers checked.
-	const check = new Checker().numbersInto({ vigencies, services });
+	check.numbersInto({ vigencies, services });
 
 	check.string('name', name, { required: true, max: 255 });
 	if (vigencies.length === 0) check.fail('vigencies', 'add at least one vigency');

@@ -1,17 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { TOP } from '../../domain/labels';
+import { one, type FormVersion } from '../common/fields/form';
 import {
 	additionalFields,
-	emisorField,
 	headFields,
-	infoAdicionalField,
-	one,
-	partyField,
 	periodoFiscalField,
 	readCommon,
-	readInfo,
-	type FormVersion,
-} from '../common/fields';
+} from '../common/fields/head';
+import { infoAdicionalField, readInfo } from '../common/fields/info';
+import { emisorField, partyField } from '../common/fields/parties';
 import { compact, jsonPart } from '../common/receiptInput';
 
 /**

@@ -1,8 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { runsAsAiTool } from '../../../shared/agent';
+import {
+	identityMarks,
+	receiptIdentity,
+	type IdentityMark,
+} from '../../../shared/sri/receiptIdentity';
 import type { XmlElement } from '../../../shared/xml';
-import { children } from '../../../shared/xml';
 
 /**
  * Production receipts and AI agents. A receipt issued in the production environment (`ambiente` 2) is a
@@ -60,83 +64,93 @@ export function refuseProductionForAgent(
 }
 
 function refusal(context: IExecuteFunctions, i: number, message: string): NodeOperationError {
-	return new NodeOperationError(context.getNode(), message, {
+	const error = new NodeOperationError(context.getNode(), message, {
 		itemIndex: i,
 		description:
 			'This node runs as an AI agent\'s tool, and its "Allow Production From an AI Agent" switch is off: production receipts are real tax documents. Nothing was signed or sent to the tax authority. ' +
 			"Issue production receipts from a workflow, or turn the switch on in this tool's settings if the agent may do so.",
 	});
+	// n8n swaps a message that contains a system error code (EACCES, EPERM…) for a generic one, and the names of
+	// a receipt's elements may (claveAcceso contains EACCES): keep ours.
+	error.message = message;
+	return error;
 }
 
 /**
- * The environment of a receipt XML as the SRI reads it: `infoTributaria/ambiente` under the root element (the
- * receipt schemas have no namespace), and the environment digit, position 24, of `infoTributaria/claveAcceso`
- * when the receipt carries its key (SRI, Ficha técnica de comprobantes electrónicos, esquema offline). Either
- * the environment, or why it cannot be told: no `ambiente`, more than one, a value other than 1 or 2, a key
- * that is not 49 digits, a key that says another environment. Only what the SRI reads counts: a comment, a
- * CDATA section or an entity is read as the XML says, not as it looks.
+ * The environment of a receipt XML: what the SRI reads (`infoTributaria/ambiente`, and the environment digit,
+ * position 24, of `infoTributaria/claveAcceso` when the receipt carries its key — the one rule of which element
+ * says it: shared/sri/receiptIdentity.ts), and nothing anywhere else that any other reader could take for
+ * production (another `ambiente` or access key, under any prefix, in any element, attribute, comment or CDATA
+ * section). Either the environment, or why it cannot be told: no `ambiente`, more than one, a value other than
+ * 1 or 2, a key that is not 49 digits, a key that says another environment, another mark that is not a test one.
  */
-function environmentOfReceipt(root: XmlElement): { environment: '1' | '2' } | { unknown: string } {
-	const infos = children(root, 'infoTributaria', '');
-	if (infos.length !== 1) {
-		const has = infos.length
-			? `${infos.length} <infoTributaria> elements`
-			: 'no <infoTributaria> element';
-		return {
-			unknown: `its environment (ambiente) is not known: the XML has ${has} under its root <${root.name}>`,
-		};
-	}
-	const [info] = infos;
-	const ambientes = children(info, 'ambiente', '');
-	if (!ambientes.length) return { unknown: 'its environment (ambiente) is not known' };
+function environmentOfReceipt(
+	root: XmlElement,
+	xml: string,
+): { environment: '1' | '2' } | { unknown: string } {
+	const identity = receiptIdentity(root);
 	const cannot = 'its environment cannot be told';
-	if (ambientes.length > 1) {
-		const values = ambientes.map((a) => JSON.stringify(a.text.trim())).join(', ');
+	const { ambiente } = identity;
+	if (!ambiente) return { unknown: 'its environment (ambiente) is not known' };
+	if ('problem' in ambiente)
 		return {
-			unknown: `${cannot}: <infoTributaria> has ${ambientes.length} <ambiente> elements (${values})`,
+			unknown: ambiente.problem.startsWith('the XML has')
+				? `its environment (ambiente) is not known: ${ambiente.problem}`
+				: `${cannot}: ${ambiente.problem}`,
 		};
-	}
-	const [ambiente] = ambientes;
-	const environment = ambiente.text.trim();
-	if (ambiente.children.length || (environment !== '1' && environment !== '2')) {
+	const environment = ambiente.value;
+	if (environment !== '1' && environment !== '2')
 		return {
-			unknown: `${cannot}: <ambiente> holds ${ambiente.children.length ? 'elements' : JSON.stringify(environment.slice(0, 20))}, which is neither 1 (test) nor 2 (production)`,
+			unknown: `${cannot}: <ambiente> holds ${JSON.stringify(environment.slice(0, 20))}, which is neither 1 (test) nor 2 (production)`,
 		};
-	}
 	// No message below names the key's element: n8n replaces an error message that contains "EACCES"
 	// (n8n-workflow, NodeError's common errors), and "claveAcceso" does.
-	const keys = children(info, 'claveAcceso', '');
-	if (keys.length > 1)
-		return { unknown: `${cannot}: <infoTributaria> has ${keys.length} access keys` };
-	if (keys.length) {
-		const key = keys[0].text.trim();
-		if (keys[0].children.length || !/^\d{49}$/.test(key)) {
+	const key = identity.claveAcceso;
+	if (key && 'problem' in key) return { unknown: `${cannot}: ${key.problem}` };
+	if (key) {
+		if (!/^\d{49}$/.test(key.value)) {
 			return {
 				unknown: `${cannot}: its access key is not 49 digits, so its environment digit cannot be read`,
 			};
 		}
 		// Position 24 of the key (SRI, Ficha técnica, clave de acceso: tipo de ambiente).
-		if (key[23] !== environment) {
+		if (key.value[23] !== environment) {
 			return {
-				unknown: `${cannot}: <ambiente> says ${environment} but its access key says ${key[23]}`,
+				unknown: `${cannot}: <ambiente> says ${environment} but its access key says ${key.value[23]}`,
 			};
 		}
 	}
+	if (environment === '2') return { environment };
+	// A test receipt by the SRI's reading: nothing else in it may say otherwise to another reader.
+	const other = identityMarks(root, identity, xml).find((mark) =>
+		mark.what === 'ambiente' ? mark.value !== '1' : !/^\d{23}1\d{25}$/.test(mark.value),
+	);
+	if (other)
+		return {
+			unknown: `${cannot}: besides <infoTributaria>'s, it has ${mark(other)}, and a reader that takes that one could record a production receipt`,
+		};
 	return { environment };
+}
+
+/** A mark in words: `an <ambiente> in <infoTributaria/c> saying "2"`, `an access key in a comment saying "…"`. */
+function mark(other: IdentityMark): string {
+	const what = other.what === 'ambiente' ? 'an <ambiente>' : 'an access key';
+	const where = other.where.startsWith('a ') ? `in ${other.where}` : `in <${other.where}>`;
+	return `${what} ${where} saying ${JSON.stringify(other.value.slice(0, 49))}`;
 }
 
 /**
  * Refuses item `i` (Issue From XML) when the node runs as an agent's tool without the switch and the receipt
- * XML is not unambiguously a test receipt (`environmentOfReceipt`). `root`: the XML as parsed.
+ * XML is not unambiguously a test receipt (`environmentOfReceipt`). `receipt`: the XML as sent and as parsed.
  */
 export function refuseProductionXmlForAgent(
 	this: IExecuteFunctions,
 	i: number,
-	root: XmlElement,
+	receipt: { xml: string; root: XmlElement },
 	what: string,
 ): void {
 	if (productionAllowed.call(this, i)) return;
-	const read = environmentOfReceipt(root);
+	const read = environmentOfReceipt(receipt.root, receipt.xml);
 	if ('environment' in read) {
 		refuseProductionForAgent.call(this, i, [read.environment], what);
 		return;

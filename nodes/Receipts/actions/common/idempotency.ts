@@ -68,9 +68,11 @@ export function refuseOtherInvoice(
 	sent: string | number | undefined,
 	answer: IDataObject,
 ): void {
+	// Most receipts carry no key: nothing to read then (a parameter read costs n8n a resolution of the Options).
+	if (key === undefined || sent === undefined) return;
 	const options = this.getNodeParameter('options', i, {}) as { idempotencyKey?: unknown };
 	const chosen = options.idempotencyKey !== undefined && options.idempotencyKey !== '';
-	if (!chosen || key === undefined || sent === undefined) return;
+	if (!chosen) return;
 	const answered = answer.secuencial ?? answer.secuencia;
 	if (typeof answered !== 'string' && typeof answered !== 'number') return;
 	const same = (a: string | number) => String(a).replace(/^0+(?=\d)/, '');

@@ -6,7 +6,8 @@ import {
 	splitAccessKey,
 } from '../../../shared/sri/accessKey';
 import { FormChecker, type InputMode } from '../../domain/labels';
-import { checkReceipt, RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
+import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/kinds';
+import { checkReceipt } from '../../domain/schemas';
 import { ratesNeeded } from '../../domain/totals';
 import type { ReceiptsContext } from '../../transport';
 import { refuseProductionForAgent } from './agent';

@@ -1,25 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { displayName, TOP } from '../../domain/labels';
 import {
-	fieldsMode,
-	lineItemsField,
 	modifiedDocumentFields,
 	modifiedDocumentExample,
-	noteTrailingFields,
-	readInfoDictionary,
-	readLineItems,
 	readModifiedDocument,
+} from '../common/fields/documents';
+import { fieldsMode, text, textParam, type FormVersion } from '../common/fields/form';
+import { readInfoDictionary } from '../common/fields/info';
+import { lineItemsField, readLineItems } from '../common/fields/items';
+import {
+	noteTrailingFields,
 	readSalesHeader,
-	readTotals,
 	salesExampleHeader,
 	salesHeaderFields,
-	salesTotals,
-	text,
-	textParam,
-	totalsFields,
-	totalTaxesField,
-	type FormVersion,
-} from '../common/fields';
+} from '../common/fields/sales';
+import { readTotals, salesTotals, totalsFields, totalTaxesField } from '../common/fields/totals';
 import { compact } from '../common/receiptInput';
 
 /**

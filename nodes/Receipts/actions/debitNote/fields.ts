@@ -1,24 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { displayName, TAX_LINE, TOP } from '../../domain/labels';
 import {
-	fieldsMode,
-	many,
 	modifiedDocumentFields,
 	modifiedDocumentExample,
-	money,
-	noteTrailingFields,
-	readInfoDictionary,
 	readModifiedDocument,
+} from '../common/fields/documents';
+import { fieldsMode, many, money, text, type FormVersion } from '../common/fields/form';
+import { readInfoDictionary } from '../common/fields/info';
+import {
+	noteTrailingFields,
 	readSalesHeader,
-	readTotals,
 	salesExampleHeader,
 	salesHeaderFields,
-	salesTotals,
-	text,
-	totalsFields,
-	totalTaxesField,
-	type FormVersion,
-} from '../common/fields';
+} from '../common/fields/sales';
+import { readTotals, salesTotals, totalsFields, totalTaxesField } from '../common/fields/totals';
 import { compact } from '../common/receiptInput';
 
 /**

@@ -1,26 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { displayName, PAYMENT, TOP } from '../../domain/labels';
+import { money, text, type FormVersion } from '../common/fields/form';
+import { additionalFields } from '../common/fields/head';
+import { infoAdicionalField, readInfo } from '../common/fields/info';
+import { lineItemsField, readLineItems } from '../common/fields/items';
 import {
-	additionalFields,
-	infoAdicionalField,
-	lineItemsField,
-	money,
 	paymentMeansField,
 	paymentsField,
 	paymentTotal,
-	readInfo,
-	readLineItems,
 	readPayments,
-	readSalesHeader,
-	readTotals,
-	salesExampleHeader,
-	salesHeaderFields,
-	salesTotals,
-	text,
-	totalsFields,
-	totalTaxesField,
-	type FormVersion,
-} from '../common/fields';
+} from '../common/fields/payments';
+import { readSalesHeader, salesExampleHeader, salesHeaderFields } from '../common/fields/sales';
+import { readTotals, salesTotals, totalsFields, totalTaxesField } from '../common/fields/totals';
 import { compact } from '../common/receiptInput';
 
 /**

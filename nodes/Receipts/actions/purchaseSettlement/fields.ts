@@ -1,31 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ReceiptForm } from '../receiptKinds';
+import type { ReceiptForm } from '../receipt/types';
 import { NO_OBJECT_OF_TAX } from '../../domain/schemas';
 import { displayName, PAYMENT, TOP } from '../../domain/labels';
+import { fieldsMode, one, text, type FormVersion } from '../common/fields/form';
+import { additionalFields, currencyField, headFields, readCommon } from '../common/fields/head';
+import { infoAdicionalField, readInfo } from '../common/fields/info';
+import { lineItemsField, readLineItems } from '../common/fields/items';
+import { emisorField, partyField } from '../common/fields/parties';
 import {
-	additionalFields,
-	currencyField,
-	emisorField,
-	fieldsMode,
-	headFields,
-	infoAdicionalField,
-	lineItemsField,
-	one,
-	partyField,
 	paymentFormField,
 	paymentsField,
 	paymentTotal,
-	readCommon,
-	readInfo,
-	readLineItems,
 	readPayments,
-	readTotals,
-	salesTotals,
-	text,
-	totalsFields,
-	totalTaxesField,
-	type FormVersion,
-} from '../common/fields';
+} from '../common/fields/payments';
+import { readTotals, salesTotals, totalsFields, totalTaxesField } from '../common/fields/totals';
 import { compact, jsonPart } from '../common/receiptInput';
 
 /**

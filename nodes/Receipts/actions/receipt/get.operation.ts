@@ -3,11 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { fixedPath, path } from '../../../shared/path';
 import { concurrencyOption, type OperationModule } from '../../../shared/router';
 import { advisories } from '../../domain/outcome';
-import { RECEIPT_KINDS } from '../../domain/schemas';
+import { RECEIPT_KINDS } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { present, requestTimeoutOption, simplifyField } from '../common/output';
-import type { ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+import type { ReceiptKindRow, ReceiptOperation } from './types';
 
 /**
  * Get of a receipt kind: `GET <path>/{id}` (the service's public documentation, one per kind; receipts service

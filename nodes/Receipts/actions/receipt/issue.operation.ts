@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { fixedPath } from '../../../shared/path';
-import { RECEIPT_KINDS } from '../../domain/schemas';
+import { RECEIPT_KINDS } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
-import { receiptProperties } from '../common/fields';
+import { receiptProperties } from '../common/fields/form';
 import { accessKeyOption, prepareReceipt, type PreparedReceipt } from '../common/receiptInput';
 import { idempotencyKeyOption, refuseOtherInvoice } from '../common/idempotency';
 import { lostAnswer, sentIds } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue } from '../common/wait';
-import type { Offered, ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+import type { Offered, ReceiptKindRow, ReceiptOperation } from './types';
 
 /**
  * Issue of a receipt kind: `POST <path>/issue` with the receipt, signed (X-Password) — the service's public
@@ -40,6 +40,7 @@ export function issue(
 	return {
 		option,
 		kind: 'parallelWrite',
+		overlaps: true,
 		description: [
 			...updateDisplayOptions(
 				{ show: { resource: [resource], operation: [option.value, preview] } },

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { fixedPath } from '../../../shared/path';
 import { FormChecker } from '../../domain/labels';
-import { RECEIPT_KINDS } from '../../domain/schemas';
+import { RECEIPT_KINDS } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
 import { refuseProductionXmlForAgent } from '../common/agent';
 import {
@@ -14,7 +14,7 @@ import { lostAnswer, sentIdsOfXml } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue, readWaitSettings, type WaitSettings } from '../common/wait';
 import { readXml, xmlFields, type ReceiptXml } from '../common/xml';
-import type { ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+import type { ReceiptKindRow, ReceiptOperation } from './types';
 
 /** What Issue From XML knows of an item before it sends anything. */
 type CheckedXml = ReceiptXml & { wait: WaitSettings | undefined; idempotencyKey?: string };
@@ -30,7 +30,7 @@ async function checkXml(
 ): Promise<CheckedXml> {
 	const what = RECEIPT_KINDS[receipt.kind].name;
 	const { xml, root } = await readXml.call(this, i);
-	refuseProductionXmlForAgent.call(this, i, root, `issue this ${what}`);
+	refuseProductionXmlForAgent.call(this, i, { xml, root }, `issue this ${what}`);
 	const wait = readWaitSettings.call(this, i);
 	if (!receipt.idempotent) return { xml, root, wait };
 	// The form's wording for the option, as Issue words it (domain/labels.ts).
@@ -57,6 +57,7 @@ export function issueFromXml(receipt: ReceiptKindRow): ReceiptOperation {
 			action: `Issue ${receipt.a} from XML`,
 		},
 		kind: 'parallelWrite',
+		overlaps: true,
 		description: updateDisplayOptions(
 			{ show: { resource: [resource], operation: ['issueFromXml'] } },
 			[...xmlFields, ...signingFields(receipt.idempotent ? [idempotencyKeyOption] : [])],

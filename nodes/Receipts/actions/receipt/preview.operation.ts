@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ReceiptsContext } from '../../transport';
 import { requestTimeoutOption } from '../common/output';
 import { accessKeyOption, inspectReceipt } from '../common/receiptInput';
-import type { Offered, ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+import type { Offered, ReceiptKindRow, ReceiptOperation } from './types';
 
 /** Preview's options: what changes the body (the access key) and how long a catalog read may take. */
 const previewOptions: INodeProperties = {
@@ -34,6 +34,8 @@ export function preview(receipt: ReceiptKindRow, as?: Offered): ReceiptOperation
 	};
 	return {
 		option,
+		// Sends nothing: computed and checked here, each item alone (a bad one is its own output, valid: false).
+		kind: 'read',
 		description: updateDisplayOptions(
 			{ show: { resource: [resource], operation: [option.value] } },
 			[previewOptions],

@@ -2,15 +2,15 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { factsOf, mayHaveBeenProcessed } from '../../../shared/errors';
 import { fixedPath, path } from '../../../shared/path';
-import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/schemas';
+import { RECEIPT_KINDS, type ReceiptKind } from '../../domain/kinds';
 import type { ReceiptsContext } from '../../transport';
-import { receiptProperties } from '../common/fields';
+import { receiptProperties } from '../common/fields/form';
 import { readReceiptId, receiptIdField } from '../common/id';
 import { prepareReceipt, type PreparedReceipt } from '../common/receiptInput';
 import { afterCreated } from '../common/recovery';
 import { signingFields } from '../common/signing';
 import { afterIssue } from '../common/wait';
-import type { ReceiptKindRow, ReceiptOperation } from '../receiptKinds';
+import type { ReceiptKindRow, ReceiptOperation } from './types';
 
 /** What Reissue checked of an item before anything is sent: the receipt to correct, and the corrected receipt. */
 interface CheckedReissue extends PreparedReceipt {
@@ -42,6 +42,7 @@ export function reissue(receipt: ReceiptKindRow): ReceiptOperation {
 			action: `Reissue ${receipt.a}`,
 		},
 		kind: 'parallelWrite',
+		overlaps: true,
 		description: updateDisplayOptions({ show: { resource: [resource], operation: ['reissue'] } }, [
 			receiptIdField(`ID of the ${name} to correct: it must be in NO AUTORIZADO or DEVUELTO`),
 			...receiptProperties(receipt.example, receipt.fields),

@@ -1,24 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { displayName, RETAINED, TOP } from '../../domain/labels';
+import { documentTypeField } from '../common/fields/documents';
 import {
-	additionalFields,
 	COMPUTED_HINT,
-	documentTypeField,
-	emisorField,
 	fieldsMode,
 	formVersion,
-	headFields,
-	infoDictionaryField,
 	many,
 	one,
-	partyField,
-	periodoFiscalField,
-	readCommon,
-	readInfoDictionary,
-	withholdingTaxFields,
 	withoutZeros,
 	type FormVersion,
-} from '../common/fields';
+} from '../common/fields/form';
+import {
+	additionalFields,
+	headFields,
+	periodoFiscalField,
+	readCommon,
+} from '../common/fields/head';
+import { infoDictionaryField, readInfoDictionary } from '../common/fields/info';
+import { withholdingTaxFields } from '../common/fields/items';
+import { emisorField, partyField } from '../common/fields/parties';
 import { compact } from '../common/receiptInput';
 
 /**

@@ -1,21 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { TOP } from '../../domain/labels';
-import {
-	additionalFields,
-	documentTypeField,
-	emisorField,
-	fieldsMode,
-	headFields,
-	idTypeField,
-	infoAdicionalField,
-	many,
-	one,
-	partyField,
-	readCommon,
-	readInfo,
-	text,
-	type FormVersion,
-} from '../common/fields';
+import { documentTypeField } from '../common/fields/documents';
+import { fieldsMode, many, one, text, type FormVersion } from '../common/fields/form';
+import { additionalFields, headFields, readCommon } from '../common/fields/head';
+import { infoAdicionalField, readInfo } from '../common/fields/info';
+import { emisorField, idTypeField, partyField } from '../common/fields/parties';
 import { Checker, numberValue } from '../../../shared/validate';
 import { compact } from '../common/receiptInput';
 

@@ -39,12 +39,14 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** POST /webhooks, through the subscription client the Receipts Trigger uses too (X-Key only; see webhooks.ts). */
-export async function execute(
-	this: IExecuteFunctions,
-	ctx: ReceiptsContext,
-	i: number,
-): Promise<OperationResult> {
+/** What Subscribe sends, checked. */
+interface Subscription {
+	event_name: ReceiptEvent;
+	webhook_url: string;
+}
+
+/** Checks item `i` before the first request (see shared/router.ts): every problem in one error, nothing sent. */
+export function validate(this: IExecuteFunctions, _ctx: ReceiptsContext, i: number): Subscription {
 	const body = {
 		event_name: String(this.getNodeParameter('event_name', i, '')).trim() as ReceiptEvent,
 		webhook_url: String(this.getNodeParameter('webhook_url', i, '')).trim(),
@@ -59,6 +61,17 @@ export async function execute(
 		{ required: true },
 	);
 	check.throwIfFailed(this.getNode(), i);
+	return body;
+}
+
+/** POST /webhooks, through the subscription client the Receipts Trigger uses too (X-Key only; see webhooks.ts). */
+export async function execute(
+	this: IExecuteFunctions,
+	ctx: ReceiptsContext,
+	i: number,
+	checked?: Subscription,
+): Promise<OperationResult> {
+	const body = checked ?? validate.call(this, ctx, i);
 	const answer = await subscribeWebhook(ctx.api, body, i);
 	// The spec does not show the answer's shape: keep it, and say what was subscribed.
 	return { ...body, ...(answer as IDataObject) };

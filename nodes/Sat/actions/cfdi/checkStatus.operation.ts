@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { reword, upstreamError, upstreamProblem } from '../../../shared/errors';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { itemError, reword, upstreamError, upstreamProblem } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
+import { ask, type PublicServiceContext } from '../../../shared/soap';
 import { Checker } from '../../../shared/validate';
 import {
 	buildExpression,
@@ -9,13 +10,16 @@ import {
 	expressionProblems,
 	type ExpressionInput,
 } from '../../domain/expression';
+import { consultaAddress, consultaQuestion, SAT } from '../../domain/service';
 import { readStatus, statusWarnings } from '../../domain/status';
-import { consulta, type SatContext } from '../../transport';
 import { parallelRequestsOption, requestTimeoutOption, serviceAddressOption } from './options';
 import { cfdiOutput } from './output';
-import { readCfdiInput, xmlSourceFields } from './xmlInput';
+import { cfdiSourceFields, readCfdiInput } from './xmlInput';
 
 export const kind = 'read';
+
+/** The next question is sent while this one’s answer is read into its output (router.ts, overlaps). */
+export const overlaps = true;
 
 /** Parallel Requests with the SAT's small default (see options.ts). */
 export const parallelOption = parallelRequestsOption;
@@ -108,7 +112,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 				'The SAT is asked in another form for a CFDI 3.2 (issued until 2017): pick the version the CFDI says',
 			displayOptions: { show: inFieldsMode },
 		},
-		...xmlSourceFields({ inputMode: ['xml'] }),
+		...cfdiSourceFields({ inputMode: ['xml'] }),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -159,19 +163,6 @@ function fieldsInput(this: IExecuteFunctions, i: number, check: Checker): Expres
 	};
 }
 
-/** An error about the SAT's answer, its message kept as written (it quotes the SAT's words). */
-function answerError(
-	node: INode,
-	i: number,
-	message: string,
-	description: string,
-): NodeOperationError {
-	const error = new NodeOperationError(node, message, { itemIndex: i, description });
-	// n8n swaps a message that contains a system error code (EACCES, ENOENT…) for a generic one: keep ours.
-	error.message = message;
-	return error;
-}
-
 /**
  * Asks the SAT's status service about one CFDI (SAT, Documentación del Servicio de Consulta de CFDI v1.2):
  * `uuid`, `estado`, `valid`, `found`, `es_cancelable`, `estatus_cancelacion`, `efos`, `codigo_estatus`,
@@ -181,7 +172,7 @@ function answerError(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	ctx: SatContext,
+	ctx: PublicServiceContext,
 	i: number,
 ): Promise<OperationResult> {
 	const mode = this.getNodeParameter('inputMode', i, 'fields') === 'xml' ? 'xml' : 'fields';
@@ -204,13 +195,20 @@ export async function execute(
 		// Given the XML, its reading already flags the RFCs (in its own words).
 		if (!cfdi) for (const w of warnings) check.warn(labels[w.field], w.warning);
 	}
+	const where = consultaAddress(this.getNodeParameter('options.serviceAddress', i, ''));
+	if ('problem' in where) check.fail('Options → Service Address', where.problem);
 	check.throwIfFailed(this.getNode(), i);
 
 	const uuid = input.uuid.trim();
 	const expression = buildExpression(input);
 	let answer;
 	try {
-		answer = await consulta(ctx, expression, i);
+		answer = await ask(
+			ctx,
+			SAT,
+			consultaQuestion(expression, (where as { address: string }).address),
+			i,
+		);
 	} catch (error) {
 		throw reword(error, `CFDI ${uuid}: `);
 	}
@@ -220,7 +218,7 @@ export async function execute(
 			.filter(([key]) => key !== 'seal' || (input.version !== '3.2' && input.seal))
 			.map(([, label]) => label)
 			.join(', ');
-		throw answerError(
+		throw itemError(
 			this.getNode(),
 			i,
 			`CFDI ${uuid}: the SAT could not read the data it was asked with (${reading.codigo})`,
@@ -231,7 +229,7 @@ export async function execute(
 		);
 	}
 	if (reading.kind === 'unreadable')
-		throw answerError(
+		throw itemError(
 			this.getNode(),
 			i,
 			`CFDI ${uuid}: the SAT's answer cannot be used: ${reading.problem}`,

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { concurrencyOption } from '../../../shared/router';
 
-/** Options → Service Address: where the SAT's status service is asked (see transport.ts, serviceAddress). */
+/** Options → Service Address: where the SAT's status service is asked (shared/soap.ts, serviceAddress). */
 export const serviceAddressOption: INodeProperties = {
 	displayName: 'Service Address',
 	name: 'serviceAddress',
@@ -9,7 +9,7 @@ export const serviceAddressOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. https://proxy.example.com/sat',
 	description:
-		"Leave empty to ask the SAT itself (consultaqr.facturaelectronica.sat.gob.mx). A full address (scheme, host, port, optional path) sends every question there instead, e.g. to a proxy or a simulator; the service's path is added unless the address already ends with ConsultaCFDIService.svc. Read once per execution, from the first item.",
+		"Leave empty to ask the SAT itself (consultaqr.facturaelectronica.sat.gob.mx). A full address (scheme, host, port, optional path) sends every question there instead, e.g. to a proxy or a simulator; the service's path is added unless the address already ends with ConsultaCFDIService.svc.",
 };
 
 /**

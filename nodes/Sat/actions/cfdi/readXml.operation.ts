@@ -1,11 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
-import type { SatContext } from '../../transport';
+import type { PublicServiceContext } from '../../../shared/soap';
 import { cfdiOutput, conceptoRows } from './output';
-import { readCfdiInput, xmlSourceFields } from './xmlInput';
+import { cfdiSourceFields, readCfdiInput } from './xmlInput';
 
 export const kind = 'read';
+
+/** How to ask for less when a run would keep more than it may (shared/budget.ts). */
+export const narrow =
+	"Read fewer CFDIs per run (n8n's Loop Over Items node splits them into batches). A CFDI of tens of thousands of conceptos passes the limit alone, more so with One Item per Concepto: one such CFDI is more than n8n should hold for one node";
 
 const onePerConcepto: INodeProperties = {
 	displayName: 'One Item per Concepto',
@@ -25,7 +29,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			type: 'notice',
 			default: '',
 		},
-		...xmlSourceFields(),
+		...cfdiSourceFields(),
 		{ ...onePerConcepto, displayOptions: { show: { '@version': [1] } } },
 		// Version 2: the rows a purchases ledger takes, by default (a saved workflow keeps its version's default).
 		{
@@ -45,7 +49,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	_ctx: SatContext,
+	_ctx: PublicServiceContext,
 	i: number,
 ): Promise<OperationResult> {
 	const cfdi = await readCfdiInput.call(this, i, 'Nothing was read.');

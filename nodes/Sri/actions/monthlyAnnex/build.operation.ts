@@ -22,8 +22,8 @@ import { atsDocument, readReceiptFile, rootOfTipo } from '../../domain/ats/docum
 import { isoDateOf, parsePeriod, previousPeriod, type Period } from '../../domain/ats/period';
 import { atsXml } from '../../domain/ats/xml';
 import type { Json } from '../../domain/receipt';
-import { MAX_ANSWER_BYTES } from '../../domain/service';
-import type { SriContext } from '../../transport';
+import type { PublicServiceContext } from '../../../shared/soap';
+import { MAX_ANSWER_BYTES } from '../../domain/answer';
 
 /**
  * Monthly Annex (ATS) → Build: every input item of the run is one receipt of the period (the output of Read XML or
@@ -33,7 +33,7 @@ import type { SriContext } from '../../transport';
  */
 
 /** Every input item in, one out (shared/router.ts, AggregateModule). */
-export const kind: AggregateModule<SriContext>['kind'] = 'aggregate';
+export const kind: AggregateModule<PublicServiceContext>['kind'] = 'aggregate';
 
 export const narrow =
 	'An ATS holds the whole period and cannot be split: give the node only the receipts of the period (a Filter node before it)';

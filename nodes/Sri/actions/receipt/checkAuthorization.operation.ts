@@ -1,27 +1,28 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { reword, upstreamError, upstreamProblem } from '../../../shared/errors';
+import { itemError, reword, upstreamError, upstreamProblem } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
+import { ask, type PublicServiceContext } from '../../../shared/soap';
 import { Checker } from '../../../shared/validate';
-import { keyAmbiente, keyProblem, normalizeKey } from '../../domain/key';
 import { differencesText, fileDifferences } from '../../domain/compare';
+import { keyAmbiente, keyProblem, normalizeKey } from '../../domain/key';
 import { presentAnswer, type Presented } from '../../domain/result';
-import { serviceAddressProblem, serviceUrl } from '../../domain/service';
-import { askAuthorization, type SriContext } from '../../transport';
+import { authorizationAddress, authorizationQuestion, SRI } from '../../domain/service';
 import {
 	attachXmlOption,
 	binaryFieldOption,
-	itemError,
 	NOT_ASKED,
 	parallelRequestsOption,
 	requestTimeoutOption,
 	serviceAddressOption,
-	throwIfFailed,
 } from './common.descriptions';
 import { optionsOf, outputField, receiptOutput, SHOWN_IN, type FileFacts } from './output';
 import { binaryFile, presentXml } from './xmlFile';
 
 export const kind = 'read';
+
+/** The next key's question is sent while this one's answer is read into its output (router.ts, overlaps). */
+export const overlaps = true;
 
 /** Options → Parallel Requests with the SRI's small default (the router reads it). */
 export const parallelOption = parallelRequestsOption;
@@ -87,8 +88,9 @@ export const description: INodeProperties[] = updateDisplayOptions(
 async function fileOnItem(
 	this: IExecuteFunctions,
 	i: number,
+	options: IDataObject,
 ): Promise<{ label: string; name?: string; read: Presented | { problem: string } } | undefined> {
-	const raw = this.getNodeParameter('options.inputBinaryField', i, 'data');
+	const raw = options.inputBinaryField ?? 'data';
 	const field = typeof raw === 'string' ? raw.trim() : '';
 	if (!field || !Object.hasOwn(this.getInputData()[i]?.binary ?? {}, field)) return undefined;
 	const file = await binaryFile.call(this, i, field);
@@ -100,7 +102,7 @@ async function fileOnItem(
 }
 
 /**
- * Asks the SRI's AutorizacionComprobantesOffline about one key (domain/service.ts) and outputs what it said
+ * Asks the SRI's AutorizacionComprobantesOffline about one key (domain/service.ts, through shared/soap.ts) and outputs what it said
  * (domain/result.ts). A key that is not one, or a Service Address that is not an address, stops the item
  * before anything is sent; an answer that is not a usable SOAP answer is an error naming the key. Version 2,
  * given the receipt's file on the item: its key when Access Key is empty, and the file compared with the receipt
@@ -108,14 +110,16 @@ async function fileOnItem(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	ctx: SriContext,
+	ctx: PublicServiceContext,
 	i: number,
 ): Promise<OperationResult> {
-	const file = this.getNode().typeVersion >= 2 ? await fileOnItem.call(this, i) : undefined;
+	// One read of the item's Options (each parameter read costs n8n a resolution of its own).
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const file =
+		this.getNode().typeVersion >= 2 ? await fileOnItem.call(this, i, options) : undefined;
 	let key = normalizeKey(this.getNodeParameter('accessKey', i, ''));
 	const own = file && !('problem' in file.read) ? file.read.json.clave_acceso : undefined;
 	if ((key === '' || key === undefined || key === null) && typeof own === 'string') key = own;
-	const address = this.getNodeParameter('options.serviceAddress', i, '');
 	const check = new Checker();
 	const keyIssue = keyProblem(key);
 	if (keyIssue === 'is required') {
@@ -129,15 +133,22 @@ export async function execute(
 					: 'is required: give the receipt’s 49 digits (clave de acceso), or its XML file on the input item (version 2, Options → Input Binary Field)',
 		);
 	} else if (keyIssue) check.fail('Access Key', keyIssue);
-	const addressIssue = serviceAddressProblem(address);
-	if (addressIssue) check.fail('Options → Service Address', addressIssue);
-	throwIfFailed(check, this.getNode(), i, NOT_ASKED);
 	const clave = key as string;
-	const url = serviceUrl(keyAmbiente(clave), typeof address === 'string' ? address : '');
+	const where = authorizationAddress(
+		keyIssue ? 'produccion' : keyAmbiente(clave),
+		options.serviceAddress,
+	);
+	if ('problem' in where) check.fail('Options → Service Address', where.problem);
+	check.throwIfFailed(this.getNode(), i, NOT_ASKED);
 
 	let answer;
 	try {
-		answer = await askAuthorization(ctx, url, clave, i);
+		answer = await ask(
+			ctx,
+			SRI,
+			authorizationQuestion(clave, (where as { address: string }).address),
+			i,
+		);
 	} catch (error) {
 		throw reword(error, `Access key ${clave}: `);
 	}
@@ -149,7 +160,7 @@ export async function execute(
 			`Access key ${clave}: the SRI's answer holds a receipt that cannot be read (${presented.unreadable})`,
 			'The SRI answered, but the receipt inside its answer is not a receipt the package reads safely, so nothing of it is given. If Options → Service Address is set, check that it is the SRI or a faithful proxy of it.',
 		);
-	return await receiptOutput.call(this, i, presented, compareWithFile(file, presented));
+	return await receiptOutput.call(this, i, presented, options, compareWithFile(file, presented));
 }
 
 /** What the item says of the file on it: its name, and whether it is the receipt the SRI authorized. */

@@ -1,7 +1,5 @@
-import type { INode, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { concurrencyOption } from '../../../shared/router';
-import type { Checker } from '../../../shared/validate';
 
 /**
  * Options → Parallel Requests of Check Authorization: 2 at a time by default. The SRI asks callers not to
@@ -55,35 +53,6 @@ export const binaryFieldOption: INodeProperties = {
 	default: 'data',
 	description: 'The name of the output binary field to put the XML file in',
 };
-
-/**
- * The error of item `i`: `message` (a field's label, then what is wrong with it) kept as written. n8n replaces
- * a node error's message that contains a system error code anywhere, in any case, with a generic sentence about
- * files or networks — and "claveAcceso", an element name the SRI's XML is full of, contains EACCES (n8n-workflow,
- * NodeError.setDescriptiveErrorMessage).
- */
-export function itemError(
-	node: INode,
-	i: number,
-	message: string,
-	description: string,
-): NodeOperationError {
-	const error = new NodeOperationError(node, message, { itemIndex: i, description });
-	error.message = message;
-	return error;
-}
-
-/** Throws every problem `check` found in item `i` as one error (see itemError), with `description`. */
-export function throwIfFailed(check: Checker, node: INode, i: number, description: string): void {
-	if (check.ok) return;
-	const [first, ...rest] = check.problems;
-	throw itemError(
-		node,
-		i,
-		first,
-		`${rest.length ? `Also wrong in this item:\n- ${rest.join('\n- ')}\n\n` : ''}${description}`,
-	);
-}
 
 /** What the errors of Check Authorization's input add: the SRI was not asked. */
 export const NOT_ASKED =

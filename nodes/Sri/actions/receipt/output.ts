@@ -5,9 +5,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { itemError } from '../../../shared/errors';
 import { ledgerRow } from '../../domain/ledger';
 import type { Presented } from '../../domain/result';
-import { itemError } from './common.descriptions';
 
 /**
  * The item both operations output for a receipt, by node version:
@@ -84,9 +84,9 @@ function withFileFacts(json: IDataObject, facts: FileFacts): IDataObject {
 	return out;
 }
 
-/** The name of Put XML in Field, checked. */
-function putXmlField(this: IExecuteFunctions, i: number): string {
-	const raw = this.getNodeParameter('options.binaryPropertyName', i, 'data');
+/** The name of Put XML in Field (`options`: the item's Options), checked. */
+function putXmlField(this: IExecuteFunctions, i: number, options: IDataObject): string {
+	const raw = options.binaryPropertyName ?? 'data';
 	const field = typeof raw === 'string' ? raw.trim() : '';
 	if (!field)
 		throw itemError(
@@ -118,22 +118,23 @@ async function xmlFile(
 }
 
 /**
- * The output item of input item `i`. `presented.xml`: the XML to attach (Check Authorization: the SRI's
- * authorization; Read XML: the XML it read), when there is one. `readField`: Read XML's input binary field (its
- * file is the one renamed by Rename File to Access Key).
+ * The output item of input item `i`, `options` its Options (read once). `presented.xml`: the XML to attach (Check
+ * Authorization: the SRI's authorization; Read XML: the XML it read), when there is one. `readField`: Read XML's
+ * input binary field (its file is the one renamed by Rename File to Access Key).
  */
 export async function receiptOutput(
 	this: IExecuteFunctions,
 	i: number,
 	presented: Presented,
+	options: IDataObject,
 	file: FileFacts & { readField?: string } = {},
 ): Promise<INodeExecutionData[]> {
-	const attach = this.getNodeParameter('options.attachXml', i, true) as boolean;
+	const attach = options.attachXml !== false;
 	if (this.getNode().typeVersion < 2) {
 		const item: INodeExecutionData = { json: presented.json };
 		if (attach && presented.xml !== undefined)
 			item.binary = {
-				[putXmlField.call(this, i)]: await xmlFile.call(this, presented, presented.xml),
+				[putXmlField.call(this, i, options)]: await xmlFile.call(this, presented, presented.xml),
 			};
 		return [item];
 	}
@@ -150,10 +151,10 @@ export async function receiptOutput(
 	const binary: Record<string, IBinaryData> = { ...(this.getInputData()[i]?.binary ?? {}) };
 	if (file.readField !== undefined) {
 		// Read XML of a file: the file goes on as it came, unless asked to be named after its key.
-		if (this.getNodeParameter('options.renameFile', i, false) === true)
+		if (options.renameFile === true)
 			binary[file.readField] = { ...binary[file.readField], fileName: keyFileName(presented) };
 	} else if (attach && presented.xml !== undefined) {
-		const field = putXmlField.call(this, i);
+		const field = putXmlField.call(this, i, options);
 		if (!Object.hasOwn(binary, field))
 			binary[field] = await xmlFile.call(this, presented, presented.xml);
 	}

@@ -1,7 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationResult } from '../../../shared/router';
-import type { SriContext } from '../../transport';
+import type { PublicServiceContext } from '../../../shared/soap';
+import { xmlSourceFields } from '../../../shared/xmlSource';
 import { attachXmlOption, binaryFieldOption } from './common.descriptions';
 import { optionsOf, outputField, receiptOutput } from './output';
 import { readXmlInput } from './xmlFile';
@@ -22,42 +23,10 @@ const renameFileOption: INodeProperties = {
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['receipt'], operation: ['readXml'] } },
 	[
-		{
-			displayName: 'XML Source',
-			name: 'xmlSource',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{
-					name: 'Binary File',
-					value: 'binary',
-					description:
-						'A binary field of the input item (an e-mail attachment, a file read from disk or downloaded)',
-				},
-				{ name: 'Text', value: 'text', description: 'The XML as text (e.g. from an expression)' },
-			],
-			default: 'binary',
-		},
-		{
-			displayName: 'Input Binary Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			displayOptions: { show: { xmlSource: ['binary'] } },
-			hint: 'The name of the input binary field containing the XML file',
-		},
-		{
-			displayName: 'XML',
-			name: 'xml',
-			type: 'string',
-			typeOptions: { rows: 6 },
-			default: '',
-			required: true,
-			displayOptions: { show: { xmlSource: ['text'] } },
+		...xmlSourceFields({
+			what: 'The receipt XML, or its authorization file,',
 			placeholder: 'e.g. <autorizacion><estado>AUTORIZADO</estado>…</autorizacion>',
-			description: 'The receipt XML, or its authorization file',
-		},
+		}),
 		outputField,
 		optionsOf(1, [attachXmlOption, binaryFieldOption]),
 		optionsOf(2, [
@@ -82,13 +51,16 @@ export const description: INodeProperties[] = updateDisplayOptions(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	_ctx: SriContext,
+	_ctx: PublicServiceContext,
 	i: number,
 ): Promise<OperationResult> {
 	const read = await readXmlInput.call(this, i);
 	read.presented.xml = read.xml;
-	return await receiptOutput.call(this, i, read.presented, {
-		fileName: read.name,
-		...(read.field !== undefined ? { readField: read.field } : {}),
-	});
+	return await receiptOutput.call(
+		this,
+		i,
+		read.presented,
+		this.getNodeParameter('options', i, {}) as IDataObject,
+		{ fileName: read.name, ...(read.field !== undefined ? { readField: read.field } : {}) },
+	);
 }

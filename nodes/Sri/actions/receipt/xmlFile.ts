@@ -1,11 +1,12 @@
-import type { IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
-import { addFacts, upstreamError, upstreamProblem } from '../../../shared/errors';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { addFacts, itemError } from '../../../shared/errors';
 import { binaryUpTo } from '../../../shared/files';
+import { Checker } from '../../../shared/validate';
 import { SRI_RECEIPT_MAX_BYTES, XmlError } from '../../../shared/xml';
-import { readDocument, type ReadDocument } from '../../domain/answer';
+import { readXmlSource } from '../../../shared/xmlSource';
+import { MAX_ANSWER_BYTES, readDocument, type ReadDocument } from '../../domain/answer';
 import { presentAnswer, presentReceipt, type Presented } from '../../domain/result';
-import { MAX_ANSWER_BYTES } from '../../domain/service';
-import { itemError, ONLY_READS } from './common.descriptions';
+import { ONLY_READS } from './common.descriptions';
 
 /**
  * A receipt's XML on an input item — the file Read XML reads, the file Check Authorization compares with the
@@ -50,76 +51,59 @@ export function presentXml(xml: string | Buffer): Presented | { problem: string 
 		: presented;
 }
 
-/** The file of binary field `field` of item `i`: its bytes (up to the size of an SRI answer), or why there are none. */
+/**
+ * The file in binary field `field` of item `i` (which has one): how messages name it, its name, and its bytes up to
+ * the size of an SRI answer, or why there are none.
+ */
 export async function binaryFile(
 	this: IExecuteFunctions,
 	i: number,
 	field: string,
 ): Promise<{ label: string; name?: string; bytes?: Buffer; problem?: string }> {
-	const item = this.getInputData()[i];
-	const binary = item?.binary ?? {};
-	if (!field || !Object.hasOwn(binary, field)) {
-		const upstream = upstreamError(item?.json);
-		const present = Object.keys(binary);
-		return {
-			label: `Input Binary Field "${field}"`,
-			problem: upstream
-				? upstreamProblem(upstream)
-				: `the input item has no such binary field` +
-					(present.length
-						? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
-						: ': it carries no file at all, so the previous node did not output one'),
-		};
-	}
-	const name = binary[field].fileName || undefined;
+	const name = this.getInputData()[i]?.binary?.[field]?.fileName || undefined;
 	const label = name ? `File "${name}"` : `Input Binary Field "${field}"`;
 	const bytes = await binaryUpTo.call(this, i, field, MAX_ANSWER_BYTES);
-	if (bytes === 'too-large')
-		return {
-			label,
-			name,
-			problem: `is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB: no receipt or authorization file of the SRI is (a receipt is at most 320 KB)`,
-		};
-	return { label, name, bytes };
+	return bytes === 'too-large'
+		? { label, name, problem: `is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB` }
+		: { label, name, bytes };
 }
 
 /**
- * The error of an input that cannot be read: `label: problem`, and the fact that it is the input's (errors.ts
- * `notRead`, with the file's name), so that Read XML of version 2 sends the item to Not Read instead of stopping.
+ * Read XML's input of item `i` (the XML Source the form names, shared/xmlSource.ts), read; throws what is wrong with
+ * it as a problem of the input (errors.ts `notRead`, with the file's name), so that Read XML of version 2 sends the
+ * item to Not Read instead of stopping.
  */
-function notRead(
-	this: IExecuteFunctions,
-	i: number,
-	label: string,
-	problem: string,
-	name?: string,
-): NodeOperationError {
-	return addFacts(itemError(this.getNode(), i, `${label}: ${problem}`, ONLY_READS), {
-		notRead: name ? { file_name: name } : {},
-	});
-}
-
-/** Read XML's input of item `i` (the binary field or the text the form names), read; throws what is wrong with it. */
 export async function readXmlInput(this: IExecuteFunctions, i: number): Promise<ReadFile> {
-	if (this.getNodeParameter('xmlSource', i, 'binary') === 'text') {
-		const raw = this.getNodeParameter('xml', i, '');
-		if (typeof raw !== 'string' || !raw.trim()) {
-			const upstream = upstreamError(this.getInputData()[i]?.json);
-			throw notRead.call(
-				this,
-				i,
-				'XML',
-				upstream ? upstreamProblem(upstream) : 'is required: give the XML text',
-			);
-		}
-		const presented = presentXml(raw);
-		if ('problem' in presented) throw notRead.call(this, i, 'XML', presented.problem);
-		return { label: 'XML', xml: raw, presented };
+	const check = new Checker();
+	const { data, field, fileName } = await readXmlSource.call(
+		this,
+		i,
+		{
+			maxBytes: MAX_ANSWER_BYTES,
+			why: ': no receipt or authorization file of the SRI is (a receipt is at most 320 KB)',
+		},
+		check,
+	);
+	const notRead = { notRead: fileName ? { file_name: fileName } : {} };
+	try {
+		check.throwIfFailed(this.getNode(), i, ONLY_READS);
+	} catch (error) {
+		throw addFacts(error, notRead);
 	}
-	const field = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
-	const file = await binaryFile.call(this, i, field);
-	if (!file.bytes) throw notRead.call(this, i, file.label, file.problem ?? '', file.name);
-	const presented = presentXml(file.bytes);
-	if ('problem' in presented) throw notRead.call(this, i, file.label, presented.problem, file.name);
-	return { label: file.label, field, name: file.name, xml: file.bytes, presented };
+	const xml = data as string | Buffer;
+	const presented = presentXml(xml);
+	if ('problem' in presented)
+		throw addFacts(
+			itemError(this.getNode(), i, `${field}: ${presented.problem}`, ONLY_READS),
+			notRead,
+		);
+	const binarySource = this.getNodeParameter('xmlSource', i, 'binary') !== 'text';
+	const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
+	return {
+		label: field,
+		...(binarySource ? { field: property } : {}),
+		name: fileName,
+		xml,
+		presented,
+	};
 }
