@@ -16,19 +16,15 @@
 //                                        # the hostile ones instead (a redirect to another port, one byte every
 //                                        # 400 ms, a 300 MB answer, refusals that repeat the secrets they got,
 //                                        # pages that never advance); one at a time: POST /_control/fail {mode, times, …}
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV_OWNER } from './n8n/boot.mjs';
 import {
 	build,
 	fillPlaceholders,
-	MAX_WORKFLOW_ID,
+	loadExamples,
 	outsideRepoFor,
 	ownerApiKey,
 	prepareSandbox,
-	repoRoot,
 	requireTestModule,
 	SANDBOX_ISSUER,
 	sandboxCredentials,
@@ -45,29 +41,6 @@ const { values: args } = parseArgs({
 		'slow-ms': { type: 'string', default: '61000' },
 	},
 });
-
-/** Example workflows, with stable IDs derived from their file names; trigger examples are activated. */
-export function loadExamples() {
-	const dir = join(repoRoot, 'examples');
-	return readdirSync(dir)
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((file) => {
-			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-			// A stable ID short enough for n8n to save the workflow's static data (sandbox.mjs, MAX_WORKFLOW_ID).
-			workflow.id = `ex${createHash('sha256')
-				.update(file)
-				.digest('hex')
-				.slice(0, MAX_WORKFLOW_ID - 2)}`;
-			return {
-				file,
-				workflow,
-				trigger: workflow.nodes.some(
-					(n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger'),
-				),
-			};
-		});
-}
 
 /** `--faults <rate>`: every kind of fault, on every service, with that probability. */
 function startFaults(server) {
@@ -157,7 +130,7 @@ n8n is running: ${n8n.url}
   Read/Write Files From Disk may use only ${sandbox.filesFolder} (N8N_RESTRICT_FILE_ACCESS_TO)
   SRI (Ecuador) and SAT (Mexico) nodes of the examples ask their simulators (Options → Service Address
     ${JSON.stringify(sandbox.sim.addresses)}); an SRI access key's digits 40–47 choose its answer
-    (test/simulator/sri.js, SCENARIOS), any other key is authorized
+    (test/simulator/sri.js, SCENARIOS, 10000001 authorized); a key of any other code is unknown to it, as to the SRI
   example workflows: ${examples.map((e) => `${e.workflow.name}${e.trigger ? ' (active)' : ''}`).join('; ')}${faults}
 Ctrl-C stops n8n and the simulators.`);
 }

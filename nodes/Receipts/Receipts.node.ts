@@ -7,7 +7,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as document from './actions/document/Document.resource';
 import { kindDescription } from './actions/receiptKinds';
-import { receiptsOutputs } from './actions/outputs';
+import { outputsExpression } from '../shared/outputs';
+import { DECISION_OUTPUTS } from './actions/outputs';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook/Webhook.resource';
 import { credentialTest } from './methods/credentialTest';
@@ -43,7 +44,7 @@ export class Receipts implements INodeType {
 		defaults: { name: 'Receipts (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: receiptsOutputs,
+		outputs: outputsExpression(DECISION_OUTPUTS),
 		credentials: [{ name: 'receiptsApi', required: true, testedBy: 'receiptsApiTest' }],
 		properties: [
 			{

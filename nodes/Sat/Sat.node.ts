@@ -6,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as cfdi from './actions/cfdi/Cfdi.resource';
+import { outputsExpression } from '../shared/outputs';
 import * as diot from './actions/diot/Diot.resource';
-import { router } from './actions/router';
+import { READ_OUTPUTS, router } from './actions/router';
 
 /**
  * Mexico's tax authority itself, without an account: a CFDI's status from the SAT's public status service, a
@@ -20,14 +21,18 @@ export class Sat implements INodeType {
 		name: 'sat',
 		icon: { light: 'file:sat.svg', dark: 'file:sat.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: Read CFDI XML leaves a file it cannot read by a second output, Not Read, and the others go on;
+		// it outputs a row per concepto by default, each with the CFDI's file and its name; Check CFDI Status says
+		// whether the SAT confirmed the figures of the CFDI at hand (matches_file). Saved workflows keep version 1.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Check a CFDI's status (vigente, cancelado) with the SAT's public service, read CFDI XML into rows, and build the monthly DIOT file; no account needed",
 		defaults: { name: 'SAT (Mexico)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: outputsExpression(READ_OUTPUTS),
 		properties: [
 			{
 				displayName: 'Resource',

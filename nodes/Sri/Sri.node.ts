@@ -7,7 +7,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as monthlyAnnex from './actions/monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './actions/receipt/Receipt.resource';
-import { router } from './actions/router';
+import { outputsExpression } from '../shared/outputs';
+import { READ_OUTPUTS, router } from './actions/router';
 
 /**
  * SRI (Ecuador): any Ecuadorian electronic receipt checked with the SRI's own public web service, and a
@@ -17,18 +18,22 @@ import { router } from './actions/router';
  */
 export class Sri implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'SRI (Ecuador)',
+		displayName: 'SRI',
 		name: 'sri',
 		icon: { light: 'file:sri.svg', dark: 'file:sri.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: Read XML leaves a file it cannot read by a second output, Not Read, and the others go on; both
+		// operations output a ledger row by default and pass the input's files on; Check Authorization compares the
+		// receipt the SRI authorized with the file on the item. Saved workflows keep version 1 as it was.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Check with the SRI that an Ecuadorian receipt is authorized, by its access key, read a supplier's receipt XML into the figures a bookkeeper books, and build the month's ATS from the receipts",
 		defaults: { name: 'SRI (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: outputsExpression(READ_OUTPUTS),
 		properties: [
 			{
 				displayName: 'Resource',

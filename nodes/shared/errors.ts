@@ -40,6 +40,13 @@ export interface FailureFacts {
 	recovery?: IDataObject;
 	/** The n8n input item (0-based) whose message already names it; set by the router. */
 	item?: number;
+	/**
+	 * The item's own input could not be read — a file that is not XML, not a receipt, too large, or missing —
+	 * rather than a setting of the node or a service failing: the fields that name that input (`file_name`). Where
+	 * the node has a Not Read output (shared/outputs.ts, readerOutputs), the router outputs the item there, with the
+	 * input item's files, instead of stopping the node (route's `notReadAsItems`).
+	 */
+	notRead?: IDataObject;
 }
 
 type WithFacts = { facts?: FailureFacts };
@@ -93,6 +100,35 @@ export function reword<E>(error: E, lead: string, instruction?: string): E {
  */
 export function itemLabel(itemIndex: number): string {
 	return `[item ${itemIndex}]`;
+}
+
+/**
+ * `text` without what n8n's notices swallow: the editor's pop-ups render a message as HTML, so an element name
+ * written as a tag (`<factura>`, `</autorizacion>`, `<cfdi:Comprobante Version="4.0">`, a path `<infoTributaria/c>`)
+ * vanishes from them. Each becomes its name in quotes (`"factura"`); a declaration, comment or CDATA opener (`<!DOCTYPE`, `<?xml`,
+ * `<!--`, `<![CDATA[`) keeps its text behind a `‹`; a `<` that starts no tag stays as it is.
+ */
+export function withoutTags(text: string): string {
+	return text
+		.replace(/<\/?([A-Za-z_][\w.:-]*(?:\/[A-Za-z_][\w.:-]*)*)(?:\s[^<>]*)?\/?>/g, '"$1"')
+		.replace(/<(?=[A-Za-z!?/])/g, '‹');
+}
+
+/**
+ * The error a previous node left on an input item instead of its data: Continue On Fail's `{ error }`, or an item
+ * of a Not Read output. A node given such an item says so, rather than that its own input "is required".
+ */
+export function upstreamError(json: IDataObject | undefined): string | undefined {
+	const error = json?.error;
+	if (typeof error === 'string' && error.trim()) return error.trim();
+	if (error && typeof error === 'object' && typeof (error as IDataObject).message === 'string')
+		return String((error as IDataObject).message);
+	return undefined;
+}
+
+/** What to say of an input that is missing because the item is `error`, a previous node's (see upstreamError). */
+export function upstreamProblem(error: string): string {
+	return `is missing: the input item is not a document but the previous node's error: ${JSON.stringify(error)}. Fix that item there (or route the previous node's errors elsewhere)`;
 }
 
 function withoutEmpty(fields: IDataObject): IDataObject {

@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
 import type { CreatedLedger } from './created';
-import { addFacts, factsOf, itemLabel, recoveryOf } from './errors';
+import { addFacts, factsOf, itemLabel, recoveryOf, withoutTags } from './errors';
 import { numberOption } from './options';
 import { Semaphore } from './rateLimit';
 import type { RequestGate } from './transport';
@@ -307,6 +307,7 @@ function forItem(
 	}
 	if (factsOf(nodeError).item === undefined) {
 		nodeError.message = `${itemLabel(itemIndex)} ${nodeError.message}`;
+		shown(nodeError);
 		addFacts(nodeError, { item: itemIndex });
 	}
 	const notes = [
@@ -318,6 +319,16 @@ function forItem(
 	if (notes.length)
 		nodeError.description = [nodeError.description, ...notes].filter(Boolean).join('\n\n');
 	return nodeError;
+}
+
+/**
+ * `error` with its message and description as the editor can show them: element names quoted, not written as tags
+ * (errors.ts withoutTags). Every error the router emits goes through here.
+ */
+function shown<E extends Error & { description?: string | null }>(error: E): E {
+	error.message = withoutTags(error.message);
+	if (error.description) error.description = withoutTags(error.description);
+	return error;
 }
 
 /** Item indexes as n8n names items (from 0), in ranges: `items 5–9, 12`. */
@@ -333,6 +344,16 @@ function itemRanges(indexes: number[]): string {
 	return `${indexes.length === 1 ? 'item' : 'items'} ${ranges.join(', ')}`;
 }
 
+/** How a node's router asks `route` to treat its items. */
+interface RouteOptions {
+	/**
+	 * An item whose input could not be read (its failure carries `notRead`, errors.ts) becomes an item — the error,
+	 * `item_index`, the fields that name the input and the input item's files — instead of stopping the node, with
+	 * or without Continue On Fail: the node sends it to its Not Read output (shared/outputs.ts).
+	 */
+	notReadAsItems?: boolean;
+}
+
 /**
  * The one item loop of every action node: picks the operation by resource/operation, runs it per item,
  * pairs every output item with its input, and turns a failure into an error item when "Continue On Fail"
@@ -346,6 +367,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	this: IExecuteFunctions,
 	resources: OperationTable<M, Ctx>,
 	makeContext: () => Ctx,
+	options: RouteOptions = {},
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -404,13 +426,31 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 		}
 	}
 
+	/**
+	 * Item `i`'s failure as its item: `{ error }` (with what exists despite it), the shape n8n's "Continue (using
+	 * error output)" recognises; an input that could not be read, as a Not Read item (RouteOptions), also says
+	 * which input it was and keeps the input item's files, so the Not Read output can save or forward them.
+	 */
 	const failItem = (error: unknown, i: number): void => {
 		kept.release(i); // what the item read is dropped: its error item stands for it
 		const failure = named(error, i);
+		const notRead = options.notReadAsItems ? factsOf(failure).notRead : undefined;
+		const binary = notRead ? items[i]?.binary : undefined;
 		results[i] = [
-			{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) }, pairedItem: { item: i } },
+			{
+				json: {
+					error: failure.message,
+					...(notRead ? { item_index: i, ...notRead } : {}),
+					...(recoveryOf(failure) ?? {}),
+				},
+				...(binary ? { binary } : {}),
+				pairedItem: { item: i },
+			},
 		];
 	};
+	/** Whether a failure of item `i` becomes its item rather than stopping the node. */
+	const asItem = (error: unknown) =>
+		continueOnFail || (options.notReadAsItems === true && factsOf(error).notRead !== undefined);
 
 	// A failure (without Continue On Fail) stops new items from starting; the items already running finish,
 	// so that everything they created is recorded before the node stops.
@@ -440,7 +480,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 				else results[i] = keep(result, i);
 			} catch (error) {
 				if (error instanceof NotSent) unsent.push(i);
-				else if (continueOnFail) failItem(error, i);
+				else if (asItem(error)) failItem(error, i);
 				else failures.set(i, error);
 			}
 		}
@@ -472,7 +512,7 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 			try {
 				results[i] = keep(await result.settle(), i);
 			} catch (error) {
-				if (continueOnFail) failItem(error, i);
+				if (asItem(error)) failItem(error, i);
 				else failures.set(i, error);
 			}
 		}),
@@ -501,13 +541,15 @@ async function aggregate<Ctx extends RouterContext>(
 	try {
 		out = toItems(await op.execute.call(this, ctx), 0, scrub);
 	} catch (error) {
-		const failure = scrub(
-			error instanceof Error && 'node' in error
-				? error
-				: new NodeOperationError(
-						this.getNode(),
-						error instanceof Error ? error.message : String(error),
-					),
+		const failure = shown(
+			scrub(
+				error instanceof Error && 'node' in error
+					? error
+					: new NodeOperationError(
+							this.getNode(),
+							error instanceof Error ? error.message : String(error),
+						),
+			),
 		);
 		if (!this.continueOnFail()) throw failure;
 		out = [{ json: { error: failure.message, ...(recoveryOf(failure) ?? {}) } }];

@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { upstreamError, upstreamProblem } from './errors';
 import { binaryUpTo } from './files';
 import { megabytes } from './http';
 import type { Checker } from './validate';
@@ -64,21 +65,24 @@ export function xmlSourceFields(options: {
 
 /**
  * The XML of item `i` from the source its form names, at most `limit.maxBytes` — or no `data`, with what is wrong
- * in `check` under the form's label (`Input Binary Field "data"`, `XML`): no such binary field (naming the ones the
- * item has), an empty file or text, a file larger than the limit (`limit.why`: what follows "is larger than 4 MB",
- * e.g. ", which no CFDI is"). `field` names the source for later messages.
+ * in `check` under the source's label (`Input Binary Field "data"`, `XML`; a file by the name it arrived with,
+ * `File "factura.xml"`): no such binary field (naming the ones the item has), an empty file or text, a file larger
+ * than the limit (`limit.why`: what follows "is larger than 4 MB", e.g. ", which no CFDI is"), and an input item
+ * that is a previous node's error (errors.ts upstreamError). `field` names the source for later messages,
+ * `fileName` is the file's name as it arrived.
  */
 export async function readXmlSource(
 	this: IExecuteFunctions,
 	i: number,
 	limit: { maxBytes: number; why: string },
 	check: Checker,
-): Promise<{ data?: Buffer | string; field: string }> {
+): Promise<{ data?: Buffer | string; field: string; fileName?: string }> {
 	const { maxBytes } = limit;
 	if (this.getNodeParameter('xmlSource', i, 'binary') === 'text') {
 		const raw = this.getNodeParameter('xml', i, '');
 		if (typeof raw !== 'string' || !raw.trim()) {
-			check.fail('XML', 'is required: give the XML text');
+			const upstream = upstreamError(this.getInputData()[i]?.json);
+			check.fail('XML', upstream ? upstreamProblem(upstream) : 'is required: give the XML text');
 			return { field: 'XML' };
 		}
 		return { data: raw, field: 'XML' };
@@ -86,26 +90,33 @@ export async function readXmlSource(
 	const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
 	const field = `Input Binary Field "${property}"`;
 	// As n8n's own nodes do (assertBinaryData), say which binary field is missing, before reading it.
-	const binary = this.getInputData()[i]?.binary ?? {};
+	const item = this.getInputData()[i];
+	const binary = item?.binary ?? {};
 	if (!property || !Object.hasOwn(binary, property)) {
 		const present = Object.keys(binary);
+		const upstream = upstreamError(item?.json);
 		check.fail(
 			field,
-			'the input item has no such binary field' +
-				(present.length
-					? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
-					: ': it carries no file at all, so the previous node did not output one'),
+			upstream
+				? upstreamProblem(upstream)
+				: 'the input item has no such binary field' +
+						(present.length
+							? `; it has ${present.map((p) => `"${p}"`).join(', ')}`
+							: ': it carries no file at all, so the previous node did not output one'),
 		);
 		return { field };
 	}
+	// A file is named by the name it arrived with (the input panel numbers files from 1, n8n's items from 0).
+	const fileName = binary[property].fileName || undefined;
+	const named = fileName ? `File "${fileName}"` : field;
 	const bytes = await binaryUpTo.call(this, i, property, maxBytes);
 	if (bytes === 'too-large') {
-		check.fail(field, `is larger than ${megabytes(maxBytes)}${limit.why}`);
-		return { field };
+		check.fail(named, `is larger than ${megabytes(maxBytes)}${limit.why}`);
+		return { field: named, fileName };
 	}
 	if (!bytes.toString('latin1', 0, 4096).trim()) {
-		check.fail(field, 'is an empty file');
-		return { field };
+		check.fail(named, 'is an empty file');
+		return { field: named, fileName };
 	}
-	return { data: bytes, field };
+	return { data: bytes, field: named, fileName };
 }

@@ -525,6 +525,31 @@ function withServiceAddresses(workflow, sim) {
 }
 
 /**
+ * The workflows of examples/, with stable IDs derived from their file names (short enough for n8n to save their
+ * static data, MAX_WORKFLOW_ID); `trigger` says which activate (a trigger other than the manual one).
+ */
+export function loadExamples() {
+	const dir = join(repoRoot, 'examples');
+	return readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((file) => {
+			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+			workflow.id = `ex${createHash('sha256')
+				.update(file)
+				.digest('hex')
+				.slice(0, MAX_WORKFLOW_ID - 2)}`;
+			return {
+				file,
+				workflow,
+				trigger: workflow.nodes.some(
+					(n) => /Trigger$/.test(n.type) && !n.type.endsWith('manualTrigger'),
+				),
+			};
+		});
+}
+
+/**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder; the folder of
  * received SRI receipts is filled with last month's, the ones the SRI simulator holds, and the folder of last
@@ -548,21 +573,25 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		rmSync(received, { recursive: true, force: true });
 		mkdirSync(received, { recursive: true });
 		for (const r of sim.sriMonth.receipts) writeFileSync(join(received, r.fileName), r.file);
-		text = text.replaceAll('/home/node/sri/', `${join(userFolder, '.n8n-files', 'sri')}/`);
 	}
-	const folder = join(userFolder, '.n8n-files', 'cfdi'); // inside n8n's default allowed folder for file nodes
-	if (text.includes('/home/node/cfdi/')) mkdirSync(folder, { recursive: true });
 	// Last month's received CFDIs (the DIOT example reads them), which the SAT's simulator knows.
 	if (text.includes('/home/node/cfdi/recibidos/')) {
 		const { lastPeriod, receivedMonth } = requireTestModule('simulator/received');
 		const files = receivedMonth(lastPeriod());
-		mkdirSync(join(folder, 'recibidos'), { recursive: true });
-		for (const f of files) writeFileSync(join(folder, 'recibidos', f.fileName), f.xml);
+		const folder = join(userFolder, '.n8n-files', 'cfdi', 'recibidos');
+		mkdirSync(folder, { recursive: true });
+		for (const f of files) writeFileSync(join(folder, f.fileName), f.xml);
 		sim.sat.know(files);
 	}
+	// The folders the examples' file nodes use (/home/node/<folder>/) become folders of the sandbox's file folder,
+	// the only one n8n may read and write here (N8N_RESTRICT_FILE_ACCESS_TO).
 	text = text
 		.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'")
-		.replaceAll('/home/node/cfdi/', `${folder}/`);
+		.replace(/\/home\/node\/([A-Za-z0-9_-]+)\//g, (_, name) => {
+			const folder = join(userFolder, '.n8n-files', name);
+			mkdirSync(folder, { recursive: true });
+			return `${folder}/`;
+		});
 	return JSON.parse(text);
 }
 

@@ -132,10 +132,18 @@ export class Editor {
 
 	async closeNodeView() {
 		await this.page.keyboard.press('Escape');
-		await this.page
-			.getByTestId('ndv')
-			.waitFor({ state: 'hidden' })
-			.catch(() => undefined);
+		const ndv = this.page.getByTestId('ndv');
+		const closed = await ndv
+			.waitFor({ state: 'hidden', timeout: 2_000 })
+			.then(() => true)
+			.catch(() => false);
+		if (closed) return;
+		// An open dropdown of the form (e.g. Add Option, focused after the last field) takes the first Escape: a
+		// person then clicks outside the form, on the backdrop.
+		await this.page.keyboard.press('Escape');
+		if (await ndv.isVisible())
+			await this.page.getByTestId('ndv-backdrop').click({ position: { x: 5, y: 5 } });
+		await ndv.waitFor({ state: 'hidden' }).catch(() => undefined);
 	}
 
 	/** The form of the open node (its parameters). */
@@ -219,6 +227,30 @@ export class Editor {
 			.first()
 			.waitFor({ timeout: 10_000 });
 		return await panel.innerText();
+	}
+
+	/** Opens a saved workflow by its ID and waits for its nodes on the canvas. */
+	async openWorkflow(id) {
+		await this.page.goto(`${this.url}/workflow/${id}`);
+		await this.page.getByTestId('canvas-node').first().waitFor();
+	}
+
+	/**
+	 * Runs the open workflow from the trigger node named `name` (the bolt button a trigger shows on the canvas when
+	 * the pointer is over it), as a person does when a workflow has several triggers; returns the ended run as the
+	 * editor fetched it (GET /rest/executions/<id>: its `status`, `finished`…).
+	 */
+	async runFromTrigger(name) {
+		const ended = this.page.waitForResponse(
+			(r) =>
+				r.request().method() === 'GET' &&
+				/\/rest\/executions\/\d+$/.test(new URL(r.url()).pathname),
+			{ timeout: 120_000 },
+		);
+		await this.page.getByTestId('canvas-node').filter({ hasText: name }).first().hover();
+		await this.page.getByTestId(`execute-workflow-button-${name}`).click();
+		const answer = await ended;
+		return /** @type {{ data: Record<string, unknown> }} */ (await answer.json()).data;
 	}
 
 	/** Opens the form of the canvas node whose box shows `text` (its name or subtitle). */
@@ -332,6 +364,16 @@ export class Form {
 		// (run before that, the node still had the old one).
 		await this.root.getByText('Parameters', { exact: true }).first().click();
 		await this.page.waitForTimeout(500);
+	}
+
+	/** Adds the option shown as `label` to the form's Options (the collection's "Add Option" menu). */
+	async addOption(label) {
+		await this.root.getByTestId('collection-parameter-add').first().click();
+		await this.page
+			.getByTestId('collection-parameter-option')
+			.filter({ hasText: new RegExp(`^\\s*${label}\\s*$`) })
+			.first()
+			.click();
 	}
 
 	/** Adds one entry to a fixed collection (e.g. "Add Item") and returns how many it has now. */

@@ -278,7 +278,7 @@ describe('the bytes of a download are checked, and the type comes from what arri
 			'an HTML login page',
 			LOGIN,
 			'text/html',
-			/could not be downloaded as PDF: the answer is not a PDF \(content-type text\/html, starting with "<!DOCTYPE html><html"\)$/,
+			/could not be downloaded as PDF: the answer is not a PDF \(content-type text\/html, starting with "‹!DOCTYPE html>‹html"\)$/,
 		],
 		[
 			'XML',
@@ -292,7 +292,7 @@ describe('the bytes of a download are checked, and the type comes from what arri
 			'XML that calls itself a PDF',
 			'<?xml version="1.0"?><cfdi:Comprobante/>',
 			'application/pdf',
-			/the answer is not a PDF \(content-type application\/pdf, starting with "<\?xml version=\\"1\.0\\"\?"\)$/,
+			/the answer is not a PDF \(content-type application\/pdf, starting with "‹\?xml version=\\"1\.0\\"\?"\)$/,
 		],
 		[
 			'XML',

@@ -1,69 +1,18 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-/** @import { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow' */
+/** @import { IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
 import { fixture } from '../harness/engine';
 import { startExtraction } from './setup';
 /** @import { ExtractionEnv } from './setup' */
 
-/** Stand-in for n8n's "Read/Write Files from Disk" (write): writes each item's binary field to `fileName`. */
-class WriteFile {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Read/Write Files from Disk',
-			name: 'readWriteFile',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [
-				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
-				{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
-				{
-					displayName: 'Data Property Name',
-					name: 'dataPropertyName',
-					type: 'string',
-					default: 'data',
-				},
-			],
-		})
-	);
-
-	/**
-	 * @this {IExecuteFunctions}
-	 * @returns {Promise<INodeExecutionData[][]>}
-	 */
-	async execute() {
-		return [
-			this.getInputData().map((item, i) => {
-				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));
-				const field = /** @type {string} */ (this.getNodeParameter('dataPropertyName', i));
-				writeFileSync(
-					fileName,
-					Buffer.from(
-						/** @type {NonNullable<typeof item.binary>} */ (item.binary)[field].data,
-						'base64',
-					),
-				);
-				return { json: { fileName }, pairedItem: { item: i } };
-			}),
-		];
-	}
-}
-
 /** @type {ExtractionEnv} */
 let env;
 /** @type {string} */
 let dir;
-beforeAll(async () => {
-	env = await startExtraction();
-	/** @type {{ types: Map<string, INodeType> }} */ (
-		/** @type {unknown} */ (env.engine.nodeTypes)
-	).types.set('n8n-nodes-base.readWriteFile', new WriteFile());
-});
+// The engine's stand-in for n8n's Read/Write Files from Disk writes the files (test/harness/engine.js).
+beforeAll(async () => (env = await startExtraction()));
 afterAll(async () => env.stop());
 beforeEach(() => {
 	env.reset();

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
 	CredentialTestContext,
@@ -7,7 +7,7 @@ import {
 	WorkflowExecute,
 } from 'n8n-core';
 /** @import { ICredentialTestFunctions, ICredentialType, IDataObject, INodeCredentialTestResult, IExecuteFunctions, ILoadOptionsFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IRun, ITriggerResponse, IVersionedNodeType, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow' */
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
 import './shutdown';
 
@@ -18,7 +18,7 @@ import './shutdown';
  * `n8n-nodes-base.manualTrigger` (one empty item), `n8n-nodes-base.code` ("Run Once for All Items":
  * its JavaScript returns the items), what the examples branch and stop with: `if`, `noOp`, `stopAndError`, and
  * what the SRI example reads from and writes to: `emailReadImap` (never started), `convertToFile` (text to a
- * file), `googleSheets` (rows kept in `googleSheetsRows`), `stickyNote`.
+ * file, or items to one CSV file: readCsv reads it back), `readWriteFile` (writes a file), `stickyNote`.
  */
 
 export const PACKAGE = 'n8n-nodes-latam-fiscal';
@@ -257,6 +257,33 @@ class EmailReadImap {
 }
 
 /** n8n's Convert to File, operation "Convert to Text File": the text of `sourceProperty` as a binary file. */
+/**
+ * n8n's Convert to CSV: every item one row, in one file; the columns every key of every item, in the order met, as
+ * n8n's does (its flattening of nested objects is not needed: the rows here are flat); each value written as JSON
+ * (readCsv reads it back).
+ * @this {IExecuteFunctions}
+ * @param {INodeExecutionData[]} items
+ * @returns {Promise<INodeExecutionData>}
+ */
+async function csvFile(items) {
+	const rows = items.map((i) => i.json);
+	const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+	const cell = (v) =>
+		v === null || v === undefined
+			? ''
+			: JSON.stringify(typeof v === 'object' ? JSON.stringify(v) : v);
+	const text = [
+		columns.join(','),
+		...rows.map((r) => columns.map((c) => cell(r[c])).join(',')),
+	].join('\n');
+	const fileName = /** @type {string} */ (this.getNodeParameter('options.fileName', 0, 'data.csv'));
+	return {
+		json: {},
+		binary: { data: await this.helpers.prepareBinaryData(Buffer.from(text), fileName, 'text/csv') },
+		pairedItem: items.map((_, item) => ({ item })),
+	};
+}
+
 class ConvertToFile {
 	description = /** @type {INodeTypeDescription} */ (
 		/** @type {unknown} */ ({
@@ -294,10 +321,11 @@ class ConvertToFile {
 	 */
 	async execute() {
 		const items = this.getInputData();
+		if (this.getNodeParameter('operation', 0) === 'csv') return [[await csvFile.call(this, items)]];
 		const out = [];
 		for (let i = 0; i < items.length; i++) {
 			if (this.getNodeParameter('operation', i) !== 'toText')
-				throw new Error('the Convert to File stand-in only converts text (operation toText)');
+				throw new Error('the Convert to File stand-in converts text (toText) and CSV (csv) only');
 			const source = /** @type {string} */ (this.getNodeParameter('sourceProperty', i));
 			const field = /** @type {string} */ (this.getNodeParameter('binaryPropertyName', i, 'data'));
 			const fileName = /** @type {string} */ (
@@ -317,42 +345,28 @@ class ConvertToFile {
 }
 
 /**
- * n8n's Google Sheets, operation "Append Row" with columns mapped one by one: the rows it would append (the
- * evaluated `columns.value`, by sheet name) are kept in `GoogleSheets.appended` for the test to read.
+ * n8n's "Read/Write Files from Disk", operation "Write File to Disk": writes each item's binary field to
+ * `fileName` (the examples' folder, replaced by the test with a temporary one).
  */
-class GoogleSheets {
-	/** @type {Array<{ sheet: string; row: IDataObject }>} */
-	static appended = [];
-
+class ReadWriteFile {
 	description = /** @type {INodeTypeDescription} */ (
 		/** @type {unknown} */ ({
-			displayName: 'Google Sheets',
-			name: 'googleSheets',
-			group: ['input', 'output'],
-			version: [4, 4.7],
+			displayName: 'Read/Write Files from Disk',
+			name: 'readWriteFile',
+			group: ['transform'],
+			version: 1,
 			description: '',
 			defaults: {},
 			inputs: ['main'],
 			outputs: ['main'],
 			properties: [
-				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'append' },
+				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
+				{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
 				{
-					displayName: 'Document',
-					name: 'documentId',
-					type: 'resourceLocator',
-					default: { mode: 'id', value: '' },
-				},
-				{
-					displayName: 'Sheet',
-					name: 'sheetName',
-					type: 'resourceLocator',
-					default: { mode: 'name', value: '' },
-				},
-				{
-					displayName: 'Columns',
-					name: 'columns',
-					type: 'resourceMapper',
-					default: { mappingMode: 'defineBelow', value: null },
+					displayName: 'Data Property Name',
+					name: 'dataPropertyName',
+					type: 'string',
+					default: 'data',
 				},
 				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
 			],
@@ -364,20 +378,36 @@ class GoogleSheets {
 	 * @returns {Promise<INodeExecutionData[][]>}
 	 */
 	async execute() {
-		const items = this.getInputData();
 		return [
-			items.map((item, i) => {
-				const sheet = /** @type {{ value: string }} */ (this.getNodeParameter('sheetName', i))
-					.value;
-				const row = /** @type {IDataObject} */ (this.getNodeParameter('columns.value', i));
-				GoogleSheets.appended.push({ sheet, row });
-				return { json: row, pairedItem: { item: i } };
+			this.getInputData().map((item, i) => {
+				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));
+				const field = /** @type {string} */ (this.getNodeParameter('dataPropertyName', i));
+				writeFileSync(
+					fileName,
+					Buffer.from(
+						/** @type {NonNullable<typeof item.binary>} */ (item.binary)[field].data,
+						'base64',
+					),
+				);
+				return { json: { fileName }, pairedItem: { item: i } };
 			}),
 		];
 	}
 }
 
-export const googleSheetsRows = GoogleSheets.appended;
+/**
+ * A CSV file the Convert to File stand-in wrote (`csv`), as rows of cells: the stand-in quotes every value as
+ * JSON, so each line reads back as the values it was given.
+ * @returns {Array<Record<string, unknown>>}
+ */
+export function readCsv(path) {
+	const [header, ...lines] = readFileSync(path, 'utf8').split('\n');
+	const columns = header.split(',');
+	return lines.map((line) => {
+		const cells = JSON.parse(`[${line.replace(/,(?=,|$)/g, ',null').replace(/^,/, 'null,')}]`);
+		return Object.fromEntries(columns.map((c, n) => [c, cells[n]]));
+	});
+}
 
 export class TestNodeTypes {
 	types = /** @type {Map<string, INodeType>} */ (new Map());
@@ -391,7 +421,7 @@ export class TestNodeTypes {
 		this.types.set('n8n-nodes-base.stickyNote', new StickyNote());
 		this.types.set('n8n-nodes-base.emailReadImap', new EmailReadImap());
 		this.types.set('n8n-nodes-base.convertToFile', new ConvertToFile());
-		this.types.set('n8n-nodes-base.googleSheets', new GoogleSheets());
+		this.types.set('n8n-nodes-base.readWriteFile', new ReadWriteFile());
 		for (const node of packageNodes) this.types.set(`${PACKAGE}.${node.description.name}`, node);
 	}
 
@@ -572,6 +602,36 @@ export class Engine {
 				run.data.resultData.runData[name]?.[0]?.data?.main?.[index] ?? [],
 		};
 	}
+}
+
+/**
+ * The outputs of a node of type `nodeType` (a built node) at `typeVersion` with `parameters`, by name, as
+ * n8n-workflow computes them for the editor and the engine alike (NodeHelpers.getNodeOutputs evaluates an `outputs`
+ * expression with the node's version and parameters): `['Read', 'Not Read']`, or `['main']` for one output.
+ * @param {INodeType} nodeType
+ * @returns {string[]}
+ */
+export function outputNames(nodeType, typeVersion, parameters) {
+	/** @type {INode} */
+	const node = {
+		id: '1',
+		name: 'Node',
+		type: `${PACKAGE}.${nodeType.description.name}`,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+	const nodeTypes = /** @type {INodeTypes} */ (
+		/** @type {unknown} */ ({
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		})
+	);
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	return NodeHelpers.getNodeOutputs(workflow, node, nodeType.description).map((o) =>
+		typeof o === 'string' ? o : (o.displayName ?? o.type),
+	);
 }
 
 /**

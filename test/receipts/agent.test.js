@@ -212,27 +212,27 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		[
 			'two ambiente elements, a test one first',
 			'<ambiente>1</ambiente><ambiente>2</ambiente>',
-			`${cannot}<infoTributaria> has 2 <ambiente> elements ("1", "2")`,
+			`${cannot}"infoTributaria" has 2 "ambiente" elements ("1", "2")`,
 		],
 		[
 			'two ambiente elements that agree',
 			'<ambiente>1</ambiente><ambiente>1</ambiente>',
-			`${cannot}<infoTributaria> has 2 <ambiente> elements ("1", "1")`,
+			`${cannot}"infoTributaria" has 2 "ambiente" elements ("1", "1")`,
 		],
 		[
 			'an unknown value',
 			'<ambiente>3</ambiente>',
-			`${cannot}<ambiente> holds "3", which is neither 1 (test) nor 2 (production)`,
+			`${cannot}"ambiente" holds "3", which is neither 1 (test) nor 2 (production)`,
 		],
 		[
 			'an element inside ambiente',
 			'<ambiente><x>1</x></ambiente>',
-			`${cannot}<ambiente> holds elements, not a value`,
+			`${cannot}"ambiente" holds elements, not a value`,
 		],
 		[
 			'ambiente outside infoTributaria only',
 			'</infoTributaria><ambiente>1</ambiente><infoTributaria>',
-			'its environment (ambiente) is not known: the XML has 2 <infoTributaria> elements under its root <comprobanteRetencion>',
+			'its environment (ambiente) is not known: the XML has 2 "infoTributaria" elements under its root "comprobanteRetencion"',
 		],
 	])('%s: refused', async (_what, ambiente, says) => {
 		const result = await fromAgent(retentionXml(ambiente));
@@ -260,11 +260,11 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 	test('an ambiente that disagrees with the access key is refused, either way round', async () => {
 		const test = await fromAgent(xmlIn(1, keyIn(2)));
 		expect(test.error?.message).toBe(
-			`[item 0] An AI agent may not issue this retention: ${cannot}<ambiente> says 1 but its access key says 2, and only test receipts (ambiente 1) are allowed`,
+			`[item 0] An AI agent may not issue this retention: ${cannot}"ambiente" says 1 but its access key says 2, and only test receipts (ambiente 1) are allowed`,
 		);
 		const prod = await fromAgent(xmlIn(2, keyIn(1)));
 		expect(prod.error?.message).toMatch(
-			/<ambiente> says 2 but its access key says 1, and only test receipts/,
+			/"ambiente" says 2 but its access key says 1, and only test receipts/,
 		);
 		const malformed = await fromAgent(xmlIn(1, '123'));
 		expect(malformed.error?.message).toMatch(
@@ -291,7 +291,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		}
 		const broken = await fromAgent(retentionXml('<ambiente>1</ambient>'));
 		expect(broken.error?.message).toMatch(
-			/^\[item 0\] xml: the XML is not well-formed: the end tag <\/ambient> at line 1, column \d+ does not match <ambiente>/,
+			/^\[item 0\] xml: the XML is not well-formed: the end tag "ambient" at line 1, column \d+ does not match "ambiente"/,
 		);
 		// n8n swaps an error message that contains EACCES for a generic one; claveAcceso does, and is kept.
 		const key = await env.run({
@@ -301,7 +301,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 			xml: xmlIn(1, keyIn(1)).replace('</claveAcceso>', '</claveacceso>'),
 		});
 		expect(key.error?.message).toMatch(
-			/^\[item 0\] xml: the XML is not well-formed: the end tag <\/claveacceso> at line 1, column \d+ does not match <claveAcceso> \(opened at line 1, column \d+\)$/,
+			/^\[item 0\] xml: the XML is not well-formed: the end tag "claveacceso" at line 1, column \d+ does not match "claveAcceso" \(opened at line 1, column \d+\)$/,
 		);
 		const large = await fromAgent(
 			retentionXml('<ambiente>1</ambiente>').replace(

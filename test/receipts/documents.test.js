@@ -227,7 +227,7 @@ describe('Document → Download', () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
 		const result = await download(r.id, 'ride');
 		expect(result.error?.message).toBe(
-			`[item 0] The printable form (RIDE) of receipt ${r.id} could not be downloaded: the answer is not a PDF (content-type text/html; charset=utf-8, starting with "<!DOCTYPE html><html")`,
+			`[item 0] The printable form (RIDE) of receipt ${r.id} could not be downloaded: the answer is not a PDF (content-type text/html; charset=utf-8, starting with "‹!DOCTYPE html>‹html")`,
 		);
 		const xml = await download(r.id, 'xml');
 		expect(xml.error?.message).toMatch(/the answer is not XML \(content-type text\/html/);

@@ -1,6 +1,4 @@
-/** @import { INode, INodeTypeDescription } from 'n8n-workflow' */
-import { NodeHelpers, Workflow } from 'n8n-workflow';
-import { built } from '../harness/engine';
+import { built, outputNames } from '../harness/engine';
 import { invoiceBody, retentionBody, useReceipts } from './setup';
 
 /**
@@ -14,8 +12,6 @@ const env = useReceipts();
 
 /** @type {import('n8n-workflow').INodeType} */
 const receipts = built('nodes/Receipts/Receipts.node', 'Receipts');
-/** @type {INodeTypeDescription} */
-const description = receipts.description;
 
 /** A batch of three invoices: the SRI authorizes the first, returns the second, has not decided the third. */
 async function batchOf3(typeVersion, continueOnFail = false) {
@@ -110,26 +106,7 @@ describe('saved workflows keep one output', () => {
 
 describe('the outputs n8n computes from the parameters', () => {
 	/** The outputs' names of a node, as n8n-workflow computes them for the editor and the engine. */
-	function outputsOf(typeVersion, parameters) {
-		/** @type {INode} */
-		const node = {
-			id: '1',
-			name: 'Receipts',
-			type: 'n8n-nodes-latam-fiscal.receipts',
-			typeVersion,
-			position: [0, 0],
-			parameters,
-		};
-		const nodeTypes = {
-			getByName: () => receipts,
-			getByNameAndVersion: () => receipts,
-			getKnownTypes: () => ({}),
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-		return NodeHelpers.getNodeOutputs(workflow, node, description).map((o) =>
-			typeof o === 'string' ? o : (o.displayName ?? o.type),
-		);
-	}
+	const outputsOf = (typeVersion, parameters) => outputNames(receipts, typeVersion, parameters);
 	const TWO = ['Authorized', 'Not Authorized'];
 
 	test.each([

@@ -138,7 +138,13 @@ describe('each kind of answer', () => {
 			},
 			codigo_estatus: 'S - Comprobante obtenido satisfactoriamente.',
 			expresion_impresa: env.sat.asked[0].expression,
-			warnings: [],
+			// A cancellation in process: the CFDI stands today, but may not tomorrow.
+			warnings:
+				estatus === 'En proceso'
+					? [
+							"The issuer asked the SAT to cancel this CFDI and the cancellation is in process (EstatusCancelacion: En proceso): it is Vigente today, but it is cancelled once the receiver accepts or lets the deadline pass (Plazo vencido). Do not book it before the cancellation is settled: ask the issuer, or answer the request in the SAT's portal.",
+						]
+					: [],
 		});
 	});
 
@@ -391,7 +397,7 @@ describe('checked before asking: nothing is sent', () => {
 	test('a CFDI XML without a stamp: nothing to ask', async () => {
 		const result = await env.run(fromXml(), [cfdiItem({ stamped: false })]);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Input Binary Field "data": the CFDI has no stamp \(TimbreFiscalDigital with its UUID\)/,
+			/^\[item 0\] File "cfdi.xml": the CFDI has no stamp \(TimbreFiscalDigital with its UUID\)/,
 		);
 		expect(env.calls()).toEqual([]);
 	});
@@ -399,7 +405,7 @@ describe('checked before asking: nothing is sent', () => {
 	test('a file that is not a CFDI: nothing sent, the field named', async () => {
 		const result = await env.run(fromXml(), [fileItem('<factura id="comprobante"/>')]);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Input Binary Field "data": it is not a CFDI: its root element is <factura> without a namespace/,
+			/^\[item 0\] File "cfdi.xml": it is not a CFDI: its root element is "factura" without a namespace/,
 		);
 		expect(result.error?.description).toMatch(/^Nothing was sent to the SAT\./);
 		expect(env.calls()).toEqual([]);

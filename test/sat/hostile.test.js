@@ -42,7 +42,7 @@ describe.each([
 	test('a DOCTYPE with nested entities (billion laughs): refused, nothing expanded', async () => {
 		await refused(
 			BILLION_LAUGHS,
-			/^\[item 0\] Input Binary Field "data": is not XML the package can read: the XML declares a DOCTYPE \(line 1, column 22\), which is refused/,
+			/^\[item 0\] File "cfdi.xml": is not XML the package can read: the XML declares a DOCTYPE \(line 1, column 22\), which is refused/,
 		);
 	});
 
@@ -61,7 +61,7 @@ describe.each([
 	test('100,000 nested elements: refused at the depth limit', async () => {
 		await refused(
 			`${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`,
-			/^\[item 0\] Input Binary Field "data": is not XML the package can read: the XML nests elements deeper than 100 levels/,
+			/^\[item 0\] File "cfdi.xml": is not XML the package can read: the XML nests elements deeper than 100 levels/,
 		);
 	});
 
@@ -69,21 +69,21 @@ describe.each([
 		const attributes = Array.from({ length: 100_000 }, (_, n) => `a${n}="1"`).join(' ');
 		await refused(
 			body.replace('<cfdi:Emisor ', `<cfdi:Emisor ${attributes} `),
-			/the element <cfdi:Emisor> has more than 256 attributes/,
+			/the element "cfdi:Emisor" has more than 256 attributes/,
 		);
 	});
 
 	test('a file whose element is named like a system error code keeps its message (n8n would swap it)', async () => {
 		await refused(
 			'<EACCES/>',
-			/^\[item 0\] Input Binary Field "data": it is not a CFDI: its root element is <EACCES> without a namespace/,
+			/^\[item 0\] File "cfdi.xml": it is not a CFDI: its root element is "EACCES" without a namespace/,
 		);
 	});
 
 	test('unclosed tags', async () => {
 		await refused(
 			`<cfdi:Comprobante xmlns:cfdi="http://www.sat.gob.mx/cfd/4" Version="4.0">${'<cfdi:Concepto>'.repeat(50)}`,
-			/the document ends before the element <cfdi:Concepto> is closed/,
+			/the document ends before the element "cfdi:Concepto" is closed/,
 		);
 	});
 
@@ -93,7 +93,7 @@ describe.each([
 			`return [{ json: {}, binary: { data: { mimeType: 'application/xml', fileName: 'big.xml', data: Buffer.from('<a>' + 'x'.repeat(10 * 1024 * 1024) + '</a>').toString('base64') } } }];`,
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Input Binary Field "data": is larger than 10 MB, which no CFDI is',
+			'[item 0] File "big.xml": is larger than 10 MB, which no CFDI is',
 		);
 		expect(env.calls()).toEqual([]);
 	});
@@ -149,7 +149,7 @@ describe('hostile answers from the service', () => {
 		expect(result.error?.message).toMatch(/the XML nests elements deeper than 32 levels/);
 	});
 
-	test('a SOAP fault whose text is markup: quoted as text, never interpreted', async () => {
+	test('a SOAP fault whose text is markup: quoted as text, never interpreted, its tags as names the notices keep', async () => {
 		env.server.fail({
 			service: 'sat',
 			status: 500,
@@ -159,7 +159,7 @@ describe('hostile answers from the service', () => {
 		});
 		const result = await ask();
 		expect(result.error?.message).toMatch(
-			/SAT answered with a SOAP fault \(HTTP 500\): s:Client: <script>alert\(1\)<\/script>$/,
+			/SAT answered with a SOAP fault \(HTTP 500\): s:Client: "script"alert\(1\)"script"$/,
 		);
 	});
 });

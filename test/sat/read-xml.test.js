@@ -174,7 +174,7 @@ describe('what it refuses, naming the field', () => {
 
 	test('an empty file, empty text', async () => {
 		expect((await env.run(readXml(), [fileItem('   ')])).error?.message).toBe(
-			'[item 0] Input Binary Field "data": is an empty file',
+			'[item 0] File "cfdi.xml": is an empty file',
 		);
 		expect(
 			(await env.run(readXml({ xmlSource: 'text', xml: '={{ "  " }}' }), [{}])).error?.message,
@@ -186,18 +186,18 @@ describe('what it refuses, naming the field', () => {
 			fileItem(Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj', 'latin1')),
 		]);
 		expect(pdf.error?.message).toMatch(
-			/^\[item 0\] Input Binary Field "data": is not XML the package can read: /,
+			/^\[item 0\] File "cfdi.xml": is not XML the package can read: /,
 		);
 		expect(pdf.error?.description).toMatch(/not its PDF, a ZIP or an acknowledgment/);
 		const broken = await env.run(readXml(), [
 			fileItem(cfdiXml().xml.replace('</cfdi:Conceptos>', '')),
 		]);
 		expect(broken.error?.message).toMatch(
-			/^\[item 0\] Input Binary Field "data": is not XML the package can read: the XML is not well-formed: the end tag <\/cfdi:Comprobante> at line 2, column \d+ does not match <cfdi:Conceptos>/,
+			/^\[item 0\] File "cfdi.xml": is not XML the package can read: the XML is not well-formed: the end tag "cfdi:Comprobante" at line 2, column \d+ does not match "cfdi:Conceptos"/,
 		);
 		const other = await env.run(readXml(), [fileItem('<?xml version="1.0"?><Acuse/>')]);
 		expect(other.error?.message).toBe(
-			'[item 0] Input Binary Field "data": it is not a CFDI: its root element is <Acuse> without a namespace, where a CFDI has <cfdi:Comprobante> in http://www.sat.gob.mx/cfd/4 (4.0) or http://www.sat.gob.mx/cfd/3 (3.3, 3.2)',
+			'[item 0] File "cfdi.xml": it is not a CFDI: its root element is "Acuse" without a namespace, where a CFDI has "cfdi:Comprobante" in http://www.sat.gob.mx/cfd/4 (4.0) or http://www.sat.gob.mx/cfd/3 (3.3, 3.2)',
 		);
 	});
 
@@ -209,9 +209,7 @@ describe('what it refuses, naming the field', () => {
 		);
 		expect(items(result).map((i) => i.json.version ?? i.json.error)).toEqual([
 			'4.0',
-			expect.stringMatching(
-				/^\[item 1\] Input Binary Field "data": is not XML the package can read/,
-			),
+			expect.stringMatching(/^\[item 1\] File "cfdi.xml": is not XML the package can read/),
 			'3.3',
 		]);
 	});

@@ -43,6 +43,7 @@ export function satWorkflow(
 	items,
 	continueOnFail = false,
 	jsCode = `return ${JSON.stringify(items)};`,
+	typeVersion = 1,
 ) {
 	return /** @type {IWorkflowBase} */ (
 		/** @type {unknown} */ ({
@@ -75,7 +76,7 @@ export function satWorkflow(
 					id: 'n',
 					name: NODE,
 					type: `${PACKAGE}.sat`,
-					typeVersion: 1,
+					typeVersion,
 					position: [400, 0],
 					parameters,
 					...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
@@ -99,20 +100,25 @@ export async function startSat() {
 	const address = SatSimulator.address(server.url('sat'));
 	/**
 	 * Check CFDI Status (or any parameters) for `items` (JSON objects, or full items with binary data), asking
-	 * the simulator unless `parameters.options.serviceAddress` says otherwise.
+	 * the simulator unless `parameters.options.serviceAddress` says otherwise; the node at `typeVersion` (1, as
+	 * saved workflows carry it, unless told).
 	 * @returns {Promise<RunResult>}
 	 */
-	const run = (parameters, items = [{}], continueOnFail = false) =>
-		engine.run(
+	const run = (parameters, items = [{}], continueOnFail = false, typeVersion = 1) => {
+		const list = items.map((item) => ('json' in item || 'binary' in item ? item : { json: item }));
+		return engine.run(
 			satWorkflow(
 				{
 					...parameters,
 					options: { serviceAddress: address, ...(parameters.options ?? {}) },
 				},
-				items.map((item) => ('json' in item || 'binary' in item ? item : { json: item })),
+				list,
 				continueOnFail,
+				`return ${JSON.stringify(list)};`,
+				typeVersion,
 			),
 		);
+	};
 	/**
 	 * Like `run`, the input items made by `jsCode` (the Code node's JavaScript, which returns them): for inputs
 	 * too large to write into the workflow.

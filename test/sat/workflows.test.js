@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-/** @import { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow' */
+/** @import { IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
-import { built, Engine, fixture } from '../harness/engine';
+import { built, Engine, fixture, readCsv } from '../harness/engine';
 import { DOCUMENT_OUTCOMES, ExtractionSimulator } from '../simulator/extraction';
 import { uuidWith } from '../simulator/cfdi';
 import { SatSimulator } from '../simulator/sat';
@@ -14,106 +14,6 @@ import { SimulatorServer } from '../simulator/server';
  * Extraction downloads last month's received CFDIs from its simulator, SAT (Mexico) checks each with the SAT's
  * simulator, the valid ones become a purchases sheet (a row per concepto), the others the bookkeeper's list.
  */
-
-/** n8n's "Convert to File" (Convert to CSV), as far as the example uses it: every item one row, one file. */
-class ConvertToFile {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Convert to File',
-			name: 'convertToFile',
-			group: ['input'],
-			version: [1, 1.1],
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [
-				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'csv' },
-				{ displayName: 'Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
-				{ displayName: 'Options', name: 'options', type: 'json', default: {} },
-			],
-		})
-	);
-
-	/**
-	 * @this {IExecuteFunctions}
-	 * @returns {Promise<INodeExecutionData[][]>}
-	 */
-	async execute() {
-		const rows = this.getInputData().map((i) => i.json);
-		const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-		const cell = (v) =>
-			v === null || v === undefined
-				? ''
-				: JSON.stringify(typeof v === 'object' ? JSON.stringify(v) : v);
-		const csv = [
-			columns.join(','),
-			...rows.map((r) => columns.map((c) => cell(r[c])).join(',')),
-		].join('\n');
-		const options = /** @type {{ fileName: string }} */ (this.getNodeParameter('options', 0));
-		return [
-			[
-				{
-					json: {},
-					binary: {
-						data: await this.helpers.prepareBinaryData(
-							Buffer.from(csv),
-							options.fileName,
-							'text/csv',
-						),
-					},
-				},
-			],
-		];
-	}
-}
-
-/** n8n's "Read/Write Files from Disk" (write): writes each item's binary field to `fileName`. */
-class WriteFile {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Read/Write Files from Disk',
-			name: 'readWriteFile',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [
-				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
-				{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
-				{
-					displayName: 'Data Property Name',
-					name: 'dataPropertyName',
-					type: 'string',
-					default: 'data',
-				},
-			],
-		})
-	);
-
-	/**
-	 * @this {IExecuteFunctions}
-	 * @returns {Promise<INodeExecutionData[][]>}
-	 */
-	async execute() {
-		return [
-			this.getInputData().map((item, i) => {
-				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));
-				const field = /** @type {string} */ (this.getNodeParameter('dataPropertyName', i));
-				writeFileSync(
-					fileName,
-					Buffer.from(
-						/** @type {NonNullable<typeof item.binary>} */ (item.binary)[field].data,
-						'base64',
-					),
-				);
-				return { json: { fileName }, pairedItem: { item: i } };
-			}),
-		];
-	}
-}
 
 const extraction = new ExtractionSimulator();
 const sat = new SatSimulator();
@@ -130,11 +30,6 @@ beforeAll(async () => {
 		[built('nodes/Extraction/Extraction.node', 'Extraction'), built('nodes/Sat/Sat.node', 'Sat')],
 		[built('credentials/ExtractionApi.credentials', 'ExtractionApi')],
 	);
-	const types = /** @type {{ types: Map<string, INodeType> }} */ (
-		/** @type {unknown} */ (engine.nodeTypes)
-	).types;
-	types.set('n8n-nodes-base.convertToFile', new ConvertToFile());
-	types.set('n8n-nodes-base.readWriteFile', new WriteFile());
 });
 afterAll(async () => server.stop());
 beforeEach(() => {
@@ -172,15 +67,8 @@ function example() {
 	return /** @type {IWorkflowBase} */ (workflow);
 }
 
-/** A CSV file of `dir` as rows of cells (the stand-in quotes every value as JSON). */
-function csv(name) {
-	const [header, ...lines] = readFileSync(join(dir, name), 'utf8').split('\n');
-	const columns = header.split(',');
-	return lines.map((line) => {
-		const cells = JSON.parse(`[${line.replace(/,(?=,|$)/g, ',null').replace(/^,/, 'null,')}]`);
-		return Object.fromEntries(columns.map((c, n) => [c, cells[n]]));
-	});
-}
+/** A CSV file the example wrote to `dir`, as rows of cells. */
+const csv = (name) => readCsv(join(dir, name));
 
 test("fixture: last month's received CFDIs checked with the SAT; valid ones a row per concepto, the rest for the bookkeeper", async () => {
 	extraction.nextJobs.push({ checks: 1, outcome: 'COMPLETED', documents: 5 });
@@ -205,7 +93,8 @@ test("fixture: last month's received CFDIs checked with the SAT; valid ones a ro
 		.slice(0, 7);
 	expect(readdirSync(dir).sort()).toEqual([`compras-${month}.csv`, `para-revisar-${month}.csv`]);
 	const purchases = csv(`compras-${month}.csv`);
-	expect(purchases.map((r) => r.uuid)).toEqual([uuids[0], uuids[2]]);
+	// The third is Vigente, but its issuer asked to cancel it: not booked until that is settled.
+	expect(purchases.map((r) => r.uuid)).toEqual([uuids[0]]);
 	expect(purchases[0]).toMatchObject({
 		concepto_numero: 1,
 		descripcion: 'Servicios profesionales',
@@ -220,9 +109,15 @@ test("fixture: last month's received CFDIs checked with the SAT; valid ones a ro
 	const list = csv(`para-revisar-${month}.csv`);
 	expect(list.map((r) => [r.uuid, r.estado, r.motivo])).toEqual([
 		[uuids[1], 'Cancelado', 'Estado: Cancelado'],
+		[
+			uuids[2],
+			'Vigente',
+			'Cancellation in process: Vigente today, cancelled once the receiver accepts or the deadline passes',
+		],
 		[uuids[3], 'Vigente', 'Issuer on the EFOS list (art. 69-B)'],
 		[uuids[4], 'Cancelado', 'Estado: Cancelado'],
 	]);
+	expect(list[1].warnings).toMatch(/^The issuer asked the SAT to cancel this CFDI/);
 	// The emitter of the simulator's documents has an RFC that fails its check digit: flagged, not refused.
 	expect(list[0].warnings).toMatch(
 		/^Emisor RFC AAA010101AAA: its check digit is A, but 1 was expected/,
@@ -247,6 +142,8 @@ test('fixture: the SAT down for one CFDI: it goes to the bookkeeper with the err
 			new RegExp(`^\\[item 0\\] CFDI ${uuids[0]}: SAT is not available \\(HTTP 503`),
 		),
 		'Estado: Cancelado',
+		'Cancellation in process: Vigente today, cancelled once the receiver accepts or the deadline passes',
 	]);
-	expect(csv(`compras-${month}.csv`).map((r) => r.uuid)).toEqual([uuids[2]]);
+	// Nothing of these three may be booked: no purchases sheet is written.
+	expect(readdirSync(dir)).toEqual([`para-revisar-${month}.csv`]);
 });

@@ -10,14 +10,16 @@
  * is `http://127.0.0.1:<port>/sri`, and the environment is the key's (digit 24), as at the SRI.
  *
  * The key chooses the answer, so a test, `npm run dev` and the e2e suite pick an outcome by the key they ask
- * about, with no state: its numeric code (digits 40–47) names a scenario of `SCENARIOS`; any other code is
- * authorized. `keyFor` builds a valid key (check digit included) for a scenario, type and environment. A test
- * may also answer a key its own way (`answers`) or put another receipt text in its answer (`receipts`).
+ * about, with no state: its numeric code (digits 40–47) names a scenario of `SCENARIOS`, whose sample receipt
+ * (`receiptXml`, built from the key) the simulator holds. A key with any other code is one it does not hold: it
+ * answers as the SRI answers a key it does not know (numeroComprobantes 0, no entry). `keyFor` builds a valid key
+ * (check digit included) for a scenario, type and environment. A test may also answer a key its own way
+ * (`answers`) or hold another receipt for a key (`receipts`: authorized, whatever its code).
  */
 
 /** Numeric codes (digits 40–47 of a key) → what the simulator answers. */
 export const SCENARIOS = Object.freeze({
-	/** AUTORIZADO, the receipt in CDATA (also the answer for any code not listed here). */
+	/** AUTORIZADO, the receipt in CDATA (a code not listed here is a key the simulator does not hold: no entry). */
 	authorized: '10000001',
 	/** AUTORIZADO, the receipt entity-escaped (`&lt;factura …`). */
 	escaped: '10000002',
@@ -404,7 +406,8 @@ export class SriSimulator {
 	 */
 	answers = new Map();
 	/**
-	 * A test's own receipt text, by key, in the scenario's answer instead of the sample.
+	 * A test's own receipt text, by key, in the scenario's answer instead of the sample (a key of no scenario's
+	 * code is then authorized).
 	 * @type {Map<string, string>}
 	 */
 	receipts = new Map();
@@ -462,10 +465,13 @@ export class SriSimulator {
 		if (own) return own;
 		if (!/^\d{49}$/.test(key)) return xmlAnswer(200, answerXml(key, []));
 		const k = splitKey(key);
-		const scenario = /** @type {Scenario} */ (
-			Object.keys(SCENARIOS).find((s) => SCENARIOS[/** @type {Scenario} */ (s)] === k.code) ??
-				'authorized'
+		const named = /** @type {Scenario | undefined} */ (
+			Object.keys(SCENARIOS).find((s) => SCENARIOS[/** @type {Scenario} */ (s)] === k.code)
 		);
+		// A key the simulator does not hold (no scenario's code, no receipt of a test's) is one the SRI does not
+		// know: it answers with no entry, as the SRI does, never with a receipt of its own making.
+		if (named === undefined && !this.receipts.has(key)) return xmlAnswer(200, answerXml(key, []));
+		const scenario = named ?? 'authorized';
 		const receipt =
 			this.receipts.get(key) ??
 			receiptXml(key, {

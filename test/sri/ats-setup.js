@@ -36,10 +36,10 @@ export const fileItem = (file, json = {}, field = 'data', fileName = 'comprobant
 
 /**
  * A workflow Manual Trigger → Code (emits `items`, files included) → `steps` one after the other, each a node of
- * this package (`{ name, type?, parameters, continueOnFail? }`, type `sri` unless given): the harness's
- * `workflowWith` for the first step, the others appended.
+ * this package (`{ name, type?, parameters, continueOnFail?, typeVersion? }`, type `sri` and version 1 unless
+ * given): the harness's `workflowWith` for the first step, the others appended.
  * @param {Array<{ json: IDataObject, binary?: IDataObject }>} items
- * @param {Array<{ name: string, type?: string, parameters: IDataObject, continueOnFail?: boolean }>} steps
+ * @param {Array<{ name: string, type?: string, parameters: IDataObject, continueOnFail?: boolean, typeVersion?: number }>} steps
  * @returns {IWorkflowBase}
  */
 export function chain(items, [first, ...rest]) {
@@ -54,7 +54,7 @@ export function chain(items, [first, ...rest]) {
 			id: `step${k}`,
 			name: step.name,
 			type: `${PACKAGE}.${step.type ?? 'sri'}`,
-			typeVersion: 1,
+			typeVersion: step.typeVersion ?? 1,
 			position: [600 + 200 * k, 0],
 			parameters: /** @type {import("n8n-workflow").INodeParameters} */ (step.parameters),
 			...(step.continueOnFail ? { onError: /** @type {const} */ ('continueRegularOutput') } : {}),

@@ -440,6 +440,36 @@ test('through Check Authorization: every receipt checked with the SRI, nothing l
 	expect(annex.item.pairedItem).toEqual(month.map((_, item) => ({ item })));
 });
 
+test('new nodes (version 2): the files through Read XML and Check Authorization with nothing set give the same file', async () => {
+	const fromFiles = annexOf(await build());
+	const read = {
+		resource: 'receipt',
+		operation: 'readXml',
+		xmlSource: 'binary',
+		binaryPropertyName: 'data',
+	};
+	const result = await env.engine.run(
+		chain(files, [
+			{ name: 'Read XML', parameters: read, typeVersion: 2 },
+			{
+				name: 'Check',
+				parameters: {
+					resource: 'receipt',
+					operation: 'checkAuthorization',
+					options: { serviceAddress: env.address },
+				},
+				typeVersion: 2,
+			},
+			{ name: 'ATS', parameters: atsParameters() },
+		]),
+	);
+	const annex = annexOf(result);
+	// Version 2 passes each file on (its ledger row has no comprobante): the ATS reads the files.
+	expect(result.output('Check').every((i) => i.binary?.data !== undefined)).toBe(true);
+	expect(annex.xml).toBe(fromFiles.xml);
+	expect(annex.json.problems).toEqual([]);
+});
+
 describe('what the bookkeeper chooses', () => {
 	test('Tax Support per Item wins over the form and the retention, and names the disagreement', async () => {
 		const items = month.map((r) =>
@@ -631,7 +661,7 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 			'[item 4] is not a receipt: it has neither a receipt XML file in its binary field "data" (it has no file)',
 		);
 		expect(text).toContain(
-			'[item 5] its binary field "data" is not an SRI receipt: its root element is <pedido>',
+			'[item 5] its binary field "data" is not an SRI receipt: its root element is "pedido"',
 		);
 		expect(text).toContain('[item 6] its binary field "data" is not XML the package can read');
 		expect(text).toContain('No file was built.');

@@ -63,12 +63,12 @@ describe('Read XML of a hostile file: a clear error naming the field', () => {
 		[
 			'ten thousand attributes',
 			attributes(10_000),
-			'XML: is not XML the package can read: the element <factura> has more than 64 attributes',
+			'XML: is not XML the package can read: the element "factura" has more than 64 attributes',
 		],
 		[
 			'unclosed tags',
 			UNCLOSED,
-			'XML: is not XML the package can read: the XML is not well-formed: the document ends before the element <infoTributaria> is closed',
+			'XML: is not XML the package can read: the XML is not well-formed: the document ends before the element "infoTributaria" is closed',
 		],
 		[
 			'a receipt larger than the SRI accepts',
@@ -89,9 +89,9 @@ describe('Read XML of a hostile file: a clear error naming the field', () => {
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
 			expect.stringContaining(
-				'[item 0] Input Binary Field "data": is not XML the package can read: the XML declares a DOCTYPE',
+				'[item 0] File "comprobante.xml": is not XML the package can read: the XML declares a DOCTYPE',
 			),
-			'[item 1] Input Binary Field "data": is larger than 4 MB: no receipt or authorization file of the SRI is (a receipt is at most 320 KB)',
+			'[item 1] File "comprobante.xml": is larger than 4 MB: no receipt or authorization file of the SRI is (a receipt is at most 320 KB)',
 		]);
 	});
 
@@ -105,13 +105,13 @@ describe('Read XML of a hostile file: a clear error naming the field', () => {
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
 			expect.stringContaining(
-				'[item 0] XML: holds a <comprobante> that cannot be read: the XML declares a DOCTYPE',
+				'[item 0] XML: holds a "comprobante" that cannot be read: the XML declares a DOCTYPE',
 			),
 			expect.stringMatching(
-				/^\[item 1\] XML: holds a <comprobante> that cannot be read: the XML is larger than 320 KB/,
+				/^\[item 1\] XML: holds a "comprobante" that cannot be read: the XML is larger than 320 KB/,
 			),
 			expect.stringContaining(
-				'[item 2] XML: holds a <comprobante> that cannot be read: the XML is not well-formed',
+				'[item 2] XML: holds a "comprobante" that cannot be read: the XML is not well-formed',
 			),
 		]);
 	});
@@ -192,7 +192,7 @@ describe('Check Authorization of a hostile answer: an error naming the access ke
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
 			`[item 0] Access key ${keys[0]}: SRI: the answer is a SOAP fault (S:Server: Error interno)`,
-			`[item 1] Access key ${keys[1]}: SRI: the answer has no RespuestaAutorizacionComprobante (its body holds <otra>)`,
+			`[item 1] Access key ${keys[1]}: SRI: the answer has no RespuestaAutorizacionComprobante (its body holds "otra")`,
 		]);
 	});
 

@@ -240,17 +240,17 @@ describe('what Read XML refuses, naming the field', () => {
 		[
 			'an HTML page',
 			'<html><body>hola</body></html>',
-			'XML: is not an SRI receipt: its root element is <html>',
+			'XML: is not an SRI receipt: its root element is "html"',
 		],
 		[
 			'another document whose root contains EACCES (claveAcceso)',
 			'<claveAcceso>123</claveAcceso>',
-			'XML: is not an SRI receipt: its root element is <claveAcceso>',
+			'XML: is not an SRI receipt: its root element is "claveAcceso"',
 		],
 		[
 			'an authorization whose comprobante is not a receipt',
 			'<autorizacion><estado>AUTORIZADO</estado><comprobante>&lt;pedido/&gt;</comprobante></autorizacion>',
-			"XML: holds a <comprobante> that cannot be read: holds <pedido>, which is not one of the SRI's receipts",
+			'XML: holds a "comprobante" that cannot be read: holds "pedido", which is not one of the SRI\'s receipts',
 		],
 	])('%s', async (_, xml, message) => {
 		const result = await env.run(env.readText(), [{ xml }], true);

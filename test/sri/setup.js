@@ -19,8 +19,10 @@ export async function startSri() {
 	const engine = new Engine([built('nodes/Sri/Sri.node', 'Sri')], []);
 	const address = server.url(sim.prefix);
 	/** @returns {Promise<RunResult>} */
-	const run = (parameters, input, continueOnFail = false) =>
-		engine.run(workflowWith({ nodeType: 'sri', parameters, input, continueOnFail, name: NODE }));
+	const run = (parameters, input, continueOnFail = false, typeVersion = 1) =>
+		engine.run(
+			workflowWith({ nodeType: 'sri', parameters, input, continueOnFail, name: NODE, typeVersion }),
+		);
 	/**
 	 * `run` on the fake clock (test/harness/clock.js): for runs that wait (a late answer, retries, Request
 	 * Timeout), so their time is the code's, never the machine's.
@@ -50,26 +52,64 @@ export async function startSri() {
 	});
 	/**
 	 * Runs the node on items that each carry a file in the binary field `field` (the Code stand-in emits them),
-	 * as an e-mail attachment or a file read from disk arrives.
-	 * @param {Array<string | Buffer>} files
+	 * as an e-mail attachment or a file read from disk arrives: its text, or `{ name, content }`
+	 * (`comprobante.xml` when not named).
+	 * @param {Array<string | Buffer | { name: string, content: string | Buffer }>} files
 	 * @returns {Promise<RunResult>}
 	 */
-	const runWithFiles = (parameters, files, continueOnFail = false, field = 'data') => {
-		const wf = workflowWith({ nodeType: 'sri', parameters, continueOnFail, name: NODE });
-		const items = files.map((f) => ({
-			json: {},
-			binary: {
-				[field]: {
-					data: Buffer.from(f).toString('base64'),
-					mimeType: 'application/xml',
-					fileName: 'comprobante.xml',
-				},
-			},
-		}));
+	const runWithFiles = (
+		parameters,
+		files,
+		continueOnFail = false,
+		field = 'data',
+		typeVersion = 1,
+	) => {
+		const wf = workflowWith({
+			nodeType: 'sri',
+			parameters,
+			continueOnFail,
+			name: NODE,
+			typeVersion,
+		});
 		const code = /** @type {{ parameters: IDataObject }} */ (
 			wf.nodes.find((n) => n.name === 'Input')
 		);
-		code.parameters = { jsCode: `return ${JSON.stringify(items)};` };
+		code.parameters = { jsCode: `return ${JSON.stringify(fileItems(files, field))};` };
+		return engine.run(wf);
+	};
+	/**
+	 * Read XML → Check Authorization (both at `typeVersion`, Check Authorization asking the simulator) on items
+	 * carrying `files`, in one run, with no setting changed but the Service Address.
+	 * @param {Array<string | Buffer | { name: string, content: string | Buffer }>} files
+	 * @returns {Promise<RunResult>}
+	 */
+	const runReadThenCheck = (files, typeVersion = 2, checkParameters = {}) => {
+		const wf = workflowWith({
+			nodeType: 'sri',
+			parameters: readBinary(),
+			name: 'Read XML',
+			typeVersion,
+		});
+		const code = /** @type {{ parameters: IDataObject }} */ (
+			wf.nodes.find((n) => n.name === 'Input')
+		);
+		code.parameters = { jsCode: `return ${JSON.stringify(fileItems(files, 'data'))};` };
+		const readNode = /** @type {any} */ (wf.nodes.find((n) => n.name === 'Read XML'));
+		wf.nodes.push({
+			...readNode,
+			id: 'k',
+			name: 'Check Authorization',
+			position: [600, 0],
+			parameters: {
+				resource: 'receipt',
+				operation: 'checkAuthorization',
+				options: { serviceAddress: address },
+				...checkParameters,
+			},
+		});
+		wf.connections['Read XML'] = {
+			main: [[{ node: 'Check Authorization', type: 'main', index: 0 }]],
+		};
 		return engine.run(wf);
 	};
 	/** Read XML of the file in the binary field `field`. */
@@ -98,6 +138,7 @@ export async function startSri() {
 		readText,
 		readBinary,
 		runWithFiles,
+		runReadThenCheck,
 		calls,
 		reset,
 		stop: () => server.stop(),
@@ -105,6 +146,27 @@ export async function startSri() {
 }
 
 /** @typedef {Awaited<ReturnType<typeof startSri>>} SriEnv */
+
+/**
+ * Input items that each carry one file in binary field `field`, as n8n holds a file it read (base64).
+ * @param {Array<string | Buffer | { name: string, content: string | Buffer }>} files
+ */
+function fileItems(files, field) {
+	return files.map((f) => {
+		const { name, content } =
+			typeof f === 'object' && !Buffer.isBuffer(f) ? f : { name: 'comprobante.xml', content: f };
+		return {
+			json: {},
+			binary: {
+				[field]: {
+					data: Buffer.from(content).toString('base64'),
+					mimeType: 'application/xml',
+					fileName: name,
+				},
+			},
+		};
+	});
+}
 
 /** The JSON of the output items. @returns {IDataObject[]} */
 export const jsonOf = (/** @type {RunResult} */ result) =>

@@ -1,63 +1,117 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+/** @import { IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
-import { fixture, googleSheetsRows } from '../harness/engine';
+import { fixture, readCsv } from '../harness/engine';
 import { keyFor, receiptXml } from '../simulator/sri';
 import { startSri } from './setup';
 /** @import { SriEnv } from './setup' */
 
 /**
  * The example examples/sri-check-supplier-receipts.json through n8n's engine, from its "Try it" branch (the
- * IMAP trigger needs a mailbox; Google Sheets stands in, keeping the rows it would append), with its SRI node
- * pointed at the simulator as `npm run dev` points it: authorized receipts are booked, everything else reaches
- * the bookkeeper's list with its reason.
+ * IMAP trigger needs a mailbox), with its SRI node pointed at the simulator as `npm run dev` points it and its
+ * files written to a temporary folder: an authorized receipt identical to its file is booked, everything else
+ * reaches the bookkeeper's list with its reason, and a file that is no receipt the list of files not read.
  */
 
 /** @type {SriEnv} */
 let env;
+/** @type {string} */
+let dir;
 beforeAll(async () => (env = await startSri()));
 afterAll(() => env.stop());
 beforeEach(() => {
 	env.reset();
-	googleSheetsRows.length = 0;
+	dir = mkdtempSync(join(tmpdir(), 'sri-'));
 });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The example, asking the simulator; `files` (XML texts) instead of its sample when given. */
+/** The example, asking the simulator, writing to `dir`; `files` (XML texts) instead of its samples when given. */
 function example(files) {
 	const workflow = fixture('sri-check-supplier-receipts.json');
-	for (const node of workflow.nodes) {
+	for (const node of /** @type {any[]} */ (workflow.nodes)) {
 		if (node.name === 'Check with the SRI')
 			node.parameters = { ...node.parameters, options: { serviceAddress: env.address } };
-		if (node.name === 'Sample supplier XML' && files)
+		if (node.type === 'n8n-nodes-base.readWriteFile')
+			node.parameters.fileName = String(node.parameters.fileName).replace(
+				'/home/node/compras/',
+				`${dir}/`,
+			);
+		if (node.name === 'Three sample files' && files)
 			node.parameters = {
 				jsCode: `return ${JSON.stringify(files.map((xml, k) => ({ json: { archivo: `f${k + 1}.xml`, xml } })))};`,
 			};
 	}
-	return workflow;
+	return /** @type {IWorkflowBase} */ (workflow);
 }
 
-test('its sample: read, checked with the SRI, booked in Compras', async () => {
+/** The rows of the file the example wrote whose name starts with `prefix` (none: no file). */
+function sheet(prefix) {
+	const file = readdirSync(dir).find((f) => f.startsWith(`${prefix}-`));
+	return file ? readCsv(join(dir, file)) : [];
+}
+
+test('its three samples: the authorized file booked, its altered copy for review (not the file the SRI authorized), the acknowledgment not read', async () => {
 	const result = await env.engine.run(example());
 	expect(result.error).toBeUndefined();
-	expect(googleSheetsRows).toEqual([
+	expect(readdirSync(dir).map((f) => f.replace(/-\d{4}-.*\.csv$/, ''))).toEqual(
+		expect.arrayContaining(['compras', 'para-revisar', 'no-leidos']),
+	);
+	const key = keyFor({ sequential: 4521, series: '001002' });
+	expect(sheet('compras')).toEqual([
 		{
-			sheet: 'Compras',
-			row: {
-				Fecha: '2026-10-21',
-				'RUC proveedor': '1790016919001',
-				Proveedor: 'Distribuidora Andina S.A.',
-				Tipo: 'factura',
-				Número: '001-002-000004521',
-				'Clave de acceso': '2110202601179001691900120010020000045214829173519',
-				'Fecha de autorización': '2026-10-21T10:15:42.127-05:00',
-				Subtotal: 25,
-				IVA: 3,
-				Total: 28,
-			},
+			authorized: true,
+			estado: 'AUTORIZADO',
+			matches_file: true,
+			fecha_emision: '2026-10-21',
+			tipo: 'factura',
+			numero: '001-002-000004521',
+			clave_acceso: key,
+			emisor_ruc: '1790016919001',
+			emisor_razon_social: 'Distribuidora Andina S.A.',
+			comprador_identificacion: '1713175071',
+			base_iva_15: 20,
+			base_iva_5: null,
+			base_iva_otra_tarifa: null,
+			base_iva_0: 5,
+			base_no_objeto_iva: null,
+			base_exento_iva: null,
+			iva: 3,
+			ice: 0,
+			importe_total: 28,
+			retenido_renta: null,
+			retenido_iva: null,
+			retenido_isd: null,
+			fecha_autorizacion: '2026-10-21T10:15:42.127-05:00',
+			file_name: 'factura-001-002-000004521.xml',
+			sri_messages: '',
+			warnings: '',
 		},
 	]);
-	expect(env.calls()).toHaveLength(1);
+	const review = sheet('para-revisar');
+	expect(review).toHaveLength(1);
+	expect(review[0]).toMatchObject({
+		file_name: 'factura-001-002-000004521 (reenviada).xml',
+		authorized: true,
+		matches_file: false,
+		importe_total: 28,
+	});
+	expect(review[0].warnings).toContain(
+		'File "factura-001-002-000004521 (reenviada).xml" is not the receipt the SRI authorized for this access key: infoFactura.importeTotal is 33.75 in the file, 28 at the SRI.',
+	);
+	expect(sheet('no-leidos')).toEqual([
+		{
+			error:
+				'[item 2] File "respuesta-recepcion.xml": is not an SRI receipt: its root element is "RespuestaRecepcionComprobante", and it holds no authorization (an element such as "autorizacion" or "Authorization" with a "comprobante" or "numeroAutorizacion"), where a receipt has one of "factura", "liquidacionCompra", "notaCredito", "notaDebito", "guiaRemision", "comprobanteRetencion"',
+			item_index: 2,
+			file_name: 'respuesta-recepcion.xml',
+		},
+	]);
+	expect(env.calls()).toHaveLength(2);
 });
 
-test('what is not booked reaches the bookkeeper with its reason: unknown to the SRI, not authorized, a test receipt, an SRI failure, a file that is no receipt', async () => {
+test('what is not booked reaches the bookkeeper with its reason: unknown to the SRI, not authorized, a test receipt, an SRI failure', async () => {
 	const unknown = keyFor({ scenario: 'unknown' });
 	const rejected = keyFor({ scenario: 'notAuthorized' });
 	const test = keyFor({ env: '1', sequential: 5 });
@@ -71,41 +125,33 @@ test('what is not booked reaches the bookkeeper with its reason: unknown to the 
 				receiptXml(rejected),
 				receiptXml(test),
 				receiptXml(fault),
-				'<pedido>no es un comprobante</pedido>',
 			]),
 		),
 	);
 	expect(result.error).toBeUndefined();
-	const booked = googleSheetsRows
-		.filter((r) => r.sheet === 'Compras')
-		.map((r) => r.row['Clave de acceso']);
-	expect(booked).toEqual([keyFor({ sequential: 9 })]);
-	const review = googleSheetsRows.filter((r) => r.sheet === 'Revisar').map((r) => r.row);
-	const byKey = Object.fromEntries(review.map((r) => [r['Clave de acceso'] || r.Archivo, r]));
-	// Not found at the SRI: the file's own figures, as Read XML read them.
+	expect(sheet('compras').map((r) => r.clave_acceso)).toEqual([keyFor({ sequential: 9 })]);
+	const review = sheet('para-revisar');
+	const byKey = Object.fromEntries(review.map((r) => [r.clave_acceso, r]));
+	// Not found at the SRI: nothing authorized to book, nothing to compare.
 	expect(byKey[unknown]).toMatchObject({
-		'Estado SRI': 'NO ENCONTRADO',
-		Proveedor: 'Distribuidora Andina S.A.',
-		Número: '001-001-000000123',
-		Total: 28,
+		authorized: false,
+		estado: null,
+		matches_file: null,
+		file_name: 'f2.xml',
 	});
 	expect(byKey[rejected]).toMatchObject({
-		'Estado SRI': 'NO AUTORIZADO',
-		Motivo: expect.stringContaining('ERROR EN DIFERENCIAS — The amounts do not add up'),
+		estado: 'NO AUTORIZADO',
+		sri_messages: expect.stringContaining('52 ERROR EN DIFERENCIAS'),
 	});
 	expect(byKey[test]).toMatchObject({
-		'Estado SRI': 'AUTORIZADO',
-		Motivo: expect.stringContaining("SRI's test environment"),
+		estado: 'AUTORIZADO',
+		warnings: expect.stringContaining("SRI's test environment"),
 	});
-	expect(byKey[fault]).toMatchObject({
-		'Estado SRI': 'ERROR',
-		Total: 28,
-		Motivo: expect.stringContaining(`Access key ${fault}: SRI answered with a SOAP fault`),
-	});
-	expect(byKey['f6.xml']).toMatchObject({
-		'Estado SRI': 'ERROR',
-		Total: '',
-		Motivo: expect.stringContaining('is not an SRI receipt: its root element is <pedido>'),
-	});
-	expect(review).toHaveLength(5);
+	// The SRI failed for one key: its error, naming the key, in the list.
+	const failed = review.filter((r) => r.error);
+	expect(failed.map((r) => r.error)).toEqual([
+		expect.stringContaining(`Access key ${fault}: SRI answered with a SOAP fault`),
+	]);
+	expect(review).toHaveLength(4);
+	expect(sheet('no-leidos')).toEqual([]);
 });

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { runsAsAiTool } from '../../shared/agent';
 import { CreatedLedger } from '../../shared/created';
 import { numberOption } from '../../shared/options';
+import { splitOutputs } from '../../shared/outputs';
 import { Semaphore } from '../../shared/rateLimit';
 import { route, type OperationTable } from '../../shared/router';
 import { receiptsClient, type ReceiptsContext } from '../transport';
@@ -9,7 +9,7 @@ import { requestTimeoutOption } from './common/output';
 import { parallelChecksOption } from './common/wait';
 import * as document from './document/Document.resource';
 import type { ReceiptsMap } from './node.type';
-import { byDecision, splitsByDecision } from './outputs';
+import { DECISION_OUTPUTS } from './outputs';
 import { receiptKinds } from './receiptKinds';
 import * as webhook from './webhook/Webhook.resource';
 
@@ -57,12 +57,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			checks: new Semaphore(settings.parallelChecks),
 		};
 	});
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	// Authorized and not-authorized receipts by different outputs, from version 3 (outputs.ts). An AI agent's
-	// tool has one output, which the agent reads whole: it sees every receipt with its state.
-	return splitsByDecision(this.getNode().typeVersion, resource, operation) &&
-		!runsAsAiTool.call(this)
-		? byDecision(outputs[0])
-		: outputs;
+	// Authorized and not-authorized receipts by different outputs, from version 3 (outputs.ts).
+	return splitOutputs.call(this, DECISION_OUTPUTS, outputs);
 }

@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { readerOutputs, splitOutputs } from '../../shared/outputs';
 import { route, type OperationTable } from '../../shared/router';
 import { publicServiceContext, type PublicServiceContext } from '../../shared/soap';
 import { MAX_ANSWER_BYTES, SAT } from '../domain/service';
@@ -8,9 +9,17 @@ import type { SatMap } from './node.type';
 
 export const resources: OperationTable<SatMap, PublicServiceContext> = { cfdi, diot };
 
+/** From version 2, Read CFDI XML has two outputs: Read, and Not Read (a file that cannot be read, named). */
+export const READ_OUTPUTS = readerOutputs({ cfdi: ['readXml'] });
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// The execution's one client, its Request Timeout read from the operation's options where it has them.
-	return await route.call(this, resources, () =>
-		publicServiceContext.call(this, SAT, resources, MAX_ANSWER_BYTES),
+	const outputs = await route.call(
+		this,
+		resources,
+		() => publicServiceContext.call(this, SAT, resources, MAX_ANSWER_BYTES),
+		// Version 2: a file that cannot be read is an item (Not Read), never the whole node's failure.
+		{ notReadAsItems: this.getNode().typeVersion >= READ_OUTPUTS.fromVersion },
 	);
+	return splitOutputs.call(this, READ_OUTPUTS, outputs);
 }

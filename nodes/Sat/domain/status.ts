@@ -116,3 +116,21 @@ export function readStatus(uuid: string, result: ConsultaResult): StatusReading 
 		},
 	};
 }
+
+/**
+ * What the SAT's answer flags for a bookkeeper, beyond `valid`: a Vigente CFDI whose issuer asked to cancel it,
+ * the cancellation still in process (`EstatusCancelacion` "En proceso"). Such a CFDI is cancelled once the receiver
+ * accepts, or lets the deadline pass without answering (the SAT then says "Plazo vencido"; Código Fiscal de la
+ * Federación, art. 29-A, and the SAT's rules on cancellation with acceptance): it must not be booked as if it stood.
+ */
+export function statusWarnings(fields: IDataObject): string[] {
+	const pending =
+		fields.valid === true &&
+		typeof fields.estatus_cancelacion === 'string' &&
+		/^en proceso$/i.test(fields.estatus_cancelacion.trim());
+	return pending
+		? [
+				"The issuer asked the SAT to cancel this CFDI and the cancellation is in process (EstatusCancelacion: En proceso): it is Vigente today, but it is cancelled once the receiver accepts or lets the deadline pass (Plazo vencido). Do not book it before the cancellation is settled: ask the issuer, or answer the request in the SAT's portal.",
+			]
+		: [];
+}

@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { readerOutputs, splitOutputs } from '../../shared/outputs';
 import { route, type OperationTable } from '../../shared/router';
 import { publicServiceContext, type PublicServiceContext } from '../../shared/soap';
 import { MAX_ANSWER_BYTES } from '../domain/answer';
@@ -9,9 +10,17 @@ import * as receipt from './receipt/Receipt.resource';
 
 export const resources: OperationTable<SriMap, PublicServiceContext> = { receipt, monthlyAnnex };
 
+/** From version 2, Read XML has two outputs: Read, and Not Read (a file that cannot be read, named). */
+export const READ_OUTPUTS = readerOutputs({ receipt: ['readXml'] });
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// The execution's one client, its Request Timeout read from the operation's options where it has them.
-	return await route.call(this, resources, () =>
-		publicServiceContext.call(this, SRI, resources, MAX_ANSWER_BYTES),
+	const outputs = await route.call(
+		this,
+		resources,
+		() => publicServiceContext.call(this, SRI, resources, MAX_ANSWER_BYTES),
+		// Version 2: a file that cannot be read is an item (Not Read), never the whole node's failure.
+		{ notReadAsItems: this.getNode().typeVersion >= READ_OUTPUTS.fromVersion },
 	);
+	return splitOutputs.call(this, READ_OUTPUTS, outputs);
 }

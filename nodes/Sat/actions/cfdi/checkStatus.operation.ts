@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { itemError, reword } from '../../../shared/errors';
+import { itemError, reword, upstreamError, upstreamProblem } from '../../../shared/errors';
 import type { OperationResult } from '../../../shared/router';
 import { ask, type PublicServiceContext } from '../../../shared/soap';
 import { Checker } from '../../../shared/validate';
@@ -11,7 +11,7 @@ import {
 	type ExpressionInput,
 } from '../../domain/expression';
 import { consultaAddress, consultaQuestion, SAT } from '../../domain/service';
-import { readStatus } from '../../domain/status';
+import { readStatus, statusWarnings } from '../../domain/status';
 import { parallelRequestsOption, requestTimeoutOption, serviceAddressOption } from './options';
 import { cfdiOutput } from './output';
 import { cfdiSourceFields, readCfdiInput } from './xmlInput';
@@ -182,7 +182,9 @@ export async function execute(
 	const check = new Checker();
 	const input = cfdi ? cfdi.reading.expression : fieldsInput.call(this, i, check);
 
-	if (cfdi && input.uuid === '')
+	const upstream = cfdi ? undefined : upstreamError(this.getInputData()[i]?.json);
+	if (upstream && input.uuid === '') check.fail(labels.uuid, upstreamProblem(upstream));
+	else if (cfdi && input.uuid === '')
 		check.fail(
 			`${cfdi.field}`,
 			'the CFDI has no stamp (TimbreFiscalDigital with its UUID): the SAT only knows stamped CFDIs, so there is nothing to ask',
@@ -235,5 +237,90 @@ export async function execute(
 		);
 
 	const json: IDataObject = { ...reading.fields, expresion_impresa: expression };
-	return cfdi ? cfdiOutput(cfdi, json) : { ...json, warnings: check.warnings };
+	const warnings = statusWarnings(reading.fields);
+	if (this.getNode().typeVersion < 2)
+		return cfdi
+			? cfdiOutput(cfdi, json, { warnings })
+			: { ...json, warnings: [...warnings, ...check.warnings] };
+	// Version 2: whether the SAT confirmed the figures of the CFDI at hand (its file, or Read CFDI XML's output).
+	if (cfdi)
+		return cfdiOutput(cfdi, json, {
+			file: {
+				matches_file: reading.fields.found === true ? true : null,
+				file_name: cfdi.fileName ?? null,
+			},
+			warnings,
+		});
+	const against = againstCfdi(input, this.getInputData()[i]?.json ?? {});
+	if (against?.differences.length)
+		warnings.push(
+			`The SAT was asked about other figures than the input item's CFDI${against.name ? ` (${against.name})` : ''}: ${against.differences.join('; ')}. Its answer is not about that CFDI: take UUID, RFCs and Total from it.`,
+		);
+	return {
+		...json,
+		...(against
+			? {
+					matches_file: against.differences.length
+						? false
+						: reading.fields.found === true
+							? true
+							: null,
+				}
+			: {}),
+		warnings: [...warnings, ...check.warnings],
+	};
+}
+
+/**
+ * The figures asked about (Input → Fields) against the CFDI the input item carries as Read CFDI XML output it
+ * (`uuid`, `emisor.rfc`, `receptor.rfc`, `total`): what differs, in words; undefined when the item carries none.
+ */
+function againstCfdi(
+	input: ExpressionInput,
+	json: IDataObject,
+): { name?: string; differences: string[] } | undefined {
+	const party = (value: unknown) =>
+		value && typeof value === 'object' ? (value as IDataObject).rfc : undefined;
+	const own = {
+		uuid: json.uuid,
+		issuerRfc: party(json.emisor),
+		receiverRfc: party(json.receptor),
+		total: json.total,
+	};
+	if (
+		typeof own.uuid !== 'string' ||
+		typeof own.issuerRfc !== 'string' ||
+		typeof own.receiverRfc !== 'string' ||
+		typeof own.total !== 'number'
+	)
+		return undefined;
+	const text = (v: unknown) =>
+		String(v ?? '')
+			.trim()
+			.toUpperCase();
+	const differences: string[] = [];
+	const compare = (label: string, asked: unknown, inCfdi: unknown, same: boolean) => {
+		if (!same)
+			differences.push(
+				`${label} ${JSON.stringify(String(asked ?? ''))} asked, ${JSON.stringify(String(inCfdi))} in the CFDI`,
+			);
+	};
+	compare(LABELS.fields.uuid, input.uuid, own.uuid, text(input.uuid) === text(own.uuid));
+	compare(
+		LABELS.fields.issuerRfc,
+		input.issuerRfc,
+		own.issuerRfc,
+		text(input.issuerRfc) === text(own.issuerRfc),
+	);
+	compare(
+		LABELS.fields.receiverRfc,
+		input.receiverRfc,
+		own.receiverRfc,
+		text(input.receiverRfc) === text(own.receiverRfc),
+	);
+	compare(LABELS.fields.total, input.total, own.total, Number(input.total) === own.total);
+	return {
+		name: typeof json.file_name === 'string' ? `"${json.file_name}"` : undefined,
+		differences,
+	};
 }

@@ -4,12 +4,25 @@ import type { CfdiInput } from './xmlInput';
 /**
  * What both operations output for a CFDI read from its XML: `status` (Check CFDI Status's fields, none for Read
  * CFDI XML) first, then the summary, `conceptos`, `comprobante` and `warnings` — the same for both, so Check CFDI
- * Status given a file says what Read CFDI XML says about it. The input item's files go along (a workflow can
+ * Status given a file says what Read CFDI XML says about it (`extra.warnings`, what the SAT's answer flags, come
+ * first). `extra.file`: what version 2 says of the file (`file_name`, `matches_file`). The input item's files go along (a workflow can
  * still write or mail the XML after this node).
  */
-export function cfdiOutput(cfdi: CfdiInput, status: IDataObject = {}): INodeExecutionData[] {
-	const { summary, conceptos, comprobante, warnings } = cfdi.reading;
-	const json: IDataObject = { ...status, ...summary, conceptos, comprobante, warnings };
+export function cfdiOutput(
+	cfdi: CfdiInput,
+	status: IDataObject = {},
+	extra: { file?: IDataObject; warnings?: string[] } = {},
+): INodeExecutionData[] {
+	const { summary, conceptos, comprobante } = cfdi.reading;
+	const warnings = [...(extra.warnings ?? []), ...cfdi.reading.warnings];
+	const json: IDataObject = {
+		...status,
+		...(extra.file ?? {}),
+		...summary,
+		conceptos,
+		comprobante,
+		warnings,
+	};
 	return [{ json, ...(cfdi.binary ? { binary: cfdi.binary } : {}) }];
 }
 

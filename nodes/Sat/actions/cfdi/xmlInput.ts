@@ -1,6 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { itemError } from '../../../shared/errors';
+import { addFacts, itemError } from '../../../shared/errors';
 import { Checker } from '../../../shared/validate';
 import { XmlError } from '../../../shared/xml';
 import { readXmlSource, xmlSourceFields } from '../../../shared/xmlSource';
@@ -20,8 +20,10 @@ export const cfdiSourceFields = (show?: Record<string, string[]>): INodeProperti
 /** The CFDI of item `i`, read, with the name of the field it came from and the item's files. */
 export interface CfdiInput {
 	reading: CfdiReading;
-	/** How messages name where the XML came from: `Input Binary Field "data"` or `XML`. */
+	/** How messages name where the XML came from: `File "factura.xml"`, `Input Binary Field "data"` or `XML`. */
 	field: string;
+	/** The file's name as it arrived (a binary file that has one). */
+	fileName?: string;
 	/** The input item's binary data, passed on with the output. */
 	binary?: Record<string, IBinaryData>;
 }
@@ -29,7 +31,9 @@ export interface CfdiInput {
 /**
  * Reads the CFDI of item `i` from the binary field or the text the form names. Nothing is sent anywhere.
  * Throws an error that names the item's field and says what is wrong: no such binary field, empty, not XML
- * (with line and column), refused by the XML reader (a DTD, an entity, too large, too deep), or not a CFDI.
+ * (with line and column), refused by the XML reader (a DTD, an entity, too large, too deep), or not a CFDI — a
+ * problem of the item's input (errors.ts `notRead`, with the file's name), so Read CFDI XML of version 2 sends
+ * it to Not Read.
  */
 export async function readCfdiInput(
 	this: IExecuteFunctions,
@@ -39,18 +43,24 @@ export async function readCfdiInput(
 	const node = this.getNode();
 	const item = this.getInputData()[i];
 	const check = new Checker();
-	const { data, field } = await readXmlSource.call(
+	const { data, field, fileName } = await readXmlSource.call(
 		this,
 		i,
 		{ maxBytes: MAX_CFDI_BYTES, why: ', which no CFDI is' },
 		check,
 	);
 	const description = `${consequence} Give the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not its PDF, a ZIP or an acknowledgment.`;
-	check.throwIfFailed(node, i, description);
+	const notRead = { notRead: fileName ? { file_name: fileName } : {} };
+	try {
+		check.throwIfFailed(node, i, description);
+	} catch (error) {
+		throw addFacts(error, notRead);
+	}
 	try {
 		return {
 			reading: readCfdi(data as Buffer | string, { maxBytes: MAX_CFDI_BYTES }),
 			field,
+			fileName,
 			binary: item?.binary,
 		};
 	} catch (error) {
@@ -61,6 +71,6 @@ export async function readCfdiInput(
 			error instanceof XmlError
 				? `is not XML the package can read: ${error.message}`
 				: error.message;
-		throw itemError(node, i, `${field}: ${problem}`, description);
+		throw addFacts(itemError(node, i, `${field}: ${problem}`, description), notRead);
 	}
 }

@@ -1,12 +1,5 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { itemError } from '../../../shared/errors';
+import type { INodeProperties } from 'n8n-workflow';
 import { concurrencyOption } from '../../../shared/router';
-import type { Presented } from '../../domain/result';
 
 /**
  * Options → Parallel Requests of Check Authorization: 2 at a time by default. The SRI asks callers not to
@@ -60,39 +53,6 @@ export const binaryFieldOption: INodeProperties = {
 	default: 'data',
 	description: 'The name of the output binary field to put the XML file in',
 };
-
-/**
- * The item to output: the JSON and, when asked (`options`: the item's Options), the XML as `<clave_acceso>.xml`.
- */
-export async function withXmlFile(
-	this: IExecuteFunctions,
-	i: number,
-	presented: Presented,
-	options: IDataObject,
-): Promise<INodeExecutionData[]> {
-	const item: INodeExecutionData = { json: presented.json };
-	if (options.attachXml === false || presented.xml === undefined) return [item];
-	const raw = options.binaryPropertyName ?? 'data';
-	const field = typeof raw === 'string' ? raw.trim() : '';
-	if (!field)
-		throw itemError(
-			this.getNode(),
-			i,
-			'Options → Put XML in Field: must name a binary field, e.g. data',
-			'Name the output binary field, or turn Options → Attach XML File off.',
-		);
-	// The file is named after the key only when it is one (49 digits): a file's own claveAcceso may hold anything.
-	const key = presented.json.clave_acceso;
-	const name = typeof key === 'string' && /^\d{49}$/.test(key) ? key : 'comprobante';
-	item.binary = {
-		[field]: await this.helpers.prepareBinaryData(
-			typeof presented.xml === 'string' ? Buffer.from(presented.xml, 'utf8') : presented.xml,
-			`${name}.xml`,
-			'application/xml',
-		),
-	};
-	return [item];
-}
 
 /** What the errors of Check Authorization's input add: the SRI was not asked. */
 export const NOT_ASKED =
