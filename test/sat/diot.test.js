@@ -239,6 +239,42 @@ const concepto = (importe, traslados = [], extra = {}) => ({
 });
 const iva = (base, tasa, importe) => ({ base, tasa, importe });
 
+describe("version 2's Read CFDI XML: a row per concepto, each with its CFDI's file", () => {
+	/** The chain with the SAT node at version 2 before the DIOT (Read CFDI XML's first output: Read). */
+	const v2 = (items) => {
+		const workflow = chain(items, diotParameters());
+		for (const n of workflow.nodes)
+			if (n.name !== 'DIOT' && n.type === workflow.nodes.at(-1)?.type) n.typeVersion = 2;
+		return workflow;
+	};
+
+	test('the rows of one CFDI are that CFDI once: the same file as one item per CFDI, no duplicate named', async () => {
+		const expected = handComputed(PERIOD);
+		const result = await env.engine.run(v2(monthItems()));
+		expect(result.error).toBeUndefined();
+		// More items than files reach the DIOT: the month's CFDIs have several conceptos.
+		expect(result.output('Read CFDI XML').length).toBeGreaterThan(receivedMonth(PERIOD).length);
+		const [out] = result.output('DIOT');
+		expect(fileText(out).split('\n')).toEqual(expected.lines);
+		const json = /** @type {any} */ (out.json);
+		expect(json.warnings.filter((w) => w.includes('duplicate'))).toHaveLength(
+			Object.values(expected.leftOut).filter((why) => why.includes('duplicate')).length,
+		);
+		expect(json.problems).toEqual([]);
+	});
+
+	test('a second copy of a file, read into rows, is still a duplicate', async () => {
+		const items = monthItems();
+		const first = receivedMonth(PERIOD)[0];
+		items.push(fileItem(first.xml, { fileName: `copy-${first.fileName}` }));
+		const result = await env.engine.run(v2(items));
+		const json = /** @type {any} */ (result.output('DIOT')[0].json);
+		const about = json.warnings.filter((w) => w.includes(first.uuid) && w.includes('duplicate'));
+		expect(about.length).toBeGreaterThan(0);
+		expect(fileText(result.output('DIOT')[0]).split('\n')).toEqual(handComputed(PERIOD).lines);
+	});
+});
+
 describe('input: the file, else the JSON Read CFDI XML outputs', () => {
 	test("Read CFDI XML's JSON without the files gives the same DIOT (a cancelled CFDI is left out by Check CFDI Status's estado on the item)", async () => {
 		const files = receivedMonth(PERIOD);
@@ -401,7 +437,7 @@ describe('bad input: a clear error and no file', () => {
 		);
 		const description = String(error?.description);
 		expect(description).toContain(
-			'[item 2] binary field "data": it is not a CFDI: its root element is <factura>',
+			'[item 2] binary field "data": it is not a CFDI: its root element is \"factura\"',
 		);
 		expect(description).toContain(
 			'[item 3] is a concepto row of Read CFDI XML (One Item per Concepto)',

@@ -1,4 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { clock } from '../../../shared/clock';
 import { itemLabel } from '../../../shared/errors';
@@ -306,7 +307,7 @@ function chooser(
 /** Why an item's JSON is not a CFDI the DIOT reads, in words that follow "it is". */
 function notACfdi(json: IDataObject, field: string, binaries: string[]): string {
 	if (json.concepto_numero !== undefined)
-		return 'a concepto row of Read CFDI XML (One Item per Concepto): turn that option off, so that each item is one CFDI';
+		return 'a concepto row of Read CFDI XML (One Item per Concepto) without its file: keep the file on the rows (version 2 does) or turn that option off, so that each item is one CFDI';
 	if (json.estado !== undefined || json.expresion_impresa !== undefined)
 		return "Check CFDI Status's answer without the CFDI: use its Input CFDI XML, so that the CFDI comes with the answer";
 	return `not a CFDI: it has no binary field "${field}"${binaries.length ? ` (it has ${binaries.map((b) => `"${b}"`).join(', ')}: set Input Binary Field)` : ''} and no CFDI as JSON (comprobante, as Read CFDI XML outputs it)`;
@@ -362,7 +363,19 @@ async function readItem(
 					found: typeof json.found === 'boolean' ? json.found : undefined,
 				}
 			: undefined;
-	return { index: i, cfdi, status };
+	return { index: i, cfdi, status, file: fileIdentity(item.binary?.[field]) };
+}
+
+/**
+ * Which file a binary is: its stored file (n8n's binary store, `id`), or its name and content when n8n keeps it
+ * in memory. The rows of One Item per Concepto each carry their CFDI's file, the same one (build.ts).
+ */
+function fileIdentity(binary: IBinaryData | undefined): string | undefined {
+	if (!binary) return undefined;
+	if (binary.id) return `id:${binary.id}`;
+	return `${binary.fileName ?? ''}:${createHash('sha256')
+		.update(binary.data ?? '')
+		.digest('hex')}`;
 }
 
 /**

@@ -38,6 +38,12 @@ export interface DiotInput {
 	cfdi: CfdiFacts;
 	/** Check CFDI Status's answer carried by the item, when it is about this CFDI. */
 	status?: { estado?: string; found?: boolean };
+	/**
+	 * Which file the CFDI was read from (the stored file, or its name and content): items that carry the same file
+	 * — the rows of Read CFDI XML's One Item per Concepto, each with its CFDI's file — are that CFDI once, not
+	 * duplicates of it.
+	 */
+	file?: string;
 }
 
 /** What the bookkeeper chose for the supplier of one item (the form's per-item values, checked). */
@@ -119,20 +125,27 @@ export function buildDiot(inputs: readonly DiotInput[], settings: DiotSettings):
 		(problem ? problems : warnings).push([input.index, `${label(input)}: left out, ${why}`]);
 	};
 
-	// One CFDI per UUID: the same file downloaded twice counts once.
+	// One CFDI per UUID: the same CFDI downloaded twice counts once. Items carrying the very same file (the rows of
+	// One Item per Concepto, each with its CFDI's file) are that CFDI once, and say nothing.
 	const byUuid = new Map<string, DiotInput>();
+	const filesOf = new Map<string, Set<string>>();
 	const unique: DiotInput[] = [];
 	for (const input of inputs) {
 		const { uuid } = input.cfdi;
 		const first = uuid === undefined ? undefined : byUuid.get(uuid);
+		const files = uuid === undefined ? undefined : filesOf.get(uuid);
 		if (uuid === undefined)
 			leave(
 				input,
 				'it has no stamp (TimbreFiscalDigital): it is not a valid CFDI until the SAT stamps it',
 			);
-		else if (first) leave(input, `a duplicate of ${itemLabel(first.index)} (the same UUID)`);
-		else {
+		else if (input.file !== undefined && files?.has(input.file)) continue;
+		else if (first) {
+			if (input.file !== undefined) files?.add(input.file);
+			leave(input, `a duplicate of ${itemLabel(first.index)} (the same UUID)`);
+		} else {
 			byUuid.set(uuid, input);
+			filesOf.set(uuid, new Set(input.file === undefined ? [] : [input.file]));
 			unique.push(input);
 		}
 	}
