@@ -437,7 +437,7 @@ describe('bad input: a clear error and no file', () => {
 		);
 		const description = String(error?.description);
 		expect(description).toContain(
-			'[item 2] binary field "data": it is not a CFDI: its root element is \"factura\"',
+			'[item 2] binary field "data": it is not a CFDI: its root element is "factura"',
 		);
 		expect(description).toContain(
 			'[item 3] is a concepto row of Read CFDI XML (One Item per Concepto)',
