@@ -871,3 +871,16 @@ export function toJson(element: XmlElement, options: ToJsonOptions = {}): XmlJso
 	}
 	return values.get(element) as XmlJson;
 }
+
+/**
+ * Text as XML writes it, in character data or an attribute: `&`, `<`, `>`, `"` and `'` as entities. The one
+ * escaping of every XML the package writes (SOAP questions, the SRI's authorization file, the ATS).
+ */
+export function xmlEscape(text: string): string {
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&apos;');
+}

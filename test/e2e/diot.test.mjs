@@ -156,7 +156,7 @@ describe('SAT (Mexico) → Build DIOT File in real n8n', () => {
 		const error = run.data.resultData.error;
 		assert.match(
 			String(error?.message),
-			/^No DIOT was built: \[item 2\] binary field "data": it is not a CFDI: its root element is <factura>/,
+			/^No DIOT was built: \[item 2\] binary field "data": it is not a CFDI: its root element is "factura" without a namespace/,
 		);
 		assert.equal(nodeOutput(run, 'DIOT').length, 0);
 	});

@@ -1,5 +1,6 @@
 import { checkRfc } from '../../shared/tax/rfc';
 import { trimEnd } from '../../shared/text';
+import { xmlEscape } from '../../shared/xml';
 
 /**
  * The `expresionImpresa` the SAT's status service (`ConsultaCFDIService`, operation `Consulta`) is asked with:
@@ -102,16 +103,6 @@ export function expressionProblems(input: ExpressionInput): ExpressionCheck {
 			});
 	}
 	return check;
-}
-
-/** `&`, `<`, `>`, `"` and `'` as XML entities. */
-export function xmlEscape(text: string): string {
-	return text
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, '&apos;');
 }
 
 /** The integer part without leading zeros ("0" stays) and the decimals as given. */

@@ -1,7 +1,6 @@
 import type { PublicService, SoapQuestion } from '../../shared/soap';
 import { serviceAddress } from '../../shared/soap';
-import { child, type XmlElement } from '../../shared/xml';
-import { xmlEscape } from './expression';
+import { child, xmlEscape, type XmlElement } from '../../shared/xml';
 import type { ConsultaResult } from './status';
 
 /**

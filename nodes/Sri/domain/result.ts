@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { explainMessage } from '../../shared/sri/sriMessages';
-import type { XmlElement } from '../../shared/xml';
+import { xmlEscape, type XmlElement } from '../../shared/xml';
 import {
 	chooseEntry,
 	isoDateTime,
@@ -50,10 +50,8 @@ function receiptOf(comprobante: string | XmlElement, fallbackDate?: string): Rec
  * (a `]]>` inside it, which CDATA cannot hold, is split across two sections).
  */
 export function authorizationFile(entry: AuthorizationEntry, receiptXml: string): string {
-	const escape = (s: string) =>
-		s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 	const field = (name: string, value: string | undefined) =>
-		value === undefined ? '' : `<${name}>${escape(value)}</${name}>`;
+		value === undefined ? '' : `<${name}>${xmlEscape(value)}</${name}>`;
 	return (
 		'<?xml version="1.0" encoding="UTF-8"?>\n<autorizacion>' +
 		field('estado', entry.estado) +

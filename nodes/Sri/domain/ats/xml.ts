@@ -6,6 +6,8 @@
  * were set in; a field the sequence does not name is a bug, and throws.
  */
 
+import { xmlEscape } from '../../../shared/xml';
+
 /** A value of the annex: text, repeated text, an element with children, or repeated elements. */
 type XmlValue = string | string[] | XmlRecord | XmlRecord[];
 
@@ -138,15 +140,10 @@ export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 	ventaEst: ['codEstab', 'ventasEstab', 'ivaComp'],
 };
 
-/** Text as XML character data: `&`, `<`, `>` escaped. */
-function escapeText(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 function write(name: string, value: XmlValue, depth: number, out: string[]): void {
 	const indent = '\t'.repeat(depth);
 	if (typeof value === 'string') {
-		out.push(`${indent}<${name}>${escapeText(value)}</${name}>`);
+		out.push(`${indent}<${name}>${xmlEscape(value)}</${name}>`);
 		return;
 	}
 	if (Array.isArray(value)) {
