@@ -39,7 +39,8 @@ export async function askAll({ url, headers, bodies, parallel, connection }) {
 					const chunks = [];
 					response.on('data', (chunk) => chunks.push(chunk));
 					response.on('end', () => {
-						statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
+						const status = String(response.statusCode);
+						statuses[status] = (statuses[status] ?? 0) + 1;
 						resolve(Buffer.concat(chunks));
 					});
 					response.on('error', reject);

@@ -171,6 +171,8 @@ export function publicServiceCases(sb, sim) {
 			{
 				id: `bPub${s.id}Http`,
 				kind: 'http',
+				parallel: undefined,
+				connection: undefined,
 				label: 'HTTP Request, all at once (its default) + XML node',
 				workflow: rowsWorkflow(
 					`bPub${s.id}Http`,
