@@ -122,6 +122,11 @@ export class Semaphore {
 
 	constructor(readonly max: number) {}
 
+	/** How many tasks wait for a place. */
+	get waiting(): number {
+		return this.queue.length;
+	}
+
 	async run<T>(task: () => Promise<T>): Promise<T> {
 		if (this.active >= this.max) await new Promise<void>((resolve) => this.queue.push(resolve));
 		else this.active++;

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { FEWER_INPUT_ITEMS, KeptBudget } from './budget';
+import { clock } from './clock';
 import type { CreatedLedger } from './created';
 import { addFacts, factsOf, itemLabel, recoveryOf, withoutTags } from './errors';
 import { numberOption } from './options';
@@ -110,6 +111,20 @@ export interface AggregateModule<Ctx> {
 	narrow?: string;
 }
 
+/**
+ * Resolves once the event loop has polled for I/O at least once. The place an answer frees goes to a request
+ * waiting for it, which n8n's HTTP helper sends on a new connection: the request reaches the wire only when the
+ * event loop polls that connection, after whatever runs meanwhile. Waiting here, the item that got the answer
+ * reads it (and its worker prepares the next item: n8n evaluates each expression in an isolate, about a
+ * millisecond each) after that, while the next request is in flight, instead of before it leaves. Two turns of
+ * n8n's sleep (the package's only timer): the event loop polls between any two. Measured (`npm run bench`, the
+ * public services): 300 SAT checks at Parallel Requests 2 took 3.67 s instead of 5.99 s (the latency floor: 3 s).
+ */
+async function untilPolled(): Promise<void> {
+	await clock.sleep(0);
+	await clock.sleep(0);
+}
+
 /** Refused by the gate: the run stopped before this item's request had its place, so it was not sent. */
 class NotSent extends Error {}
 
@@ -128,10 +143,15 @@ class Gate implements RequestGate {
 	}
 
 	async run<T>(send: () => Promise<T>): Promise<T> {
-		return await this.places.run(async () => {
+		let handedOn = false;
+		const answer = await this.places.run(async () => {
 			if (this.stopping()) throw new NotSent('not sent: the run stopped');
-			return await send();
+			const sent = await send();
+			handedOn = this.places.waiting > 0;
+			return sent;
 		});
+		if (handedOn) await untilPolled();
+		return answer;
 	}
 }
 

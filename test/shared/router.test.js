@@ -88,3 +88,82 @@ describe('every write has a validate', () => {
 		expect(unchecked).toEqual([]);
 	});
 });
+
+/**
+ * An operation that `overlaps` keeps Parallel Requests requests in flight with twice as many items under way: when an
+ * answer frees a place, the request waiting for it must leave before the item that got the answer reads it. n8n's
+ * HTTP helper opens a new connection per request, which the event loop writes only when it next polls, so the read
+ * (and the next item's preparation) waits until the event loop has polled once after the next request was sent.
+ */
+describe('an operation that overlaps', () => {
+	const { route } = builtModule('nodes/shared/router');
+
+	/** The router run over `count` items with Parallel Requests 1, and what happened in which order. */
+	async function run(count) {
+		/** @type {string[]} */
+		const events = [];
+		/** @type {{ run<T>(send: () => Promise<T>): Promise<T> } | undefined} */
+		let gate;
+		const operation = {
+			kind: 'read',
+			overlaps: true,
+			description: [],
+			/** @param {unknown} _ctx @param {number} i */
+			async execute(_ctx, i) {
+				const answer = await /** @type {NonNullable<typeof gate>} */ (gate).run(async () => {
+					events.push(`sent ${i}`);
+					// What runs once the event loop has polled after this request was sent (its connection written).
+					setImmediate(() => events.push(`polled after ${i} was sent`));
+					await new Promise((resolve) => setTimeout(resolve, 5));
+					return i;
+				});
+				events.push(`read ${answer}`);
+				return { i: answer };
+			},
+		};
+		const self = {
+			getInputData: () => Array.from({ length: count }, (_, i) => ({ json: { i } })),
+			/** @param {string} name @param {number} _i @param {unknown} fallback */
+			getNodeParameter: (name, _i, fallback) =>
+				/** @type {Record<string, unknown>} */ ({
+					resource: 'thing',
+					operation: 'check',
+					'options.parallelRequests': 1,
+				})[name] ?? fallback,
+			getNode: () => ({ name: 'Check', type: 'check', typeVersion: 1, parameters: {} }),
+			continueOnFail: () => false,
+		};
+		const context = () => ({
+			api: {
+				scrub: (/** @type {unknown} */ value) => value,
+				keepSecret: () => undefined,
+				throttle: (/** @type {typeof gate} */ g) => {
+					gate = g ?? gate;
+				},
+			},
+		});
+		const [out] = await route.call(self, { thing: { check: operation } }, context);
+		return { events, out };
+	}
+
+	test('the next request leaves before an answer is read; the output keeps the input order', async () => {
+		const { events, out } = await run(4);
+		expect(out.map((/** @type {{ json: unknown }} */ item) => item.json)).toEqual([
+			{ i: 0 },
+			{ i: 1 },
+			{ i: 2 },
+			{ i: 3 },
+		]);
+		for (let i = 0; i < 3; i++)
+			expect(events.indexOf(`polled after ${i + 1} was sent`)).toBeLessThan(
+				events.indexOf(`read ${i}`),
+			);
+		// One request in flight at a time: each is sent after the one before it was answered.
+		expect(events.filter((e) => e.startsWith('sent'))).toEqual([
+			'sent 0',
+			'sent 1',
+			'sent 2',
+			'sent 3',
+		]);
+	});
+});
