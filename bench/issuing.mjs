@@ -4,6 +4,7 @@
 // - n8n's HTTP Request node paced the way a careful user paces writes: batches of P items every LATENCY_MS,
 // against the floor N × LATENCY_MS / P (P requests always in flight, nothing else). Every run must create each
 // receipt exactly once: a doubled or missing receipt fails the benchmark.
+import { fileURLToPath } from 'node:url';
 import { parseCliJson } from '../scripts/n8n/boot.mjs';
 import { node, retentionFromItem, rowsWorkflow } from '../scripts/n8n/workflow.mjs';
 
@@ -132,4 +133,22 @@ ${rows.join('\n')}
 
 Target: ≤ 1.25× the floor with Parallel Requests = ${PARALLEL}.
 `;
+}
+
+// `node bench/issuing.mjs`: this section alone (BENCH_RUNS runs, 3 by default), printed.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	const { benchSandbox } = await import('./setup.mjs');
+	const { sb, sim } = await benchSandbox('bench-issuing');
+	try {
+		process.stdout.write(
+			await benchParallelIssuing({
+				sb,
+				sim,
+				log: (m) => process.stderr.write(`[bench] ${m}\n`),
+				runs: Number(process.env.BENCH_RUNS ?? 3),
+			}),
+		);
+	} finally {
+		await sim.stop();
+	}
 }
