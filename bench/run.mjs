@@ -19,7 +19,7 @@ import { chain, node, partnersGetById, rowsWorkflow } from '../scripts/n8n/workf
 import { benchAts } from './ats.mjs';
 import { METHOD_HISTORY } from './history.mjs';
 import { benchItems } from './items.mjs';
-import { benchMemory } from './memory.mjs';
+import { benchMemory, benchMemoryInN8n } from './memory.mjs';
 import { benchParallelIssuing } from './issuing.mjs';
 import { benchPublicServices } from './public-services.mjs';
 import { benchSandbox, HEADER_AUTH } from './setup.mjs';
@@ -164,6 +164,8 @@ for (let i = 0; i < RUNS; i++) {
 		loadTimes[key].push(r.ms);
 	}
 }
+// What n8n holds for the SAT node's largest outputs, against what the memory budget counts.
+const memoryN8nSection = await benchMemoryInN8n({ sb, log, runs: RUNS });
 await sim.stop();
 const memorySection = benchMemory();
 
@@ -213,6 +215,7 @@ ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.tot
 
 ${webhooks.markdown}
 ${memorySection}
+${memoryN8nSection}
 ${await benchDiot({ sb, log, runs: RUNS })}
 ${xmlSection}
 ${await benchAts({ sb, log, runs: RUNS })}
