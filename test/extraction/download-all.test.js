@@ -134,7 +134,7 @@ describe('Download All', () => {
 		expect(result.error?.description).toMatch(/expects a "documents" list in the job record/);
 	});
 
-	test('files n8n keeps in memory count against the 128 MB one run may keep: 9 MB PDFs stop at the one that would pass it, before the next download', async () => {
+	test('files n8n keeps in memory count against the 512 MB one run may keep: 9 MB PDFs stop at the one that would pass it, before the next download', async () => {
 		const job = env.sim.seedJob({ status: 'COMPLETED', documents: 30 });
 		env.server.fail({
 			service: 'extraction',
@@ -153,16 +153,16 @@ describe('Download All', () => {
 			formats: 'PDF',
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] Download All: this run would keep more than 128 MB in memory',
+			'[item 0] Download All: this run would keep more than 512 MB in memory',
 		);
 		expect(result.error?.description).toMatch(
 			/nothing more was read\. Download one format only, extract a shorter period, or download part of the documents with Download Document; or let n8n keep files outside memory \(its binary data mode 'filesystem'/,
 		);
 		// In memory n8n keeps a file as base64 (12 MB for 9 MB), counted as n8n holds it (budget.ts): the file
-		// after the last that fits passes 128 MB.
+		// after the last that fits passes 512 MB.
 		const base64 = Buffer.alloc(9 * 1024 * 1024).toString('base64');
 		const fits = Math.floor(
-			(128 * 1024 * 1024) / binaryKeptSize({ data: base64, mimeType: 'application/pdf' }),
+			(512 * 1024 * 1024) / binaryKeptSize({ data: base64, mimeType: 'application/pdf' }),
 		);
 		expect(downloads()).toHaveLength(fits + 1);
 	}, 60000);

@@ -219,39 +219,39 @@ describe('secrets a service echoes stay out of the run', () => {
 	});
 });
 
-describe('a run keeps at most 128 MB in memory', () => {
+describe('a run keeps at most 512 MB in memory', () => {
 	const MB = 1024 * 1024;
 	// What the budget counts for one 12 MB page (budget.ts keptSize: the objects as n8n holds them, not the JSON
-	// text), and so how many pages fit in 128 MB: the next one passes the limit.
+	// text), and so how many pages fit in 512 MB: the next one passes the limit.
 	const perPage = () => keptSize(env.partners.endlessPage(1, 12 * MB).products);
-	const fit = () => Math.floor((128 * MB) / perPage());
+	const fit = () => Math.floor((512 * MB) / perPage());
 
-	test('Plan → Get Many (Return All) against a service that answers 12 MB pages forever: stopped before the 128 MB are passed, saying how to read less', async () => {
+	test('Plan → Get Many (Return All) against a service that answers 12 MB pages forever: stopped before the 512 MB are passed, saying how to read less', async () => {
 		env.partners.endlessPagesOf = 12 * MB;
 		const { result, heapGrowth, rssGrowth } = await withMemoryPeak(() =>
 			env.run({ resource: 'plan', operation: 'getMany', returnAll: true }),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Plan → Get Many: this run would keep more than 128 MB in memory',
+			'[item 0] Plan → Get Many: this run would keep more than 512 MB in memory',
 		);
 		expect(result.error?.description).toMatch(
-			/^One run of a node keeps at most 128 MB and 100,000 items in memory, all its input items together, .* nothing more was read\. Read fewer plans: use Filters → Search, or turn off Return All and set a Limit\.$/,
+			/^One run of a node keeps at most 512 MB and 100,000 items in memory, all its input items together, .* nothing more was read\. Read fewer plans: use Filters → Search, or turn off Return All and set a Limit\.$/,
 		);
-		// A 12 MB page counts about three times its text (what n8n holds of it): the page after the last that
+		// A 12 MB page counts many times its text (what n8n holds of it): the page after the last that
 		// fits passes the limit, and no page is asked after it.
 		expect(fit()).toBeLessThan(5);
 		const pages = env.calls().filter((c) => c.path === '/v1/products');
 		expect(pages).toHaveLength(fit() + 1);
 		expect(/** @type {any} */ (result.error).facts.kept).toMatchObject({
 			items: (fit() + 1) * 15,
-			limits: { bytes: 128 * MB, items: 100_000 },
+			limits: { bytes: 512 * MB, items: 100_000 },
 		});
 		// A generous guard, not a measurement: without the limit the same run reads 1,000 pages (12 GB).
 		expect(heapGrowth).toBeLessThan(768 * MB);
 		expect(rssGrowth).toBeLessThan(1024 * MB);
 	}, 60000);
 
-	test('many input items that each keep one 12 MB page (Limit 15): the item that would pass 128 MB fails, nothing is read after it', async () => {
+	test('many input items that each keep one 12 MB page (Limit 15): the item that would pass 512 MB fails, nothing is read after it', async () => {
 		env.partners.endlessPagesOf = 12 * MB;
 		const result = await env.run(
 			{
@@ -264,7 +264,7 @@ describe('a run keeps at most 128 MB in memory', () => {
 			Array.from({ length: 20 }, () => ({})),
 		);
 		expect(result.error?.message).toBe(
-			`[item ${fit()}] Plan → Get Many: this run would keep more than 128 MB in memory`,
+			`[item ${fit()}] Plan → Get Many: this run would keep more than 512 MB in memory`,
 		);
 		expect(env.calls().filter((c) => c.path === '/v1/products')).toHaveLength(fit() + 1);
 	}, 60000);
@@ -287,13 +287,13 @@ describe('a run keeps at most 128 MB in memory', () => {
 			Array.from(
 				{ length: 12 - fit() },
 				(_, k) =>
-					`[item ${fit() + k}] Plan → Get Many: this run would keep more than 128 MB in memory`,
+					`[item ${fit() + k}] Plan → Get Many: this run would keep more than 512 MB in memory`,
 			),
 		);
 		expect(out.filter((o) => o.json.uuid)).toHaveLength(fit() * 15);
 	}, 60000);
 
-	test('an operation that reads one answer per item (Client → Get Many): counted as each item’s output leaves, the item that would pass 128 MB fails', async () => {
+	test('an operation that reads one answer per item (Client → Get Many): counted as each item’s output leaves, the item that would pass 512 MB fails', async () => {
 		const clients = Array.from({ length: 12 }, (_, n) => ({
 			id: `c${n}`,
 			notes: 'x'.repeat(MB),
@@ -315,9 +315,9 @@ describe('a run keeps at most 128 MB in memory', () => {
 			Array.from({ length: 20 }, () => ({})),
 		);
 		// Counted as n8n holds each item's 12 clients of 1 MB (budget.ts keptSize).
-		const fits = Math.floor((128 * MB) / keptSize(clients));
+		const fits = Math.floor((512 * MB) / keptSize(clients));
 		expect(result.error?.message).toBe(
-			`[item ${fits}] Partners: this run would keep more than 128 MB in memory`,
+			`[item ${fits}] Partners: this run would keep more than 512 MB in memory`,
 		);
 		expect(result.error?.description).toMatch(
 			/nothing more was read\. Turn off Return All and set a Limit\.\n/,

@@ -242,7 +242,7 @@ test('One Item per Concepto: withheld taxes, one column per tax', async () => {
 
 test('the memory budget counts what n8n holds: a 4 MB CFDI read as 30,000 rows stops the run, saying why', async () => {
 	// 30,000 rows of short conceptos: 25 MB of JSON text, all the budget counted before (a 10 MB CFDI's 57 MB passed
-	// it while n8n took 840 MB); counted as n8n holds them (budget.ts keptSize), they pass 128 MB and the item fails.
+	// it while n8n took 840 MB); counted as n8n holds them (budget.ts keptSize), they pass 512 MB and the item fails.
 	const concepto = (n) =>
 		`<cfdi:Concepto ClaveProdServ="01010101" Cantidad="1" ClaveUnidad="H87" Descripcion="Art ${n}" ValorUnitario="1" Importe="1" ObjetoImp="01"/>\n`;
 	const xml = cfdiXml({ uuid: uuidWith('A000', 7) }).xml.replace(
@@ -256,9 +256,9 @@ test('the memory budget counts what n8n holds: a 4 MB CFDI read as 30,000 rows s
 		[{ xml: bigCfdi() }],
 	);
 	expect(result.error?.message).toBe(
-		'[item 0] SAT (Mexico): this run would keep more than 128 MB in memory',
+		'[item 0] SAT (Mexico): this run would keep more than 512 MB in memory',
 	);
 	expect(result.error?.description).toMatch(
-		/One run of a node keeps at most 128 MB .* Read fewer CFDIs per run .* passes the limit alone/,
+		/One run of a node keeps at most 512 MB .* Read fewer CFDIs per run .* passes the limit alone/,
 	);
 }, 60000);
