@@ -202,13 +202,17 @@ export async function benchDiot({ sb, log = () => {}, runs = 3, count = 5000 }) 
 	const n8n = await startSuiteN8n(sb);
 	const rows = [];
 	try {
-		for (const [id, what, cfdis] of [
-			['bDiotFiles', 'Read Files → Build DIOT File (each CFDI read from its file)', count],
-			[
-				'bDiotRead',
-				'Read Files → Read CFDI XML → Build DIOT File (from the files passed along)',
-				readCount,
-			],
+		for (const { id, what, cfdis } of [
+			{
+				id: 'bDiotFiles',
+				what: 'Read Files → Build DIOT File (each CFDI read from its file)',
+				cfdis: count,
+			},
+			{
+				id: 'bDiotRead',
+				what: 'Read Files → Read CFDI XML → Build DIOT File (from the files passed along)',
+				cfdis: readCount,
+			},
 		]) {
 			const ms = [];
 			const rss = [];
@@ -220,7 +224,11 @@ export async function benchDiot({ sb, log = () => {}, runs = 3, count = 5000 }) 
 				);
 				if (run.data.resultData.error)
 					throw new Error(`${id}: ${run.data.resultData.error.message}`);
-				const target = run.data.resultData.runData.Target[0];
+				const target = run.data.resultData.runData.Target?.[0];
+				if (!target)
+					throw new Error(
+						`${id}: the run has no Target node (nodes run: ${Object.keys(run.data.resultData.runData).join(', ')}; last: ${run.data.resultData.lastNodeExecuted})`,
+					);
 				ms.push(target.executionTime);
 				const read = run.data.resultData.runData['Read CFDI XML']?.[0];
 				if (read) readMs.push(read.executionTime);

@@ -164,8 +164,23 @@ for (let i = 0; i < RUNS; i++) {
 		loadTimes[key].push(r.ms);
 	}
 }
+/**
+ * A section that fails says so in BENCHMARKS.md, with its error, instead of losing the numbers of every other
+ * section of a run of half an hour.
+ */
+async function section(title, make) {
+	try {
+		return await make();
+	} catch (error) {
+		log(`${title}: ${error instanceof Error ? error.stack : String(error)}`);
+		return `## ${title}\n\nNot measured in this run: ${error instanceof Error ? error.message : String(error)}\n`;
+	}
+}
+
 // What n8n holds for the SAT node's largest outputs, against what the memory budget counts.
-const memoryN8nSection = await benchMemoryInN8n({ sb, log, runs: RUNS });
+const memoryN8nSection = await section('Memory in n8n', () =>
+	benchMemoryInN8n({ sb, log, runs: RUNS }),
+);
 await sim.stop();
 const memorySection = benchMemory();
 
@@ -216,9 +231,9 @@ ${getManyRows.map((r) => `| ${r.total} | ${r.pages} | ${r.ms} | ${((r.ms / r.tot
 ${webhooks.markdown}
 ${memorySection}
 ${memoryN8nSection}
-${await benchDiot({ sb, log, runs: RUNS })}
+${await section('DIOT', () => benchDiot({ sb, log, runs: RUNS }))}
 ${xmlSection}
-${await benchAts({ sb, log, runs: RUNS })}
+${await section('ATS', () => benchAts({ sb, log, runs: RUNS }))}
 ## Package
 
 Packed: ${(pack.size / 1024).toFixed(0)} kB (${pack.entryCount} files, ${(pack.unpackedSize / 1024).toFixed(0)} kB unpacked).
