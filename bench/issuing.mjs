@@ -137,18 +137,6 @@ Target: ≤ 1.25× the floor with Parallel Requests = ${PARALLEL}.
 
 // `node bench/issuing.mjs`: this section alone (BENCH_RUNS runs, 3 by default), printed.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const { benchSandbox } = await import('./setup.mjs');
-	const { sb, sim } = await benchSandbox('bench-issuing');
-	try {
-		process.stdout.write(
-			await benchParallelIssuing({
-				sb,
-				sim,
-				log: (m) => process.stderr.write(`[bench] ${m}\n`),
-				runs: Number(process.env.BENCH_RUNS ?? 3),
-			}),
-		);
-	} finally {
-		await sim.stop();
-	}
+	const { runSectionAlone } = await import('./setup.mjs');
+	await runSectionAlone('bench-issuing', benchParallelIssuing);
 }

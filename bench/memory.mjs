@@ -299,18 +299,7 @@ if (process.argv[1] === here) {
 	const at = process.argv.indexOf('--kind');
 	if (at > 0) process.stdout.write(JSON.stringify(measureKind(process.argv[at + 1])));
 	else if (process.argv.includes('--n8n')) {
-		const { benchSandbox } = await import('./setup.mjs');
-		const { sb, sim } = await benchSandbox('bench-memory');
-		try {
-			process.stdout.write(
-				await benchMemoryInN8n({
-					sb,
-					log: (m) => process.stderr.write(`[bench] ${m}\n`),
-					runs: Number(process.env.BENCH_RUNS ?? 3),
-				}),
-			);
-		} finally {
-			await sim.stop();
-		}
+		const { runSectionAlone } = await import('./setup.mjs');
+		await runSectionAlone('bench-memory', benchMemoryInN8n);
 	} else process.stdout.write(benchMemory());
 }

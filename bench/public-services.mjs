@@ -339,18 +339,6 @@ ${rows.join('\n')}`;
 
 // `node bench/public-services.mjs`: this section alone (BENCH_RUNS runs, 3 by default), printed.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const { benchSandbox } = await import('./setup.mjs');
-	const { sb, sim } = await benchSandbox('bench-public');
-	try {
-		process.stdout.write(
-			await benchPublicServices({
-				sb,
-				sim,
-				log: (m) => process.stderr.write(`[bench] ${m}\n`),
-				runs: Number(process.env.BENCH_RUNS ?? 3),
-			}),
-		);
-	} finally {
-		await sim.stop();
-	}
+	const { runSectionAlone } = await import('./setup.mjs');
+	await runSectionAlone('bench-public', benchPublicServices);
 }

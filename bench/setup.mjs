@@ -57,3 +57,25 @@ export async function benchSandbox(name) {
 	await sb.cli(['import:credentials', `--input=${file}`], { check: true });
 	return { sb, sim, token };
 }
+
+/**
+ * Runs one section of BENCHMARKS.md alone (`node bench/<section>.mjs`): a fresh sandbox `name`, the section given
+ * its sandbox, simulators, a log on stderr and BENCH_RUNS runs (3 by default); its markdown printed.
+ * @param {string} name
+ * @param {(o: { sb: any, sim: any, log: (m: string) => void, runs: number }) => Promise<string>} section
+ */
+export async function runSectionAlone(name, section) {
+	const { sb, sim } = await benchSandbox(name);
+	try {
+		process.stdout.write(
+			await section({
+				sb,
+				sim,
+				log: (m) => process.stderr.write(`[bench] ${m}\n`),
+				runs: Number(process.env.BENCH_RUNS ?? 3),
+			}),
+		);
+	} finally {
+		await sim.stop();
+	}
+}
