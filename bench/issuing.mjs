@@ -87,7 +87,7 @@ export async function benchParallelIssuing({ sb, sim, log, runs }) {
 	/** Case → the milliseconds of each round. @type {Record<string, number[]>} */
 	const times = Object.fromEntries(cases.map((c) => [c.id, []]));
 	const accounting = { doubled: 0, missing: 0 };
-	await sim.set('server.delayMs', LATENCY_MS); // every request to the simulators takes this long to answer
+	await sim.set('server.delayMs', LATENCY_MS); // every answer of the simulators leaves this long after its request arrived
 	try {
 		for (let round = 0; round < runs; round++) {
 			for (const c of cases) {

@@ -1,6 +1,6 @@
 // The least any client can do against a simulated service: POST the given bodies with node:http, keeping
 // `parallel` of them in flight all the time, reading each answer whole and nothing more. The physical latency floor
-// of bench/public-services.mjs: it pays what no client avoids (the simulator's own work, its timer's slack, the
+// of bench/public-services.mjs: it pays what no client avoids (its own requests, the simulator's timer slack, the
 // loopback), and nothing of n8n's.
 //
 //   node bench/minimal-client.mjs <job.json>   → prints { ms, statuses } as JSON

@@ -10,7 +10,7 @@
 // - the latency floor, N × LATENCY_MS / P: nothing but the waiting;
 // - the physical floor, measured in the same run: a plain node:http client (./minimal-client.mjs, on n8n's Node)
 //   POSTing the same envelopes to the same simulators, keeping P in flight and reading each answer whole. It pays
-//   what no client avoids (the simulator's own work, its timer's slack, the loopback). It runs twice: keeping its
+//   what no client avoids (its own requests, the simulator's timer slack, the loopback). It runs twice: keeping its
 //   connections open, and opening a new one per question, as n8n's HTTP helper does (it builds a new agent for
 //   every request), which no node can change.
 //
@@ -249,7 +249,7 @@ export async function benchPublicServices({ sb, sim, log, runs }) {
 	};
 
 	const sections = [];
-	await sim.set('server.delayMs', LATENCY_MS); // every question takes this long to answer
+	await sim.set('server.delayMs', LATENCY_MS); // every answer leaves this long after its question arrived
 	try {
 		for (const service of services) {
 			/** @type {Record<string, number[]>} */
@@ -271,12 +271,13 @@ export async function benchPublicServices({ sb, sim, log, runs }) {
 	}
 	return `## The public services at ${LATENCY_MS} ms per answer (${COUNT} questions each)
 
-The simulators take ${LATENCY_MS} ms to answer every question (a timer in their own process). Two floors for
-Parallel Requests = P, both with P questions in flight all the time:
+The simulators answer every question ${LATENCY_MS} ms after it arrived (a timer in their own process; their own work
+is counted in those ${LATENCY_MS} ms, as a real service's latency counts its work). Two floors for Parallel Requests = P,
+both with P questions in flight all the time:
 - the **latency floor**, ${COUNT} × ${LATENCY_MS} ms / P: nothing but the waiting;
 - the **physical floor**, measured: a plain node:http client (\`bench/minimal-client.mjs\`, on n8n's Node) POSTing the
-  same envelopes to the same simulators and reading each answer whole. It pays what no client avoids: the
-  simulator's own work, its timer's slack, the loopback. It runs keeping its connections open (the floor of the
+  same envelopes to the same simulators and reading each answer whole. It pays what no client avoids: its own
+  requests, the simulator's timer slack, the loopback. It runs keeping its connections open (the floor of the
   ratios), and again opening a new connection per question, as n8n's HTTP helper does for every node (a new agent
   per request): the difference is n8n's, not a node's.
 

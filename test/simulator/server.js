@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { spellingsOf } from './spellings';
 /** @import { IncomingHttpHeaders, Server } from 'node:http' */
 /** @import { AddressInfo } from 'node:net' */
@@ -206,7 +207,11 @@ export class SimulatorServer {
 	server;
 	/** @type {Server[]} */
 	extraServers = [];
-	/** Added to every answer, in milliseconds. */
+	/**
+	 * Every answer leaves this many milliseconds after its request arrived (0: as soon as it is ready). The
+	 * simulator's own work is counted in it, as a real service's latency counts the service's: a service that answers
+	 * in 20 ms answers 20 ms after the question, not 20 ms plus whatever its simulator spent on it.
+	 */
 	delayMs = 0;
 	port = 0;
 	/**
@@ -274,6 +279,7 @@ export class SimulatorServer {
 	/** @returns {Server} */
 	createListener() {
 		return createServer((req, res) => {
+			const arrivedAt = performance.now();
 			/** @type {Buffer[]} */
 			const chunks = [];
 			req.on('data', (c) => chunks.push(c));
@@ -287,6 +293,7 @@ export class SimulatorServer {
 					req.headers,
 					Buffer.concat(chunks),
 					origin,
+					arrivedAt,
 				).finally(() => this.inFlight--);
 				void answered
 					.then(
@@ -559,8 +566,27 @@ export class SimulatorServer {
 		};
 	}
 
+	/**
+	 * The answer to a request that arrived at `arrivedAt` (performance.now()), once `delayMs` have passed since.
+	 * @returns {Promise<SimResponse | 'reset'>}
+	 */
+	async handle(
+		method,
+		url,
+		headers,
+		raw,
+		origin = `http://127.0.0.1:${this.port}`,
+		arrivedAt = performance.now(),
+	) {
+		const answer = await this.answer(method, url, headers, raw, origin);
+		const left = arrivedAt + this.delayMs - performance.now();
+		// The control paths are the test's, not the service's: never late.
+		if (left > 0 && !url.startsWith('/_control/')) await new Promise((r) => setTimeout(r, left));
+		return answer;
+	}
+
 	/** @returns {Promise<SimResponse | 'reset'>} */
-	async handle(method, url, headers, raw, origin = `http://127.0.0.1:${this.port}`) {
+	async answer(method, url, headers, raw, origin) {
 		const parsed = new URL(url, 'http://sim');
 		const [, prefix, ...rest] = parsed.pathname.split('/');
 		const path = `/${rest.join('/')}`;
@@ -600,7 +626,6 @@ export class SimulatorServer {
 			origin,
 		};
 		this.requests.push(req);
-		if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
 		const fault = this.takeFault(req);
 		/** @type {FaultMode | undefined} */
 		const mode = fault
