@@ -327,6 +327,12 @@ function unlessAborted<T>(
 }
 
 /**
+ * Why an exchange's deadline timer stops: the exchange is over (nobody reads it, see exchange). One Error for
+ * all: n8n's sleep rejects with the abort's reason, made an Error when it is not one.
+ */
+const EXCHANGE_OVER = new Error('the exchange is over');
+
+/**
  * Sends `options` once with `send` and reads the whole answer within `limits` (see the top of this file).
  * Resolves with any status, 3xx included; rejects with an HttpFailure (`network`, `deadline`, `cancelled`,
  * `too-large`) when no complete answer arrived.
@@ -354,7 +360,9 @@ export async function exchange(
 		complete = true;
 		return answer;
 	} finally {
-		over.abort();
+		// With a reason made once: without one, abort() builds a DOMException (a stack trace) at the end of every
+		// exchange, on the way from one answer to the next request.
+		over.abort(EXCHANGE_OVER);
 		// An exchange that ends without its whole answer (too large, cut, broken) aborts the request, so its
 		// connection is closed instead of left waiting for a body nobody reads.
 		if (!complete) deadline.abort();
