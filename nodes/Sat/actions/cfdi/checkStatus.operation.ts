@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { itemError, reword, upstreamError, upstreamProblem } from '../../../shared/errors';
+import { itemParameter } from '../../../shared/parameters';
 import type { OperationResult } from '../../../shared/router';
 import { ask, type PublicServiceContext } from '../../../shared/soap';
 import { Checker } from '../../../shared/validate';
@@ -147,7 +148,7 @@ const LABELS: Record<'fields' | 'xml', Record<keyof ExpressionInput, string>> = 
 /** The expression's inputs from the form (Input: Fields); a CFDI Version that is none goes to `check`. */
 function fieldsInput(this: IExecuteFunctions, i: number, check: Checker): ExpressionInput {
 	const text = (name: string) => {
-		const value = this.getNodeParameter(name, i, '');
+		const value = itemParameter.call(this, name, i, '');
 		return typeof value === 'number' ? value : String(value ?? '').trim();
 	};
 	const version = this.getNodeParameter('cfdiVersion', i, '4.0');

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { itemError, reword, upstreamError, upstreamProblem } from '../../../shared/errors';
+import { itemParameter } from '../../../shared/parameters';
 import type { OperationResult } from '../../../shared/router';
 import { ask, type PublicServiceContext } from '../../../shared/soap';
 import { Checker } from '../../../shared/validate';
@@ -117,7 +118,7 @@ export async function execute(
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const file =
 		this.getNode().typeVersion >= 2 ? await fileOnItem.call(this, i, options) : undefined;
-	let key = normalizeKey(this.getNodeParameter('accessKey', i, ''));
+	let key = normalizeKey(itemParameter.call(this, 'accessKey', i, ''));
 	const own = file && !('problem' in file.read) ? file.read.json.clave_acceso : undefined;
 	if ((key === '' || key === undefined || key === null) && typeof own === 'string') key = own;
 	const check = new Checker();
