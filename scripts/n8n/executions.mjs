@@ -64,7 +64,9 @@ export function executionsClient(url, headers) {
 		},
 		/**
 		 * Waits until execution `id` has ended; resolves with it, data included. Checks without the data every
-		 * 100 ms (a run's data can be megabytes), then reads it once.
+		 * 100 ms (a run's data can be megabytes), then reads it. n8n 2.41.1 may mark a run ended before its data is
+		 * stored (seen on a loaded machine with a run of 2.7 MB: its data read back with no node in it): an ended
+		 * run with neither a node nor an error is read again until its data is there.
 		 */
 		async finished(id, { timeoutMs = 120_000 } = {}) {
 			const deadline = Date.now() + timeoutMs;
@@ -72,8 +74,12 @@ export function executionsClient(url, headers) {
 				const res = await fetch(`${url}/api/v1/executions/${id}`, { headers });
 				if (res.status === 200) {
 					const execution = /** @type {Execution} */ (await res.json());
-					if (execution.stoppedAt && execution.status !== 'running' && execution.status !== 'new')
-						return await get(id);
+					if (execution.stoppedAt && execution.status !== 'running' && execution.status !== 'new') {
+						const whole = await get(id);
+						const result = whole.data?.resultData;
+						if (result?.error || Object.keys(result?.runData ?? {}).length) return whole;
+						if (Date.now() > deadline) return whole;
+					}
 				}
 				if (Date.now() > deadline)
 					throw new Error(`execution ${id} did not end within ${timeoutMs} ms`);
