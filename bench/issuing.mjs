@@ -121,7 +121,7 @@ export async function benchParallelIssuing({ sb, sim, log, runs }) {
 	});
 	return `## Receipts: issuing a batch in parallel (${RECEIPTS} retentions, ${LATENCY_MS} ms per issue)
 
-The simulator takes ${LATENCY_MS} ms to answer each issue request. The floor keeps ${PARALLEL} requests in flight all the time:
+The simulator answers each issue request ${LATENCY_MS} ms after it arrived (its own work counted in them). The floor keeps ${PARALLEL} requests in flight all the time:
 ${RECEIPTS} × ${LATENCY_MS} ms / ${PARALLEL} = ${s(floorMs)} s. The HTTP Request node is paced as a careful user paces writes
 (Options → Batching: ${PARALLEL} items every ${LATENCY_MS} ms; by default it would fire all ${RECEIPTS} at once). Median of ${runs}
 run(s); every run created each receipt exactly once (doubled: ${accounting.doubled}, missing: ${accounting.missing}).
