@@ -130,7 +130,8 @@ class NotSent extends Error {}
 
 /**
  * At most `limit` requests in flight, first come first served; a request whose place comes once `stopping()`
- * (an item of the run failed) is not sent (NotSent).
+ * (an item of the run failed) is not sent (NotSent), and the place of a request that failed is held until its
+ * failure is known.
  */
 class Gate implements RequestGate {
 	private readonly places: Semaphore;
@@ -144,11 +145,22 @@ class Gate implements RequestGate {
 
 	async run<T>(send: () => Promise<T>): Promise<T> {
 		let handedOn = false;
-		const answer = await this.places.run(async () => {
-			if (this.stopping()) throw new NotSent('not sent: the run stopped');
-			const sent = await send();
-			handedOn = this.places.waiting > 0;
-			return sent;
+		const answer = await new Promise<T>((resolve, reject) => {
+			void this.places.run(async () => {
+				if (this.stopping()) return reject(new NotSent('not sent: the run stopped'));
+				let sent: T;
+				try {
+					sent = await send();
+				} catch (error) {
+					reject(error);
+					// A failed request may stop the run: its place is held until the failure has reached the router
+					// (it travels in microtasks, and a timer's turn comes after them), so no item is sent after it.
+					if (this.places.waiting > 0) await clock.sleep(0);
+					return;
+				}
+				handedOn = this.places.waiting > 0;
+				resolve(sent);
+			});
 		});
 		if (handedOn) await untilPolled();
 		return answer;

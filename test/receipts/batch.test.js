@@ -158,23 +158,31 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 	});
 
 	test('a refusal mid-batch: no new item starts, the ones in flight finish, and the error lists every receipt created and the items not sent', async () => {
-		env.server.delayMs = 20;
-		// The 4th issue request is refused (400): its receipt is not created.
+		// The 4th issue request is refused (400) at once: its receipt is not created. The others take 300 ms, so the
+		// refusal is seen while items 0–4 are all in flight, whatever the machine's load (a timing bound on how many
+		// answers came before it would not hold on a busy machine).
+		const slow = {
+			service: 'receipts',
+			method: 'POST',
+			mode: /** @type {const} */ ('slow'),
+			delayMs: 300,
+		};
+		env.server.fail({ ...slow, times: 3 });
 		env.server.fail({
 			service: 'receipts',
 			method: 'POST',
 			mode: 'status',
 			status: 400,
 			body: { message: 'RUC del emisor no habilitado' },
-			skip: 3,
 			times: 1,
 		});
+		env.server.fail({ ...slow, times: 100 });
 		const result = await issueRows(30, { parallelRequests: 5 });
 		const posts = env.calls().filter((c) => c.method === 'POST');
 		const created = [...env.receipts.receipts.values()];
-		// Item 4 failed while at most 4 others were in flight; nothing after them was sent.
-		expect(posts.length).toBeLessThanOrEqual(9);
-		expect(created).toHaveLength(posts.length - 1);
+		// No item started after the refusal; the four in flight finished and their receipts exist.
+		expect(posts).toHaveLength(5);
+		expect(created).toHaveLength(4);
 		expect(result.error?.message).toMatch(
 			/^\[item 3\] Receipts rejected the request: RUC del emisor no habilitado/,
 		);
