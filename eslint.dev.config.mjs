@@ -23,9 +23,14 @@ export default [
 		},
 	},
 	{ files: ['test/**/*.js'], languageOptions: { globals: { ...globals.jest } } },
-	// CommonJS files read by tools (gulp, jest) and the benchmark's test-only trigger.
+	// CommonJS files read by tools (gulp, jest) and the benchmark's test-only trigger and caller.
 	{
-		files: ['gulpfile.js', 'jest.config.js', 'bench/trivial-trigger/**/*.js'],
+		files: [
+			'gulpfile.js',
+			'jest.config.js',
+			'bench/trivial-trigger/**/*.js',
+			'bench/trivial-caller/**/*.js',
+		],
 		languageOptions: { sourceType: 'commonjs' },
 	},
 ];

@@ -12,13 +12,16 @@
 //   POSTing the same envelopes to the same simulators, keeping P in flight and reading each answer whole. It pays
 //   what no client avoids (its own requests, the simulator's timer slack, the loopback). It runs twice: keeping its
 //   connections open, and opening a new one per question, as n8n's HTTP helper does (it builds a new agent for
-//   every request), which no node can change.
+//   every request), which no node can change;
+// - the node floor, measured in the same run: a trivial community node (./trivial-caller/, loaded beside the
+//   package) that awaits n8n's HTTP helper for each question, P in flight, and does nothing else. What the package
+//   spends beyond it is the package's own.
 //
 // `node bench/public-services.mjs` prints this section alone (BENCH_RUNS runs, 3 by default). To look inside the
 // n8n process: BENCH_PUBLIC_CASES=bPubSri1,bPubSat1 (the cases to run) and BENCH_N8N_NODE_OPTIONS='--cpu-prof
 // --cpu-prof-dir=/tmp/prof' (given to every `n8n execute`).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +38,11 @@ const LATENCY_MS = Number(process.env.BENCH_PUBLIC_LATENCY_MS ?? 20);
 const PARALLEL = [1, 2];
 const ONLY = process.env.BENCH_PUBLIC_CASES?.split(',').filter(Boolean);
 const N8N_NODE_OPTIONS = process.env.BENCH_N8N_NODE_OPTIONS;
+const TRIVIAL_CALLER_DIR = fileURLToPath(new URL('./trivial-caller', import.meta.url));
+
+/** The trivial caller (./trivial-caller/) POSTing `envelope` (its `{{ $json.<field> }}` filled from each item). */
+const trivialCaller = (url, soapAction, envelope, parallelRequests) =>
+	node('Target', 'CUSTOM.trivialCaller', { url, soapAction, envelope, parallelRequests });
 
 /** n8n's HTTP Request node POSTing a SOAP envelope; the answer comes out as text in `data`. */
 export const soapPost = (url, soapAction, envelope, options = {}) =>
@@ -149,6 +157,17 @@ export function publicServiceCases(sb, sim) {
 				{ id: `bPub${s.id}Ka${p}`, kind: 'client', parallel: p, connection: 'keep-alive' },
 				{ id: `bPub${s.id}New${p}`, kind: 'client', parallel: p, connection: 'new' },
 				{
+					id: `bPub${s.id}Node${p}`,
+					kind: 'trivial',
+					parallel: p,
+					workflow: rowsWorkflow(
+						`bPub${s.id}Node${p}`,
+						COUNT,
+						row,
+						trivialCaller(s.url, s.soapAction, s.envelope, p),
+					),
+				},
+				{
 					id: `bPub${s.id}${p}`,
 					kind: 'package',
 					parallel: p,
@@ -231,10 +250,18 @@ async function plainClient(request, parallel, connection) {
 export async function benchPublicServices({ sb, sim, log, runs }) {
 	const services = publicServiceCases(sb, sim);
 	await sb.importWorkflows(services.flatMap((s) => s.cases.flatMap((c) => c.workflow ?? [])));
+	// The package and the trivial caller as custom extensions of the same n8n, for every case: one folder holding
+	// links to both (every custom folder is n8n's package "CUSTOM", so a second folder would replace the first).
+	const extensionsDir = join(sb.opts.userFolder, 'bench-public-extensions');
+	rmSync(extensionsDir, { recursive: true, force: true });
+	mkdirSync(extensionsDir, { recursive: true });
+	symlinkSync(sb.opts.extensionsDir, join(extensionsDir, 'package'));
+	symlinkSync(TRIVIAL_CALLER_DIR, join(extensionsDir, 'trivial-caller'));
 
 	/** The time of the run's measured nodes (Target, and Xml when there is one), and the items out. */
 	const execute = async (id) => {
 		const r = await sb.cli(['execute', `--id=${id}`, '--rawOutput'], {
+			extensionsDir,
 			timeoutMs: 600_000,
 			...(N8N_NODE_OPTIONS ? { env: { NODE_OPTIONS: N8N_NODE_OPTIONS } } : {}),
 		});
@@ -272,19 +299,23 @@ export async function benchPublicServices({ sb, sim, log, runs }) {
 	return `## The public services at ${LATENCY_MS} ms per answer (${COUNT} questions each)
 
 The simulators answer every question ${LATENCY_MS} ms after it arrived (a timer in their own process; their own work
-is counted in those ${LATENCY_MS} ms, as a real service's latency counts its work). Two floors for Parallel Requests = P,
-both with P questions in flight all the time:
+is counted in those ${LATENCY_MS} ms, as a real service's latency counts its work). Three floors for Parallel Requests =
+P, each with P questions in flight all the time:
 - the **latency floor**, ${COUNT} × ${LATENCY_MS} ms / P: nothing but the waiting;
 - the **physical floor**, measured: a plain node:http client (\`bench/minimal-client.mjs\`, on n8n's Node) POSTing the
   same envelopes to the same simulators and reading each answer whole. It pays what no client avoids: its own
   requests, the simulator's timer slack, the loopback. It runs keeping its connections open (the floor of the
   ratios), and again opening a new connection per question, as n8n's HTTP helper does for every node (a new agent
-  per request): the difference is n8n's, not a node's.
+  per request): the difference is n8n's, not a node's;
+- the **node floor**, measured: a trivial community node (\`bench/trivial-caller/\`, loaded beside the package, never
+  shipped) that awaits n8n's HTTP helper for each question and does nothing else — no expression, no parsing, no
+  file. It pays what every node that waits for its answers pays in n8n; what the package spends beyond it is its own.
 
 Beside them, what a user wires without the package: n8n's HTTP Request node, then its XML node reading the answers
 into JSON (the time of both nodes) — paced as the package keeps its pace (Options → Batching: P items every
 ${LATENCY_MS} ms, which paces the starts and does not wait for answers), and all at once (its default; the SRI and the
-SAT ask callers not to). Median of ${runs} run(s), each n8n case in a fresh \`n8n execute\`; every run gave ${COUNT}
+SAT ask callers not to). ${runs} round(s), each measuring every case back to back, each n8n case in a fresh \`n8n
+execute\`; seconds are medians, a ratio to a measured floor the median of the rounds' ratios. Every run gave ${COUNT}
 items (every answer of the plain client was 200).
 
 ${sections.join('\n\n')}
@@ -293,10 +324,13 @@ Targets: ≤ 1.15× the latency floor with Parallel Requests = 1 and ≤ 1.25× 
 `;
 }
 
-/** A service's table: each P's floors, then the package and HTTP Request against them; all at once last. */
+/**
+ * A service's table: each P's floors, then the package and HTTP Request against them; all at once last. Seconds are
+ * medians; a ratio to a measured floor is the median of the rounds' ratios (every round measures each case back to
+ * back), so a slow spell of the machine touches both sides of a ratio alike.
+ */
 function table(service, times) {
 	const s = (ms) => (ms / 1000).toFixed(2);
-	const x = (ms, floor) => (floor ? `${(ms / floor).toFixed(2)}×` : '—');
 	const at = (kind, p, connection) =>
 		service.cases.find(
 			(c) =>
@@ -304,37 +338,47 @@ function table(service, times) {
 				c.parallel === p &&
 				(connection === undefined || c.connection === connection),
 		);
-	const measured = (c) => (c ? median(times[c.id]) : undefined);
 	const rows = [];
 	for (const p of PARALLEL) {
 		const latency = (COUNT * LATENCY_MS) / p;
-		const physical = measured(at('client', p, 'keep-alive'));
-		const fresh = measured(at('client', p, 'new'));
-		const row = (label, ms, bold = false) =>
-			ms === undefined
-				? []
-				: [
-						`| ${label} | ${s(ms)} | ${bold ? `**${x(ms, latency)}**` : x(ms, latency)} | ${bold && physical ? `**${x(ms, physical)}**` : x(ms, physical)} |`,
-					];
+		const physical = at('client', p, 'keep-alive');
+		const trivial = at('trivial', p);
+		/** `c`'s ratio to a measured floor (the median of the rounds'), or to the latency floor. */
+		const x = (c, floor) => {
+			if (!c || !floor) return '—';
+			if (typeof floor === 'number') return `${(median(times[c.id]) / floor).toFixed(2)}×`;
+			return `${median(times[c.id].map((ms, round) => ms / times[floor.id][round])).toFixed(2)}×`;
+		};
+		const b = (text, bold) => (bold && text !== '—' ? `**${text}**` : text);
+		const row = (label, c, bold = false) =>
+			c
+				? [
+						`| ${label} | ${s(median(times[c.id]))} | ${b(x(c, latency), bold)} | ${b(x(c, physical), bold)} | ${b(x(c, trivial), bold)} |`,
+					]
+				: [];
+		const ours = at('package', p);
+		const paced = at('http', p);
 		rows.push(
-			...row(`latency floor, ${p} in flight`, latency),
+			`| latency floor, ${p} in flight | ${s(latency)} | 1.00× | — | — |`,
 			...row(`physical floor: plain node:http client, ${p} in flight, connections kept`, physical),
 			...row(
 				`plain node:http client, ${p} in flight, a new connection per question (n8n's helper's way)`,
-				fresh,
+				at('client', p, 'new'),
 			),
+			...row(
+				`node floor: trivial community node, ${p} in flight, awaiting n8n's HTTP helper and nothing else`,
+				trivial,
+			),
+			...row(ours?.label, ours, true),
+			...row(paced?.label, paced),
 		);
-		const ours = at('package', p);
-		if (ours) rows.push(...row(ours.label, measured(ours), true));
-		const paced = at('http', p);
-		if (paced) rows.push(...row(paced.label, measured(paced)));
 	}
 	const all = service.cases.find((c) => c.kind === 'http' && !c.parallel);
-	if (all) rows.push(`| ${all.label} | ${s(median(times[all.id]))} | — | — |`);
+	if (all) rows.push(`| ${all.label} | ${s(median(times[all.id]))} | — | — | — |`);
 	return `### ${service.title}
 
-| | seconds | vs. latency floor | vs. physical floor |
-|---|---|---|---|
+| | seconds | vs. latency floor | vs. physical floor | vs. node floor |
+|---|---|---|---|---|
 ${rows.join('\n')}`;
 }
 
