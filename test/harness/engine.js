@@ -43,20 +43,34 @@ export function built(path, exportName) {
 	return new mod[exportName]();
 }
 
-class ManualTrigger {
-	description = /** @type {INodeTypeDescription} */ (
+/**
+ * A stand-in node's description: `fields` over what every stand-in shares (version 1, no description or defaults, a
+ * transform with one input and one output, no properties), typed as n8n's.
+ * @param {Partial<INodeTypeDescription> & { displayName: string, name: string }} fields
+ * @returns {INodeTypeDescription}
+ */
+export function standIn(fields) {
+	return /** @type {INodeTypeDescription} */ (
 		/** @type {unknown} */ ({
-			displayName: 'Manual Trigger',
-			name: 'manualTrigger',
-			group: ['trigger'],
 			version: 1,
 			description: '',
 			defaults: {},
-			inputs: [],
+			group: ['transform'],
+			inputs: ['main'],
 			outputs: ['main'],
 			properties: [],
+			...fields,
 		})
 	);
+}
+
+class ManualTrigger {
+	description = standIn({
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		inputs: [],
+	});
 
 	async trigger() {
 		return {};
@@ -72,19 +86,12 @@ class ManualTrigger {
 }
 
 class Code {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Code',
-			name: 'code',
-			group: ['transform'],
-			version: [1, 2],
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '' }],
-		})
-	);
+	description = standIn({
+		displayName: 'Code',
+		name: 'code',
+		version: [1, 2],
+		properties: [{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '' }],
+	});
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -112,19 +119,13 @@ class Code {
  * "equals" or a boolean "is true" / "is false"; items that pass go to the first output, the others to the second.
  */
 class If {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'If',
-			name: 'if',
-			group: ['transform'],
-			version: [1, 2],
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main', 'main'],
-			properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
-		})
-	);
+	description = standIn({
+		displayName: 'If',
+		name: 'if',
+		version: [1, 2],
+		outputs: ['main', 'main'],
+		properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
+	});
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -160,19 +161,10 @@ class If {
 
 /** n8n's No Operation node: passes its items on. */
 class NoOp {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'No Operation',
-			name: 'noOp',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [],
-		})
-	);
+	description = standIn({
+		displayName: 'No Operation',
+		name: 'noOp',
+	});
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -185,21 +177,15 @@ class NoOp {
 
 /** n8n's Stop and Error node (error message): stops the run with the message of its first item. */
 class StopAndError {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Stop and Error',
-			name: 'stopAndError',
-			group: ['input'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: [],
-			properties: [
-				{ displayName: 'Error Message', name: 'errorMessage', type: 'string', default: '' },
-			],
-		})
-	);
+	description = standIn({
+		displayName: 'Stop and Error',
+		name: 'stopAndError',
+		group: ['input'],
+		outputs: [],
+		properties: [
+			{ displayName: 'Error Message', name: 'errorMessage', type: 'string', default: '' },
+		],
+	});
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -214,19 +200,14 @@ class StopAndError {
  * n8n's Sticky Note: a note on the canvas, never run.
  */
 class StickyNote {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Sticky Note',
-			name: 'stickyNote',
-			group: ['input'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: [],
-			outputs: [],
-			properties: [{ displayName: 'Content', name: 'content', type: 'string', default: '' }],
-		})
-	);
+	description = standIn({
+		displayName: 'Sticky Note',
+		name: 'stickyNote',
+		group: ['input'],
+		inputs: [],
+		outputs: [],
+		properties: [{ displayName: 'Content', name: 'content', type: 'string', default: '' }],
+	});
 }
 
 /**
@@ -234,19 +215,13 @@ class StickyNote {
  * never starts (it would need a mailbox).
  */
 class EmailReadImap {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Email Trigger (IMAP)',
-			name: 'emailReadImap',
-			group: ['trigger'],
-			version: [2, 2.1],
-			description: '',
-			defaults: {},
-			inputs: [],
-			outputs: ['main'],
-			properties: [],
-		})
-	);
+	description = standIn({
+		displayName: 'Email Trigger (IMAP)',
+		name: 'emailReadImap',
+		group: ['trigger'],
+		version: [2, 2.1],
+		inputs: [],
+	});
 
 	/** @returns {Promise<ITriggerResponse | undefined>} */
 	async trigger() {
@@ -285,35 +260,29 @@ async function csvFile(items) {
 }
 
 class ConvertToFile {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Convert to File',
-			name: 'convertToFile',
-			group: ['input'],
-			version: [1, 1.1],
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [
-				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'csv' },
-				{ displayName: 'Text Input Field', name: 'sourceProperty', type: 'string', default: '' },
-				{
-					displayName: 'Put Output File in Field',
-					name: 'binaryPropertyName',
-					type: 'string',
-					default: 'data',
-				},
-				{
-					displayName: 'Options',
-					name: 'options',
-					type: 'collection',
-					default: {},
-					options: [{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' }],
-				},
-			],
-		})
-	);
+	description = standIn({
+		displayName: 'Convert to File',
+		name: 'convertToFile',
+		group: ['input'],
+		version: [1, 1.1],
+		properties: [
+			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'csv' },
+			{ displayName: 'Text Input Field', name: 'sourceProperty', type: 'string', default: '' },
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				default: {},
+				options: [{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' }],
+			},
+		],
+	});
 
 	/**
 	 * @this {IExecuteFunctions}
@@ -349,29 +318,21 @@ class ConvertToFile {
  * `fileName` (the examples' folder, replaced by the test with a temporary one).
  */
 class ReadWriteFile {
-	description = /** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Read/Write Files from Disk',
-			name: 'readWriteFile',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [
-				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
-				{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
-				{
-					displayName: 'Data Property Name',
-					name: 'dataPropertyName',
-					type: 'string',
-					default: 'data',
-				},
-				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
-			],
-		})
-	);
+	description = standIn({
+		displayName: 'Read/Write Files from Disk',
+		name: 'readWriteFile',
+		properties: [
+			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
+			{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
+			{
+				displayName: 'Data Property Name',
+				name: 'dataPropertyName',
+				type: 'string',
+				default: 'data',
+			},
+			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+		],
+	});
 
 	/**
 	 * @this {IExecuteFunctions}

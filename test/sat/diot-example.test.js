@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-/** @import { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow' */
+/** @import { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
-import { built, Engine, fixture } from '../harness/engine';
+import { built, Engine, fixture, standIn } from '../harness/engine';
 import { handComputed, lastPeriod, receivedMonth, uuidOf } from '../simulator/received';
 import { SatSimulator } from '../simulator/sat';
 import { SimulatorServer } from '../simulator/server';
@@ -17,19 +17,12 @@ import { SimulatorServer } from '../simulator/server';
 
 /** A stand-in's description: the parameters it reads. */
 const describeNode = (name, properties) =>
-	/** @type {INodeTypeDescription} */ (
-		/** @type {unknown} */ ({
-			displayName: name,
-			name,
-			group: ['transform'],
-			version: [1, 1.1],
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: properties.map((p) => ({ displayName: p, name: p, type: 'string', default: '' })),
-		})
-	);
+	standIn({
+		displayName: name,
+		name,
+		version: [1, 1.1],
+		properties: properties.map((p) => ({ displayName: p, name: p, type: 'string', default: '' })),
+	});
 
 /** n8n's Read/Write Files from Disk: read a `<folder>/*.xml` selector (by name order), or write a binary field. */
 class ReadWriteFile {

@@ -1,5 +1,5 @@
-/** @import { IExecuteFunctions, INodeType } from 'n8n-workflow' */
-import { builtModule, Engine, workflowWith } from '../harness/engine';
+/** @import { IExecuteFunctions } from 'n8n-workflow' */
+import { builtModule, Engine, standIn, workflowWith } from '../harness/engine';
 
 /**
  * itemParameter (shared/parameters.ts) reads `{{ $json.<field> }}` over a text field straight from the item, and
@@ -10,19 +10,11 @@ const { itemParameter } = builtModule('nodes/shared/parameters.js');
 
 /** A node that outputs, per item, itemParameter's value, n8n's value and how many evaluations itemParameter asked. */
 class Probe {
-	description = /** @type {INodeType['description']} */ (
-		/** @type {unknown} */ ({
-			displayName: 'Probe',
-			name: 'probe',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [{ displayName: 'Field', name: 'field', type: 'string', default: '' }],
-		})
-	);
+	description = standIn({
+		displayName: 'Probe',
+		name: 'probe',
+		properties: [{ displayName: 'Field', name: 'field', type: 'string', default: '' }],
+	});
 
 	/** @this {IExecuteFunctions} */
 	async execute() {
