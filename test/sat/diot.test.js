@@ -1,15 +1,16 @@
 /** @import { IDataObject, INodeExecutionData, IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
 import { cfdiXml } from '../simulator/cfdi';
+import { handComputed, receivedCfdi, receivedMonth, TAXPAYER, uuidOf } from '../simulator/received';
 import {
-	FOREIGN_SUPPLIER,
-	handComputed,
-	receivedCfdi,
-	receivedMonth,
-	TAXPAYER,
-	uuidOf,
-} from '../simulator/received';
-import { fileItem, satWorkflow, startSat } from './setup';
+	diotChain,
+	diotParameters,
+	fileText,
+	monthItems as monthItemsOf,
+	PERIOD,
+	runDiot,
+} from './diot-setup';
+import { fileItem, startSat } from './setup';
 /** @import { SatEnv } from './setup' */
 
 /**
@@ -18,7 +19,6 @@ import { fileItem, satWorkflow, startSat } from './setup';
  * DIOT, compared with the month computed by hand; then every rule one at a time, and every bad input.
  */
 
-const PERIOD = '2026-10';
 /** @type {SatEnv} */
 let env;
 beforeAll(async () => {
@@ -27,87 +27,10 @@ beforeAll(async () => {
 afterAll(() => env.stop());
 beforeEach(() => env.reset());
 
-/** The DIOT's parameters for the month: per-item choices by expression, as a bookkeeper writes them. */
-const diotParameters = (extra = {}) => ({
-	resource: 'diot',
-	operation: 'build',
-	taxpayerRfc: TAXPAYER.rfc,
-	period: PERIOD,
-	operationType: `={{ $json.emisor?.rfc === 'CACX7605101P8' ? '03' : '85' }}`,
-	foreignSupplier: {
-		country: `={{ $json.emisor?.rfc === 'XEXX010101000' ? '${FOREIGN_SUPPLIER.country}' : '' }}`,
-		taxId: `={{ $json.emisor?.rfc === 'XEXX010101000' ? '${FOREIGN_SUPPLIER.taxId}' : '' }}`,
-	},
-	...extra,
-});
-
-/**
- * Start → Input (the items) → [Read CFDI XML →] [Check CFDI Status →] DIOT, as a bookkeeper wires them: the SAT's
- * test workflow (setup.js) with the steps before the DIOT put in.
- * @param {INodeExecutionData[]} items
- * @returns {IWorkflowBase}
- */
-function chain(items, diot, { read = true, check = true, continueOnFail = false } = {}) {
-	const workflow = satWorkflow(diot, items, continueOnFail);
-	const sat = (id, name, parameters) => ({ ...workflow.nodes[2], id, name, parameters });
-	const steps = [
-		...(read
-			? [
-					sat('r', 'Read CFDI XML', {
-						resource: 'cfdi',
-						operation: 'readXml',
-						xmlSource: 'binary',
-						binaryPropertyName: 'data',
-					}),
-				]
-			: []),
-		...(check
-			? [
-					sat('k', 'Check CFDI Status', {
-						resource: 'cfdi',
-						operation: 'checkStatus',
-						inputMode: 'xml',
-						xmlSource: 'binary',
-						binaryPropertyName: 'data',
-						options: { serviceAddress: env.address },
-					}),
-				]
-			: []),
-	].map(({ onError: _, ...node }) => node);
-	workflow.nodes[2].name = 'DIOT';
-	workflow.nodes.splice(2, 0, ...steps);
-	const names = ['Start', 'Input', ...steps.map((s) => s.name), 'DIOT'];
-	workflow.connections = Object.fromEntries(
-		names
-			.slice(0, -1)
-			.map((n, k) => [n, { main: [[{ node: names[k + 1], type: 'main', index: 0 }]] }]),
-	);
-	return workflow;
-}
-
-/** The month's files as input items, and the SAT's simulator told what it answers for each. */
-function monthItems(period = PERIOD) {
-	const files = receivedMonth(period);
-	env.sat.know(files);
-	return files.map((f) => fileItem(f.xml, { fileName: f.fileName }));
-}
-
-/** Runs the chain; returns the DIOT's one output item (or the run's error). */
-async function diot(items, parameters = diotParameters(), opts = {}) {
-	const result = await env.engine.run(chain(items, parameters, opts));
-	const out = result.output('DIOT');
-	return {
-		result,
-		error: result.error,
-		json: /** @type {any} */ (out[0]?.json),
-		item: out[0],
-		count: out.length,
-	};
-}
-
-/** The DIOT file of an output item, as text. */
-const fileText = (/** @type {INodeExecutionData} */ item) =>
-	Buffer.from(/** @type {any} */ (item.binary).data.data, 'base64').toString('utf8');
+const chain = (items, diot, opts = {}) => diotChain(env, items, diot, opts);
+const monthItems = (period = PERIOD) => monthItemsOf(env, period);
+const diot = (items, parameters = diotParameters(), opts = {}) =>
+	runDiot(env, items, parameters, opts);
 
 describe('a month of received CFDIs, through Read CFDI XML and Check CFDI Status', () => {
 	/** @type {Awaited<ReturnType<typeof diot>>} */
