@@ -27,3 +27,29 @@ export function itemParameter(
 	}
 	return this.getNodeParameter(name, i, fallback);
 }
+
+/**
+ * A reader of the parameter at `path` (a dotted path into collections, e.g. `options.registrationDate`) for any
+ * item, for an operation that reads it for thousands of items (a declaration): a fixed value is read once and
+ * given for every item; `{{ $json.<field> }}` over text is read from the item as `itemParameter` does; any other
+ * expression goes to `getNodeParameter` for the item, so its errors and conversions stay n8n's.
+ */
+export function parameterReader(
+	this: IExecuteFunctions,
+	path: string,
+	fallback: NodeParameterValueType,
+): (i: number) => unknown {
+	const raw = this.getNodeParameter(path, 0, fallback, { rawExpressions: true });
+	if (typeof raw === 'string' && raw.startsWith('=')) {
+		const field = ITEM_FIELD.exec(raw)?.[1];
+		const items = this.getInputData();
+		return (i) => {
+			const json = field === undefined ? undefined : items[i]?.json;
+			const value =
+				json && Object.hasOwn(json, field as string) ? json[field as string] : undefined;
+			return typeof value === 'string' ? value : this.getNodeParameter(path, i, fallback);
+		};
+	}
+	const value = this.getNodeParameter(path, 0, fallback);
+	return () => value;
+}

@@ -321,7 +321,10 @@ describe('bad input: a clear error and no file', () => {
 	];
 	test.each([
 		// Empty in the form, n8n itself asks for it; empty from an expression, the node says so.
-		[{ taxpayerRfc: '={{ "" }}' }, 'No DIOT was built: Taxpayer RFC: is required'],
+		[
+			{ taxpayerRfc: '={{ "" }}' },
+			'No DIOT was built: form fields to fix: Taxpayer RFC: is required',
+		],
 		[
 			{ taxpayerRfc: 'EKU900317' },
 			'Taxpayer RFC: "EKU900317" must be 12 (company) or 13 (person) characters long',
@@ -356,19 +359,18 @@ describe('bad input: a clear error and no file', () => {
 		const { error, count } = await diot(items, diotParameters(), { read: false, check: false });
 		expect(count).toBe(0);
 		expect(error?.message).toMatch(
-			/^No DIOT was built: 6 problems, the first: \[item 1\] binary field "data": is not XML/,
+			/^No DIOT was built: items that are not CFDIs: \[item 1\] cfdi\.xml \(binary field "data"\): is not XML.* \(5 problems in all: see the details\)$/,
 		);
 		const description = String(error?.description);
 		expect(description).toContain(
-			'[item 2] binary field "data": it is not a CFDI: its root element is "factura"',
+			'[item 2] cfdi.xml (binary field "data"): it is not a CFDI: its root element is "factura"',
 		);
 		expect(description).toContain(
 			'[item 3] is a concepto row of Read CFDI XML (One Item per Concepto)',
 		);
 		expect(description).toContain("[item 4] is Check CFDI Status's answer without the CFDI");
-		expect(description).toContain(
-			'[item 5] is an error of the previous node, not a CFDI: "[item 5] CFDI X: SAT did not answer in time"',
-		);
+		// An error of the node before is not bad input: it is a problem of the file the DIOT builds (below).
+		expect(description).not.toContain('[item 5]');
 		expect(description).toContain(
 			'[item 6] is not a CFDI: it has no binary field "data" (it has "attachment_0": set Input Binary Field)',
 		);
@@ -415,6 +417,16 @@ describe('bad input: a clear error and no file', () => {
 		);
 	});
 
+	test('an error of the node before is a problem: the DIOT is built from the rest, and says what is missing', async () => {
+		const items = [...one(), { json: { error: 'CFDI X: the SAT did not answer in time' } }];
+		const { json, count } = await diot(items, diotParameters(), { read: false, check: false });
+		expect(count).toBe(1);
+		expect(json.rows).toHaveLength(1);
+		expect(json.problems).toEqual([
+			`[item 1] came from the node before as an error: "CFDI X: the SAT did not answer in time". Whatever CFDI it stood for is not in the DIOT: fix it there and run again, or add it in the SAT's DIOT form.`,
+		]);
+	});
+
 	test('with Continue On Fail, the error is one item paired with every input item', async () => {
 		const { item, count } = await diot(one(), diotParameters({ taxpayerRfc: '={{ "" }}' }), {
 			read: false,
@@ -422,7 +434,9 @@ describe('bad input: a clear error and no file', () => {
 			continueOnFail: true,
 		});
 		expect(count).toBe(1);
-		expect(item.json.error).toBe('No DIOT was built: Taxpayer RFC: is required');
+		expect(item.json.error).toBe(
+			'No DIOT was built: form fields to fix: Taxpayer RFC: is required',
+		);
 		expect(item.binary).toBeUndefined();
 		expect(item.pairedItem).toEqual([{ item: 0 }]);
 	});

@@ -1,17 +1,8 @@
 import { readFileSync } from 'node:fs';
-import {
-	ivaBaseOf,
-	TAX_SUPPORTS,
-	TAX_SUPPORTS_BY_DOCUMENT,
-} from '../../nodes/Sri/domain/ats/catalog';
-import {
-	atsName,
-	money,
-	percentage,
-	signedMoney,
-	toCents,
-} from '../../nodes/Sri/domain/ats/format';
-import { isoDateOf, parsePeriod, previousPeriod } from '../../nodes/Sri/domain/ats/period';
+import { TAX_SUPPORTS, TAX_SUPPORTS_BY_DOCUMENT } from '../../nodes/Sri/domain/ats/catalog';
+import { atsName, money, percentage, signedMoney } from '../../nodes/Sri/domain/ats/format';
+import { isoDateOf, parsePeriod } from '../../nodes/Sri/domain/ats/period';
+import { ivaBaseOf } from '../../nodes/Sri/domain/receiptFacts';
 import { atsXml, SEQUENCES } from '../../nodes/Sri/domain/ats/xml';
 import { AT_XSD } from './xsd';
 
@@ -40,15 +31,7 @@ describe('names: letters, digits and spaces only, as the schema takes them', () 
 	});
 });
 
-describe('amounts in whole cents, written with exactly two decimals', () => {
-	test.each([
-		[1.005, 101],
-		[4.375, 438],
-		[0.1 + 0.2, 30],
-		[1910, 191000],
-		[150.75, 15075],
-	])('%d is %d cents', (amount, cents) => expect(toCents(amount)).toBe(cents));
-
+describe('amounts written with exactly two decimals (read and added in cents: test/shared/decimal.test.js)', () => {
 	test.each([
 		[0, '0.00'],
 		[5, '0.05'],
@@ -74,38 +57,7 @@ describe('amounts in whole cents, written with exactly two decimals', () => {
 });
 
 describe('the period', () => {
-	const at = (iso) => Date.parse(iso);
-	test('the last complete month in Ecuador (UTC−05:00): on 1 November at 02:00 UTC it is still October there', () => {
-		expect(previousPeriod(at('2026-11-15T12:00:00Z'), false)).toEqual({
-			year: 2026,
-			month: 10,
-			semestral: false,
-		});
-		expect(previousPeriod(at('2026-11-01T02:00:00Z'), false)).toEqual({
-			year: 2026,
-			month: 9,
-			semestral: false,
-		});
-		expect(previousPeriod(at('2027-01-10T12:00:00Z'), false)).toEqual({
-			year: 2026,
-			month: 12,
-			semestral: false,
-		});
-	});
-
-	test('the last complete semester: June or December', () => {
-		expect(previousPeriod(at('2027-03-10T12:00:00Z'), true)).toEqual({
-			year: 2026,
-			month: 12,
-			semestral: true,
-		});
-		expect(previousPeriod(at('2026-07-01T12:00:00Z'), true)).toEqual({
-			year: 2026,
-			month: 6,
-			semestral: true,
-		});
-	});
-
+	// The last complete period, on Ecuador's clock: test/shared/declaration.test.js.
 	test('typed as yyyy-mm', () => {
 		expect(parsePeriod('2026-10', false)).toEqual({ year: 2026, month: 10, semestral: false });
 		expect(parsePeriod(' 2026-6 ', true)).toEqual({ year: 2026, month: 6, semestral: true });

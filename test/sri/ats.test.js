@@ -578,7 +578,7 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 		const result = await build({ taxSupport: '' });
 		expect(result.output('ATS')).toEqual([]);
 		expect(result.error?.message).toMatch(
-			/^The ATS was not built: 3 purchases without a tax support \(codSustento\), e\.g\. \[item \d+\] factura/,
+			/^No ATS was built: purchases without a tax support \(codSustento\): \[item \d+\] factura .* \(3 problems in all: see the details\)$/,
 		);
 		for (const name of ['zero-rate invoice', 'mixed invoice', 'debit note received'])
 			expect(result.error?.description).toContain(`[item ${byName[name].item}] `);
@@ -595,7 +595,7 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 		const out = result.output('ATS');
 		expect(out).toHaveLength(1);
 		expect(out[0].binary).toBeUndefined();
-		expect(String(out[0].json.error)).toMatch(/^The ATS was not built/);
+		expect(String(out[0].json.error)).toMatch(/^No ATS was built/);
 		expect(out[0].pairedItem).toEqual(month.map((_, item) => ({ item })));
 	});
 
@@ -618,7 +618,7 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 		for (const ruc of ['={{ "" }}', '179214673900', '1792146739002']) {
 			const result = await build({ informantRuc: ruc });
 			expect(result.error?.message).toMatch(
-				/^Informant RUC: must be your RUC, 13 digits ending in 001/,
+				/^No ATS was built: form fields to fix: Informant RUC: must be your RUC, 13 digits ending in 001/,
 			);
 			expect(result.output('ATS')).toEqual([]);
 		}
@@ -652,7 +652,9 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 		];
 		const result = await build({}, items);
 		const text = String(result.error?.description);
-		expect(result.error?.message).toMatch(/^The ATS was not built: 3 items that are not receipts/);
+		expect(result.error?.message).toMatch(
+			/^No ATS was built: items that are not receipts the annex can read: \[item 4\] is not a receipt.* \(4 problems in all: see the details\)$/,
+		);
 		expect(text).toContain(
 			'[item 3] factura 001-002-000000009 of Papelería Central Cía. Ltda. (1791012348001)',
 		);
@@ -661,15 +663,17 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 			'[item 4] is not a receipt: it has neither a receipt XML file in its binary field "data" (it has no file)',
 		);
 		expect(text).toContain(
-			'[item 5] its binary field "data" is not an SRI receipt: its root element is "pedido"',
+			'[item 5] comprobante.xml (binary field "data"): is not an SRI receipt: its root element is "pedido"',
 		);
-		expect(text).toContain('[item 6] its binary field "data" is not XML the package can read');
+		expect(text).toContain(
+			'[item 6] comprobante.xml (binary field "data"): is not XML the package can read',
+		);
 		expect(text).toContain('No file was built.');
 	});
 
 	test('Year and Month: not a month, and a semester that does not end in June or December', async () => {
 		expect((await build({ yearMonth: '10/2026' })).error?.message).toBe(
-			'Year and Month: must be a year and month as yyyy-mm, e.g. 2026-10, got "10/2026"',
+			'No ATS was built: form fields to fix: Year and Month: must be a year and month as yyyy-mm, e.g. 2026-10, got "10/2026"',
 		);
 		expect((await build({ filing: 'semestral', yearMonth: '2026-10' })).error?.message).toContain(
 			'a semester is declared as its last month: 2026-06 (January to June) or 2026-12',

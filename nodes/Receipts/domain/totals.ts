@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { decimalOf as exactDecimal, rescale, times, type Decimal } from '../../shared/decimal';
 import { isMissing, numberValue, type Checker } from '../../shared/validate';
 import {
 	ICE,
@@ -50,44 +51,14 @@ function isObject(value: unknown): value is IDataObject {
 /** The amount a value stands for, read by the same rule as the field checks (shared/validate.ts). */
 const num = numberValue;
 
-/** An exact decimal: `units` × 10^-`scale` (12.5 → 125, 1). */
-interface Decimal {
-	units: bigint;
-	scale: number;
-}
-
-/** A number, or numeric text, as the decimal it is written as (`0.335` is 335 × 10^-3, not its binary double). */
+/**
+ * A number, or numeric text as the field checks accept it (shared/validate.ts numberValue), as the decimal it is
+ * written as (`0.335` is 335 × 10^-3, not its binary double): the package's exact decimals (shared/decimal.ts).
+ */
 function decimalOf(value: unknown): Decimal | undefined {
-	let text: string;
-	if (typeof value === 'number') {
-		if (!Number.isFinite(value)) return undefined;
-		text = /e/i.test(String(value)) ? value.toFixed(20) : String(value);
-	} else if (typeof value === 'string' && numberValue(value) !== undefined) {
-		text = value.trim(); // plain decimal text only, as the field checks accept it
-	} else {
-		return undefined;
-	}
-	const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
-	if (!m || (m[2] === '' && !m[3])) return undefined;
-	const fraction = m[3] ?? '';
-	return { units: BigInt(`${m[1]}${m[2] || '0'}${fraction}`), scale: fraction.length };
+	if (typeof value === 'string' && numberValue(value) === undefined) return undefined;
+	return exactDecimal(value);
 }
-
-/** `d` in units of 10^-`scale`, rounded half away from zero. */
-function rescale(d: Decimal, scale: number): bigint {
-	if (d.scale <= scale) return d.units * 10n ** BigInt(scale - d.scale);
-	const divisor = 10n ** BigInt(d.scale - scale);
-	const quotient = d.units / divisor;
-	const rest = d.units % divisor;
-	return (rest < 0n ? -rest : rest) * 2n >= divisor
-		? quotient + (d.units < 0n ? -1n : 1n)
-		: quotient;
-}
-
-const times = (a: Decimal, b: Decimal): Decimal => ({
-	units: a.units * b.units,
-	scale: a.scale + b.scale,
-});
 
 /** An amount in whole cents (rounded half away from zero), or undefined when it is not a number. */
 export function cents(value: unknown): number | undefined {
@@ -104,8 +75,8 @@ function productCents(a: unknown, b: unknown): number | undefined {
 
 /** `rate` % of `base` cents, in cents. */
 function percentOf(base: number, rate: number): number {
-	const r = decimalOf(rate) ?? { units: 0n, scale: 0 };
-	return Number(rescale({ units: BigInt(base) * r.units, scale: 2 + r.scale + 2 }, 2));
+	const r = decimalOf(rate) ?? { n: 0n, scale: 0 };
+	return Number(rescale({ n: BigInt(base) * r.n, scale: 2 + r.scale + 2 }, 2));
 }
 
 const money = (c: number) => (c / 100).toFixed(2);

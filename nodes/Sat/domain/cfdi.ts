@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { decimalOf } from '../../shared/decimal';
 import { checkDigit, checkRfc } from '../../shared/tax/rfc';
 import {
 	attribute,
@@ -9,6 +10,7 @@ import {
 	type XmlElement,
 	type XmlLimits,
 } from '../../shared/xml';
+import { moneyText, toMicros } from './amounts';
 import type { CfdiVersion, ExpressionInput } from './expression';
 import { comprobanteJson, NAMESPACES } from './schema';
 
@@ -118,27 +120,8 @@ function attrReader(version: CfdiVersion): Attr {
 
 /** A decimal text as an exact count of millionths (a CFDI amount has at most 6 decimals), or undefined. */
 function micros(text: string | undefined): bigint | undefined {
-	const m = text === undefined ? null : /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-	if (!m) return undefined;
-	const decimals = (m[3] ?? '').padEnd(6, '0');
-	if (decimals.length > 6 && /[1-9]/.test(decimals.slice(6))) {
-		// More than 6 decimals: rounded to the nearest millionth (never met in a valid CFDI).
-		const rounded = Math.round(Number(`0.${decimals}`) * 1e6);
-		return (m[1] ? -1n : 1n) * (BigInt(m[2]) * 1_000_000n + BigInt(rounded));
-	}
-	return (m[1] ? -1n : 1n) * (BigInt(m[2]) * 1_000_000n + BigInt(decimals.slice(0, 6)));
-}
-
-/** Millionths as a decimal text with at least 2 decimals: `1160.00`, `0.123456`. */
-function money(value: bigint): string {
-	const negative = value < 0n;
-	const abs = negative ? -value : value;
-	const whole = abs / 1_000_000n;
-	const fraction = (abs % 1_000_000n)
-		.toString()
-		.padStart(6, '0')
-		.replace(/0{1,4}$/, '');
-	return `${negative ? '-' : ''}${whole}.${fraction.padEnd(2, '0')}`;
+	const d = decimalOf(text);
+	return d === undefined ? undefined : toMicros(d);
 }
 
 /** Totals that differ by more than this (one cent) are flagged. */
@@ -247,7 +230,7 @@ function concepto(r: Reader, e: XmlElement): IDataObject {
 	const importeOf = (lines: XmlElement[]) =>
 		r.version === '3.2'
 			? null
-			: Number(money(sum(lines.map((t) => micros(r.attr(t, 'Importe', 'importe'))))));
+			: Number(moneyText(sum(lines.map((t) => micros(r.attr(t, 'Importe', 'importe'))))));
 	return {
 		clave_prod_serv: r.text(e, 'ClaveProdServ'),
 		no_identificacion: r.text(e, 'NoIdentificacion', 'noIdentificacion'),
@@ -339,7 +322,9 @@ function checkTotals(r: Reader, conceptos: XmlElement[], impuestos: XmlElement |
 		if (stated === undefined) return;
 		const diff = stated - computed;
 		if (diff > TOLERANCE || diff < -TOLERANCE)
-			r.warnings.push(`${what} is ${money(stated)}, but ${from} add up to ${money(computed)}`);
+			r.warnings.push(
+				`${what} is ${moneyText(stated)}, but ${from} add up to ${moneyText(computed)}`,
+			);
 	};
 	const count = `${conceptos.length} concepto${conceptos.length === 1 ? '' : 's'}`;
 	const subtotal = a(r.root, 'SubTotal', 'subTotal');

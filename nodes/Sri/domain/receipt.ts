@@ -93,7 +93,7 @@ export interface ReadReceipt {
 }
 
 /** The receipt as JSON: element names as the SRI writes them, repeated elements as arrays, amounts as numbers. */
-function receiptJson(root: XmlElement): Json {
+export function receiptJson(root: XmlElement): Json {
 	const unsigned: XmlElement = {
 		...root,
 		children: root.children.filter((c) => !(c.local === 'Signature' && c.ns === XMLDSIG_NS)),

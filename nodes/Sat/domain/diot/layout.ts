@@ -19,9 +19,52 @@ const CATEGORIES = [
 	['imports_services_16', 'en la importación de bienes intangibles y servicios a la tasa del 16 %'],
 ] as const;
 
+/** A category of IVA acts: `16`, `8_north`… */
+export type Category = (typeof CATEGORIES)[number][0];
+
+/** Why IVA is not creditable (fields 28–47, per category, in this order). */
+const NOT_CREDITABLE = [
+	['proportional', 'por proporción'],
+	['requirements', 'por no cumplir requisitos'],
+	['exempt', 'de actividades exentas'],
+	['not_subject', 'de actividades no objeto'],
+] as const;
+
+type NotCreditableReason = (typeof NOT_CREDITABLE)[number][0];
+
+/**
+ * The key of an amount field (8–53), typed: an amount placed under a key no field has is a compile error, never an
+ * amount dropped silently.
+ */
+export type AmountKey =
+	| `paid_${Category}`
+	| `returns_${Category}`
+	| `creditable_iva_${Category}`
+	| `creditable_iva_${Category}_proportional`
+	| `non_creditable_iva_${Category}_${NotCreditableReason}`
+	| 'iva_withheld'
+	| 'exempt_imports'
+	| 'exempt'
+	| 'paid_0'
+	| 'not_subject'
+	| 'not_subject_abroad';
+
+/** The key of a field that says who the third party is (1–7), or the manifest (54). */
+export type IdentityKey =
+	| 'supplier_type'
+	| 'operation_type'
+	| 'rfc'
+	| 'foreign_tax_id'
+	| 'foreign_name'
+	| 'country'
+	| 'jurisdiction'
+	| 'fiscal_effect';
+
+export type FieldKey = IdentityKey | AmountKey;
+
 /** A field of the line: its key in the output's JSON (English words) and its name in the SAT's instructions. */
 interface DiotField {
-	key: string;
+	key: FieldKey;
 	name: string;
 }
 
@@ -35,35 +78,28 @@ export const DIOT_FIELDS: readonly DiotField[] = [
 	{ key: 'country', name: 'País o jurisdicción de residencia fiscal' },
 	{ key: 'jurisdiction', name: 'Especificar lugar de jurisdicción fiscal' },
 	// 8–17: value of the acts paid, and its returns, discounts and rebates, per category.
-	...CATEGORIES.flatMap(([key, words]) => [
-		{ key: `paid_${key}`, name: `Valor de los actos o actividades pagados ${words}` },
+	...CATEGORIES.flatMap(([c, words]) => [
+		{ key: `paid_${c}` as const, name: `Valor de los actos o actividades pagados ${words}` },
 		{
-			key: `returns_${key}`,
+			key: `returns_${c}` as const,
 			name: `Devoluciones, descuentos y bonificaciones sobre los actos pagados ${words}`,
 		},
 	]),
 	// 18–27: IVA creditable, exclusively from taxed acts / associated with acts for which a proportion applied.
-	...CATEGORIES.flatMap(([key, words]) => [
+	...CATEGORIES.flatMap(([c, words]) => [
 		{
-			key: `creditable_iva_${key}`,
+			key: `creditable_iva_${c}` as const,
 			name: `IVA acreditable de los actos pagados ${words}, exclusivamente de actividades gravadas`,
 		},
 		{
-			key: `creditable_iva_${key}_proportional`,
+			key: `creditable_iva_${c}_proportional` as const,
 			name: `IVA acreditable de los actos pagados ${words}, asociado a actividades por las que se aplicó una proporción`,
 		},
 	]),
 	// 28–47: IVA not creditable: by proportion, requirements not met, exempt acts, acts not subject.
-	...CATEGORIES.flatMap(([key, words]) =>
-		(
-			[
-				['proportional', 'por proporción'],
-				['requirements', 'por no cumplir requisitos'],
-				['exempt', 'de actividades exentas'],
-				['not_subject', 'de actividades no objeto'],
-			] as const
-		).map(([reason, why]) => ({
-			key: `non_creditable_iva_${key}_${reason}`,
+	...CATEGORIES.flatMap(([c, words]) =>
+		NOT_CREDITABLE.map(([reason, why]) => ({
+			key: `non_creditable_iva_${c}_${reason}` as const,
 			name: `IVA no acreditable de los actos pagados ${words}, ${why}`,
 		})),
 	),
@@ -86,24 +122,24 @@ export const DIOT_FIELDS: readonly DiotField[] = [
 ];
 
 /** The number (1–54) of the field named `key`. */
-export function fieldNumber(key: string): number {
+export function fieldNumber(key: FieldKey): number {
 	const n = DIOT_FIELDS.findIndex((f) => f.key === key);
 	if (n < 0) throw new Error(`No DIOT field is named ${key}`);
 	return n + 1;
 }
 
 /** Fields 8–53: amounts. */
-export const AMOUNT_KEYS: readonly string[] = DIOT_FIELDS.slice(7, 53).map((f) => f.key);
+export const AMOUNT_KEYS = DIOT_FIELDS.slice(7, 53).map((f) => f.key) as readonly AmountKey[];
 
 /** Each value field and the returns field that must not exceed it (the SAT's check, per the transcription). */
-export const RETURNS_OF: ReadonlyArray<[value: string, returns: string]> = CATEGORIES.map(
-	([key]) => [`paid_${key}`, `returns_${key}`],
+export const RETURNS_OF: ReadonlyArray<[value: AmountKey, returns: AmountKey]> = CATEGORIES.map(
+	([c]) => [`paid_${c}`, `returns_${c}`],
 );
 
 /** Each value field and its creditable IVA field: IVA is entered only when the value is above zero. */
-export const IVA_OF: ReadonlyArray<[value: string, iva: string]> = CATEGORIES.map(([key]) => [
-	`paid_${key}`,
-	`creditable_iva_${key}`,
+export const IVA_OF: ReadonlyArray<[value: AmountKey, iva: AmountKey]> = CATEGORIES.map(([c]) => [
+	`paid_${c}`,
+	`creditable_iva_${c}`,
 ]);
 
 /** Tipo de tercero (2025 catalog). */
@@ -148,7 +184,7 @@ export function fieldText(value: string, max: number): string {
  * One line of the file: the 54 fields in order, joined by `|`. An amount of 0 is written empty (both are accepted;
  * Odoo 19 writes empty); the manifest (field 54) is always written.
  */
-export function diotLine(values: Readonly<Record<string, string | bigint | undefined>>): string {
+export function diotLine(values: Readonly<Partial<Record<FieldKey, string | bigint>>>): string {
 	return DIOT_FIELDS.map(({ key }) => {
 		const value = values[key];
 		if (value === undefined) return '';

@@ -1,6 +1,6 @@
-import { equalsMicros, moneyText } from './amounts';
-import type { TaxLine } from './facts';
-import type { SupplierKind } from './layout';
+import { equalsMicros, moneyText } from '../amounts';
+import type { TaxLine } from '../cfdiFacts';
+import type { AmountKey, Category, SupplierKind } from './layout';
 
 /**
  * Where each amount goes, in one place: a tax line of a CFDI (in pesos) to the DIOT's fields. The SAT's
@@ -23,7 +23,7 @@ import type { SupplierKind } from './layout';
  */
 
 /** Amounts by field key (layout.ts), in millionths of a peso. */
-export type Amounts = Map<string, bigint>;
+export type Amounts = Map<AmountKey, bigint>;
 
 /** How the supplier's amounts are placed. */
 export interface Placement {
@@ -39,12 +39,12 @@ export type Sign = 1n | -1n;
 
 const IVA = '002';
 
-function add(into: Amounts, key: string, micros: bigint): void {
+function add(into: Amounts, key: AmountKey, micros: bigint): void {
 	if (micros !== 0n) into.set(key, (into.get(key) ?? 0n) + micros);
 }
 
 /** The category (layout.ts) of an IVA rate for a supplier, or undefined when it has none. */
-function category(rate: TaxLine['rate'], p: Placement): string | undefined {
+function category(rate: TaxLine['rate'], p: Placement): Category | undefined {
 	if (equalsMicros(rate, 160_000n)) return p.kind === 'foreign' ? `imports_${p.imports}_16` : '16';
 	if (equalsMicros(rate, 80_000n) && p.kind !== 'foreign') return `8_${p.region}`;
 	return undefined;

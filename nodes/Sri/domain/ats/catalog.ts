@@ -104,22 +104,6 @@ export const TAX_SUPPORTS_BY_DOCUMENT: Readonly<Record<string, readonly string[]
 	'05': ['01', '02', '03', '04', '05', '06', '07', '08', '09', '14', '15', '00'],
 };
 
-/** The four bases of IVA of a purchase or sale, as the annex names them. */
-export type IvaBase = 'baseNoGraIva' | 'baseImponible' | 'baseImpGrav' | 'baseImpExe';
-
-/**
- * The base an IVA line (tax `codigo` 2) falls in, by its `codigoPorcentaje` (Ficha técnica, IVA table: 0 → 0 %,
- * 6 → no objeto de IVA, 7 → exento de IVA; 2, 3, 4, 5, 8, 10 → 12 %, 14 %, 15 %, 5 %, diferenciado, 13 %): no
- * objeto → `baseNoGraIva`, 0 % → `baseImponible`, exento → `baseImpExe`, any other rate → `baseImpGrav` (the
- * schema's element order; Odoo Enterprise and Trescloud's ATS exporters read them the same way).
- */
-export function ivaBaseOf(codigoPorcentaje: string): IvaBase {
-	if (codigoPorcentaje === '0') return 'baseImponible';
-	if (codigoPorcentaje === '6') return 'baseNoGraIva';
-	if (codigoPorcentaje === '7') return 'baseImpExe';
-	return 'baseImpGrav';
-}
-
 /** The fields of IVA withheld on a purchase, in the schema's order. */
 export type IvaWithheldField =
 	| 'valRetBien10'

@@ -1,19 +1,16 @@
+import { decimalOf, decimalText, equalsUnits, rescale } from '../../../shared/decimal';
+
 /**
  * How the ATS writes values (the SRI's ATS schema, at.xsd, release 2020-12-02), one rule each:
  * - amounts (`monedaType`): an integer or exactly two decimals, never negative, at most 12 integer digits; only
- *   `totalVentas`, `ventasEstab` and `ivaComp` (`totalVentasType`) may be negative. Every amount is added in
- *   whole cents, so no binary fraction piles up over thousands of receipts;
+ *   `totalVentas`, `ventasEstab` and `ivaComp` (`totalVentasType`) may be negative. Every amount is read exactly
+ *   and added in whole cents (shared/decimal.ts), so no binary fraction piles up over thousands of receipts;
  * - dates (`fechaType`): `dd/mm/yyyy`;
  * - names (`razonSocialType`, `denoProvType`): letters, digits and spaces only — accents and `ñ` reduced to their
  *   letter, `&` to `Y`, `-` and `/` to a space, any other sign dropped (the rule of Odoo Enterprise's ATS name
  *   normalizer, `l10n_ec_reports_ats`; "S.A." becomes "SA"), at most 500 characters;
  * - withholding percentages (`porcentajeAirType`): up to three integer digits and two decimals.
  */
-
-/** An amount in whole cents (1.005 is 101 cents: the decimal the receipt wrote, not its binary neighbour). */
-export function toCents(amount: number): number {
-	return Math.round(Number((amount * 100).toPrecision(15)));
-}
 
 /** The largest amount the schema allows: 999,999,999,999.99. */
 const MAX_CENTS = 99_999_999_999_999;
@@ -27,17 +24,19 @@ export function money(cents: number): string {
 
 /** Cents as `totalVentasType`, which may be negative: `-12.00`. */
 export function signedMoney(cents: number): string {
-	const sign = cents < 0 ? '-' : '';
-	const abs = Math.abs(cents);
-	return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+	return decimalText(BigInt(cents), 2);
 }
+
+/** Cents as the dollars a bookkeeper reads in the JSON (`1234.5`). */
+export const dollars = (cents: number): number => cents / 100;
 
 /** A percentage as `porcentajeAirType`: `1.75`, `10.00`; undefined when it does not fit (over 100, 3+ decimals). */
 export function percentage(value: number): string | undefined {
-	const hundredths = toCents(value);
-	if (!(hundredths >= 0 && hundredths <= 10_000) || Math.abs(hundredths - value * 100) > 1e-6)
-		return undefined;
-	return money(hundredths);
+	const d = decimalOf(value);
+	if (!d) return undefined;
+	const hundredths = rescale(d, 2);
+	if (hundredths < 0n || hundredths > 10_000n || !equalsUnits(d, hundredths, 2)) return undefined;
+	return money(Number(hundredths));
 }
 
 /** `yyyy-mm-dd` as the schema's `dd/mm/yyyy`. */
@@ -63,4 +62,10 @@ export function atsName(name: string): string {
 		.trim()
 		.slice(0, MAX_NAME)
 		.trim();
+}
+
+/** An identification as the schema takes it (`[0-9a-zA-Z]{3,13}`), or undefined. */
+export function schemaId(id: string): string | undefined {
+	const cleaned = id.replace(/[^0-9a-zA-Z]/g, '');
+	return /^[0-9a-zA-Z]{3,13}$/.test(cleaned) ? cleaned : undefined;
 }

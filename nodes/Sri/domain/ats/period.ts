@@ -11,24 +11,6 @@ export interface Period {
 	semestral: boolean;
 }
 
-/** Ecuador's continental time, UTC−05:00 (no daylight saving): the month a bookkeeper in Ecuador is in. */
-const ECUADOR_OFFSET_MS = -5 * 60 * 60 * 1000;
-
-/**
- * The last complete period at `nowMs` in Ecuador: the previous month; for a semester, the last one that has
- * ended (in March 2027, the second semester of 2026).
- */
-export function previousPeriod(nowMs: number, semestral: boolean): Period {
-	const today = new Date(nowMs + ECUADOR_OFFSET_MS);
-	const year = today.getUTCFullYear();
-	const month = today.getUTCMonth() + 1;
-	if (semestral)
-		return month <= 6 ? { year: year - 1, month: 12, semestral } : { year, month: 6, semestral };
-	return month === 1
-		? { year: year - 1, month: 12, semestral }
-		: { year, month: month - 1, semestral };
-}
-
 /**
  * A period typed as `yyyy-mm` (`2026-10`; a semester as its last month, `2026-06` or `2026-12`), or what is wrong
  * with it in words that follow the field's label.
@@ -75,4 +57,21 @@ export function isoDateOf(value: unknown): string | undefined {
 		date.getUTCDate() === Number(d)
 		? `${y}-${mo}-${d}`
 		: undefined;
+}
+
+/** The days a period covers, as ISO dates, and whether a date falls in them. */
+export interface PeriodRange {
+	from: string;
+	to: string;
+	holds(iso: string | undefined): boolean;
+}
+
+/** First and last day (ISO) of the period: a month, or a semester ending in month 6 or 12. */
+export function periodRange(period: Period): PeriodRange {
+	const mm = (m: number) => String(m).padStart(2, '0');
+	const first = period.semestral ? period.month - 5 : period.month;
+	const lastDay = new Date(Date.UTC(period.year, period.month, 0)).getUTCDate();
+	const from = `${period.year}-${mm(first)}-01`;
+	const to = `${period.year}-${mm(period.month)}-${lastDay}`;
+	return { from, to, holds: (iso) => iso !== undefined && iso >= from && iso <= to };
 }

@@ -7,6 +7,7 @@
  */
 
 import { xmlEscape } from '../../../shared/xml';
+import type { Json } from '../receipt';
 
 /** A value of the annex: text, repeated text, an element with children, or repeated elements. */
 type XmlValue = string | string[] | XmlRecord | XmlRecord[];
@@ -168,4 +169,19 @@ export function atsXml(iva: XmlRecord): string {
 	const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
 	write('iva', iva, 0, out);
 	return `${out.join('\n')}\n`;
+}
+
+/** Amounts added up per field, in cents. */
+export type Totals = Record<string, number>;
+
+/** A record as the bookkeeper reads it in the JSON: payment forms and withholdings as lists. */
+export function jsonOf(record: XmlRecord): Json {
+	const out: Json = {};
+	for (const [name, value] of Object.entries(record)) {
+		if (value === undefined) continue;
+		if (name === 'formasDePago') out[name] = (value as XmlRecord).formaPago as string[];
+		else if (name === 'air') out[name] = (value as XmlRecord).detalleAir as Json[];
+		else out[name] = value as Json[keyof Json];
+	}
+	return out;
 }

@@ -1,5 +1,6 @@
-import { attribute, type XmlElement } from '../../../shared/xml';
-import { decimalOf, toMicros, type Decimal } from './amounts';
+import { attribute, type XmlElement } from '../../shared/xml';
+import { decimalOf, type Decimal } from '../../shared/decimal';
+import { toMicros } from './amounts';
 
 /**
  * What the DIOT needs from one CFDI, by the SAT's names (Anexo 20: cfdv40.xsd, cfdv33.xsd, cfdv32.xsd; the

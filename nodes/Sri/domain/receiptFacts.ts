@@ -1,24 +1,48 @@
-import { chooseEntry, readDocument } from '../answer';
-import { isoDate, keyProblem } from '../key';
-import { ambienteOf, kindByRoot, RECEIPT_KINDS, TAX_CODES, type Ambiente } from '../kinds';
+import { cents } from '../../shared/decimal';
+import { chooseEntry, readDocument } from './answer';
+import { isoDate, keyProblem } from './key';
+import { ambienteOf, kindByRoot, RECEIPT_KINDS, TAX_CODES, type Ambiente } from './kinds';
 import {
 	asList,
 	asObject,
 	asText,
 	parseReceipt,
-	readReceipt,
+	receiptJson,
 	totalTaxLines,
 	type Json,
-} from '../receipt';
-import { ivaBaseOf, type IvaBase } from './catalog';
-import { toCents } from './format';
+} from './receipt';
 
 /**
- * A receipt in the annex's terms: who issued it and to whom, its number, date, bases and taxes in cents, its payment
- * forms, the document a note modifies, and for a retention what it withheld on which document. Read from the
- * receipt as the SRI (Ecuador) node reads every receipt (receipt.ts `readReceipt`: the `comprobante` JSON of Read
- * XML and Check Authorization), so a file and the JSON of the node that read it give the same document.
+ * A receipt in a declaration's terms (the ATS; a monthly IVA worksheet would read the same): who issued it and to
+ * whom, its number, date, bases and taxes in cents, its payment forms, the document a note modifies, and for a
+ * retention what it withheld on which document. Read from the receipt's `comprobante` JSON, the one the SRI
+ * (Ecuador) node makes of every receipt (receipt.ts `receiptJson`: Read XML's and Check Authorization's), so a file
+ * and the JSON of the node that read it give the same facts. Pure.
  */
+
+/** The four bases of IVA of a purchase or sale, as the ATS names them. */
+export type IvaBase = 'baseNoGraIva' | 'baseImponible' | 'baseImpGrav' | 'baseImpExe';
+
+/**
+ * The base an IVA line (tax `codigo` 2) falls in, by its `codigoPorcentaje` (Ficha técnica, IVA table: 0 → 0 %,
+ * 6 → no objeto de IVA, 7 → exento de IVA; 2, 3, 4, 5, 8, 10 → 12 %, 14 %, 15 %, 5 %, diferenciado, 13 %): no
+ * objeto → `baseNoGraIva`, 0 % → `baseImponible`, exento → `baseImpExe`, any other rate → `baseImpGrav` (the
+ * ATS schema's element order; Odoo Enterprise and Trescloud's ATS exporters read them the same way).
+ */
+export function ivaBaseOf(codigoPorcentaje: string): IvaBase {
+	if (codigoPorcentaje === '0') return 'baseImponible';
+	if (codigoPorcentaje === '6') return 'baseNoGraIva';
+	if (codigoPorcentaje === '7') return 'baseImpExe';
+	return 'baseImpGrav';
+}
+
+/** Every base at zero cents. */
+export const noBases = (): Record<IvaBase, number> => ({
+	baseNoGraIva: 0,
+	baseImponible: 0,
+	baseImpGrav: 0,
+	baseImpExe: 0,
+});
 
 interface Party {
 	id: string;
@@ -51,7 +75,7 @@ export interface RetainedDocument {
 	lines: RetentionLine[];
 }
 
-export interface AtsDocument {
+export interface ReceiptFacts {
 	/** The n8n input item it came from (0-based). */
 	item: number;
 	/** `codDoc`: 01, 03, 04, 05, 06, 07. */
@@ -92,13 +116,7 @@ export interface AtsDocument {
 
 /** An amount of the receipt in cents: a number, or a number written as text (JSON an upstream node rebuilt). */
 function centsOf(value: unknown): number {
-	const n =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
-				? Number(value)
-				: NaN;
-	return Number.isFinite(n) ? toCents(n) : 0;
+	return cents(value) ?? 0;
 }
 
 function numberOf(value: unknown): number | undefined {
@@ -152,11 +170,11 @@ function retainedDocuments(receipt: Json): RetainedDocument[] {
  * The receipt `comprobante` (its JSON, as `readReceipt` gives it) of kind `root`, in the annex's terms; or what
  * it lacks for the annex, in words that follow "the receipt".
  */
-export function atsDocument(
+export function receiptFacts(
 	root: string,
 	comprobante: Json,
 	item: number,
-): AtsDocument | { problem: string } {
+): ReceiptFacts | { problem: string } {
 	const kind = kindByRoot(root);
 	if (!kind) return { problem: `is a <${root}>, not one of the SRI's receipts` };
 	const tributaria = asObject(comprobante.infoTributaria);
@@ -186,12 +204,7 @@ export function atsDocument(
 		);
 	if (missing.length) return { problem: `has no ${missing.join(', ')}` };
 
-	const bases: Record<IvaBase, number> = {
-		baseNoGraIva: 0,
-		baseImponible: 0,
-		baseImpGrav: 0,
-		baseImpExe: 0,
-	};
+	const bases = noBases();
 	let iva = 0;
 	let ice = 0;
 	for (const line of totalTaxLines(kind, info)) {
@@ -223,7 +236,7 @@ export function atsDocument(
 			: kind.root === 'notaDebito'
 				? info.valorTotal
 				: info.importeTotal;
-	const document: AtsDocument = {
+	const document: ReceiptFacts = {
 		item,
 		codDoc: kind.codDoc,
 		tipo: kind.tipo,
@@ -281,25 +294,23 @@ type FileReading =
 	| { estado?: string; noReceipt: true };
 
 /**
- * A receipt XML file read with the node's one reader (answer.ts `readDocument`, then receipt.ts `readReceipt`): a
- * bare receipt, or an authorization file (its authorized entry, else its latest: answer.ts `chooseEntry`). Throws
- * an XmlError or an Error for a file that is not one, as Read XML does.
+ * A receipt XML file read with the node's one reader (answer.ts `readDocument`, receipt.ts `receiptJson`): a bare
+ * receipt, or an authorization file (its authorized entry, else its latest: answer.ts `chooseEntry`), into the
+ * JSON a declaration reads — not Read XML's summary, which a declaration does not use. Throws an XmlError or an
+ * Error for a file that is not one, as Read XML does.
  */
 export function readReceiptFile(input: string | Buffer): FileReading {
 	const document = readDocument(input);
-	if (document.kind === 'receipt') {
-		const read = readReceipt(document.receipt);
-		return { root: read.kind.root, comprobante: read.comprobante };
-	}
+	if (document.kind === 'receipt')
+		return { root: document.receipt.local, comprobante: receiptJson(document.receipt) };
 	const entry = chooseEntry(document.answer.autorizaciones);
 	if (!entry) return { noEntry: true };
 	if (entry.comprobante === undefined) return { estado: entry.estado, noReceipt: true };
 	const root =
 		typeof entry.comprobante === 'string' ? parseReceipt(entry.comprobante) : entry.comprobante;
-	const read = readReceipt(root);
 	return {
-		root: read.kind.root,
-		comprobante: read.comprobante,
+		root: root.local,
+		comprobante: receiptJson(root),
 		estado: entry.estado,
 		numeroAutorizacion: entry.numeroAutorizacion,
 	};

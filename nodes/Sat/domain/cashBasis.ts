@@ -1,4 +1,4 @@
-import type { CfdiFacts, PaymentFacts } from './facts';
+import type { CfdiFacts, PaymentFacts } from './cfdiFacts';
 
 /**
  * The cash-basis rule (flujo de efectivo), in one place: what of a CFDI counts in the DIOT of a month. The DIOT
