@@ -59,6 +59,25 @@ export const ROOTS = Object.freeze({
 	'07': 'comprobanteRetencion',
 });
 
+/**
+ * The columns of the current layout of the list SRI en línea downloads of the receipts issued to a taxpayer
+ * (test/simulator/sri-received-list.js writes such lists), in order.
+ */
+export const RECEIVED_LIST_COLUMNS = Object.freeze([
+	'RUC_EMISOR',
+	'RAZON_SOCIAL_EMISOR',
+	'TIPO_COMPROBANTE',
+	'SERIE_COMPROBANTE',
+	'CLAVE_ACCESO',
+	'FECHA_AUTORIZACION',
+	'FECHA_EMISION',
+	'IDENTIFICACION_RECEPTOR',
+	'VALOR_SIN_IMPUESTOS',
+	'IVA',
+	'IMPORTE_TOTAL',
+	'NUMERO_DOCUMENTO_MODIFICADO',
+]);
+
 /** The issuer of the simulator's receipts unless told otherwise (passes the company RUC check). */
 export const ISSUER_RUC = '1790016919001';
 
