@@ -430,11 +430,18 @@ export class SriSimulator {
 	 * @type {Map<string, string>}
 	 */
 	receipts = new Map();
+	/**
+	 * The lists of received receipts the portal offers, as it downloads them (bytes), by `<ruc> <yyyy-mm>`: what
+	 * `GET /sri/received-list?ruc=…&month=…` answers. Any other RUC or month gets a list of no receipts.
+	 * @type {Map<string, Buffer>}
+	 */
+	receivedLists = new Map();
 
 	reset() {
 		this.slowMs = 60_000;
 		this.answers.clear();
 		this.receipts.clear();
+		this.receivedLists.clear();
 	}
 
 	/** The keys asked about so far, given the server's requests. */
@@ -454,6 +461,35 @@ export class SriSimulator {
 		r.add('POST', '/comprobantes-electronicos-ws/AutorizacionComprobantesOffline', (req) =>
 			this.answer(req),
 		);
+		r.add('GET', '/received-list', (req) => this.receivedList(req));
+	}
+
+	/**
+	 * The portal's download of the receipts issued to `ruc` in `month` (SRI en línea → Facturación electrónica →
+	 * Comprobantes electrónicos recibidos, a reCAPTCHA away from any program at the SRI itself: here, a plain GET), as
+	 * its .txt comes: a held list, or one of no receipts (its header line only).
+	 * @param {SimRequest} req
+	 * @returns {SimResponse}
+	 */
+	receivedList(req) {
+		const { ruc = '', month = '' } = req.query;
+		if (!/^\d{13}$/.test(ruc) || !/^\d{4}-(0[1-9]|1[0-2])$/.test(month))
+			return {
+				status: 400,
+				headers: { 'content-type': 'text/plain' },
+				raw: Buffer.from('ruc (13 digits) and month (yyyy-mm) are required'),
+			};
+		const raw =
+			this.receivedLists.get(`${ruc} ${month}`) ??
+			Buffer.from(`${RECEIVED_LIST_COLUMNS.join('\t')}\r\n`, 'latin1');
+		return {
+			status: 200,
+			headers: {
+				'content-type': 'text/plain;charset=windows-1252',
+				'content-disposition': `attachment; filename="${ruc}_Recibidos_${month}.txt"`,
+			},
+			raw,
+		};
 	}
 
 	/**

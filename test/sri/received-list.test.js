@@ -10,7 +10,7 @@ import { NODE, startSri } from './setup';
  * SRI (Ecuador) → Received Receipts List → Read through n8n-core's engine: the list SRI en línea downloads, one or
  * several files, into one item per receipt (each paired with its file), Not Read for a file that is not the list and
  * for each line that names no receipt, nothing but a note for a list of no receipts; then each receipt fetched by Check
- * Authorization from the simulator.
+ * Authorization from the simulator; and the list the simulator serves.
  */
 
 /** @type {SriEnv} */
@@ -270,5 +270,24 @@ describe('Read Received List → Check Authorization: each receipt fetched from 
 		expect(checked.filter((j) => j.authorized)).toHaveLength(list.keys.length - 1);
 		// No file of the list's reached Check Authorization: nothing to compare, nothing to warn about.
 		expect(checked.every((j) => j.matches_file === null && !j.warnings)).toBe(true);
+	});
+});
+
+describe('the simulator serves a month’s list, as the portal downloads it', () => {
+	test('GET /sri/received-list?ruc=…&month=…: the list held, a list of no receipts for another month, 400 without both', async () => {
+		const list = monthList(monthOfReceipts({ year: 2026, month: 10 }), INFORMANT, {
+			year: 2026,
+			month: 10,
+		});
+		env.sim.receivedLists.set(`${ME} 2026-10`, list.bytes);
+		const get = (query) => fetch(`${env.address}/received-list?${query}`);
+		const held = await get(`ruc=${ME}&month=2026-10`);
+		expect(held.status).toBe(200);
+		expect(held.headers.get('content-type')).toBe('text/plain;charset=windows-1252');
+		expect(Buffer.from(await held.arrayBuffer())).toEqual(list.bytes);
+		const other = await get(`ruc=${ME}&month=2026-09`);
+		expect(await other.text()).toBe(`${CURRENT_LAYOUT.join('\t')}\r\n`);
+		expect((await get(`ruc=${ME}`)).status).toBe(400);
+		expect((await get('month=2026-10&ruc=17921467390')).status).toBe(400);
 	});
 });
