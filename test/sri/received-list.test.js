@@ -1,8 +1,17 @@
-import { INFORMANT, monthOfReceipts } from '../fixtures/sri/month';
-import { outputNames, built } from '../harness/engine';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+/** @import { IDataObject, IWorkflowBase } from 'n8n-workflow' */
+import { INFORMANT, lastMonth, monthOfReceipts } from '../fixtures/sri/month';
+import { fixture, outputNames, built } from '../harness/engine';
 import { keyFor, SriSimulator } from '../simulator/sri';
-import { CURRENT_LAYOUT, listFile, monthList } from '../simulator/sri-received-list';
-import { chain, fileItem } from './ats-setup';
+import {
+	CURRENT_LAYOUT,
+	listFile,
+	monthList,
+	UNKNOWN_ISSUER,
+} from '../simulator/sri-received-list';
+import { annexOf, chain, fileItem } from './ats-setup';
 import { NODE, startSri } from './setup';
 /** @import { SriEnv } from './setup' */
 
@@ -10,7 +19,7 @@ import { NODE, startSri } from './setup';
  * SRI (Ecuador) → Received Receipts List → Read through n8n-core's engine: the list SRI en línea downloads, one or
  * several files, into one item per receipt (each paired with its file), Not Read for a file that is not the list and
  * for each line that names no receipt, nothing but a note for a list of no receipts; then each receipt fetched by Check
- * Authorization from the simulator; and the list the simulator serves.
+ * Authorization from the simulator, and the example (examples/sri-received-list-ats.json) as `npm run dev` runs it.
  */
 
 /** @type {SriEnv} */
@@ -289,5 +298,54 @@ describe('the simulator serves a month’s list, as the portal downloads it', ()
 		expect(await other.text()).toBe(`${CURRENT_LAYOUT.join('\t')}\r\n`);
 		expect((await get(`ruc=${ME}`)).status).toBe(400);
 		expect((await get('month=2026-10&ruc=17921467390')).status).toBe(400);
+	});
+});
+
+describe('the example, as npm run dev runs it', () => {
+	/** @type {string} */
+	let dir;
+	beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sri-list-'))));
+	afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+	/** examples/sri-received-list-ats.json reading `dir`, its SRI nodes asking the simulator. */
+	function example() {
+		const workflow = fixture('sri-received-list-ats.json');
+		for (const node of /** @type {any[]} */ (workflow.nodes)) {
+			if (node.type === 'n8n-nodes-base.readWriteFile')
+				node.parameters.fileSelector = `${dir}/*.txt`;
+			if (node.name === 'Fetch each receipt from the SRI')
+				node.parameters.options = { serviceAddress: env.address };
+		}
+		return workflow;
+	}
+
+	test('last month’s list → each receipt from the SRI → the ATS: the purchases in it, the unknown key and the retention named', async () => {
+		const month = monthOfReceipts(lastMonth());
+		for (const r of month) env.sim.receipts.set(r.key, r.xml);
+		const list = monthList(month, INFORMANT, lastMonth());
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, list.fileName), list.bytes);
+		const result = await env.engine.run(example());
+		expect(result.error?.message).toBeUndefined();
+		expect(result.output('Read the list')).toHaveLength(list.keys.length);
+		expect(result.output('Read the list', 1)).toEqual([]);
+		const { json } = annexOf(result, 'Build the ATS');
+		const { year, month: m } = lastMonth();
+		expect([json.anio, json.mes]).toEqual([String(year), String(m).padStart(2, '0')]);
+		// Six purchases: four invoices, a credit and a debit note, all from the SRI's own receipts.
+		expect(/** @type {IDataObject[]} */ (json.compras).map((c) => c.clave_acceso).sort()).toEqual(
+			list.keys.filter((k) => k !== list.unknownKey && k.slice(8, 10) !== '07').sort(),
+		);
+		expect(json.problems).toEqual([]);
+		const warnings = /** @type {string[]} */ (json.warnings);
+		expect(warnings).toHaveLength(2);
+		expect(warnings.find((w) => w.includes(list.unknownKey))).toMatch(
+			/left out, the SRI gave no receipt for it/,
+		);
+		const retention = list.keys.find((k) => k.slice(8, 10) === '07');
+		expect(warnings.find((w) => w.includes(`${retention}`))).toMatch(
+			/^\[item \d+\] comprobante de retención .* left out, it withholds on your factura .*, which is not among the items/,
+		);
+		expect(list.bytes.includes(Buffer.from(UNKNOWN_ISSUER.name))).toBe(true);
 	});
 });
