@@ -49,7 +49,7 @@ const COLUMN = {
 } as const;
 
 /** A receipt the list names, as the node outputs it (before the file's name, the line and the warnings). */
-export interface ListedRow {
+interface ListedRow {
 	fecha_emision: string | null;
 	tipo: string;
 	cod_doc: string;
@@ -78,7 +78,7 @@ export interface LineNotRead {
 	problem: string;
 }
 
-export interface ReadList {
+interface ReadList {
 	/** `utf-8` when the bytes are valid UTF-8 (a byte-order mark dropped), else `windows-1252`. */
 	encoding: 'utf-8' | 'windows-1252';
 	/** The file's lines with a receipt (the header and empty lines are not rows). */
@@ -88,7 +88,7 @@ export interface ReadList {
 }
 
 /** Counts the work done, for a test to see that it grows with the file's size and no faster. */
-export interface Meter {
+interface Meter {
 	steps: number;
 }
 
@@ -387,7 +387,7 @@ export function readReceivedList(
 }
 
 /** One file's receipts for `keepOnce`, and how messages name the file (`File "recibidos.txt"`). */
-export interface ListedFile {
+interface ListedFile {
 	label: string;
 	receipts: ListedReceipt[];
 }

@@ -4,8 +4,7 @@ import { addFacts, itemError, itemLabel } from '../../../shared/errors';
 import { maxFileSizeOption, readMaxFileBytes } from '../../../shared/files';
 import { Deferred, type OperationResult } from '../../../shared/router';
 import type { PublicServiceContext } from '../../../shared/soap';
-import { Checker } from '../../../shared/validate';
-import { readXmlSource } from '../../../shared/xmlSource';
+import { readSourceOrNotRead } from '../../../shared/xmlSource';
 import {
 	keepOnce,
 	readReceivedList,
@@ -104,19 +103,12 @@ export async function execute(
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const ownRuc = ownRucOf.call(this, i, options);
 	const maxBytes = readMaxFileBytes.call(this, i);
-	const check = new Checker();
-	const { data, field, fileName } = await readXmlSource.call(
+	const { data, field, fileName, notRead } = await readSourceOrNotRead.call(
 		this,
 		i,
 		{ maxBytes, why: ' (Options → Max File Size)' },
-		check,
+		ONLY_READS,
 	);
-	const notRead = { notRead: fileName ? { file_name: fileName } : {} };
-	try {
-		check.throwIfFailed(this.getNode(), i, ONLY_READS);
-	} catch (error) {
-		throw addFacts(error, notRead);
-	}
 	const read = readReceivedList(data as Buffer, { ownRuc });
 	if ('problem' in read)
 		throw addFacts(itemError(this.getNode(), i, `${field}: ${read.problem}`, ONLY_READS), notRead);
