@@ -42,13 +42,23 @@ function filesNode(name, files) {
 	);
 }
 
-/** Read Received List of a new node (version 2: Read and Not Read). */
-const listNode = node(
-	'List',
-	SRI,
-	{ resource: 'receivedList', operation: 'read', binaryPropertyName: 'data', options: {} },
-	{ typeVersion: 2 },
-);
+/** Manual Trigger → Code "Files" (items carrying `files`) → Read Received List "List", of a new node (version 2). */
+const listWorkflow = (id, what, files) => ({
+	id,
+	name: `e2e SRI received list: ${what}`,
+	settings: { executionOrder: 'v1' },
+	nodes: [
+		node('Start', 'n8n-nodes-base.manualTrigger', {}),
+		filesNode('Files', files),
+		node(
+			'List',
+			SRI,
+			{ resource: 'receivedList', operation: 'read', binaryPropertyName: 'data', options: {} },
+			{ typeVersion: 2 },
+		),
+	],
+	connections: chain('Start', 'Files', 'List'),
+});
 
 before(async () => {
 	sb = await e2eSandbox('e2e-received-list');
@@ -71,37 +81,17 @@ before(async () => {
 	filled.connections['Build the ATS'] = chain('Build the ATS', 'Save')['Build the ATS'];
 	await sb.importWorkflows([
 		filled,
-		{
-			id: 'e2eListFiles',
-			name: 'e2e SRI received list: overlapping downloads, a file that is not the list',
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', {}),
-				filesNode('Files', [
-					{ name: 'recibidos-mes.txt', bytes: listFile(rows) },
-					{ name: 'ventas.csv', bytes: Buffer.from('RUC;CLAVE_ACCESO;TOTAL\r\n') },
-					{
-						name: 'recibidos-semana.txt',
-						bytes: listFile(rows.slice(0, 2), { encoding: 'utf-8', bom: true }),
-					},
-				]),
-				listNode,
-			],
-			connections: chain('Start', 'Files', 'List'),
-		},
-		{
-			id: 'e2eListEmpty',
-			name: 'e2e SRI received list: a list of no receipts',
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', {}),
-				filesNode('Files', [
-					{ name: 'recibidos-vacio.txt', bytes: Buffer.from(`${CURRENT_LAYOUT.join('\t')}\r\n`) },
-				]),
-				listNode,
-			],
-			connections: chain('Start', 'Files', 'List'),
-		},
+		listWorkflow('e2eListFiles', 'overlapping downloads, a file that is not the list', [
+			{ name: 'recibidos-mes.txt', bytes: listFile(rows) },
+			{ name: 'ventas.csv', bytes: Buffer.from('RUC;CLAVE_ACCESO;TOTAL\r\n') },
+			{
+				name: 'recibidos-semana.txt',
+				bytes: listFile(rows.slice(0, 2), { encoding: 'utf-8', bom: true }),
+			},
+		]),
+		listWorkflow('e2eListEmpty', 'a list of no receipts', [
+			{ name: 'recibidos-vacio.txt', bytes: Buffer.from(`${CURRENT_LAYOUT.join('\t')}\r\n`) },
+		]),
 	]);
 	n8n = await startSuiteN8n(sb);
 });
