@@ -109,7 +109,10 @@ export async function execute(
 		{ maxBytes, why: ' (Options → Max File Size)' },
 		ONLY_READS,
 	);
-	const read = readReceivedList(data as Buffer, { ownRuc });
+	// Always a file here (the operation has no XML Source field); text, from a node saved otherwise, read as UTF-8.
+	const read = readReceivedList(typeof data === 'string' ? Buffer.from(data, 'utf8') : data, {
+		ownRuc,
+	});
 	if ('problem' in read)
 		throw addFacts(itemError(this.getNode(), i, `${field}: ${read.problem}`, ONLY_READS), notRead);
 
