@@ -7,13 +7,15 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as monthlyAnnex from './actions/monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './actions/receipt/Receipt.resource';
+import * as receivedList from './actions/receivedList/ReceivedList.resource';
 import { outputsExpression } from '../shared/outputs';
 import { READ_OUTPUTS, router } from './actions/router';
 
 /**
  * SRI (Ecuador): any Ecuadorian electronic receipt checked with the SRI's own public web service, and a
- * receipt XML (or its authorization file) read into the fields a bookkeeper books, and the month's annex (ATS)
- * built from its receipts. No account, no credential.
+ * receipt XML (or its authorization file) read into the fields a bookkeeper books, the SRI portal's list of the
+ * receipts issued to the taxpayer read into one item per receipt, and the month's annex (ATS) built from its
+ * receipts. No account, no credential.
  * Operations live in actions/<resource>/, the SRI's rules and formats in domain/.
  */
 export class Sri implements INodeType {
@@ -29,7 +31,7 @@ export class Sri implements INodeType {
 		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			"Check with the SRI that an Ecuadorian receipt is authorized, by its access key, read a supplier's receipt XML into the figures a bookkeeper books, and build the month's ATS from the receipts",
+			"Check with the SRI that an Ecuadorian receipt is authorized, by its access key, read a supplier's receipt XML into the figures a bookkeeper books, read the SRI's list of the receipts issued to you, and build the month's ATS from the receipts",
 		defaults: { name: 'SRI (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -47,6 +49,12 @@ export class Sri implements INodeType {
 						description: 'Any electronic receipt (comprobante electrónico) the SRI authorizes',
 					},
 					{
+						name: 'Received Receipts List',
+						value: 'receivedList',
+						description:
+							'The list SRI en línea gives of the electronic receipts issued to you (comprobantes electrónicos recibidos), downloaded as a .txt file',
+					},
+					{
 						name: 'Monthly Annex (ATS)',
 						value: 'monthlyAnnex',
 						description:
@@ -56,6 +64,7 @@ export class Sri implements INodeType {
 				default: 'receipt',
 			},
 			...receipt.description,
+			...receivedList.description,
 			...monthlyAnnex.description,
 		],
 	};

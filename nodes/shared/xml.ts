@@ -133,6 +133,22 @@ const CP1252 =
 	'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
 	'\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
+/**
+ * `bytes` read as UTF-8, or undefined when they are not valid UTF-8 (Node would replace each byte it cannot read with
+ * U+FFFD, changing the data).
+ */
+export function strictUtf8(bytes: Buffer): string | undefined {
+	const text = bytes.toString('utf8');
+	return text.includes('\ufffd') && !Buffer.from(text, 'utf8').equals(bytes) ? undefined : text;
+}
+
+/** `bytes` read as windows-1252: ISO-8859-1, but for the characters of 0x80–0x9F (CP1252 above). */
+export function windows1252(bytes: Buffer): string {
+	return bytes
+		.toString('latin1')
+		.replace(/[\u0080-\u009f]/g, (c) => CP1252[c.charCodeAt(0) - 0x80]);
+}
+
 /** The text of `input`, decoded as its BOM and declaration say, after the size check. */
 function decode(input: string | Buffer, maxBytes: number): string {
 	if (typeof input === 'string') {
@@ -162,9 +178,9 @@ function decode(input: string | Buffer, maxBytes: number): string {
 		name === 'us-ascii' ||
 		name === 'ascii'
 	) {
-		const text = bytes.toString('utf8');
-		// Node replaces bytes that are not UTF-8 with U+FFFD: refuse them rather than change the data.
-		if (text.includes('\ufffd') && !Buffer.from(text, 'utf8').equals(bytes)) {
+		const text = strictUtf8(bytes);
+		// Bytes that are not UTF-8 are refused rather than changed.
+		if (text === undefined) {
 			throw new XmlError(
 				`the XML is not valid UTF-8${encoding ? '' : ' (it declares no encoding, so it must be UTF-8)'}: save it as UTF-8, or declare the encoding it is written in`,
 			);
@@ -177,11 +193,7 @@ function decode(input: string | Buffer, maxBytes: number): string {
 		);
 	}
 	if (name === 'iso-8859-1' || name === 'latin1' || name === 'l1') return bytes.toString('latin1');
-	if (name === 'windows-1252' || name === 'cp1252') {
-		return bytes
-			.toString('latin1')
-			.replace(/[\u0080-\u009f]/g, (c) => CP1252[c.charCodeAt(0) - 0x80]);
-	}
+	if (name === 'windows-1252' || name === 'cp1252') return windows1252(bytes);
 	throw new XmlError(
 		`the XML declares the encoding "${encoding}", which is not read: only UTF-8, US-ASCII, ISO-8859-1 and windows-1252 are (the SRI and the SAT use UTF-8)`,
 	);

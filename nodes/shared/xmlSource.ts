@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { upstreamError, upstreamProblem } from './errors';
+import { addFacts, upstreamError, upstreamProblem, type FailureFacts } from './errors';
 import { binaryUpTo } from './files';
 import { megabytes } from './http';
-import type { Checker } from './validate';
+import { Checker } from './validate';
 
 /**
  * Where an operation that reads an XML document takes it from (SRI → Read XML, SAT → Read CFDI XML and Check
@@ -71,7 +71,7 @@ export function xmlSourceFields(options: {
  * that is a previous node's error (errors.ts upstreamError). `field` names the source for later messages,
  * `fileName` is the file's name as it arrived.
  */
-export async function readXmlSource(
+async function readXmlSource(
 	this: IExecuteFunctions,
 	i: number,
 	limit: { maxBytes: number; why: string },
@@ -119,4 +119,27 @@ export async function readXmlSource(
 		return { field: named, fileName };
 	}
 	return { data: bytes, field: named, fileName };
+}
+
+/**
+ * `readXmlSource` for a reader whose input that cannot be read is the item's own problem (a Not Read item where the
+ * node has that output, shared/outputs.ts): what is wrong is thrown at once, with `consequence` as its description,
+ * carrying the fact `notRead` (errors.ts) with the file's name; `notRead` is returned too, for the reader's later
+ * errors about the same file.
+ */
+export async function readSourceOrNotRead(
+	this: IExecuteFunctions,
+	i: number,
+	limit: { maxBytes: number; why: string },
+	consequence: string,
+): Promise<{ data: Buffer | string; field: string; fileName?: string; notRead: FailureFacts }> {
+	const check = new Checker();
+	const { data, field, fileName } = await readXmlSource.call(this, i, limit, check);
+	const notRead = { notRead: fileName ? { file_name: fileName } : {} };
+	try {
+		check.throwIfFailed(this.getNode(), i, consequence);
+	} catch (error) {
+		throw addFacts(error, notRead);
+	}
+	return { data: data as Buffer | string, field, fileName, notRead };
 }

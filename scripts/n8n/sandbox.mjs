@@ -515,8 +515,10 @@ function withServiceAddresses(workflow, sim) {
 	for (const node of copy.nodes) {
 		const service = node.type.slice(node.type.lastIndexOf('.') + 1);
 		const address = sim.addresses?.[service];
-		// Read XML sends nothing: it has no Service Address.
-		if (!address || node.parameters?.operation === 'readXml') continue;
+		// Read XML and Read Received List send nothing: they have no Service Address.
+		const reads =
+			node.parameters?.operation === 'readXml' || node.parameters?.resource === 'receivedList';
+		if (!address || reads) continue;
 		node.parameters ??= {};
 		node.parameters.options = { ...(node.parameters.options ?? {}) };
 		node.parameters.options.serviceAddress ||= address;
@@ -552,8 +554,9 @@ export function loadExamples() {
 /**
  * Makes the examples runnable against the simulators: a few examples carry placeholders a user replaces
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder; the folder of
- * received SRI receipts is filled with last month's, the ones the SRI simulator holds, and the folder of last
- * month's received CFDIs with the ones the SAT simulator knows).
+ * received SRI receipts is filled with last month's, the ones the SRI simulator holds, the folder of the SRI's lists
+ * of received receipts with last month's, and the folder of last month's received CFDIs with the ones the SAT
+ * simulator knows).
  * In the sandbox they are filled with demo data seeded in the simulators, and the nodes without a credential ask
  * their simulator (withServiceAddresses); the files are not changed.
  */
@@ -573,6 +576,15 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		rmSync(received, { recursive: true, force: true });
 		mkdirSync(received, { recursive: true });
 		for (const r of sim.sriMonth.receipts) writeFileSync(join(received, r.fileName), r.file);
+	}
+	if (text.includes('/home/node/sri/received-list/')) {
+		// Last month's list of the receipts issued to the sandbox's company, as SRI en línea downloads it (the SRI
+		// simulator holds every receipt it lists but one).
+		const folder = join(userFolder, '.n8n-files', 'sri', 'received-list');
+		rmSync(folder, { recursive: true, force: true });
+		mkdirSync(folder, { recursive: true });
+		const list = sim.sriMonth.receivedList;
+		writeFileSync(join(folder, list.fileName), list.bytes);
 	}
 	// Last month's received CFDIs (the DIOT example reads them), which the SAT's simulator knows.
 	if (text.includes('/home/node/cfdi/recibidos/')) {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
 	CredentialTestContext,
@@ -18,7 +18,8 @@ import './shutdown';
  * `n8n-nodes-base.manualTrigger` (one empty item), `n8n-nodes-base.code` ("Run Once for All Items":
  * its JavaScript returns the items), what the examples branch and stop with: `if`, `noOp`, `stopAndError`, and
  * what the SRI example reads from and writes to: `emailReadImap` (never started), `convertToFile` (text to a
- * file, or items to one CSV file: readCsv reads it back), `readWriteFile` (writes a file), `stickyNote`.
+ * file, or items to one CSV file: readCsv reads it back), `readWriteFile` (writes a file, reads a folder's files),
+ * `stickyNote`.
  */
 
 export const PACKAGE = 'n8n-nodes-latam-fiscal';
@@ -314,8 +315,9 @@ class ConvertToFile {
 }
 
 /**
- * n8n's "Read/Write Files from Disk", operation "Write File to Disk": writes each item's binary field to
- * `fileName` (the examples' folder, replaced by the test with a temporary one).
+ * n8n's "Read/Write Files from Disk": "Write File to Disk" writes each item's binary field to `fileName` (the
+ * examples' folder, replaced by the test with a temporary one); "Read File(s) From Disk" outputs one item per file
+ * that `fileSelector` (a folder and `*<ending>`, as the examples write it) names, in name order, the file in `data`.
  */
 class ReadWriteFile {
 	description = standIn({
@@ -323,6 +325,7 @@ class ReadWriteFile {
 		name: 'readWriteFile',
 		properties: [
 			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'write' },
+			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
 			{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
 			{
 				displayName: 'Data Property Name',
@@ -339,6 +342,26 @@ class ReadWriteFile {
 	 * @returns {Promise<INodeExecutionData[][]>}
 	 */
 	async execute() {
+		if (this.getNodeParameter('operation', 0) === 'read') {
+			const selector = /** @type {string} */ (this.getNodeParameter('fileSelector', 0));
+			const [, folder, ending] = /** @type {RegExpExecArray} */ (
+				/^(.*)\/\*([^/*]*)$/.exec(selector)
+			);
+			const names = readdirSync(folder)
+				.filter((name) => name.endsWith(ending))
+				.sort();
+			return [
+				await Promise.all(
+					names.map(async (name) => ({
+						json: {},
+						binary: {
+							data: await this.helpers.prepareBinaryData(readFileSync(join(folder, name)), name),
+						},
+						pairedItem: { item: 0 },
+					})),
+				),
+			];
+		}
 		return [
 			this.getInputData().map((item, i) => {
 				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));

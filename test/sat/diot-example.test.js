@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 /** @import { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, IWorkflowBase } from 'n8n-workflow' */
@@ -12,7 +12,7 @@ import { SimulatorServer } from '../simulator/server';
  * The example examples/sat-diot-last-month.json, as a user imports it, through n8n-core's engine: last month's
  * received CFDIs read from a folder, read and checked with the SAT's simulator (which knows them: one is
  * cancelled), the DIOT built, its file and a per-supplier sheet written to the folder. n8n's file nodes are played
- * by stand-ins that do what the example asks of them.
+ * by stand-ins that do what the example asks of them (Read/Write Files: the harness's).
  */
 
 /** A stand-in's description: the parameters it reads. */
@@ -23,53 +23,6 @@ const describeNode = (name, properties) =>
 		version: [1, 1.1],
 		properties: properties.map((p) => ({ displayName: p, name: p, type: 'string', default: '' })),
 	});
-
-/** n8n's Read/Write Files from Disk: read a `<folder>/*.xml` selector (by name order), or write a binary field. */
-class ReadWriteFile {
-	description = describeNode('readWriteFile', [
-		'operation',
-		'fileSelector',
-		'fileName',
-		'dataPropertyName',
-		'options',
-	]);
-
-	/** @this {IExecuteFunctions} @returns {Promise<INodeExecutionData[][]>} */
-	async execute() {
-		if (this.getNodeParameter('operation', 0) === 'read') {
-			const selector = /** @type {string} */ (this.getNodeParameter('fileSelector', 0));
-			if (!selector.endsWith('/*.xml'))
-				throw new Error(`the stand-in reads <folder>/*.xml, not ${selector}`);
-			const folder = selector.slice(0, -'/*.xml'.length);
-			const files = readdirSync(folder)
-				.filter((f) => f.endsWith('.xml'))
-				.sort();
-			return [
-				await Promise.all(
-					files.map(async (f) => ({
-						json: {},
-						binary: {
-							data: await this.helpers.prepareBinaryData(
-								readFileSync(join(folder, f)),
-								f,
-								'application/xml',
-							),
-						},
-					})),
-				),
-			];
-		}
-		return [
-			this.getInputData().map((item, i) => {
-				const fileName = /** @type {string} */ (this.getNodeParameter('fileName', i));
-				const field = /** @type {string} */ (this.getNodeParameter('dataPropertyName', i));
-				const data = /** @type {NonNullable<typeof item.binary>} */ (item.binary)[field];
-				writeFileSync(fileName, Buffer.from(data.data, 'base64'));
-				return { json: { fileName }, pairedItem: { item: i } };
-			}),
-		];
-	}
-}
 
 /** n8n's Split Out: an item per entry of a list field. */
 class SplitOut {
@@ -138,7 +91,6 @@ beforeAll(async () => {
 	const types = /** @type {{ types: Map<string, INodeType> }} */ (
 		/** @type {unknown} */ (engine.nodeTypes)
 	).types;
-	types.set('n8n-nodes-base.readWriteFile', new ReadWriteFile());
 	types.set('n8n-nodes-base.splitOut', new SplitOut());
 	types.set('n8n-nodes-base.convertToFile', new ConvertToCsv());
 });

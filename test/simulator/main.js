@@ -1,4 +1,4 @@
-import { lastMonth, monthOfReceipts } from '../fixtures/sri/month';
+import { INFORMANT, lastMonth, monthOfReceipts } from '../fixtures/sri/month';
 import { ExtractionSimulator } from './extraction';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
@@ -6,6 +6,7 @@ import { ReceiptsSimulator } from './receipts';
 import { SatSimulator } from './sat';
 import { SimulatorServer } from './server';
 import { SriSimulator } from './sri';
+import { monthList } from './sri-received-list';
 
 /** The signing secret the dev/e2e Extraction simulator and the Extraction Trigger credential share. */
 export const DEV_WEBHOOK_SECRET = 'whsec_dev_only_0123456789abcdef';
@@ -28,6 +29,11 @@ export async function startSimulators(port = 0) {
 	// sandbox's file folder offers them to the ATS example (scripts/n8n/sandbox.mjs fillPlaceholders).
 	const sriMonth = { ...lastMonth(), receipts: monthOfReceipts(lastMonth()) };
 	for (const r of sriMonth.receipts) sri.receipts.set(r.key, r.xml);
+	// The list SRI en línea gives of the month's receipts issued to the company (one of them a key the SRI does not
+	// hold): the portal's download (GET /sri/received-list), and the file of the received-list example's folder.
+	const receivedList = monthList(sriMonth.receipts, INFORMANT, sriMonth);
+	const yearMonth = `${sriMonth.year}-${String(sriMonth.month).padStart(2, '0')}`;
+	sri.receivedLists.set(`${INFORMANT.ruc} ${yearMonth}`, receivedList.bytes);
 	const sat = new SatSimulator();
 	const server = await new SimulatorServer([
 		partners,
@@ -69,7 +75,17 @@ export async function startSimulators(port = 0) {
 	};
 	/** Nodes without a credential take their service's address in Options → Service Address. */
 	const addresses = { sri: server.url(sri.prefix), sat: SatSimulator.address(server.url('sat')) };
-	return { server, partners, receipts, extraction, sri, sriMonth, sat, credentials, addresses };
+	return {
+		server,
+		partners,
+		receipts,
+		extraction,
+		sri,
+		sriMonth: { ...sriMonth, receivedList },
+		sat,
+		credentials,
+		addresses,
+	};
 }
 
 // `node .build/test/simulator/main.js [port]`: run the simulators alone (for your own n8n).

@@ -59,6 +59,25 @@ export const ROOTS = Object.freeze({
 	'07': 'comprobanteRetencion',
 });
 
+/**
+ * The columns of the current layout of the list SRI en línea downloads of the receipts issued to a taxpayer
+ * (test/simulator/sri-received-list.js writes such lists), in order.
+ */
+export const RECEIVED_LIST_COLUMNS = Object.freeze([
+	'RUC_EMISOR',
+	'RAZON_SOCIAL_EMISOR',
+	'TIPO_COMPROBANTE',
+	'SERIE_COMPROBANTE',
+	'CLAVE_ACCESO',
+	'FECHA_AUTORIZACION',
+	'FECHA_EMISION',
+	'IDENTIFICACION_RECEPTOR',
+	'VALOR_SIN_IMPUESTOS',
+	'IVA',
+	'IMPORTE_TOTAL',
+	'NUMERO_DOCUMENTO_MODIFICADO',
+]);
+
 /** The issuer of the simulator's receipts unless told otherwise (passes the company RUC check). */
 export const ISSUER_RUC = '1790016919001';
 
@@ -411,11 +430,18 @@ export class SriSimulator {
 	 * @type {Map<string, string>}
 	 */
 	receipts = new Map();
+	/**
+	 * The lists of received receipts the portal offers, as it downloads them (bytes), by `<ruc> <yyyy-mm>`: what
+	 * `GET /sri/received-list?ruc=…&month=…` answers. Any other RUC or month gets a list of no receipts.
+	 * @type {Map<string, Buffer>}
+	 */
+	receivedLists = new Map();
 
 	reset() {
 		this.slowMs = 60_000;
 		this.answers.clear();
 		this.receipts.clear();
+		this.receivedLists.clear();
 	}
 
 	/** The keys asked about so far, given the server's requests. */
@@ -435,6 +461,35 @@ export class SriSimulator {
 		r.add('POST', '/comprobantes-electronicos-ws/AutorizacionComprobantesOffline', (req) =>
 			this.answer(req),
 		);
+		r.add('GET', '/received-list', (req) => this.receivedList(req));
+	}
+
+	/**
+	 * The portal's download of the receipts issued to `ruc` in `month` (SRI en línea → Facturación electrónica →
+	 * Comprobantes electrónicos recibidos, a reCAPTCHA away from any program at the SRI itself: here, a plain GET), as
+	 * its .txt comes: a held list, or one of no receipts (its header line only).
+	 * @param {SimRequest} req
+	 * @returns {SimResponse}
+	 */
+	receivedList(req) {
+		const { ruc = '', month = '' } = req.query;
+		if (!/^\d{13}$/.test(ruc) || !/^\d{4}-(0[1-9]|1[0-2])$/.test(month))
+			return {
+				status: 400,
+				headers: { 'content-type': 'text/plain' },
+				raw: Buffer.from('ruc (13 digits) and month (yyyy-mm) are required'),
+			};
+		const raw =
+			this.receivedLists.get(`${ruc} ${month}`) ??
+			Buffer.from(`${RECEIVED_LIST_COLUMNS.join('\t')}\r\n`, 'latin1');
+		return {
+			status: 200,
+			headers: {
+				'content-type': 'text/plain;charset=windows-1252',
+				'content-disposition': `attachment; filename="${ruc}_Recibidos_${month}.txt"`,
+			},
+			raw,
+		};
 	}
 
 	/**

@@ -6,4 +6,5 @@
 export type SriMap = {
 	receipt: 'checkAuthorization' | 'readXml';
 	monthlyAnnex: 'build';
+	receivedList: 'read';
 };

@@ -7,11 +7,19 @@ import { SRI } from '../domain/service';
 import type { SriMap } from './node.type';
 import * as monthlyAnnex from './monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './receipt/Receipt.resource';
+import * as receivedList from './receivedList/ReceivedList.resource';
 
-export const resources: OperationTable<SriMap, PublicServiceContext> = { receipt, monthlyAnnex };
+export const resources: OperationTable<SriMap, PublicServiceContext> = {
+	receipt,
+	monthlyAnnex,
+	receivedList,
+};
 
-/** From version 2, Read XML has two outputs: Read, and Not Read (a file that cannot be read, named). */
-export const READ_OUTPUTS = readerOutputs({ receipt: ['readXml'] });
+/**
+ * From version 2, Read XML and Read Received List have two outputs: Read, and Not Read (a file that cannot be read,
+ * named; a line of the list that names no receipt).
+ */
+export const READ_OUTPUTS = readerOutputs({ receipt: ['readXml'], receivedList: ['read'] });
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// The execution's one client, its Request Timeout read from the operation's options where it has them.

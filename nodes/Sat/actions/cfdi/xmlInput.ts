@@ -1,9 +1,8 @@
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { addFacts, itemError } from '../../../shared/errors';
-import { Checker } from '../../../shared/validate';
 import { XmlError } from '../../../shared/xml';
-import { readXmlSource, xmlSourceFields } from '../../../shared/xmlSource';
+import { readSourceOrNotRead, xmlSourceFields } from '../../../shared/xmlSource';
 import { NotACfdiError, readCfdi, type CfdiReading } from '../../domain/cfdi';
 
 /** The largest CFDI read (10 MB, the XML reader's own default): far above any real CFDI. */
@@ -42,23 +41,16 @@ export async function readCfdiInput(
 ): Promise<CfdiInput> {
 	const node = this.getNode();
 	const item = this.getInputData()[i];
-	const check = new Checker();
-	const { data, field, fileName } = await readXmlSource.call(
+	const description = `${consequence} Give the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not its PDF, a ZIP or an acknowledgment.`;
+	const { data, field, fileName, notRead } = await readSourceOrNotRead.call(
 		this,
 		i,
 		{ maxBytes: MAX_CFDI_BYTES, why: ', which no CFDI is' },
-		check,
+		description,
 	);
-	const description = `${consequence} Give the CFDI's XML as the SAT's stamping left it (a CFDI 4.0, 3.3 or 3.2 with its <cfdi:Comprobante> root), not its PDF, a ZIP or an acknowledgment.`;
-	const notRead = { notRead: fileName ? { file_name: fileName } : {} };
-	try {
-		check.throwIfFailed(node, i, description);
-	} catch (error) {
-		throw addFacts(error, notRead);
-	}
 	try {
 		return {
-			reading: readCfdi(data as Buffer | string, { maxBytes: MAX_CFDI_BYTES }),
+			reading: readCfdi(data, { maxBytes: MAX_CFDI_BYTES }),
 			field,
 			fileName,
 			binary: item?.binary,

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { addFacts, itemError } from '../../../shared/errors';
 import { binaryUpTo } from '../../../shared/files';
-import { Checker } from '../../../shared/validate';
 import { SRI_RECEIPT_MAX_BYTES, XmlError } from '../../../shared/xml';
-import { readXmlSource } from '../../../shared/xmlSource';
+import { readSourceOrNotRead } from '../../../shared/xmlSource';
 import { MAX_ANSWER_BYTES, readDocument, type ReadDocument } from '../../domain/answer';
 import { presentAnswer, presentReceipt, type Presented } from '../../domain/result';
 import { ONLY_READS } from './common.descriptions';
@@ -74,23 +73,16 @@ export async function binaryFile(
  * item to Not Read instead of stopping.
  */
 export async function readXmlInput(this: IExecuteFunctions, i: number): Promise<ReadFile> {
-	const check = new Checker();
-	const { data, field, fileName } = await readXmlSource.call(
+	const { data, field, fileName, notRead } = await readSourceOrNotRead.call(
 		this,
 		i,
 		{
 			maxBytes: MAX_ANSWER_BYTES,
 			why: ': no receipt or authorization file of the SRI is (a receipt is at most 320 KB)',
 		},
-		check,
+		ONLY_READS,
 	);
-	const notRead = { notRead: fileName ? { file_name: fileName } : {} };
-	try {
-		check.throwIfFailed(this.getNode(), i, ONLY_READS);
-	} catch (error) {
-		throw addFacts(error, notRead);
-	}
-	const xml = data as string | Buffer;
+	const xml = data;
 	const presented = presentXml(xml);
 	if ('problem' in presented)
 		throw addFacts(
