@@ -20,6 +20,40 @@ export const chain = (...names) =>
 			.map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
 	);
 
+/** An item as n8n gives a file it read (Read/Write Files, an attachment): `content` in binary field `data`. */
+export const fileItem = (content, fileName, json = {}, mimeType = 'application/xml') => ({
+	json,
+	binary: {
+		data: { data: Buffer.from(content).toString('base64'), mimeType, fileName },
+	},
+});
+
+/** A Code node (version 2) named `name` that outputs `items` as they are (files included, as base64). */
+export const itemsNode = (name, items) =>
+	node(
+		name,
+		'n8n-nodes-base.code',
+		{ jsCode: `return ${JSON.stringify(items)};` },
+		{ typeVersion: 2 },
+	);
+
+/**
+ * Manual Trigger "Start" → Code `input` (outputs `items`) → `nodes`, in a line: the shape of most e2e workflows.
+ * @param {string} id
+ * @param {string} name
+ * @param {[input: string, items: unknown[]]} input
+ * @param {...any} nodes
+ */
+export function itemsWorkflow(id, name, [input, items], ...nodes) {
+	return {
+		id,
+		name,
+		settings: { executionOrder: 'v1' },
+		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', {}), itemsNode(input, items), ...nodes],
+		connections: chain('Start', input, ...nodes.map((n) => n.name)),
+	};
+}
+
 /**
  * Manual Trigger "Start" → Code "Rows" (`count` items, each `{ json: <row> }` where `row` is a JavaScript
  * expression of `i`) → `target`, renamed "Target" → the nodes of `after`, in a line.

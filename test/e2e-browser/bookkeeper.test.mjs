@@ -8,15 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
 import {
-	ownerApiKey,
 	prepareSandbox,
 	repoRoot,
 	SANDBOX_ISSUER,
 	userFolderFor,
 } from '../../scripts/n8n/sandbox.mjs';
-import { launchBrowser, openEditor } from './editor.mjs';
+import { fillTwoItemInvoice, startEditor } from './editor.mjs';
 
 const userFolder = userFolderFor('e2e-browser-bookkeeper');
 
@@ -46,8 +44,8 @@ const sheet = (/** @type {string} */ thirdQuantity) =>
 	].join('\n') + '\n';
 
 let sb;
-let n8n;
-let browser;
+/** @type {() => Promise<void>} */
+let stop;
 /** @type {import('./editor.mjs').Editor} */
 let editor;
 let csv;
@@ -64,16 +62,11 @@ before(async () => {
 	});
 	sb.sim.receipts.decideAsDocumented(); // as `npm run dev`: decided 3–5 s after the issue
 	csv = join(sb.filesFolder, 'ventas-marzo.csv');
-	n8n = await sb.start();
-	await ownerApiKey(n8n.url);
-	browser = await launchBrowser();
-	editor = await openEditor(browser, n8n.url, DEV_OWNER);
+	({ editor, stop } = await startEditor(sb));
 });
 
 after(async () => {
-	await browser?.close();
-	await n8n?.stop();
-	await sb?.stop();
+	await (stop ? stop() : sb?.stop());
 });
 
 const posts = () => sb.sim.server.received('receipts').filter((r) => r.method === 'POST');
@@ -115,21 +108,7 @@ describe('For bookkeepers, followed in the editor', () => {
 		await editor.addAction('factura', 'Receipts (Ecuador)', 'Issue an invoice');
 		const form = editor.node;
 		await form.fill('secuencial', '150');
-		await form.addEntry('comprador');
-		await form.fill('identificacion', '1710034065', { collection: 'comprador' });
-		await form.fill('razon_social', 'Juan Pérez', { collection: 'comprador' });
-		await form.addEntry('lineItems');
-		await form.addEntry('lineItems');
-		const first = { collection: 'lineItems', entry: 0 };
-		const second = { collection: 'lineItems', entry: 1 };
-		await form.fill('descripcion', 'Servicio contable', first);
-		await form.fill('cantidad', 3, first);
-		await form.fill('precio_unitario', 40, first);
-		await form.fill('descripcion', 'Libro', second);
-		await form.fill('cantidad', 1, second);
-		await form.fill('precio_unitario', 12.5, second);
-		await form.choose('tax_codigo_porcentaje', 'IVA 0% (0)', second);
-		await form.addEntry('pagos');
+		await fillTwoItemInvoice(form);
 
 		sb.sim.server.clear();
 		await editor.executeStep();

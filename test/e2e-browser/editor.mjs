@@ -3,6 +3,8 @@
 // the output panel. Debian's `chromium` package is the browser (no browser download: playwright-core only
 // drives it). Selectors are n8n's own `data-test-id` attributes, the ones n8n's Playwright suite uses.
 import { chromium, selectors } from 'playwright-core';
+import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
+import { ownerApiKey } from '../../scripts/n8n/sandbox.mjs';
 
 /** Where Debian's chromium package puts the browser; CHROMIUM_PATH overrides it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -382,4 +384,46 @@ export class Form {
 		await box.getByTestId('fixed-collection-add').click();
 		return await box.getByTestId('fixed-collection-delete').count();
 	}
+}
+
+/**
+ * Fills the Receipts node's invoice form (Fields mode) with the two-item invoice of docs/receipts.md, *For
+ * bookkeepers*: the buyer Juan Pérez, three hours of accounting service at 40.00 and a book at 12.50 sold at 0 %,
+ * and one means of payment (cash, the form's default). Returns the entry counts after each item was added, and
+ * the two items' places in the form.
+ * @param {Form} form
+ */
+export async function fillTwoItemInvoice(form) {
+	await form.addEntry('comprador');
+	await form.fill('identificacion', '1710034065', { collection: 'comprador' });
+	await form.fill('razon_social', 'Juan Pérez', { collection: 'comprador' });
+	const counts = [await form.addEntry('lineItems'), await form.addEntry('lineItems')];
+	const first = { collection: 'lineItems', entry: 0 };
+	const second = { collection: 'lineItems', entry: 1 };
+	await form.fill('descripcion', 'Servicio contable', first);
+	await form.fill('cantidad', 3, first);
+	await form.fill('precio_unitario', 40, first);
+	await form.fill('descripcion', 'Libro', second);
+	await form.fill('cantidad', 1, second);
+	await form.fill('precio_unitario', 12.5, second);
+	await form.choose('tax_codigo_porcentaje', 'IVA 0% (0)', second);
+	await form.addEntry('pagos');
+	return { counts, first, second };
+}
+
+/**
+ * The sandbox `sb` (scripts/n8n/sandbox.mjs, prepared) started as `npm run dev` starts it, its owner's API key made,
+ * and the editor open in Chromium, signed in as the owner; `stop` closes the browser, n8n and the sandbox.
+ */
+export async function startEditor(sb) {
+	const n8n = await sb.start();
+	await ownerApiKey(n8n.url);
+	const browser = await launchBrowser();
+	const editor = await openEditor(browser, n8n.url, DEV_OWNER);
+	const stop = async () => {
+		await browser.close();
+		await n8n.stop();
+		await sb.stop();
+	};
+	return { n8n, browser, editor, stop };
 }

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
 import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
 import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
-import { launchBrowser, openEditor } from './editor.mjs';
+import { fillTwoItemInvoice, launchBrowser, openEditor } from './editor.mjs';
 
 const SECUENCIAL = '148';
 
@@ -74,23 +74,11 @@ describe('the bookkeeper’s invoice, through the n8n editor', () => {
 
 		const form = editor.node;
 		await form.fill('secuencial', SECUENCIAL);
-		await form.addEntry('comprador');
-		await form.fill('identificacion', '1710034065', { collection: 'comprador' });
-		await form.fill('razon_social', 'Juan Pérez', { collection: 'comprador' });
-		assert.equal(await form.addEntry('lineItems'), 1);
-		assert.equal(await form.addEntry('lineItems'), 2);
-		const first = { collection: 'lineItems', entry: 0 };
-		const second = { collection: 'lineItems', entry: 1 };
-		await form.fill('descripcion', 'Servicio contable', first);
-		await form.fill('cantidad', 3, first);
-		await form.fill('precio_unitario', 40, first);
-		await form.fill('descripcion', 'Libro', second);
-		await form.fill('cantidad', 1, second);
-		await form.fill('precio_unitario', 12.5, second);
+		const { counts, first, second } = await fillTwoItemInvoice(form);
+		assert.deepEqual(counts, [1, 2]);
 		// IVA 15 % is what a new item starts with; the book is sold at 0 %.
 		assert.equal(await form.shown('tax_codigo_porcentaje', first), 'IVA 15% (4)');
-		await form.choose('tax_codigo_porcentaje', 'IVA 0% (0)', second);
-		await form.addEntry('pagos');
+		assert.equal(await form.shown('tax_codigo_porcentaje', second), 'IVA 0% (0)');
 		assert.match(await form.shown('medio', { collection: 'pagos' }), /^Cash \(Efectivo\)/);
 
 		// What the form tells a bookkeeper about the amounts it leaves at 0: a line under each, a notice above Totals.

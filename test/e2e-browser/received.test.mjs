@@ -10,22 +10,20 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DEV_OWNER } from '../../scripts/n8n/boot.mjs';
 import {
 	fillPlaceholders,
 	loadExamples,
-	ownerApiKey,
 	prepareSandbox,
 	requireTestModule,
 	userFolderFor,
 } from '../../scripts/n8n/sandbox.mjs';
-import { launchBrowser, openEditor } from './editor.mjs';
+import { startEditor } from './editor.mjs';
 
 const userFolder = userFolderFor('e2e-browser-received');
 
 let sb;
-let n8n;
-let browser;
+/** @type {() => Promise<void>} */
+let stop;
 /** @type {import('./editor.mjs').Editor} */
 let editor;
 /** The supplier files' folder, inside the one n8n may read here. */
@@ -63,16 +61,11 @@ before(async () => {
 	await sb.importWorkflows(
 		chosen.map(({ workflow }) => fillPlaceholders(workflow, sb.sim, userFolder)),
 	);
-	n8n = await sb.start();
-	await ownerApiKey(n8n.url);
-	browser = await launchBrowser();
-	editor = await openEditor(browser, n8n.url, DEV_OWNER);
+	({ editor, stop } = await startEditor(sb));
 });
 
 after(async () => {
-	await browser?.close();
-	await n8n?.stop();
-	await sb?.stop();
+	await (stop ? stop() : sb?.stop());
 });
 
 describe('received documents, as a bookkeeper meets them in the editor', () => {

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { nodeOutput } from '../../scripts/n8n/executions.mjs';
 import { fillPlaceholders, requireTestModule } from '../../scripts/n8n/sandbox.mjs';
 import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
-import { chain, node } from '../../scripts/n8n/workflow.mjs';
+import { fileItem, itemsWorkflow, node } from '../../scripts/n8n/workflow.mjs';
 
 const PERIOD = '2026-10';
 
@@ -23,17 +23,7 @@ const sat = (name, parameters, extra = {}) =>
 	node(name, 'n8n-nodes-latam-fiscal.sat', parameters, extra);
 
 /** Files as the items of a Code node (base64 in the item, as n8n keeps binary data it is given). */
-const fileItems = (files) =>
-	files.map((f) => ({
-		json: {},
-		binary: {
-			data: {
-				data: Buffer.from(f.xml).toString('base64'),
-				mimeType: 'application/xml',
-				fileName: f.fileName,
-			},
-		},
-	}));
+const fileItems = (files) => files.map((f) => fileItem(f.xml, f.fileName));
 
 /** The DIOT's parameters: 03 for the fees of CACX7605101P8, the foreign supplier in the USA. */
 const diotParameters = {
@@ -56,63 +46,44 @@ function workflows() {
 		readFileSync(new URL('../../examples/sat-diot-last-month.json', import.meta.url), 'utf8'),
 	);
 	return [
-		{
-			id: 'e2eDiotMonth',
-			name: 'e2e DIOT: a month',
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', {}),
-				node(
-					'CFDIs',
-					'n8n-nodes-base.code',
-					{ jsCode: `return ${JSON.stringify(fileItems(month))};` },
-					{ typeVersion: 2 },
-				),
-				sat('Read CFDI XML', {
-					resource: 'cfdi',
-					operation: 'readXml',
-					xmlSource: 'binary',
-					binaryPropertyName: 'data',
-				}),
-				sat('Check CFDI Status', {
-					resource: 'cfdi',
-					operation: 'checkStatus',
-					inputMode: 'xml',
-					xmlSource: 'binary',
-					binaryPropertyName: 'data',
-					options: { serviceAddress: sb.sim.addresses.sat },
-				}),
-				sat('DIOT', diotParameters),
-				node('File', 'n8n-nodes-base.extractFromFile', {
-					operation: 'text',
-					binaryPropertyName: 'data',
-					destinationKey: 'text',
-					options: { stripBOM: false },
-				}),
+		itemsWorkflow(
+			'e2eDiotMonth',
+			'e2e DIOT: a month',
+			['CFDIs', fileItems(month)],
+			sat('Read CFDI XML', {
+				resource: 'cfdi',
+				operation: 'readXml',
+				xmlSource: 'binary',
+				binaryPropertyName: 'data',
+			}),
+			sat('Check CFDI Status', {
+				resource: 'cfdi',
+				operation: 'checkStatus',
+				inputMode: 'xml',
+				xmlSource: 'binary',
+				binaryPropertyName: 'data',
+				options: { serviceAddress: sb.sim.addresses.sat },
+			}),
+			sat('DIOT', diotParameters),
+			node('File', 'n8n-nodes-base.extractFromFile', {
+				operation: 'text',
+				binaryPropertyName: 'data',
+				destinationKey: 'text',
+				options: { stripBOM: false },
+			}),
+		),
+		itemsWorkflow(
+			'e2eDiotBad',
+			'e2e DIOT: not a CFDI',
+			[
+				'CFDIs',
+				[
+					...fileItems(month.slice(0, 2)),
+					...fileItems([{ xml: '<factura/>', fileName: 'factura.xml' }]),
+				],
 			],
-			connections: chain('Start', 'CFDIs', 'Read CFDI XML', 'Check CFDI Status', 'DIOT', 'File'),
-		},
-		{
-			id: 'e2eDiotBad',
-			name: 'e2e DIOT: not a CFDI',
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', {}),
-				node(
-					'CFDIs',
-					'n8n-nodes-base.code',
-					{
-						jsCode: `return ${JSON.stringify([
-							...fileItems(month.slice(0, 2)),
-							...fileItems([{ xml: '<factura/>', fileName: 'factura.xml' }]),
-						])};`,
-					},
-					{ typeVersion: 2 },
-				),
-				sat('DIOT', diotParameters),
-			],
-			connections: chain('Start', 'CFDIs', 'DIOT'),
-		},
+			sat('DIOT', diotParameters),
+		),
 		{ ...fillPlaceholders(example, sb.sim, sb.opts.userFolder), id: 'e2eDiotExample' },
 	];
 }
@@ -156,7 +127,7 @@ describe('SAT (Mexico) → Build DIOT File in real n8n', () => {
 		const error = run.data.resultData.error;
 		assert.match(
 			String(error?.message),
-			/^No DIOT was built: \[item 2\] binary field "data": it is not a CFDI: its root element is "factura" without a namespace/,
+			/^No DIOT was built: items that are not CFDIs: \[item 2\] factura\.xml \(binary field "data"\): it is not a CFDI: its root element is "factura" without a namespace/,
 		);
 		assert.equal(nodeOutput(run, 'DIOT').length, 0);
 	});

@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { nodeOutput } from '../../scripts/n8n/executions.mjs';
 import { fillPlaceholders, repoRoot, requireTestModule } from '../../scripts/n8n/sandbox.mjs';
 import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
-import { chain, node } from '../../scripts/n8n/workflow.mjs';
+import { chain, fileItem, itemsNode, node } from '../../scripts/n8n/workflow.mjs';
 
 const SRI = 'n8n-nodes-latam-fiscal.sri';
 const AT_XSD = join(repoRoot, 'test', 'fixtures', 'sri', 'at.xsd');
@@ -28,17 +28,9 @@ let list;
 
 /** Items carrying `files` (`{ name, bytes }`) in the binary field data, as a Code node makes them. */
 function filesNode(name, files) {
-	const items = files.map((f) => ({
-		json: {},
-		binary: {
-			data: { data: f.bytes.toString('base64'), mimeType: 'text/plain', fileName: f.name },
-		},
-	}));
-	return node(
+	return itemsNode(
 		name,
-		'n8n-nodes-base.code',
-		{ jsCode: `return ${JSON.stringify(items)};` },
-		{ typeVersion: 2 },
+		files.map((f) => fileItem(f.bytes, f.name, {}, 'text/plain')),
 	);
 }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
 import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
-import { chain, node } from '../../scripts/n8n/workflow.mjs';
+import { chain, fileItem, itemsNode, node } from '../../scripts/n8n/workflow.mjs';
 
 /** @type {Awaited<ReturnType<typeof e2eSandbox>>} */
 let sb;
@@ -158,16 +158,7 @@ function workflow() {
 			uuid: uuidWith(c.code, n + 1),
 			...(c.spec ?? {}),
 		});
-		return {
-			json: { case: c.name, uuid: cfdi.uuid },
-			binary: {
-				data: {
-					data: Buffer.from(cfdi.xml).toString('base64'),
-					mimeType: 'application/xml',
-					fileName: `${cfdi.uuid}.xml`,
-				},
-			},
-		};
+		return fileItem(cfdi.xml, `${cfdi.uuid}.xml`, { case: c.name, uuid: cfdi.uuid });
 	});
 	const sat = (name, parameters, extra = {}) =>
 		node(name, 'n8n-nodes-latam-fiscal.sat', parameters, extra);
@@ -177,12 +168,7 @@ function workflow() {
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', {}),
-			node(
-				'CFDIs',
-				'n8n-nodes-base.code',
-				{ jsCode: `return ${JSON.stringify(items)};` },
-				{ typeVersion: 2 },
-			),
+			itemsNode('CFDIs', items),
 			sat(
 				'Check CFDI Status',
 				{
@@ -226,16 +212,7 @@ const outputOf = (name) => run.data.resultData.runData[name]?.[0]?.data?.main?.[
 function realWorkflow() {
 	const { REAL_CFDIS } = requireTestModule('sat/real-cfdis');
 	realCfdis = REAL_CFDIS;
-	const items = REAL_CFDIS.map((c) => ({
-		json: { name: c.name },
-		binary: {
-			data: {
-				data: Buffer.from(c.xml).toString('base64'),
-				mimeType: 'application/xml',
-				fileName: 'cfdi.xml',
-			},
-		},
-	}));
+	const items = REAL_CFDIS.map((c) => fileItem(c.xml, 'cfdi.xml', { name: c.name }));
 	const read = {
 		resource: 'cfdi',
 		operation: 'readXml',
@@ -248,12 +225,7 @@ function realWorkflow() {
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', {}),
-			node(
-				'Files',
-				'n8n-nodes-base.code',
-				{ jsCode: `return ${JSON.stringify(items)};` },
-				{ typeVersion: 2 },
-			),
+			itemsNode('Files', items),
 			node('Read', 'n8n-nodes-latam-fiscal.sat', read),
 			node('Rows', 'n8n-nodes-latam-fiscal.sat', { ...read, onePerConcepto: true }),
 		],

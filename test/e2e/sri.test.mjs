@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { nodeOutput } from '../../scripts/n8n/executions.mjs';
 import { requireTestModule } from '../../scripts/n8n/sandbox.mjs';
 import { closeSuite, e2eSandbox, startSuiteN8n } from '../../scripts/n8n/suite.mjs';
-import { chain, node } from '../../scripts/n8n/workflow.mjs';
+import { chain, fileItem, itemsNode, node } from '../../scripts/n8n/workflow.mjs';
 
 const SRI = 'n8n-nodes-latam-fiscal.sri';
 
@@ -112,11 +112,9 @@ before(async () => {
 			settings: { executionOrder: 'v1' },
 			nodes: [
 				node('Start', 'n8n-nodes-base.manualTrigger', {}),
-				node(
+				itemsNode(
 					'Keys',
-					'n8n-nodes-base.code',
-					{ jsCode: `return ${JSON.stringify(cases.map((c) => ({ json: c })))};` },
-					{ typeVersion: 2 },
+					cases.map((c) => ({ json: c })),
 				),
 				node(
 					'Check',
@@ -155,24 +153,9 @@ before(async () => {
 			settings: { executionOrder: 'v1' },
 			nodes: [
 				node('Start', 'n8n-nodes-base.manualTrigger', {}),
-				node(
+				itemsNode(
 					'Files',
-					'n8n-nodes-base.code',
-					{
-						jsCode: `return ${JSON.stringify(
-							realFiles.map((f) => ({
-								json: { name: f.name },
-								binary: {
-									data: {
-										data: Buffer.from(f.xml).toString('base64'),
-										mimeType: 'application/xml',
-										fileName: 'autorizacion.xml',
-									},
-								},
-							})),
-						)};`,
-					},
-					{ typeVersion: 2 },
+					realFiles.map((f) => fileItem(f.xml, 'autorizacion.xml', { name: f.name })),
 				),
 				node(
 					'Read',

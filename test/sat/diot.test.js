@@ -1,7 +1,18 @@
 /** @import { IDataObject, INodeExecutionData, IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
 import { cfdiXml } from '../simulator/cfdi';
-import { handComputed, receivedCfdi, receivedMonth, TAXPAYER, uuidOf } from '../simulator/received';
+import {
+	concepto as conceptoOf,
+	handComputed,
+	invoice,
+	iva,
+	paidDoc,
+	paymentCfdi,
+	receivedCfdi,
+	receivedMonth,
+	TAXPAYER,
+	uuidOf,
+} from '../simulator/received';
 import {
 	diotChain,
 	diotParameters,
@@ -140,27 +151,12 @@ const line = (fields) =>
 const URE = { rfc: 'URE180429TM6', nombre: 'UNIVERSIDAD ROBOTICA ESPAÑOLA', regimen: '601' };
 const JUFA = { rfc: 'JUFA7608212V6', nombre: 'ADRIANA JUAREZ FERNANDEZ', regimen: '612' };
 const ICV = { rfc: 'ICV060329BY0', nombre: 'INMOBILIARIA CVA', regimen: '601' };
-const pue = (name, emisor, conceptos, extra = {}) => ({
-	name,
-	tipo: /** @type {'I'} */ ('I'),
-	metodo: /** @type {'PUE'} */ ('PUE'),
-	fecha: `${PERIOD}-11T10:00:00`,
-	serie: 'A',
-	folio: '1',
-	emisor,
-	conceptos,
-	...extra,
-});
-const concepto = (importe, traslados = [], extra = {}) => ({
-	clave: '43211503',
-	descripcion: 'Artículo',
-	cantidad: '1',
-	valorUnitario: importe,
-	importe,
-	traslados,
-	...extra,
-});
-const iva = (base, tasa, importe) => ({ base, tasa, importe });
+/** An invoice of the month (PUE unless `extra` says), through the month's own builders (received.js). */
+const pue = (name, emisor, conceptos, extra = {}) =>
+	invoice(name, emisor, `${PERIOD}-11T10:00:00`, ['A', '1'], conceptos, extra);
+/** One article of `importe`, with its taxes. */
+const concepto = (importe, traslados = [], extra = {}) =>
+	conceptoOf('43211503', 'Artículo', ['1', importe, importe], { traslados, ...extra });
 
 describe("version 2's Read CFDI XML: a row per concepto, each with its CFDI's file", () => {
 	/** The chain with the SAT node at version 2 before the DIOT (Read CFDI XML's first output: Read). */
@@ -506,37 +502,32 @@ describe('cash basis: payments', () => {
 				]),
 				metodo: 'PPD',
 			}),
-			received({
-				name: 'jufa-payment',
-				tipo: 'P',
-				fecha: `${PERIOD}-30T09:00:00`,
-				serie: 'P',
-				folio: '2',
-				emisor: JUFA,
-				pagos: [
-					{
-						fecha: `${PERIOD}-30T09:00:00`,
-						moneda: 'USD',
-						tipoCambio: '18.5000',
-						monto: '299.82',
-						docs: [
-							{
-								of: 'jufa-ppd',
-								moneda: 'MXN',
-								equivalencia: '18.4000',
-								parcialidad: 1,
-								saldoAnterior: '11033.33',
-								pagado: '5516.67',
-								insoluto: '5516.66',
-								traslados: [iva('5000.00', '0.160000', '800.00')],
-								retenciones: [
-									{ base: '5000.00', impuesto: '002', tasa: '0.106667', importe: '533.33' },
-								],
-							},
-						],
-					},
-				],
-			}),
+			received(
+				paymentCfdi(
+					'jufa-payment',
+					JUFA,
+					`${PERIOD}-30T09:00:00`,
+					['P', '2'],
+					[
+						{
+							fecha: `${PERIOD}-30T09:00:00`,
+							moneda: 'USD',
+							tipoCambio: '18.5000',
+							monto: '299.82',
+							docs: [
+								paidDoc('jufa-ppd', 1, ['11033.33', '5516.67', '5516.66'], {
+									moneda: 'MXN',
+									equivalencia: '18.4000',
+									traslados: [iva('5000.00', '0.160000', '800.00')],
+									retenciones: [
+										{ base: '5000.00', impuesto: '002', tasa: '0.106667', importe: '533.33' },
+									],
+								}),
+							],
+						},
+					],
+				),
+			),
 		];
 		const { json } = await diot(items, diotParameters(), { check: false });
 		expect(json.problems).toEqual([]);
@@ -557,32 +548,27 @@ describe('cash basis: payments', () => {
 				}),
 				metodo: 'PPD',
 			}),
-			received({
-				name: 'icv-payment',
-				tipo: 'P',
-				fecha: `${PERIOD}-27T09:00:00`,
-				serie: 'P',
-				folio: '3',
-				emisor: ICV,
-				pagos: [
-					{
-						fecha: `${PERIOD}-27T09:00:00`,
-						monto: '21344.00',
-						docs: [
-							{
-								of: 'icv-usd',
-								moneda: 'USD',
-								equivalencia: '0.0543478261',
-								parcialidad: 1,
-								saldoAnterior: '1160.00',
-								pagado: '1160.00',
-								insoluto: '0.00',
-								traslados: [iva('1000.00', '0.160000', '160.00')],
-							},
-						],
-					},
-				],
-			}),
+			received(
+				paymentCfdi(
+					'icv-payment',
+					ICV,
+					`${PERIOD}-27T09:00:00`,
+					['P', '3'],
+					[
+						{
+							fecha: `${PERIOD}-27T09:00:00`,
+							monto: '21344.00',
+							docs: [
+								paidDoc('icv-usd', 1, ['1160.00', '1160.00', '0.00'], {
+									moneda: 'USD',
+									equivalencia: '0.0543478261',
+									traslados: [iva('1000.00', '0.160000', '160.00')],
+								}),
+							],
+						},
+					],
+				),
+			),
 		];
 		const { json } = await diot(items, diotParameters(), { check: false });
 		// 1,000.00 ÷ 0.0543478261 = 18,399.99999... → 18400; 160.00 ÷ 0.0543478261 = 2,943.99999... → 2944.
@@ -592,34 +578,28 @@ describe('cash basis: payments', () => {
 	});
 
 	test('a payment of a PUE invoice is not counted twice; a Pagos 1.0 payment and a payment without a rate are named', async () => {
-		const invoice = pue('pue-paid-again', URE, [
+		const paidAgain = pue('pue-paid-again', URE, [
 			concepto('100.00', [iva('100.00', '0.160000', '16.00')]),
 		]);
-		const payment = (name, doc, pago = {}) => ({
-			name,
-			tipo: /** @type {'P'} */ ('P'),
-			fecha: `${PERIOD}-12T09:00:00`,
-			serie: 'P',
-			folio: '4',
-			emisor: URE,
-			pagos: [
-				{
-					fecha: `${PERIOD}-12T09:00:00`,
-					monto: '116.00',
-					docs: [
-						{
-							of: doc,
-							parcialidad: 1,
-							saldoAnterior: '116.00',
-							pagado: '116.00',
-							insoluto: '0.00',
-							traslados: [iva('100.00', '0.160000', '16.00')],
-						},
-					],
-					...pago,
-				},
-			],
-		});
+		const payment = (name, doc, pago = {}) =>
+			paymentCfdi(
+				name,
+				URE,
+				`${PERIOD}-12T09:00:00`,
+				['P', '4'],
+				[
+					{
+						fecha: `${PERIOD}-12T09:00:00`,
+						monto: '116.00',
+						docs: [
+							paidDoc(doc, 1, ['116.00', '116.00', '0.00'], {
+								traslados: [iva('100.00', '0.160000', '16.00')],
+							}),
+						],
+						...pago,
+					},
+				],
+			);
 		const pagos10 = receivedCfdi(payment('pagos-10', 'elsewhere'), PERIOD)
 			.xml.replace(
 				'xmlns:pago20="http://www.sat.gob.mx/Pagos20"',
@@ -628,7 +608,7 @@ describe('cash basis: payments', () => {
 			.replaceAll('pago20:', 'pago10:')
 			.replace('<pago10:Pagos Version="2.0">', '<pago10:Pagos Version="1.0">');
 		const items = [
-			received(invoice),
+			received(paidAgain),
 			received(payment('pays-pue', 'pue-paid-again')),
 			fileItem(pagos10),
 			received(payment('usd-no-rate', 'usd-elsewhere', { moneda: 'USD', tipoCambio: undefined })),

@@ -91,7 +91,92 @@ const MISC = { rfc: 'MISC491214B86', nombre: 'CECILIA MIRANDA SANCHEZ', regimen:
 const EWE = { rfc: 'EWE1709045U0', nombre: 'ESCUELA WILSON ESQUIVEL', regimen: '601' };
 const NORTHWIND = { rfc: 'XEXX010101000', nombre: 'NORTHWIND CLOUD SERVICES LLC', regimen: '616' };
 
-const iva16 = (base, importe) => ({ base, tasa: '0.160000', importe });
+/**
+ * The builders of a CFDI's spec, shared by this month and the DIOT's tests (test/sat/diot.test.js): every CFDI of the
+ * tests is written through them, so a spec has one shape.
+ */
+
+/** IVA (002) transferred at `tasa` on `base`: a concepto's line, or a paid document's (TrasladoDR). */
+export const iva = (base, tasa, importe) => ({ base, tasa, importe });
+const iva16 = (base, importe) => iva(base, '0.160000', importe);
+
+/**
+ * A concepto: `cantidad` × `valorUnitario` = `importe`, as written, and its taxes (`traslados`, `retenciones`,
+ * `objetoImp`).
+ * @param {string} clave
+ * @param {string} descripcion
+ * @param {[string, string, string]} amounts
+ * @param {Partial<ConceptoSpec>} [taxes]
+ * @returns {ConceptoSpec}
+ */
+export const concepto = (clave, descripcion, [cantidad, valorUnitario, importe], taxes = {}) => ({
+	clave,
+	descripcion,
+	cantidad,
+	valorUnitario,
+	importe,
+	...taxes,
+});
+
+/**
+ * An invoice paid in one exhibition (PUE) unless `extra` says otherwise (`metodo: 'PPD'`, `tipo: 'E'` for a credit
+ * note, a currency, a receiver, related CFDIs).
+ * @param {string} name
+ * @param {CfdiSpec['emisor']} emisor
+ * @param {string} fecha
+ * @param {[string, string]} number Serie and folio.
+ * @param {ConceptoSpec[]} conceptos
+ * @param {Partial<CfdiSpec>} [extra]
+ * @returns {CfdiSpec}
+ */
+export const invoice = (name, emisor, fecha, [serie, folio], conceptos, extra = {}) => ({
+	name,
+	tipo: 'I',
+	metodo: 'PUE',
+	fecha,
+	serie,
+	folio,
+	emisor,
+	conceptos,
+	...extra,
+});
+
+/**
+ * A payment CFDI (Pagos 2.0) of `pagos`.
+ * @param {string} name
+ * @param {CfdiSpec['emisor']} emisor
+ * @param {string} fecha
+ * @param {[string, string]} number Serie and folio.
+ * @param {PagoSpec[]} pagos
+ * @returns {CfdiSpec}
+ */
+export const paymentCfdi = (name, emisor, fecha, [serie, folio], pagos) => ({
+	name,
+	tipo: 'P',
+	fecha,
+	serie,
+	folio,
+	emisor,
+	pagos,
+});
+
+/**
+ * One installment of invoice `of`: `[ImpSaldoAnt, ImpPagado, ImpSaldoInsoluto]` and its taxes (ImpuestosDR) and
+ * currency.
+ * @param {string} of
+ * @param {number} parcialidad
+ * @param {[string, string, string]} balances
+ * @param {Partial<DocSpec>} [taxes]
+ * @returns {DocSpec}
+ */
+export const paidDoc = (of, parcialidad, [saldoAnterior, pagado, insoluto], taxes = {}) => ({
+	of,
+	parcialidad,
+	saldoAnterior,
+	pagado,
+	insoluto,
+	...taxes,
+});
 
 /** `YYYY-MM` moved by `delta` months. */
 export function shiftPeriod(period, delta) {
@@ -122,394 +207,290 @@ function month(period) {
 	const before = shiftPeriod(period, -1);
 	const after = shiftPeriod(period, 1);
 	return [
-		{
-			name: 'ure-pue-16',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-03T10:15:00`,
-			serie: 'A',
-			folio: '4821',
-			emisor: URE,
-			conceptos: [
-				{
-					clave: '43211503',
-					descripcion: 'Computadora portátil 14 pulgadas',
-					cantidad: '10',
-					valorUnitario: '1250.00',
-					importe: '12500.00',
+		invoice(
+			'ure-pue-16',
+			URE,
+			`${p}-03T10:15:00`,
+			['A', '4821'],
+			[
+				concepto('43211503', 'Computadora portátil 14 pulgadas', ['10', '1250.00', '12500.00'], {
 					traslados: [iva16('12500.00', '2000.00')],
-				},
-				{
-					clave: '43232408',
-					descripcion: 'Licencia anual de software de inventarios',
-					cantidad: '1',
-					valorUnitario: '845.37',
-					importe: '845.37',
-					traslados: [iva16('845.37', '135.26')],
-				},
+				}),
+				concepto(
+					'43232408',
+					'Licencia anual de software de inventarios',
+					['1', '845.37', '845.37'],
+					{
+						traslados: [iva16('845.37', '135.26')],
+					},
+				),
 			],
-		},
-		{
-			name: 'ure-credit-note',
-			tipo: 'E',
-			metodo: 'PUE',
-			fecha: `${p}-18T16:40:00`,
-			serie: 'NC',
-			folio: '112',
-			emisor: URE,
-			relacionados: { tipo: '03', of: ['ure-pue-16'] },
-			conceptos: [
-				{
-					clave: '43211503',
-					descripcion: 'Devolución: computadora portátil 14 pulgadas',
-					cantidad: '1',
-					valorUnitario: '1250.00',
-					importe: '1250.00',
-					traslados: [iva16('1250.00', '200.00')],
-				},
+		),
+		invoice(
+			'ure-credit-note',
+			URE,
+			`${p}-18T16:40:00`,
+			['NC', '112'],
+			[
+				concepto(
+					'43211503',
+					'Devolución: computadora portátil 14 pulgadas',
+					['1', '1250.00', '1250.00'],
+					{
+						traslados: [iva16('1250.00', '200.00')],
+					},
+				),
 			],
-		},
-		{
-			name: 'ure-last-month',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${before}-28T09:00:00`,
-			serie: 'A',
-			folio: '4790',
-			emisor: URE,
-			conceptos: [
-				{
-					clave: '43211708',
-					descripcion: 'Monitor de 27 pulgadas',
-					cantidad: '1',
-					valorUnitario: '3000.00',
-					importe: '3000.00',
+			{ tipo: 'E', relacionados: { tipo: '03', of: ['ure-pue-16'] } },
+		),
+		invoice(
+			'ure-last-month',
+			URE,
+			`${before}-28T09:00:00`,
+			['A', '4790'],
+			[
+				concepto('43211708', 'Monitor de 27 pulgadas', ['1', '3000.00', '3000.00'], {
 					traslados: [iva16('3000.00', '480.00')],
-				},
+				}),
 			],
-		},
-		{
-			name: 'xia-pue-8-exento',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-07T12:00:00`,
-			serie: 'F',
-			folio: '20931',
-			emisor: XIA,
-			conceptos: [
-				{
-					clave: '31161500',
-					descripcion: 'Tornillería de acero inoxidable (caja)',
-					cantidad: '4',
-					valorUnitario: '2300.00',
-					importe: '9200.00',
-					traslados: [{ base: '9200.00', tasa: '0.080000', importe: '736.00' }],
-				},
-				{
-					clave: '55101500',
-					descripcion: 'Libro técnico de instalaciones eléctricas',
-					cantidad: '1',
-					valorUnitario: '560.00',
-					importe: '560.00',
-					traslados: [{ base: '560.00', exento: true }],
-				},
+		),
+		invoice(
+			'xia-pue-8-exento',
+			XIA,
+			`${p}-07T12:00:00`,
+			['F', '20931'],
+			[
+				concepto(
+					'31161500',
+					'Tornillería de acero inoxidable (caja)',
+					['4', '2300.00', '9200.00'],
+					{
+						traslados: [iva('9200.00', '0.080000', '736.00')],
+					},
+				),
+				concepto(
+					'55101500',
+					'Libro técnico de instalaciones eléctricas',
+					['1', '560.00', '560.00'],
+					{
+						traslados: [{ base: '560.00', exento: true }],
+					},
+				),
 			],
-		},
-		{
-			name: 'xia-payment-of-missing-invoice',
-			tipo: 'P',
-			fecha: `${p}-14T11:30:00`,
-			serie: 'CP',
-			folio: '877',
-			emisor: XIA,
-			pagos: [
+		),
+		paymentCfdi(
+			'xia-payment-of-missing-invoice',
+			XIA,
+			`${p}-14T11:30:00`,
+			['CP', '877'],
+			[
 				{
 					fecha: `${p}-14T11:00:00`,
 					monto: '4320.00',
 					docs: [
-						{
-							of: 'xia-invoice-not-in-the-folder',
-							parcialidad: 1,
-							saldoAnterior: '4320.00',
-							pagado: '4320.00',
-							insoluto: '0.00',
-							traslados: [{ base: '4000.00', tasa: '0.080000', importe: '320.00' }],
-						},
+						paidDoc('xia-invoice-not-in-the-folder', 1, ['4320.00', '4320.00', '0.00'], {
+							traslados: [iva('4000.00', '0.080000', '320.00')],
+						}),
 					],
 				},
 			],
-		},
-		{
-			name: 'xia-cancelled',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-21T10:00:00`,
-			serie: 'F',
-			folio: '20977',
-			emisor: XIA,
-			outcome: 'C001',
-			conceptos: [
-				{
-					clave: '31161500',
-					descripcion: 'Tornillería de acero galvanizado (caja)',
-					cantidad: '1',
-					valorUnitario: '1000.00',
-					importe: '1000.00',
-					traslados: [{ base: '1000.00', tasa: '0.080000', importe: '80.00' }],
-				},
+		),
+		invoice(
+			'xia-cancelled',
+			XIA,
+			`${p}-21T10:00:00`,
+			['F', '20977'],
+			[
+				concepto(
+					'31161500',
+					'Tornillería de acero galvanizado (caja)',
+					['1', '1000.00', '1000.00'],
+					{
+						traslados: [iva('1000.00', '0.080000', '80.00')],
+					},
+				),
 			],
-		},
-		{
-			name: 'iia-pue-0-no-objeto',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-12T08:45:00`,
-			serie: 'B',
-			folio: '301',
-			emisor: IIA,
-			conceptos: [
-				{
-					clave: '50221101',
-					descripcion: 'Maíz blanco (kg)',
-					cantidad: '100',
-					valorUnitario: '38.45',
-					importe: '3845.00',
-					traslados: [{ base: '3845.00', tasa: '0.000000', importe: '0.00' }],
-				},
-				{
-					clave: '84111506',
-					descripcion: 'Reembolso de gastos de envío',
-					cantidad: '1',
-					valorUnitario: '1200.50',
-					importe: '1200.50',
+			{ outcome: 'C001' },
+		),
+		invoice(
+			'iia-pue-0-no-objeto',
+			IIA,
+			`${p}-12T08:45:00`,
+			['B', '301'],
+			[
+				concepto('50221101', 'Maíz blanco (kg)', ['100', '38.45', '3845.00'], {
+					traslados: [iva('3845.00', '0.000000', '0.00')],
+				}),
+				concepto('84111506', 'Reembolso de gastos de envío', ['1', '1200.50', '1200.50'], {
 					objetoImp: '01',
-				},
+				}),
 			],
-		},
-		{
-			name: 'cacx-fees-withheld',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-15T13:20:00`,
-			serie: 'H',
-			folio: '58',
-			emisor: CACX,
-			conceptos: [
-				{
-					clave: '84111500',
-					descripcion: 'Honorarios por asesoría contable',
-					cantidad: '1',
-					valorUnitario: '15000.00',
-					importe: '15000.00',
+		),
+		invoice(
+			'cacx-fees-withheld',
+			CACX,
+			`${p}-15T13:20:00`,
+			['H', '58'],
+			[
+				concepto('84111500', 'Honorarios por asesoría contable', ['1', '15000.00', '15000.00'], {
 					traslados: [iva16('15000.00', '2400.00')],
 					retenciones: [
 						{ base: '15000.00', impuesto: '001', tasa: '0.100000', importe: '1500.00' },
 						{ base: '15000.00', impuesto: '002', tasa: '0.106667', importe: '1600.00' },
 					],
-				},
+				}),
 			],
-		},
-		{
-			name: 'kij-ppd-two-installments',
-			tipo: 'I',
-			metodo: 'PPD',
-			fecha: `${before}-20T10:00:00`,
-			serie: 'M',
-			folio: '1502',
-			emisor: KIJ,
-			conceptos: [
-				{
-					clave: '72101500',
-					descripcion: 'Mantenimiento preventivo de montacargas',
-					cantidad: '1',
-					valorUnitario: '50000.00',
-					importe: '50000.00',
-					traslados: [iva16('50000.00', '8000.00')],
-				},
+		),
+		invoice(
+			'kij-ppd-two-installments',
+			KIJ,
+			`${before}-20T10:00:00`,
+			['M', '1502'],
+			[
+				concepto(
+					'72101500',
+					'Mantenimiento preventivo de montacargas',
+					['1', '50000.00', '50000.00'],
+					{
+						traslados: [iva16('50000.00', '8000.00')],
+					},
+				),
 			],
-		},
-		{
-			name: 'kij-payment-1-of-2',
-			tipo: 'P',
-			fecha: `${p}-10T12:05:00`,
-			serie: 'P',
-			folio: '640',
-			emisor: KIJ,
-			pagos: [
+			{ metodo: 'PPD' },
+		),
+		paymentCfdi(
+			'kij-payment-1-of-2',
+			KIJ,
+			`${p}-10T12:05:00`,
+			['P', '640'],
+			[
 				{
 					fecha: `${p}-10T12:00:00`,
 					monto: '29000.00',
 					docs: [
-						{
-							of: 'kij-ppd-two-installments',
-							parcialidad: 1,
-							saldoAnterior: '58000.00',
-							pagado: '29000.00',
-							insoluto: '29000.00',
+						paidDoc('kij-ppd-two-installments', 1, ['58000.00', '29000.00', '29000.00'], {
 							traslados: [iva16('25000.00', '4000.00')],
-						},
+						}),
 					],
 				},
 			],
-		},
-		{
-			name: 'kij-payment-2-of-2',
-			tipo: 'P',
-			fecha: `${after}-04T09:30:00`,
-			serie: 'P',
-			folio: '671',
-			emisor: KIJ,
-			pagos: [
+		),
+		paymentCfdi(
+			'kij-payment-2-of-2',
+			KIJ,
+			`${after}-04T09:30:00`,
+			['P', '671'],
+			[
 				{
 					fecha: `${after}-04T09:00:00`,
 					monto: '29000.00',
 					docs: [
-						{
-							of: 'kij-ppd-two-installments',
-							parcialidad: 2,
-							saldoAnterior: '29000.00',
-							pagado: '29000.00',
-							insoluto: '0.00',
+						paidDoc('kij-ppd-two-installments', 2, ['29000.00', '29000.00', '0.00'], {
 							traslados: [iva16('25000.00', '4000.00')],
-						},
+						}),
 					],
 				},
 			],
-		},
-		{
-			name: 'funk-ppd-usd',
-			tipo: 'I',
-			metodo: 'PPD',
-			fecha: `${p}-02T17:10:00`,
-			serie: 'T',
-			folio: '88',
-			emisor: FUNK,
-			moneda: 'USD',
-			tipoCambio: '18.3500',
-			conceptos: [
-				{
-					clave: '82111800',
-					descripcion: 'Traducción técnica de manuales (inglés-español)',
-					cantidad: '1',
-					valorUnitario: '2000.00',
-					importe: '2000.00',
-					traslados: [iva16('2000.00', '320.00')],
-				},
+		),
+		invoice(
+			'funk-ppd-usd',
+			FUNK,
+			`${p}-02T17:10:00`,
+			['T', '88'],
+			[
+				concepto(
+					'82111800',
+					'Traducción técnica de manuales (inglés-español)',
+					['1', '2000.00', '2000.00'],
+					{ traslados: [iva16('2000.00', '320.00')] },
+				),
 			],
-		},
-		{
-			name: 'funk-payment-usd',
-			tipo: 'P',
-			fecha: `${p}-24T10:20:00`,
-			serie: 'TP',
-			folio: '31',
-			emisor: FUNK,
-			pagos: [
+			{ metodo: 'PPD', moneda: 'USD', tipoCambio: '18.3500' },
+		),
+		paymentCfdi(
+			'funk-payment-usd',
+			FUNK,
+			`${p}-24T10:20:00`,
+			['TP', '31'],
+			[
 				{
 					fecha: `${p}-24T10:00:00`,
 					moneda: 'USD',
 					tipoCambio: '18.9025',
 					monto: '2320.00',
 					docs: [
-						{
-							of: 'funk-ppd-usd',
+						paidDoc('funk-ppd-usd', 1, ['2320.00', '2320.00', '0.00'], {
 							moneda: 'USD',
-							parcialidad: 1,
-							saldoAnterior: '2320.00',
-							pagado: '2320.00',
-							insoluto: '0.00',
 							traslados: [iva16('2000.00', '320.00')],
-						},
+						}),
 					],
 				},
 			],
-		},
-		{
-			name: 'northwind-foreign',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-01T00:00:00`,
-			serie: 'INV',
-			folio: '2025118',
-			emisor: NORTHWIND,
-			moneda: 'USD',
-			tipoCambio: '18.2000',
-			conceptos: [
-				{
-					clave: '81112003',
-					descripcion: 'Servidores en la nube, suscripción mensual',
-					cantidad: '1',
-					valorUnitario: '500.00',
-					importe: '500.00',
-					traslados: [iva16('500.00', '80.00')],
-				},
+		),
+		invoice(
+			'northwind-foreign',
+			NORTHWIND,
+			`${p}-01T00:00:00`,
+			['INV', '2025118'],
+			[
+				concepto(
+					'81112003',
+					'Servidores en la nube, suscripción mensual',
+					['1', '500.00', '500.00'],
+					{
+						traslados: [iva16('500.00', '80.00')],
+					},
+				),
 			],
-		},
-		{
-			name: 'misc-publico-en-general',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-20T19:45:00`,
-			serie: 'T',
-			folio: '9913',
-			emisor: MISC,
-			receptor: {
-				rfc: 'XAXX010101000',
-				nombre: 'PUBLICO EN GENERAL',
-				regimen: '616',
-				cp: '42501',
-				uso: 'S01',
-			},
-			conceptos: [
-				{
-					clave: '44121600',
-					descripcion: 'Artículos de papelería',
-					cantidad: '1',
-					valorUnitario: '431.03',
-					importe: '431.03',
+			{ moneda: 'USD', tipoCambio: '18.2000' },
+		),
+		invoice(
+			'misc-publico-en-general',
+			MISC,
+			`${p}-20T19:45:00`,
+			['T', '9913'],
+			[
+				concepto('44121600', 'Artículos de papelería', ['1', '431.03', '431.03'], {
 					traslados: [iva16('431.03', '68.96')],
-				},
+				}),
 			],
-		},
-		{
-			name: 'ewe-ppd-unpaid',
-			tipo: 'I',
-			metodo: 'PPD',
-			fecha: `${p}-28T10:00:00`,
-			serie: 'C',
-			folio: '2210',
-			emisor: EWE,
-			conceptos: [
-				{
-					clave: '86101700',
-					descripcion: 'Curso de capacitación en seguridad industrial',
-					cantidad: '1',
-					valorUnitario: '20000.00',
-					importe: '20000.00',
-					traslados: [iva16('20000.00', '3200.00')],
+			{
+				receptor: {
+					rfc: 'XAXX010101000',
+					nombre: 'PUBLICO EN GENERAL',
+					regimen: '616',
+					cp: '42501',
+					uso: 'S01',
 				},
+			},
+		),
+		invoice(
+			'ewe-ppd-unpaid',
+			EWE,
+			`${p}-28T10:00:00`,
+			['C', '2210'],
+			[
+				concepto(
+					'86101700',
+					'Curso de capacitación en seguridad industrial',
+					['1', '20000.00', '20000.00'],
+					{ traslados: [iva16('20000.00', '3200.00')] },
+				),
 			],
-		},
-		{
-			name: 'issued-by-the-taxpayer',
-			tipo: 'I',
-			metodo: 'PUE',
-			fecha: `${p}-09T10:00:00`,
-			serie: 'E',
-			folio: '1207',
-			emisor: { rfc: TAXPAYER.rfc, nombre: TAXPAYER.nombre, regimen: TAXPAYER.regimen },
-			receptor: { ...URE, cp: '65000', uso: 'G03' },
-			conceptos: [
-				{
-					clave: '86111600',
-					descripcion: 'Curso de robótica educativa',
-					cantidad: '1',
-					valorUnitario: '8000.00',
-					importe: '8000.00',
+			{ metodo: 'PPD' },
+		),
+		invoice(
+			'issued-by-the-taxpayer',
+			{ rfc: TAXPAYER.rfc, nombre: TAXPAYER.nombre, regimen: TAXPAYER.regimen },
+			`${p}-09T10:00:00`,
+			['E', '1207'],
+			[
+				concepto('86111600', 'Curso de robótica educativa', ['1', '8000.00', '8000.00'], {
 					traslados: [iva16('8000.00', '1280.00')],
-				},
+				}),
 			],
-		},
+			{ receptor: { ...URE, cp: '65000', uso: 'G03' } },
+		),
 	];
 }
 

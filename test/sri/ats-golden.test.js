@@ -1,6 +1,6 @@
 import { declarationOutput, expectGolden } from '../harness/golden';
 import { monthOfReceipts } from '../fixtures/sri/month';
-import { MONTH, annexOf, atsParameters, chain, fileItem } from './ats-setup';
+import { MONTH, annexOf, atsParameters, chain, fileItem, readXmlStep } from './ats-setup';
 import { startSri } from './setup';
 /** @import { SriEnv } from './setup' */
 
@@ -37,19 +37,7 @@ test('the month from its files', async () => {
 
 test('the month from Read XML’s JSON, without the files', async () => {
 	const result = await env.engine.run(
-		chain(files, [
-			{
-				name: 'Read XML',
-				parameters: {
-					resource: 'receipt',
-					operation: 'readXml',
-					xmlSource: 'binary',
-					binaryPropertyName: 'data',
-					options: { attachXml: false },
-				},
-			},
-			{ name: 'ATS', parameters: atsParameters() },
-		]),
+		chain(files, [readXmlStep(), { name: 'ATS', parameters: atsParameters() }]),
 	);
 	expectGolden('ats/month-read-xml', kept(result));
 });

@@ -22,6 +22,18 @@ export const atsParameters = (overrides = {}) => ({
 	...overrides,
 });
 
+/** The step Read XML of a chain (version 1), its JSON without the file: the ATS then reads the JSON. */
+export const readXmlStep = () => ({
+	name: 'Read XML',
+	parameters: {
+		resource: 'receipt',
+		operation: 'readXml',
+		xmlSource: 'binary',
+		binaryPropertyName: 'data',
+		options: { attachXml: false },
+	},
+});
+
 /** An item carrying `file` as the binary field `field`, as Read/Write Files or an e-mail attachment gives it. */
 export const fileItem = (file, json = {}, field = 'data', fileName = 'comprobante.xml') => ({
 	json,

@@ -7,6 +7,7 @@ import {
 	blocks,
 	centsOf,
 	chain,
+	readXmlStep,
 	elements,
 	field,
 	fileItem,
@@ -407,19 +408,7 @@ test('the items in another order give the same file', async () => {
 test('Read XML’s JSON without its file gives the same file as the files', async () => {
 	const fromFiles = annexOf(await build());
 	const result = await env.engine.run(
-		chain(files, [
-			{
-				name: 'Read XML',
-				parameters: {
-					resource: 'receipt',
-					operation: 'readXml',
-					xmlSource: 'binary',
-					binaryPropertyName: 'data',
-					options: { attachXml: false },
-				},
-			},
-			{ name: 'ATS', parameters: atsParameters() },
-		]),
+		chain(files, [readXmlStep(), { name: 'ATS', parameters: atsParameters() }]),
 	);
 	const fromJson = annexOf(result);
 	expect(result.output('Read XML')[0].binary).toBeUndefined();

@@ -171,3 +171,29 @@ function fileItems(files, field) {
 /** The JSON of the output items. @returns {IDataObject[]} */
 export const jsonOf = (/** @type {RunResult} */ result) =>
 	result.output(NODE).map((item) => item.json);
+
+/**
+ * The ledger row (version 2) of the sample invoice 001-002-000004521 of Distribuidora Andina S.A. (the sandbox's
+ * `factura-andina.xml`, the SRI example's authorized file): its columns as every test expects them, `clave_acceso`
+ * given.
+ * @param {string} key
+ */
+export const sampleInvoiceRow = (key) => ({
+	fecha_emision: '2026-10-21',
+	tipo: 'factura',
+	numero: '001-002-000004521',
+	clave_acceso: key,
+	emisor_ruc: '1790016919001',
+	emisor_razon_social: 'Distribuidora Andina S.A.',
+	comprador_identificacion: '1713175071',
+	base_iva_15: 20,
+	base_iva_5: null,
+	base_iva_otra_tarifa: null,
+	base_iva_0: 5,
+	base_no_objeto_iva: null,
+	base_exento_iva: null,
+	iva: 3,
+	ice: 0,
+	importe_total: 28,
+	retenido_renta: null,
+});

@@ -1,6 +1,6 @@
 import { built, outputNames } from '../harness/engine';
 import { entryXml, keyFor, receiptXml } from '../simulator/sri';
-import { NODE, startSri } from './setup';
+import { NODE, sampleInvoiceRow, startSri } from './setup';
 /** @import { SriEnv } from './setup' */
 
 /**
@@ -150,23 +150,7 @@ describe('Read XML: the file goes on, and the row a ledger takes', () => {
 		expect(item.json).toMatchObject({
 			authorized: true,
 			estado: 'AUTORIZADO',
-			fecha_emision: '2026-10-21',
-			tipo: 'factura',
-			numero: '001-002-000004521',
-			clave_acceso: authorizedKey,
-			emisor_ruc: '1790016919001',
-			emisor_razon_social: 'Distribuidora Andina S.A.',
-			comprador_identificacion: '1713175071',
-			base_iva_15: 20,
-			base_iva_5: null,
-			base_iva_otra_tarifa: null,
-			base_iva_0: 5,
-			base_no_objeto_iva: null,
-			base_exento_iva: null,
-			iva: 3,
-			ice: 0,
-			importe_total: 28,
-			retenido_renta: null,
+			...sampleInvoiceRow(authorizedKey),
 			file_name: 'factura-andina.xml',
 			warnings: '',
 		});

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { withFakeClock } from '../harness/clock';
 import { fixture, readCsv } from '../harness/engine';
 import { keyFor, receiptXml } from '../simulator/sri';
-import { startSri } from './setup';
+import { sampleInvoiceRow, startSri } from './setup';
 /** @import { SriEnv } from './setup' */
 
 /**
@@ -64,23 +64,7 @@ test('its three samples: the authorized file booked, its altered copy for review
 			authorized: true,
 			estado: 'AUTORIZADO',
 			matches_file: true,
-			fecha_emision: '2026-10-21',
-			tipo: 'factura',
-			numero: '001-002-000004521',
-			clave_acceso: key,
-			emisor_ruc: '1790016919001',
-			emisor_razon_social: 'Distribuidora Andina S.A.',
-			comprador_identificacion: '1713175071',
-			base_iva_15: 20,
-			base_iva_5: null,
-			base_iva_otra_tarifa: null,
-			base_iva_0: 5,
-			base_no_objeto_iva: null,
-			base_exento_iva: null,
-			iva: 3,
-			ice: 0,
-			importe_total: 28,
-			retenido_renta: null,
+			...sampleInvoiceRow(key),
 			retenido_iva: null,
 			retenido_isd: null,
 			fecha_autorizacion: '2026-10-21T10:15:42.127-05:00',
