@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as cfdi from './actions/cfdi/Cfdi.resource';
 import { outputsExpression } from '../shared/outputs';
 import * as diot from './actions/diot/Diot.resource';
-import { READ_OUTPUTS, router } from './actions/router';
+import { FILING_OUTPUTS, READ_OUTPUTS, router } from './actions/router';
 
 /**
  * Mexico's tax authority itself, without an account: a CFDI's status from the SAT's public status service, a
@@ -24,15 +24,17 @@ export class Sat implements INodeType {
 		// Version 2: Read CFDI XML leaves a file it cannot read by a second output, Not Read, and the others go on;
 		// it outputs a row per concepto by default, each with the CFDI's file and its name; Check CFDI Status says
 		// whether the SAT confirmed the figures of the CFDI at hand (matches_file). Saved workflows keep version 1.
-		version: [1, 2],
-		defaultVersion: 2,
+		// Version 3: the declaration has two outputs, Ready to File and Check First (a filing with problems): what is not
+		// ready never flows on as if it were. Saved workflows keep their version and its one output.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Check a CFDI's status (vigente, cancelado) with the SAT's public service, read CFDI XML into rows, and build the monthly DIOT file; no account needed",
 		defaults: { name: 'SAT (Mexico)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: outputsExpression(READ_OUTPUTS),
+		outputs: outputsExpression(READ_OUTPUTS, FILING_OUTPUTS),
 		properties: [
 			{
 				displayName: 'Resource',

@@ -9,7 +9,7 @@ import * as monthlyAnnex from './actions/monthlyAnnex/MonthlyAnnex.resource';
 import * as receipt from './actions/receipt/Receipt.resource';
 import * as receivedList from './actions/receivedList/ReceivedList.resource';
 import { outputsExpression } from '../shared/outputs';
-import { READ_OUTPUTS, router } from './actions/router';
+import { FILING_OUTPUTS, READ_OUTPUTS, router } from './actions/router';
 
 /**
  * SRI (Ecuador): any Ecuadorian electronic receipt checked with the SRI's own public web service, and a
@@ -27,15 +27,17 @@ export class Sri implements INodeType {
 		// Version 2: Read XML leaves a file it cannot read by a second output, Not Read, and the others go on; both
 		// operations output a ledger row by default and pass the input's files on; Check Authorization compares the
 		// receipt the SRI authorized with the file on the item. Saved workflows keep version 1 as it was.
-		version: [1, 2],
-		defaultVersion: 2,
+		// Version 3: the declaration has two outputs, Ready to File and Check First (a filing with problems): what is not
+		// ready never flows on as if it were. Saved workflows keep their version and its one output.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Check with the SRI that an Ecuadorian receipt is authorized, by its access key, read a supplier's receipt XML into the figures a bookkeeper books, read the SRI's list of the receipts issued to you, and build the month's ATS from the receipts",
 		defaults: { name: 'SRI (Ecuador)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: outputsExpression(READ_OUTPUTS),
+		outputs: outputsExpression(READ_OUTPUTS, FILING_OUTPUTS),
 		properties: [
 			{
 				displayName: 'Resource',

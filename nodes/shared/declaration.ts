@@ -215,19 +215,29 @@ export function textParameter(this: IExecuteFunctions, path: string, fallback = 
 }
 
 /**
- * The filing's one output item: its JSON (what the bookkeeper reads and checks) and, when there is one, its file
- * in the binary field Options → Put Output File in Field (empty: `data`). The router pairs it with every input
- * item, scrubs it and counts it.
+ * The filing's one output item: its verdict first — `ready_to_file`, true only for a file with no problem (the
+ * nodes' version 3 sends it by Ready to File, anything else by Check First: shared/outputs.ts `filingOutputs`) —
+ * then its JSON (what the bookkeeper reads and checks, its `warnings` and `problems` from `findings`) and, when
+ * there is one, its file in the binary field Options → Put Output File in Field (empty: `data`). The router pairs
+ * it with every input item, scrubs it and counts it.
  */
 export async function filingItem(
 	this: IExecuteFunctions,
+	findings: Findings,
 	json: IDataObject,
 	file?: { bytes: Buffer; name: string; mimeType: string },
 ): Promise<INodeExecutionData> {
-	if (!file) return { json };
+	const { warnings, problems } = findings;
+	const out: IDataObject = {
+		ready_to_file: file !== undefined && problems.length === 0,
+		...json,
+		warnings,
+		problems,
+	};
+	if (!file) return { json: out };
 	const field = textParameter.call(this, 'options.outputBinaryField', 'data');
 	return {
-		json,
+		json: out,
 		binary: {
 			[field]: await this.helpers.prepareBinaryData(file.bytes, file.name, file.mimeType),
 		},

@@ -96,3 +96,59 @@ export function upstreamFinding(
 		`${itemLabel(item)} came from the node before as an error: "${error}". Whatever ${words.document} it stood for is not in the ${words.filing}: fix it there and run again, or add it ${words.byHand}.`,
 	);
 }
+
+/** `2026-09 (12), 2026-08 (3)`: the most common first, at most six. */
+function countsOf(values: readonly string[]): string {
+	const counts = new Map<string, number>();
+	for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+	const sorted = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+	const shown = sorted.slice(0, 6).map(([v, n]) => `${v} (${n})`);
+	return `${shown.join(', ')}${sorted.length > 6 ? `, and ${sorted.length - 6} more` : ''}`;
+}
+
+/**
+ * Whether a filing's documents fit the period it declares — `dates`, the ISO date each document belongs to the
+ * period by (a purchase's registration, a sale's emission, a payment's), `holds` whether a date is in the period:
+ * none of them in it stops the filing, naming the period and the months the documents are of (an empty filing of
+ * the wrong period is the mistake a green run would hide); more of them outside it than in it is a problem.
+ */
+export function checkPeriod(
+	findings: Findings,
+	words: { documents: string; period: string; field: string },
+	dates: readonly string[],
+	holds: (date: string) => boolean,
+): void {
+	if (!dates.length) return;
+	const outside = dates.filter((d) => !holds(d));
+	const months = countsOf(outside.map((d) => d.slice(0, 7)));
+	if (outside.length === dates.length)
+		findings.stop(
+			`no ${words.documents} of the period`,
+			`Check ${words.field}: declare the period the ${words.documents} are of, or give the node the ${words.documents} of ${words.period}.`,
+			`${words.field} ${words.period}: none of the ${dates.length} ${words.documents} is of it; they are of ${months}`,
+		);
+	else if (outside.length > dates.length - outside.length)
+		findings.problem(
+			AFTER_ITEMS,
+			`${outside.length} of the ${dates.length} ${words.documents} are of other months than ${words.period} (${months}) and are left out (see the warnings): is ${words.field} the period you mean to file?`,
+		);
+}
+
+/**
+ * Whether a filing's documents are the taxpayer's: `parties`, the taxpayer's side of each document (its receiver,
+ * for a DIOT); none of them the taxpayer stops the filing, naming who they are (the wrong company's files, or the
+ * wrong RFC typed).
+ */
+export function checkTaxpayer(
+	findings: Findings,
+	words: { documents: string; taxpayer: string; field: string; side: string },
+	parties: readonly string[],
+	isTaxpayer: (party: string) => boolean,
+): void {
+	if (!parties.length || parties.some(isTaxpayer)) return;
+	findings.stop(
+		`${words.documents} that are not the taxpayer's`,
+		`Check ${words.field}, or give the node the ${words.documents} of ${words.taxpayer}.`,
+		`${words.field} ${words.taxpayer}: none of the ${parties.length} ${words.documents} has it as its ${words.side}; they have ${countsOf(parties)}`,
+	);
+}

@@ -4,8 +4,9 @@ import { runsAsAiTool } from './agent';
 /**
  * Two outputs for some operations of a node, from one of its versions on: the items that went as hoped leave by
  * the first, every other item by the second — the Receipts node's **Authorized** and **Not Authorized** (version
- * 3), the SRI and SAT nodes' **Read** and **Not Read** of their XML readers (version 2). Workflows saved with an
- * earlier version keep one output for everything, so their connections stay as they are.
+ * 3), the SRI and SAT nodes' **Read** and **Not Read** of their XML readers (version 2) and **Ready to File** and
+ * **Check First** of their declarations (version 3). Workflows saved with an earlier version keep one output for
+ * everything, so their connections stay as they are. A node may have several such pairs, each for its operations.
  *
  * The outputs are computed from the parameters, as n8n's Switch node does: an `outputs` expression that
  * n8n-workflow's getNodeOutputs evaluates with the node's version and parameters, in the editor and in the engine
@@ -42,19 +43,22 @@ function hasTwoOutputs(
 	return version >= spec.fromVersion && operationsOf(spec, resource).includes(operation);
 }
 
-/** The node's `outputs`: the rule of `hasTwoOutputs`, as an expression n8n evaluates with the node's parameters. */
-export function outputsExpression(spec: TwoOutputs): `={{${string}}}` {
-	const two: INodeOutputConfiguration[] = spec.names.map((displayName) => ({
-		type: 'main',
-		displayName,
-	}));
+/** The node's `outputs`: the rule of `hasTwoOutputs` for each pair, as an expression n8n evaluates with the node's parameters. */
+export function outputsExpression(...specs: TwoOutputs[]): `={{${string}}}` {
 	const list = (operations: readonly string[]) => JSON.stringify(operations);
-	const byResource = Object.entries(spec.operations).reduceRight(
-		(otherwise, [resource, operations]) =>
-			`$parameter.resource === ${JSON.stringify(resource)} ? ${list(operations)} : ${otherwise}`,
-		list(spec.otherResources ?? []),
-	);
-	return `={{ $nodeVersion >= ${spec.fromVersion} && (${byResource}).includes($parameter.operation) ? ${JSON.stringify(two)} : ["main"] }}`;
+	const rule = specs.reduceRight((otherwise, spec) => {
+		const two: INodeOutputConfiguration[] = spec.names.map((displayName) => ({
+			type: 'main',
+			displayName,
+		}));
+		const byResource = Object.entries(spec.operations).reduceRight(
+			(others, [resource, operations]) =>
+				`$parameter.resource === ${JSON.stringify(resource)} ? ${list(operations)} : ${others}`,
+			list(spec.otherResources ?? []),
+		);
+		return `$nodeVersion >= ${spec.fromVersion} && (${byResource}).includes($parameter.operation) ? ${JSON.stringify(two)} : ${otherwise}`;
+	}, '["main"]');
+	return `={{ ${rule} }}`;
 }
 
 /**
@@ -63,16 +67,16 @@ export function outputsExpression(spec: TwoOutputs): `={{${string}}}` {
  */
 export function splitOutputs(
 	this: IExecuteFunctions,
-	spec: TwoOutputs,
+	specs: TwoOutputs | readonly TwoOutputs[],
 	outputs: INodeExecutionData[][],
 ): INodeExecutionData[][] {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	if (
-		!hasTwoOutputs(spec, this.getNode().typeVersion, resource, operation) ||
-		runsAsAiTool.call(this)
-	)
-		return outputs;
+	const version = this.getNode().typeVersion;
+	const spec = (Array.isArray(specs) ? specs : [specs]).find((s: TwoOutputs) =>
+		hasTwoOutputs(s, version, resource, operation),
+	);
+	if (!spec || runsAsAiTool.call(this)) return outputs;
 	const first: INodeExecutionData[] = [];
 	const second: INodeExecutionData[] = [];
 	for (const item of outputs[0] ?? []) (spec.first(item) ? first : second).push(item);
@@ -90,5 +94,20 @@ export function readerOutputs(operations: TwoOutputs['operations']): TwoOutputs 
 		operations,
 		names: ['Read', 'Not Read'],
 		first: (item) => item.json.error === undefined,
+	};
+}
+
+/**
+ * The declarations' outputs (SRI → Monthly Annex (ATS) → Build, SAT → DIOT → Build DIOT File), from the nodes'
+ * version 3: **Ready to File**, a filing with no problem, and **Check First**, a filing with problems to look at
+ * before it is filed (or with Continue On Fail, the error that stopped it). The file is on both: what is not ready
+ * is never mistaken for what is (shared/declaration.ts `filingItem` decides).
+ */
+export function filingOutputs(operations: TwoOutputs['operations']): TwoOutputs {
+	return {
+		fromVersion: 3,
+		operations,
+		names: ['Ready to File', 'Check First'],
+		first: (item) => item.json.ready_to_file === true,
 	};
 }

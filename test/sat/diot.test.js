@@ -1,5 +1,6 @@
 /** @import { IDataObject, INodeExecutionData, IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
+import { built, outputNames } from '../harness/engine';
 import { cfdiXml } from '../simulator/cfdi';
 import {
 	concepto as conceptoOf,
@@ -744,5 +745,73 @@ describe('problems the bookkeeper must see before filing', () => {
 			`[item 0] CFDI ${uuid('odd')} from URE180429TM6: Concepto 2: ObjetoImp 03 (50.00): the CFDI does not break its IVA down, so it has no place in the DIOT`,
 			`[item 0] CFDI ${uuid('odd')} from URE180429TM6: Concepto 3: IVA at 11 % (base 70.00): the DIOT has fields for 16 %, 8 % and 0 % only`,
 		]);
+	});
+});
+
+describe('ready to file, or check first', () => {
+	const sat = built('nodes/Sat/Sat.node', 'Sat');
+	test('version 3 has two outputs, Ready to File and Check First; saved workflows keep one', () => {
+		const build = { resource: 'diot', operation: 'build' };
+		expect(outputNames(sat, 3, build)).toEqual(['Ready to File', 'Check First']);
+		expect(outputNames(sat, 2, build)).toEqual(['main']);
+	});
+
+	/** The DIOT of `items` by a node of version 3: what left by each output, or the run's error. */
+	const outputs = async (items, parameters = diotParameters(), opts = {}) => {
+		const workflow = chain(items, parameters, opts);
+		const node = workflow.nodes.find((n) => n.name === 'DIOT');
+		if (node) node.typeVersion = 3;
+		const result = await env.engine.run(workflow);
+		return {
+			error: result.error,
+			ready: result.output('DIOT', 0),
+			check: result.output('DIOT', 1),
+		};
+	};
+
+	test('the month as the accountant computes it leaves by Ready to File; a problem sends it to Check First', async () => {
+		const month = await outputs(monthItems());
+		expect(month.error).toBeUndefined();
+		expect(month.check.map((i) => i.json.problems)).toEqual([]);
+		expect(month.check).toEqual([]);
+		expect(month.ready[0].json.ready_to_file).toBe(true);
+		const withError = await outputs(
+			[...monthItems(), { json: { error: 'a CFDI could not be read' } }],
+			diotParameters({
+				operationType: '85',
+				foreignSupplier: { country: 'USA', taxId: '98-7654321' },
+			}),
+			{ read: false, check: false },
+		);
+		expect(withError.error).toBeUndefined();
+		expect(withError.ready).toEqual([]);
+		expect(withError.check[0].json.ready_to_file).toBe(false);
+		expect(withError.check[0].binary?.data).toBeDefined();
+	});
+
+	test('the wrong taxpayer: no CFDI addressed to it stops the run, naming who the CFDIs are addressed to', async () => {
+		const { error, ready, check } = await outputs(
+			monthItems(),
+			diotParameters({ taxpayerRfc: 'AAA010101AAA' }),
+		);
+		expect([ready, check]).toEqual([[], []]);
+		expect(error?.message).toMatch(
+			/^No DIOT was built: CFDIs that are not the taxpayer's: Taxpayer RFC AAA010101AAA: none of the \d+ CFDIs has it as its receiver \(Receptor\); they have EKU9003173C9 \(\d+\)/,
+		);
+	});
+
+	test('the wrong month: none of it stops the run; most of another month is a problem', async () => {
+		const none = await outputs(monthItems(), diotParameters({ period: '2026-06' }));
+		expect(none.error?.message).toMatch(
+			/^No DIOT was built: no CFDIs of the period: Month \(Periodo\) 2026-06: none of the \d+ CFDIs is of it; they are of 2026-10 \(\d+\)/,
+		);
+		const next = await outputs(monthItems(), diotParameters({ period: '2026-11' }));
+		expect(next.error).toBeUndefined();
+		expect(next.ready).toEqual([]);
+		expect(next.check[0].json.problems).toContainEqual(
+			expect.stringMatching(
+				/^\d+ of the \d+ CFDIs are of other months than 2026-11 \(2026-10 \(\d+\), 2026-09 \(1\)\) and are left out \(see the warnings\): is Month \(Periodo\) the period you mean to file\?$/,
+			),
+		);
 	});
 });

@@ -1,4 +1,5 @@
 import { withFakeClock } from '../harness/clock';
+import { built, outputNames } from '../harness/engine';
 import { EXPECTED, INFORMANT, PARTIES, monthOfReceipts, receiptOf } from '../fixtures/sri/month';
 import {
 	MONTH,
@@ -703,5 +704,70 @@ describe('what the SRI or the node before said', () => {
 		const annex = annexOf(await build({}, [{ json: { error: 'nothing found' } }]));
 		expect(annex.xml).not.toContain('<compras>');
 		expect(xsdErrors(annex.xml)).toEqual([]);
+	});
+});
+
+describe('ready to file, or check first', () => {
+	const sri = built('nodes/Sri/Sri.node', 'Sri');
+	test('version 3 has two outputs, Ready to File and Check First; saved workflows keep one', () => {
+		const build = { resource: 'monthlyAnnex', operation: 'build' };
+		expect(outputNames(sri, 3, build)).toEqual(['Ready to File', 'Check First']);
+		expect(outputNames(sri, 2, build)).toEqual(['main']);
+		expect(outputNames(sri, 3, { resource: 'receipt', operation: 'readXml' })).toEqual([
+			'Read',
+			'Not Read',
+		]);
+	});
+
+	/** The ATS of `items` by a node of version 3: what left by each output. */
+	const outputs = async (items, parameters = {}) => {
+		const result = await env.engine.run(
+			chain(items, [{ name: 'ATS', parameters: atsParameters(parameters), typeVersion: 3 }]),
+		);
+		if (result.error) throw result.error;
+		return { ready: result.output('ATS', 0), check: result.output('ATS', 1) };
+	};
+
+	test('a month with nothing to check leaves by Ready to File, the file on it', async () => {
+		const keys = month.map((r) => ({ json: { key: r.key } }));
+		const result = await env.engine.run(
+			chain(keys, [
+				{ name: 'Check', parameters: env.check() },
+				{ name: 'ATS', parameters: atsParameters(), typeVersion: 3 },
+			]),
+		);
+		expect(result.output('ATS', 1)).toEqual([]);
+		const [item] = result.output('ATS', 0);
+		expect(item.json.ready_to_file).toBe(true);
+		expect(item.json.problems).toEqual([]);
+		expect(item.binary?.data.fileName).toBe(`ATS_${INFORMANT.ruc}_2026_10.xml`);
+	});
+
+	test('a month with problems leaves by Check First, the file on it, never by Ready to File', async () => {
+		const { ready, check } = await outputs(files);
+		expect(ready).toEqual([]);
+		expect(check).toHaveLength(1);
+		expect(check[0].json.ready_to_file).toBe(false);
+		expect(check[0].json.problems).toHaveLength(1);
+		expect(check[0].binary?.data).toBeDefined();
+	});
+
+	test('the wrong month: no receipt of it stops the run, naming the period and the months the receipts are of', async () => {
+		const result = await build({ yearMonth: '2026-08' });
+		expect(result.output('ATS')).toEqual([]);
+		expect(result.error?.message).toMatch(
+			/^No ATS was built: no purchases and sales of the period: Year and Month 2026-08: none of the \d+ purchases and sales is of it; they are of 2026-10 \(\d+\), 2026-09 \(\d+\)/,
+		);
+		expect(result.error?.description).toContain('Check Year and Month');
+	});
+
+	test('most receipts of another month: built, with a problem asking whether the period is the one meant', async () => {
+		const annex = annexOf(await build({ yearMonth: '2026-09' }));
+		expect(annex.json.ready_to_file).toBe(false);
+		expect(annex.json.problems).toContainEqual(
+			expect.stringMatching(
+				/^\d+ of the \d+ purchases and sales are of other months than 2026-09 \(2026-10 \(\d+\)\) and are left out \(see the warnings\): is Year and Month the period you mean to file\?$/,
+			),
+		);
 	});
 });

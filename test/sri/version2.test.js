@@ -326,7 +326,11 @@ describe('the outputs n8n computes', () => {
 		expect(outputNames(sri, version, { resource: 'receipt', operation })).toEqual(expected);
 	});
 
-	test('a new node is version 2', () => {
-		expect(sri.description.defaultVersion).toBe(2);
+	test('a new node is version 3 (version 2's readers, and the ATS's two outputs)', () => {
+		expect(sri.description.defaultVersion).toBe(3);
+		expect(outputNames(sri, 3, { resource: 'receipt', operation: 'readXml' })).toEqual([
+			'Read',
+			'Not Read',
+		]);
 	});
 });

@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { readerOutputs, splitOutputs } from '../../shared/outputs';
+import { filingOutputs, readerOutputs, splitOutputs } from '../../shared/outputs';
 import { route, type OperationTable } from '../../shared/router';
 import { publicServiceContext, type PublicServiceContext } from '../../shared/soap';
 import { MAX_ANSWER_BYTES, SAT } from '../domain/service';
@@ -12,6 +12,9 @@ export const resources: OperationTable<SatMap, PublicServiceContext> = { cfdi, d
 /** From version 2, Read CFDI XML has two outputs: Read, and Not Read (a file that cannot be read, named). */
 export const READ_OUTPUTS = readerOutputs({ cfdi: ['readXml'] });
 
+/** From version 3, the declaration has two outputs: Ready to File, and Check First (a filing with problems). */
+export const FILING_OUTPUTS = filingOutputs({ diot: ['build'] });
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// The execution's one client, its Request Timeout read from the operation's options where it has them.
 	const outputs = await route.call(
@@ -21,5 +24,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// Version 2: a file that cannot be read is an item (Not Read), never the whole node's failure.
 		{ notReadAsItems: this.getNode().typeVersion >= READ_OUTPUTS.fromVersion },
 	);
-	return splitOutputs.call(this, READ_OUTPUTS, outputs);
+	return splitOutputs.call(this, [READ_OUTPUTS, FILING_OUTPUTS], outputs);
 }

@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { readerOutputs, splitOutputs } from '../../shared/outputs';
+import { filingOutputs, readerOutputs, splitOutputs } from '../../shared/outputs';
 import { route, type OperationTable } from '../../shared/router';
 import { publicServiceContext, type PublicServiceContext } from '../../shared/soap';
 import { MAX_ANSWER_BYTES } from '../domain/answer';
@@ -21,6 +21,9 @@ export const resources: OperationTable<SriMap, PublicServiceContext> = {
  */
 export const READ_OUTPUTS = readerOutputs({ receipt: ['readXml'], receivedList: ['read'] });
 
+/** From version 3, the declaration has two outputs: Ready to File, and Check First (a filing with problems). */
+export const FILING_OUTPUTS = filingOutputs({ monthlyAnnex: ['build'] });
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// The execution's one client, its Request Timeout read from the operation's options where it has them.
 	const outputs = await route.call(
@@ -30,5 +33,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// Version 2: a file that cannot be read is an item (Not Read), never the whole node's failure.
 		{ notReadAsItems: this.getNode().typeVersion >= READ_OUTPUTS.fromVersion },
 	);
-	return splitOutputs.call(this, READ_OUTPUTS, outputs);
+	return splitOutputs.call(this, [READ_OUTPUTS, FILING_OUTPUTS], outputs);
 }

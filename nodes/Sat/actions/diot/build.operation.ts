@@ -294,12 +294,11 @@ export async function execute(
 		file_name: diot.lines.length ? fileName : null,
 		rows: diot.rows,
 		totals: diot.totals,
-		warnings: findings.warnings,
-		problems: findings.problems,
 	};
 	return [
 		await filingItem.call(
 			this,
+			findings,
 			json,
 			diot.lines.length
 				? { bytes: diotFile(diot.lines), name: fileName, mimeType: 'text/plain' }

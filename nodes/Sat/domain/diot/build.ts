@@ -1,6 +1,6 @@
 import { itemLabel } from '../../../shared/errors';
 import type { Decimal } from '../../../shared/decimal';
-import type { Findings } from '../../../shared/findings';
+import { checkPeriod, checkTaxpayer, type Findings } from '../../../shared/findings';
 import { convert, moneyText } from '../amounts';
 import { cashBasis } from '../cashBasis';
 import type { CfdiFacts, ConceptoFacts, PaidDocument, TaxLine } from '../cfdiFacts';
@@ -184,6 +184,31 @@ export function buildDiot(
 			unique.push(input);
 		}
 	}
+
+	// The month's CFDIs must be the taxpayer's and of the month: a DIOT of the wrong RFC or month stops here.
+	const addressed = unique.filter((i) => i.cfdi.issuerRfc !== taxpayer);
+	checkTaxpayer(
+		findings,
+		{ documents: 'CFDIs', taxpayer, field: 'Taxpayer RFC', side: 'receiver (Receptor)' },
+		addressed.map((i) => i.cfdi.receiverRfc ?? '(no RFC)'),
+		// A ticket to the public in general (XAXX010101000) is anyone's: it does not make a month the taxpayer's.
+		(rfc) => rfc === taxpayer,
+	);
+	checkPeriod(
+		findings,
+		{ documents: 'CFDIs', period, field: 'Month (Periodo)' },
+		addressed
+			.filter((i) => i.cfdi.receiverRfc === taxpayer || i.cfdi.receiverRfc === GLOBAL_RFC)
+			.flatMap(({ cfdi }) => {
+				if (cfdi.type === 'P') return cfdi.payments.map((p) => p.date ?? '');
+				if (cfdi.type === 'E' || (cfdi.type === 'I' && cfdi.method !== 'PPD'))
+					return [cfdi.date ?? ''];
+				return [];
+			})
+			.filter(Boolean),
+		(date) => date.slice(0, 7) === period,
+	);
+	if (findings.stopped) return { lines: [], rows: [], totals: {} };
 
 	const lines = new DiotLines();
 	const paidInvoices = new Set<string>();

@@ -276,6 +276,10 @@ export async function execute(
 				once: true,
 			}),
 			itemCount,
+			periodField:
+				this.getNodeParameter('period', 0, 'previous') === 'chosen'
+					? 'Year and Month'
+					: 'Period (The Last Complete One)',
 		},
 		itemChoices(
 			{
@@ -293,6 +297,7 @@ export async function execute(
 	return [
 		await filingItem.call(
 			this,
+			findings,
 			{ file_name: fileName, ...annex.json },
 			{
 				bytes: Buffer.from(atsXml(annex.iva), 'utf8'),

@@ -1,5 +1,5 @@
 import { itemLabel } from '../../../shared/errors';
-import { AFTER_ITEMS, BEFORE_ITEMS, type Findings } from '../../../shared/findings';
+import { AFTER_ITEMS, BEFORE_ITEMS, checkPeriod, type Findings } from '../../../shared/findings';
 import { rucProblem } from '../../../shared/sri/ruc';
 import type { Json } from '../receipt';
 import { admit, type AnnexItem } from './admit';
@@ -34,12 +34,14 @@ interface AnnexSettings {
 	establishments: number;
 	/** How many input items the run had (the ones that are not receipts included). */
 	itemCount: number;
+	/** The form's field that chose the period, as messages name it. */
+	periodField: string;
 }
 
 interface Annex {
 	/** The `iva` element, as records in the schema's order (xml.ts). */
 	iva: XmlRecord;
-	/** What the bookkeeper reads: header, counts, totals, rows, warnings, problems. */
+	/** What the bookkeeper reads: header, counts, totals, rows (the warnings and problems are the run's findings). */
 	json: Json;
 }
 
@@ -80,6 +82,12 @@ export function buildAnnex(
 	const purchaseIndex = matchOwnRetentions(purchases, ownRetentions, leftOut, findings);
 	placePurchases(purchases, range, (item) => choicesOf(item, 'purchase'), findings);
 	placeSales(sales, range, settings.electronicSales, findings);
+	checkPeriod(
+		findings,
+		{ documents: 'purchases and sales', period: range.label, field: settings.periodField },
+		[...purchases.map((p) => p.registered), ...sales.map((s) => s.doc.date ?? '')].filter(Boolean),
+		range.holds,
+	);
 	const compras = purchaseRecords(purchases, purchaseIndex, settings.taxSupport, findings);
 	const ventas = saleRecords(
 		sales,
@@ -164,8 +172,6 @@ export function buildAnnex(
 			compras: compras.rows,
 			ventas: ventas.rows,
 			ventasEstablecimiento: ventaEst,
-			warnings,
-			problems,
 		},
 	};
 }

@@ -63,6 +63,8 @@ export function isoDateOf(value: unknown): string | undefined {
 export interface PeriodRange {
 	from: string;
 	to: string;
+	/** As messages name it: `2026-10`; a semester `2026-07 to 2026-12`. */
+	label: string;
 	holds(iso: string | undefined): boolean;
 }
 
@@ -73,5 +75,6 @@ export function periodRange(period: Period): PeriodRange {
 	const lastDay = new Date(Date.UTC(period.year, period.month, 0)).getUTCDate();
 	const from = `${period.year}-${mm(first)}-01`;
 	const to = `${period.year}-${mm(period.month)}-${lastDay}`;
-	return { from, to, holds: (iso) => iso !== undefined && iso >= from && iso <= to };
+	const label = period.semestral ? `${from.slice(0, 7)} to ${to.slice(0, 7)}` : to.slice(0, 7);
+	return { from, to, label, holds: (iso) => iso !== undefined && iso >= from && iso <= to };
 }
