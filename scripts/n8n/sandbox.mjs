@@ -60,6 +60,7 @@ export const CREDENTIAL_IDS = Object.freeze({
 		id: 'latamExtractionHook',
 		name: 'Extraction webhook secret (simulator)',
 	},
+	satEfirmaApi: { id: 'latamSatEfirmaSim', name: 'SAT e.firma (test, simulator)' },
 });
 
 const PACKAGE_PREFIX = 'n8n-nodes-latam-fiscal.';
@@ -514,7 +515,8 @@ function withServiceAddresses(workflow, sim) {
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
 		const service = node.type.slice(node.type.lastIndexOf('.') + 1);
-		const address = sim.addresses?.[service];
+		const address =
+			sim.addresses?.[`${service}:${node.parameters?.resource}`] ?? sim.addresses?.[service];
 		// Read XML sends nothing: it has no Service Address.
 		if (!address || node.parameters?.operation === 'readXml') continue;
 		node.parameters ??= {};
