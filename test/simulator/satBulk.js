@@ -247,6 +247,15 @@ export class SatBulkSimulator {
 	maxCfdis = 200_000;
 	/** Every refusal, with what was wrong (for the tests). @type {Array<{ path: string; code: string; why: string }>} */
 	refusals = [];
+	/** How long a token lives (the Expires of the answer). */
+	tokenLifeMs = 5 * 60_000;
+	/** The next this many calls with a valid token are answered 300 all the same (a token the SAT dropped). */
+	refuseTokens = 0;
+	/**
+	 * Changes each request's bytes before they are read (a request altered on its way, after it was signed).
+	 * @type {((xml: string, path: string) => string) | undefined}
+	 */
+	alter;
 	ca = new X509Certificate(readFileSync(join(EFIRMA_DIR, 'test-ca.cer')));
 
 	/** The node's Service Address for this simulator at a server (`server.url('satbulk')`). */
@@ -265,6 +274,9 @@ export class SatBulkSimulator {
 		this.delays = { acceptedMs: 30_000, readyMs: 120_000, requestLifeMs: 72 * 3600_000 };
 		this.packageSize = 200;
 		this.maxCfdis = 200_000;
+		this.tokenLifeMs = 5 * 60_000;
+		this.refuseTokens = 0;
+		this.alter = undefined;
 	}
 
 	/**
@@ -299,10 +311,18 @@ export class SatBulkSimulator {
 
 	/** @param {RouteTable} router */
 	register(router) {
-		router.add('POST', '/Autenticacion/Autenticacion.svc', (req) => this.authenticate(req));
-		router.add('POST', '/SolicitaDescargaService.svc', (req) => this.service(req));
-		router.add('POST', '/VerificaSolicitudDescargaService.svc', (req) => this.service(req));
-		router.add('POST', '/DescargaMasivaService.svc', (req) => this.service(req));
+		const altered = (req) =>
+			this.alter
+				? { ...req, raw: Buffer.from(this.alter(req.raw.toString('utf8'), req.path)) }
+				: req;
+		router.add('POST', '/Autenticacion/Autenticacion.svc', (req) =>
+			this.authenticate(altered(req)),
+		);
+		router.add('POST', '/SolicitaDescargaService.svc', (req) => this.service(altered(req)));
+		router.add('POST', '/VerificaSolicitudDescargaService.svc', (req) =>
+			this.service(altered(req)),
+		);
+		router.add('POST', '/DescargaMasivaService.svc', (req) => this.service(altered(req)));
 	}
 
 	/** The SOAPAction, or the fault for another one. */
@@ -331,7 +351,7 @@ export class SatBulkSimulator {
 			return invalidSecurity();
 		}
 		const now = Date.now();
-		const expires = now + 5 * 60_000;
+		const expires = now + this.tokenLifeMs;
 		const serial = why.cert.serialNumber;
 		const part = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
 		const token = `${part({ alg: 'http://www.w3.org/2001/04/xmldsig-more#hmac-sha256', typ: 'JWT' })}.${part({ nbf: Math.floor(now / 1000), exp: Math.floor(expires / 1000) + 300, iat: Math.floor(now / 1000), iss: 'LoadSolicitudDecargaMasivaTerceros', actort: serial })}.${randomUUID().replace(/-/g, '')}%26wrap_subject%3d${serial}`;
@@ -430,8 +450,9 @@ export class SatBulkSimulator {
 		const held =
 			this.tokens.get(given) ??
 			[...this.tokens].find(([t]) => decodeURIComponent(t) === given)?.[1];
-		if (!held || Date.now() >= held.expires) {
-			this.refuse(req, '300', held ? 'token expired' : 'no such token');
+		if (!held || Date.now() >= held.expires || this.refuseTokens > 0) {
+			if (held && Date.now() < held.expires) this.refuseTokens--;
+			this.refuse(req, '300', held ? 'token expired or dropped' : 'no such token');
 			return answer(300);
 		}
 		// The signature: the last child of the operation's child.
