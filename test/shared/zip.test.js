@@ -59,7 +59,8 @@ describe('inflateRaw against zlib', () => {
 			Buffer.from('<cfdi:Comprobante Total="1160.00"/>'.repeat(5000)),
 		],
 	];
-	test.each(inputs)('%s, at every level', (_name, data) => {
+	test.each(inputs)('%s, at every level', (_name, given) => {
+		const data = /** @type {Buffer} */ (given);
 		for (const level of [0, 1, 6, 9]) {
 			const packed = deflateRawSync(data, { level });
 			expect(inflate(packed).equals(data)).toBe(true);

@@ -126,7 +126,12 @@ function readKey(value: unknown, password: unknown): KeyObject | EfirmaProblem {
 	try {
 		createPrivateKey(source);
 	} catch (error) {
-		encrypted = (error as { code?: string }).code === 'ERR_MISSING_PASSPHRASE';
+		// DER asks for the passphrase; PEM's reader is interrupted waiting for one (Node 20, OpenSSL 3).
+		const code = (error as { code?: string }).code;
+		encrypted =
+			code === 'ERR_MISSING_PASSPHRASE' ||
+			('pem' in given && given.type === 'ENCRYPTED PRIVATE KEY') ||
+			code === 'ERR_OSSL_CRYPTO_INTERRUPTED_OR_CANCELLED';
 		if (!encrypted)
 			return {
 				field: label,
