@@ -32,7 +32,8 @@ test("Request: last month's received XML — one item with the request id, what 
 	const result = await env.run(request());
 	expect(result.error).toBeUndefined();
 	const [item] = out(result);
-	expect(item.json).toEqual({
+	const json = /** @type {any} */ (item.json);
+	expect(json).toEqual({
 		request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
 		status_code: '5000',
 		message: 'Solicitud Aceptada',
@@ -60,7 +61,7 @@ test("Request: last month's received XML — one item with the request id, what 
 	);
 	expect(asked.headers.authorization).toMatch(/^WRAP access_token="eyJ/);
 	expect(asked.headers['content-type']).toBe('text/xml; charset=utf-8');
-	expect(env.sim.requests.get(item.json.request_id)?.cfdis.length).toBeGreaterThan(5);
+	expect(env.sim.requests.get(json.request_id)?.cfdis.length).toBeGreaterThan(5);
 });
 
 test('Check Request, as a Wait loop sees it: accepted, in process, then finished with its packages', async () => {

@@ -187,7 +187,8 @@ describe('an e.firma that cannot sign: refused with what to do, nothing sent, no
 			/credential: Certificate \(\.cer\) is neither base64 nor PEM$/,
 			/base64 -w0 file/,
 		],
-	])('%s', async (_name, data, message, fix) => {
+	])('%s', async (_name, given, message, fix) => {
+		const data = /** @type {Record<string, string>} */ (given);
 		withEfirma(data);
 		for (const parameters of [
 			request(),

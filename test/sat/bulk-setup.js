@@ -153,6 +153,7 @@ export const out = (/** @type {RunResult} */ result) => result.output(NODE);
  * Request (received XML of last month), then Check Request once the simulator finished it, then: the Check
  * Request item. `sim.delays` decide when it is finished.
  */
+/** @returns {Promise<any>} */
 export async function finishedRequest(/** @type {BulkEnv} */ env, parameters = request()) {
 	const asked = await env.run(parameters);
 	expect(asked.error).toBeUndefined();

@@ -539,6 +539,8 @@ export class SatBulkSimulator {
 			if (r && !rfcShape.test(r)) return refuse301(`El RFC ${r} no es válido.`);
 		/** @type {HeldCfdi[]} */
 		let cfdis;
+		/** An exact period of XML, whose requests are counted. */
+		let period = '';
 		if (operation.local === 'SolicitaDescargaFolio') {
 			const names = Object.keys(inner.attributes).filter((n) => !n.startsWith('xmlns'));
 			if (names.some((n) => n !== 'Folio' && n !== 'RfcSolicitante') || !a('Folio'))
@@ -581,12 +583,7 @@ export class SatBulkSimulator {
 					(!receivers.length || receivers.includes(c.receptorRfc)) &&
 					(!a('RfcACuentaTerceros') || c.terceroRfc === a('RfcACuentaTerceros')),
 			);
-			if (type === 'CFDI') {
-				const period = `${operation.local}|${rfc}|${start}|${end}`;
-				const used = this.periods.get(period) ?? 0;
-				if (used >= 2) return answer(5002);
-				this.periods.set(period, used + 1);
-			}
+			if (type === 'CFDI') period = `${operation.local}|${rfc}|${start}|${end}`;
 		}
 		const attributes = Object.fromEntries(
 			Object.entries(inner.attributes).filter(([n]) => !n.startsWith('xmlns')),
@@ -597,6 +594,11 @@ export class SatBulkSimulator {
 			(r) => r.key === key && now - r.at < this.delays.readyMs,
 		);
 		if (active) return answer(5005, { id: active.id });
+		if (period) {
+			const used = this.periods.get(period) ?? 0;
+			if (used >= 2) return answer(5002);
+			this.periods.set(period, used + 1);
+		}
 		if (cfdis.length > this.maxCfdis) return answer(5003);
 		const id = randomUUID();
 		this.requests.set(id, {

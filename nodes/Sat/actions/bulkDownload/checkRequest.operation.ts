@@ -12,8 +12,8 @@ import { bulkSession } from './session';
 
 export const kind: ReadModule<PublicServiceContext>['kind'] = 'read';
 
-/** The next question is sent while this one's answer is read (router.ts, overlaps). */
-export const overlaps = true;
+// Not `overlaps`: an item waiting for its place in the router's gate would carry a token taken before the wait;
+// each item takes its token when it is about to send.
 
 const options = bulkOptions('requests', 2, 60);
 
