@@ -585,6 +585,14 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		for (const f of files) writeFileSync(join(folder, f.fileName), f.xml);
 		sim.sat.know(files);
 	}
+	// A Wait node waits seconds here, not minutes: the simulators decide in seconds what the services take minutes for.
+	if (text.includes('"n8n-nodes-base.wait"')) {
+		const copy = JSON.parse(text);
+		for (const node of copy.nodes)
+			if (node.type === 'n8n-nodes-base.wait' && node.parameters?.resume === 'timeInterval')
+				Object.assign(node.parameters, { amount: 5, unit: 'seconds' });
+		text = JSON.stringify(copy);
+	}
 	// The folders the examples' file nodes use (/home/node/<folder>/) become folders of the sandbox's file folder,
 	// the only one n8n may read and write here (N8N_RESTRICT_FILE_ACCESS_TO).
 	text = text

@@ -153,7 +153,12 @@ describe('never sent twice what the SAT counts; asked again what it only reads',
 	});
 
 	test('a connection reset as Request is sent: not sent again (the SAT may have it), and the error says so', async () => {
-		env.server.fail({ service: 'satbulk', path: '/SolicitaDescargaService.svc', mode: 'reset', times: 1 });
+		env.server.fail({
+			service: 'satbulk',
+			path: '/SolicitaDescargaService.svc',
+			mode: 'reset',
+			times: 1,
+		});
 		const result = await env.run(request());
 		expect(result.error?.message).toMatch(/SAT could not be reached \(ECONNRESET\)/);
 		expect(result.error?.description).toMatch(/may have been processed/);

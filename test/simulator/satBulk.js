@@ -289,7 +289,9 @@ export class SatBulkSimulator {
 		for (const f of files) {
 			const attr = (element, name) =>
 				new RegExp(`<cfdi:${element}\\b[^>]*?\\s${name}="([^"]*)"`).exec(f.xml)?.[1] ?? '';
-			const uuid = /\sUUID="([^"]+)"/.exec(f.xml)?.[1]?.toUpperCase() ?? '';
+			// The stamp's UUID (a related CFDI's UUID may come first, in CfdiRelacionados).
+			const uuid =
+				/<tfd:TimbreFiscalDigital\b[^>]*?\sUUID="([^"]+)"/.exec(f.xml)?.[1]?.toUpperCase() ?? '';
 			if (!uuid || seen.has(uuid)) continue;
 			seen.add(uuid);
 			this.cfdis.push({
