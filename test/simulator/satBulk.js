@@ -1,6 +1,6 @@
 import { createHash, randomUUID, verify, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { attribute, child, parseXml } from '../../nodes/shared/xml';
 import { zipFile } from './zip';
 /** @import { RouteTable, SimRequest, SimResponse } from './server' */
@@ -62,8 +62,18 @@ const ACTIONS = {
 	'/DescargaMasivaService.svc': [`${DES}/IDescargaMasivaTercerosService/Descargar`],
 };
 
-/** The test CA the simulator trusts (test/fixtures/sat/efirma). */
-const EFIRMA_DIR = join(__dirname, '..', 'fixtures', 'sat', 'efirma');
+/**
+ * The test e.firma material (test/fixtures/sat/efirma), found from wherever this module runs: the sources (Jest),
+ * or their compiled copy below node_modules (`npm run dev`, the e2e suites), which holds no binary files.
+ */
+function efirmaDir() {
+	for (let dir = __dirname; ; dir = dirname(dir)) {
+		const candidate = join(dir, 'test', 'fixtures', 'sat', 'efirma');
+		if (existsSync(join(candidate, 'test-ca.cer'))) return candidate;
+		if (dirname(dir) === dir) throw new Error(`no test/fixtures/sat/efirma above ${__dirname}`);
+	}
+}
+const EFIRMA_DIR = efirmaDir();
 
 /** The test e.firma's files, as the credential takes them (base64) and its password. */
 export function testEfirma(name = 'EKU9003173C9') {
