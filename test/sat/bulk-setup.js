@@ -1,6 +1,6 @@
-/** @import { IDataObject, INodeExecutionData, IWorkflowBase } from 'n8n-workflow' */
+/** @import { IDataObject, INodeExecutionData } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
-import { built, Engine, PACKAGE } from '../harness/engine';
+import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
 import { lastPeriod, receivedMonth } from '../simulator/received';
 import { SatBulkSimulator, testEfirma } from '../simulator/satBulk';
@@ -14,57 +14,6 @@ export const PERIOD = lastPeriod(NOW);
 
 /** The month of CFDIs the test e.firma's taxpayer (EKU9003173C9) received in PERIOD (received.js). */
 export const MONTH = receivedMonth(PERIOD);
-
-/**
- * Manual Trigger → Code (emits `items`) → SAT (Mexico) with `parameters` and the e.firma credential.
- * @returns {IWorkflowBase}
- */
-export function bulkWorkflow(parameters, items, continueOnFail = false) {
-	return /** @type {IWorkflowBase} */ (
-		/** @type {unknown} */ ({
-			id: 'wf',
-			name: 'test sat bulk',
-			active: false,
-			isArchived: false,
-			activeVersionId: null,
-			createdAt: new Date(),
-			updatedAt: new Date(),
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				{
-					id: 't',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'c',
-					name: 'Input',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: { jsCode: `return ${JSON.stringify(items)};` },
-				},
-				{
-					id: 'n',
-					name: NODE,
-					type: `${PACKAGE}.sat`,
-					typeVersion: 2,
-					position: [400, 0],
-					parameters,
-					credentials: { satEfirmaApi: { id: '1', name: 'e.firma' } },
-					...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-				},
-			],
-			connections: {
-				Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-				Input: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-			},
-		})
-	);
-}
 
 /** Request parameters (received XML, last month unless told). @returns {IDataObject} */
 export const request = (extra = {}) => ({
@@ -104,21 +53,27 @@ export async function startBulk() {
 	);
 	const address = SatBulkSimulator.address(server.url('satbulk'));
 	/**
-	 * Runs `parameters` over `items` (JSON objects, or items), asking the simulator unless Options → Service
+	 * Runs `parameters` over `items` (JSON objects), asking the simulator unless Options → Service
 	 * Address says otherwise, at `at` on the fake clock.
 	 * @returns {Promise<RunResult & { elapsedMs: number }>}
 	 */
 	const run = async (parameters, items = [{}], { continueOnFail = false, at = NOW } = {}) => {
-		const list = items.map((item) => ('json' in item ? item : { json: item }));
+		// Manual Trigger → Code (emits the items) → SAT (Mexico) version 2 with the e.firma credential.
+		const workflow = workflowWith({
+			nodeType: 'sat',
+			name: NODE,
+			typeVersion: 2,
+			credentialType: 'satEfirmaApi',
+			continueOnFail,
+			input: items,
+			parameters: {
+				...parameters,
+				options: { serviceAddress: address, ...(parameters.options ?? {}) },
+			},
+		});
 		const { result, elapsedMs } = await withFakeClock(async () => {
 			jest.setSystemTime(at);
-			return await engine.run(
-				bulkWorkflow(
-					{ ...parameters, options: { serviceAddress: address, ...(parameters.options ?? {}) } },
-					list,
-					continueOnFail,
-				),
-			);
+			return await engine.run(workflow);
 		});
 		return { ...result, elapsedMs };
 	};

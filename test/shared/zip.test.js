@@ -1,6 +1,7 @@
 import { constants, deflateRawSync } from 'node:zlib';
 import { inflateRaw, InflateError } from '../../nodes/shared/inflate';
 import { crc32, zipEntries, zipEntryData, ZipError } from '../../nodes/shared/zip';
+import { seededRandom } from '../simulator/server';
 import { zipFile } from '../simulator/zip';
 
 /**
@@ -12,17 +13,8 @@ import { zipFile } from '../simulator/zip';
  * result.
  */
 
-/** A generator of bytes that repeats for a seed (mulberry32). */
-function random(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** A generator of numbers that repeats for a seed (the simulators' mulberry32). */
+const random = seededRandom;
 const randomBytes = (n, seed) => {
 	const next = random(seed);
 	return Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256)));
