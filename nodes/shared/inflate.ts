@@ -108,7 +108,7 @@ function fixedCodes(): { lengths: Huffman; distances: Huffman } {
 let FIXED: { lengths: Huffman; distances: Huffman } | undefined;
 
 /** What `inflateRaw` may produce. */
-export interface InflateLimits {
+interface InflateLimits {
 	/** The exact size the output must have (a ZIP entry's declared size): more, or less, is an error. */
 	expectedBytes?: number;
 	/** The most output allowed when no exact size is known. */

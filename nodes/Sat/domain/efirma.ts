@@ -35,20 +35,20 @@ export interface Efirma {
 }
 
 /** What the credential holds (its fields as n8n gives them). */
-export interface EfirmaFields {
+interface EfirmaFields {
 	publicCertificate?: unknown;
 	privateKey?: unknown;
 	keyPassword?: unknown;
 }
 
 /** Why the e.firma cannot be used: the field (as the credential labels it), what is wrong, what to do. */
-export interface EfirmaProblem {
+interface EfirmaProblem {
 	field: string;
 	problem: string;
 	fix: string;
 }
 
-export const EFIRMA_LABELS = {
+const EFIRMA_LABELS = {
 	certificate: 'Certificate (.cer)',
 	privateKey: 'Private Key (.key)',
 	keyPassword: 'Key Password',

@@ -25,14 +25,14 @@ import { efirmaProblem, efirmaSecrets, readEfirma, type Efirma } from '../../dom
  * with the e.firma (domain/bulk).
  */
 
-export const CREDENTIAL = 'satEfirmaApi';
+const CREDENTIAL = 'satEfirmaApi';
 const CREDENTIAL_NAME = 'SAT e.firma (FIEL)';
 
 type Opened = { session: BulkSession } | { field: string; problem: string; fix: string };
 
 const OPENED = new WeakMap<PublicServiceContext, Promise<Opened>>();
 
-export class BulkSession {
+class BulkSession {
 	/** Tokens (or the failure of getting one) by authentication address. */
 	private readonly tokens = new Map<string, Promise<AuthAnswer | { failed: Error }>>();
 

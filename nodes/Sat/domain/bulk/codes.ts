@@ -101,7 +101,7 @@ export function codeWords(code: string): CodeWords {
 }
 
 /** The state of a request (`EstadoSolicitud`), in words. */
-export type RequestState =
+type RequestState =
 	| 'accepted'
 	| 'in_process'
 	| 'finished'

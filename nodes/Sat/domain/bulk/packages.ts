@@ -14,7 +14,7 @@ import { zipEntries, zipEntryData, type ZipEntry, type ZipLimits } from '../../.
  */
 
 /** What the entries of a package are. */
-export interface PackageEntries {
+interface PackageEntries {
 	kind: 'cfdi' | 'metadata' | 'empty';
 	/** The CFDIs' XML files, or the metadata's text files (third-party files apart). */
 	entries: ZipEntry[];
@@ -75,7 +75,7 @@ export function cfdiOfEntry(
 }
 
 /** A metadata row, typed. */
-export interface MetadataRow {
+interface MetadataRow {
 	[column: string]: string | number | null | string[];
 }
 

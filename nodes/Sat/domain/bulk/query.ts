@@ -20,7 +20,7 @@ import { c14nText } from './signing';
 export type Direction = 'issued' | 'received' | 'uuid';
 export type Content = 'CFDI' | 'Metadata';
 export type DocumentStatus = 'Todos' | 'Vigente' | 'Cancelado';
-export const DOCUMENT_TYPES = ['I', 'E', 'T', 'N', 'P'] as const;
+const DOCUMENT_TYPES = ['I', 'E', 'T', 'N', 'P'] as const;
 
 /** A request as the form gives it, before its rules are checked. */
 export interface QueryInput {

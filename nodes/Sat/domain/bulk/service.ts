@@ -60,7 +60,7 @@ const ACTIONS = {
 } as const;
 
 /** Answers but a package's are a few kilobytes. */
-export const MAX_BULK_ANSWER_BYTES = 1024 * 1024;
+const MAX_BULK_ANSWER_BYTES = 1024 * 1024;
 
 /** How long a token is used: until this long before the Expires its answer gives. */
 export const TOKEN_MARGIN_MS = 30_000;
@@ -162,7 +162,7 @@ export interface Status {
 }
 
 /** The request's answer. */
-export interface RequestAnswer extends Status {
+interface RequestAnswer extends Status {
 	requestId?: string;
 }
 
@@ -201,7 +201,7 @@ export function requestQuestion(
 }
 
 /** The verification's answer. */
-export interface VerifyAnswer extends Status {
+interface VerifyAnswer extends Status {
 	/** `EstadoSolicitud`. */
 	state: string;
 	/** `CodigoEstadoSolicitud`. */
@@ -258,7 +258,7 @@ export function verifyQuestion(
 }
 
 /** The download's answer: the package's ZIP in base64, when the code is 5000. */
-export interface DownloadAnswer extends Status {
+interface DownloadAnswer extends Status {
 	packageBase64?: string;
 }
 

@@ -17,10 +17,10 @@ import type { Efirma } from '../efirma';
  * `c14nText`. The message carries the same bytes, so that whoever canonicalizes it again gets them.
  */
 
-export const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
-export const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
-export const RSA_SHA1 = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
-export const SHA1 = 'http://www.w3.org/2000/09/xmldsig#sha1';
+const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+const RSA_SHA1 = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
+const SHA1 = 'http://www.w3.org/2000/09/xmldsig#sha1';
 export const WSSE_NS =
 	'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 export const WSU_NS =
@@ -31,7 +31,7 @@ const BASE64_BINARY =
 	'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary';
 const SOAP_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 /** The namespace of every operation but authentication (prefix `des`). */
-export const DES_NS = 'http://DescargaMasivaTerceros.sat.gob.mx';
+const DES_NS = 'http://DescargaMasivaTerceros.sat.gob.mx';
 
 /** The id of the Timestamp, which the authentication's signature references. */
 const TIMESTAMP_ID = '_0';
@@ -39,7 +39,7 @@ const TIMESTAMP_ID = '_0';
 const CERTIFICATE_REFERENCE_ID = 'X509Token-1';
 
 /** An attribute value in canonical form (C14N 1.0, §2.3 "Attribute Nodes"). */
-export function c14nAttribute(value: string): string {
+function c14nAttribute(value: string): string {
 	return value
 		.replace(/&/g, '&amp;')
 		.replace(/</g, '&lt;')
