@@ -5,10 +5,12 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import * as bulkDownload from './actions/bulkDownload/BulkDownload.resource';
 import * as cfdi from './actions/cfdi/Cfdi.resource';
 import { outputsExpression } from '../shared/outputs';
 import * as diot from './actions/diot/Diot.resource';
 import { FILING_OUTPUTS, READ_OUTPUTS, router } from './actions/router';
+import { credentialTest } from './methods/credentialTest';
 
 /**
  * Mexico's tax authority itself, without an account: a CFDI's status from the SAT's public status service, a
@@ -35,6 +37,15 @@ export class Sat implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: outputsExpression(READ_OUTPUTS, FILING_OUTPUTS),
+		// Only Bulk Download signs with the taxpayer's e.firma; the other resources take no credential.
+		credentials: [
+			{
+				name: 'satEfirmaApi',
+				required: true,
+				testedBy: 'satEfirmaTest',
+				displayOptions: { show: { resource: ['bulkDownload'] } },
+			},
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -44,13 +55,17 @@ export class Sat implements INodeType {
 				options: [
 					{ name: 'CFDI', value: 'cfdi' },
 					{ name: 'DIOT (Monthly Third-Party Report)', value: 'diot' },
+					{ name: 'Bulk Download (Descarga Masiva)', value: 'bulkDownload' },
 				],
 				default: 'cfdi',
 			},
 			...cfdi.description,
 			...diot.description,
+			...bulkDownload.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

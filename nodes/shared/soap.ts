@@ -36,6 +36,14 @@ export interface PublicService {
 	 * callers not to raise their volume: once.
 	 */
 	retry?: RetryPolicy;
+	/**
+	 * Words for a SOAP fault this service answers in an error status (HTTP 500), when it has its own meaning (the
+	 * SAT's bulk download: a signature it refused): the message, the description, and whether sending the same
+	 * question again could change the answer (`final`: it is not re-sent).
+	 */
+	explainFault?(
+		fault: SoapFault,
+	): { message: string; description: string; final: boolean } | undefined;
 }
 
 /** One question to a public service: where it goes, what it sends, how its answer's Body reads. */
@@ -48,18 +56,35 @@ export interface SoapQuestion<T> {
 	body: string;
 	/** The largest answer read, in bytes. */
 	maxBytes: number;
+	/** The content of soap:Header (a WS-Security header), each prefix it uses declared in it. Default: none. */
+	header?: string;
+	/** HTTP headers besides Content-Type, SOAPAction and Accept (e.g. the SAT's `Authorization: WRAP …`). */
+	headers?: Record<string, string>;
 	/**
-	 * Reads the answer's soap:Body (no fault in it): the value, or what is wrong with it in words that follow "the
-	 * answer" (`the answer has no …`), which the client reports as an unusable answer.
+	 * Whether asking twice cannot do anything twice (default true: a query, re-sent within Request Timeout after a
+	 * 5xx or a broken connection). False for a question that creates or counts something at the service: sent
+	 * again only when nothing reached it.
 	 */
-	read(body: XmlElement): { value: T } | { problem: string };
+	repeatable?: boolean;
+	/**
+	 * The local name of one element whose text may be far larger than the XML reader's limits (a file in base64,
+	 * the SAT's `Paquete`): its text is cut out of the answer in one scan before the rest is read, and handed to
+	 * `read` as `large` (undefined when the element is absent or empty).
+	 */
+	largeText?: string;
+	/**
+	 * Reads the answer's soap:Body (no fault in it), with its soap:Header when it has one: the value, or what is
+	 * wrong with it in words that follow "the answer" (`the answer has no …`), which the client reports as an
+	 * unusable answer.
+	 */
+	read(body: XmlElement, header?: XmlElement, large?: string): { value: T } | { problem: string };
 }
 
-/** The SOAP 1.1 envelope around `body`. */
-function soapEnvelope(body: string): string {
+/** The SOAP 1.1 envelope around `body` (and `header`, when there is one). */
+function soapEnvelope(body: string, header?: string): string {
 	return (
 		'<?xml version="1.0" encoding="utf-8"?>' +
-		`<soap:Envelope xmlns:soap="${SOAP_ENVELOPE_NS}"><soap:Body>${body}</soap:Body></soap:Envelope>`
+		`<soap:Envelope xmlns:soap="${SOAP_ENVELOPE_NS}">${header ? `<soap:Header>${header}</soap:Header>` : ''}<soap:Body>${body}</soap:Body></soap:Envelope>`
 	);
 }
 
@@ -78,7 +103,7 @@ function soapBody(root: XmlElement): XmlElement | undefined {
 }
 
 /** A SOAP 1.1 fault: its code and its words. */
-interface SoapFault {
+export interface SoapFault {
 	faultcode?: string;
 	faultstring?: string;
 }
@@ -127,8 +152,15 @@ function readSoapAnswer<T>(
 		};
 	}
 	let root: XmlElement;
+	let large: string | undefined;
+	let text: Buffer | string = answer.body;
+	if (question.largeText) {
+		const cut = cutLargeText(answer.body.toString('utf8'), question.largeText);
+		text = cut.rest;
+		large = cut.text;
+	}
 	try {
-		root = parseXml(answer.body, answerLimits(question.maxBytes));
+		root = parseXml(text, answerLimits(question.largeText ? LARGE_REST_BYTES : question.maxBytes));
 	} catch (error) {
 		return {
 			problem: `the answer is not XML the package can read (${error instanceof XmlError ? error.message : String(error)})`,
@@ -139,20 +171,60 @@ function readSoapAnswer<T>(
 		return { problem: `the answer is not a SOAP 1.1 envelope (its root is <${root.name}>)` };
 	const fault = faultIn(body);
 	if (fault) return { problem: `the answer is a SOAP fault (${faultLine(fault)})` };
-	return question.read(body);
+	return question.read(body, child(root, 'Header', SOAP_ENVELOPE_NS), large);
+}
+
+/** What is left of an answer around its large text is read up to this size. */
+const LARGE_REST_BYTES = 1024 * 1024;
+
+/**
+ * `xml` with the text of its first element named `local` (any prefix) cut out, and that text (undefined when the
+ * element is absent, empty or has markup inside): one scan, linear in the answer's size, no regular expression
+ * over the large text.
+ */
+function cutLargeText(xml: string, local: string): { rest: string; text?: string } {
+	for (let at = xml.indexOf(local); at !== -1; at = xml.indexOf(local, at + local.length)) {
+		// The tag's start is at most a short prefix before the name (never a scan back through the large text).
+		let lt = at - 1;
+		while (lt >= 0 && at - lt <= 41 && xml[lt] !== '<') lt--;
+		if (lt < 0 || xml[lt] !== '<') continue;
+		const name = xml.slice(lt + 1, at);
+		if (!/^(?:[A-Za-z_][\w.-]*:)?$/.test(name)) continue;
+		const afterName = xml[at + local.length];
+		if (afterName !== '>' && afterName !== ' ' && afterName !== '/' && afterName !== '\n') continue;
+		const open = xml.indexOf('>', at);
+		if (open === -1 || xml[open - 1] === '/') return { rest: xml };
+		const close = xml.indexOf('<', open + 1);
+		if (close === -1 || !xml.startsWith(`</${name}${local}>`, close)) return { rest: xml };
+		const text = xml.slice(open + 1, close);
+		return { rest: xml.slice(0, open + 1) + xml.slice(close), text: text || undefined };
+	}
+	return { rest: xml };
 }
 
 /** What the one client is told about a public service: no credential, its error answers in words. */
 function definition(service: PublicService, maxBytes: number): ServiceDefinition {
 	const { name, addressLabel } = service;
+	const final = (status: number, body: unknown) => {
+		const fault = typeof body === 'string' ? faultOf(body, maxBytes) : undefined;
+		return status >= 400 && fault ? service.explainFault?.(fault)?.final === true : false;
+	};
 	const again = 'The question was asked again within Options → Request Timeout; try again later.';
 	return {
 		name,
 		addressLabel,
 		secretFields: [],
+		...(service.explainFault ? { finalAnswer: final } : {}),
 		describeError(status, body) {
 			const text = typeof body === 'string' ? body : '';
 			const fault = text ? faultOf(text, maxBytes) : undefined;
+			const own = fault ? service.explainFault?.(fault) : undefined;
+			if (fault && own)
+				return {
+					message: own.message,
+					description: own.description,
+					said: fault.faultstring ?? fault.faultcode,
+				};
 			if (fault)
 				return {
 					message: `${name} answered with a SOAP fault (HTTP ${status}): ${faultLine(fault)}`,
@@ -248,14 +320,15 @@ export async function ask<T>(
 	itemIndex: number,
 ): Promise<T> {
 	return await ctx.api.postText(question.address, itemIndex, {
-		body: soapEnvelope(question.body),
+		body: soapEnvelope(question.body, question.header),
 		headers: {
+			...question.headers,
 			'Content-Type': 'text/xml; charset=utf-8',
 			SOAPAction: question.action,
 			Accept: 'text/xml',
 		},
 		maxBytes: question.maxBytes,
-		repeatable: true,
+		repeatable: question.repeatable ?? true,
 		read: (answer) => readSoapAnswer(service, question, answer),
 	});
 }

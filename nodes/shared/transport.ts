@@ -131,6 +131,11 @@ export interface ServiceDefinition {
 	 * invoice issue). A write or sign given `idempotencyKey` carries it there and is safe to repeat.
 	 */
 	idempotencyHeader?: string;
+	/**
+	 * Whether an error answer is final: sending the same request again cannot change it (a SOAP fault refusing the
+	 * request's signature), so it is not re-sent even where the request is safe to repeat. Default: none is.
+	 */
+	finalAnswer?(status: number, body: unknown): boolean;
 	/** Adds what the service can tell about a refusal (Extraction: the permission a 403 lacked). */
 	explain?(error: NodeApiError, request: FailedRequest, client: ServiceClient): Promise<void>;
 }
@@ -807,9 +812,12 @@ export class ServiceClient {
 			// An expired token, re-sent above with a new one, is not what went wrong with this request.
 			if (failure.kind !== 'deadline') answered = failure;
 			const retryAfter = failure.kind === 'answer' ? failure.headers['retry-after'] : undefined;
-			const wait = shouldRetry(failure, call, attempt, this.retry)
-				? retryDelay(attempt, retryAfter, this.retry)
-				: undefined;
+			const final =
+				failure.kind === 'answer' && this.service.finalAnswer?.(failure.status, failure.body);
+			const wait =
+				!final && shouldRetry(failure, call, attempt, this.retry)
+					? retryDelay(attempt, retryAfter, this.retry)
+					: undefined;
 			if (wait === undefined || clock.now() + wait >= call.endAt)
 				throw await this.failure(failure, call, itemIndex, false, processedEarlier);
 			if (call.idempotent && mayHaveBeenProcessed(failure, call.method)) processedEarlier = true;

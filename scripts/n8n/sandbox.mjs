@@ -60,6 +60,7 @@ export const CREDENTIAL_IDS = Object.freeze({
 		id: 'latamExtractionHook',
 		name: 'Extraction webhook secret (simulator)',
 	},
+	satEfirmaApi: { id: 'latamSatEfirmaSim', name: 'SAT e.firma (test, simulator)' },
 });
 
 const PACKAGE_PREFIX = 'n8n-nodes-latam-fiscal.';
@@ -514,7 +515,8 @@ function withServiceAddresses(workflow, sim) {
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
 		const service = node.type.slice(node.type.lastIndexOf('.') + 1);
-		const address = sim.addresses?.[service];
+		const address =
+			sim.addresses?.[`${service}:${node.parameters?.resource}`] ?? sim.addresses?.[service];
 		// Read XML and Read Received List send nothing: they have no Service Address.
 		const reads =
 			node.parameters?.operation === 'readXml' || node.parameters?.resource === 'receivedList';
@@ -595,15 +597,30 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		for (const f of files) writeFileSync(join(folder, f.fileName), f.xml);
 		sim.sat.know(files);
 	}
+	// The taxpayer's SAT password (CIEC), a field the user fills in the examples: the sandbox's, which its Extraction
+	// simulator takes.
+	if (text.includes('"satPassword": ""') || text.includes('"satPassword":""')) {
+		const copy = JSON.parse(text);
+		for (const node of copy.nodes)
+			if (node.parameters?.satPassword === '')
+				node.parameters.satPassword = 'sandbox-ciec-password';
+		text = JSON.stringify(copy);
+	}
+	// A Wait node waits seconds here, not minutes: the simulators decide in seconds what the services take minutes for.
+	if (text.includes('"n8n-nodes-base.wait"')) {
+		const copy = JSON.parse(text);
+		for (const node of copy.nodes)
+			if (node.type === 'n8n-nodes-base.wait' && node.parameters?.resume === 'timeInterval')
+				Object.assign(node.parameters, { amount: 5, unit: 'seconds' });
+		text = JSON.stringify(copy);
+	}
 	// The folders the examples' file nodes use (/home/node/<folder>/) become folders of the sandbox's file folder,
 	// the only one n8n may read and write here (N8N_RESTRICT_FILE_ACCESS_TO).
-	text = text
-		.replaceAll('$vars.SAT_CIEC_PASSWORD', "'sandbox-ciec-password'")
-		.replace(/\/home\/node\/([A-Za-z0-9_-]+)\//g, (_, name) => {
-			const folder = join(userFolder, '.n8n-files', name);
-			mkdirSync(folder, { recursive: true });
-			return `${folder}/`;
-		});
+	text = text.replace(/\/home\/node\/([A-Za-z0-9_-]+)\//g, (_, name) => {
+		const folder = join(userFolder, '.n8n-files', name);
+		mkdirSync(folder, { recursive: true });
+		return `${folder}/`;
+	});
 	return JSON.parse(text);
 }
 

@@ -31,7 +31,13 @@ const NODES = [
 	'extractionTrigger',
 ];
 const TOOLS = ['partnersTool', 'receiptsTool', 'extractionTool', 'sriTool', 'satTool']; // usableAsTool: n8n adds an AI-tool variant
-const CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
+const CREDENTIALS = [
+	'partnersApi',
+	'receiptsApi',
+	'extractionApi',
+	'extractionWebhookApi',
+	'satEfirmaApi',
+];
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 
 const examplesDir = join(repoRoot, 'examples');
@@ -215,7 +221,7 @@ describe('the trigger examples, activated as imported, in a running n8n', () => 
 		);
 	});
 
-	test('n8n registers the four credential types of the package, their icons served from the package', async () => {
+	test('n8n registers the five credential types of the package, their icons served from the package', async () => {
 		const res = await fetch(`${n8n.url}/types/credentials.json`, {
 			headers: { cookie: n8n.api.cookie, 'browser-id': BROWSER_ID },
 		});

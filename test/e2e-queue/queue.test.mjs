@@ -51,7 +51,13 @@ const PACKAGE_NODES = [
 	'receiptsTrigger',
 	'extractionTrigger',
 ];
-const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
+const PACKAGE_CREDENTIALS = [
+	'partnersApi',
+	'receiptsApi',
+	'extractionApi',
+	'extractionWebhookApi',
+	'satEfirmaApi',
+];
 const REFUSAL = '{"error":"unauthorized"}';
 const ACKNOWLEDGED = '{"received":true}';
 const DEDUP = 'Skip events already processed';

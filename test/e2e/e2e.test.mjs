@@ -31,7 +31,13 @@ const PACKAGE_NODES = [
 	'receiptsTrigger',
 	'extractionTrigger',
 ];
-const PACKAGE_CREDENTIALS = ['partnersApi', 'receiptsApi', 'extractionApi', 'extractionWebhookApi'];
+const PACKAGE_CREDENTIALS = [
+	'partnersApi',
+	'receiptsApi',
+	'extractionApi',
+	'extractionWebhookApi',
+	'satEfirmaApi',
+];
 /** @typedef {import('../../scripts/n8n/boot.mjs').LoadedTypes} LoadedTypes */
 
 /** The SRI codes' explanations of the built package (read after `before` has built it). */

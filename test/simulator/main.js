@@ -3,7 +3,9 @@ import { ExtractionSimulator } from './extraction';
 import { EcuadorExtractionSimulator } from './extraction-ecuador';
 import { PartnersSimulator } from './partners';
 import { ReceiptsSimulator } from './receipts';
+import { lastPeriod, receivedMonth } from './received';
 import { SatSimulator } from './sat';
+import { SatBulkSimulator, testEfirma } from './satBulk';
 import { SimulatorServer } from './server';
 import { SriSimulator } from './sri';
 import { monthList } from './sri-received-list';
@@ -35,6 +37,13 @@ export async function startSimulators(port = 0) {
 	const yearMonth = `${sriMonth.year}-${String(sriMonth.month).padStart(2, '0')}`;
 	sri.receivedLists.set(`${INFORMANT.ruc} ${yearMonth}`, receivedList.bytes);
 	const sat = new SatSimulator();
+	// The SAT's bulk download holds last month's received CFDIs of the test e.firma's taxpayer (received.js), which
+	// the status service knows too; requests finish seconds after they are made (the e2e suites and npm run dev).
+	const satBulk = new SatBulkSimulator();
+	const received = receivedMonth(lastPeriod());
+	satBulk.know(received);
+	sat.know(received);
+	satBulk.delays = { ...satBulk.delays, acceptedMs: 2_000, readyMs: 6_000 };
 	const server = await new SimulatorServer([
 		partners,
 		receipts,
@@ -42,6 +51,7 @@ export async function startSimulators(port = 0) {
 		extraction.ecuador,
 		sri,
 		sat,
+		satBulk,
 	]).start(port);
 	// The real receipts service serves printable forms and XML from another host: so does this one.
 	receipts.filesBaseUrl = `${await server.addOrigin()}/receipts`;
@@ -72,9 +82,18 @@ export async function startSimulators(port = 0) {
 			ecuadorOrganizationId: extraction.ecuador.organizationId,
 		},
 		extractionWebhookApi: { secret: DEV_WEBHOOK_SECRET },
+		// The test e.firma (test/fixtures/sat/efirma, fictional), which the bulk download simulator trusts.
+		satEfirmaApi: testEfirma(),
 	};
-	/** Nodes without a credential take their service's address in Options → Service Address. */
-	const addresses = { sri: server.url(sri.prefix), sat: SatSimulator.address(server.url('sat')) };
+	/**
+	 * Nodes without a credential take their service's address in Options → Service Address; `<node>:<resource>`
+	 * for a resource whose service is another (the SAT node's Bulk Download).
+	 */
+	const addresses = {
+		sri: server.url(sri.prefix),
+		sat: SatSimulator.address(server.url('sat')),
+		'sat:bulkDownload': SatBulkSimulator.address(server.url(satBulk.prefix)),
+	};
 	return {
 		server,
 		partners,
@@ -83,6 +102,7 @@ export async function startSimulators(port = 0) {
 		sri,
 		sriMonth: { ...sriMonth, receivedList },
 		sat,
+		satBulk,
 		credentials,
 		addresses,
 	};

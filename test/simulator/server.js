@@ -814,7 +814,7 @@ function matches(m, req) {
  * mulberry32: a small seeded generator, so a chaos run can be repeated exactly.
  * @returns {() => number}
  */
-function seededRandom(seed) {
+export function seededRandom(seed) {
 	let a = seed >>> 0;
 	return () => {
 		a = (a + 0x6d2b79f5) >>> 0;

@@ -326,7 +326,7 @@ describe('the outputs n8n computes', () => {
 		expect(outputNames(sri, version, { resource: 'receipt', operation })).toEqual(expected);
 	});
 
-	test('a new node is version 3 (version 2's readers, and the ATS's two outputs)', () => {
+	test('a new node is version 3 (the readers of version 2, and the two outputs of the ATS)', () => {
 		expect(sri.description.defaultVersion).toBe(3);
 		expect(outputNames(sri, 3, { resource: 'receipt', operation: 'readXml' })).toEqual([
 			'Read',

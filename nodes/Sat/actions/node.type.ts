@@ -6,4 +6,5 @@
 export type SatMap = {
 	cfdi: 'checkStatus' | 'readXml';
 	diot: 'build';
+	bulkDownload: 'request' | 'checkRequest' | 'download';
 };
