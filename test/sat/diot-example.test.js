@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 /** @import { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, IWorkflowBase } from 'n8n-workflow' */
@@ -152,4 +152,24 @@ test("the example: last month's received CFDIs in a folder → the DIOT file and
 		expect.arrayContaining(['supplier_type', 'rfc', 'paid_16', 'creditable_iva_16', 'line']),
 	);
 	expect(rows[0]).toContain('"CACX7605101P8"');
+});
+
+test('the example on the wrong month: the DIOT leaves by Check First, the run stops red at "Not ready: check first", and no file is saved', async () => {
+	// The bookkeeper files November; the folder holds October's CFDIs (last month's, a month late).
+	const files = receivedMonth('2026-10');
+	mkdirSync(join(dir, 'recibidos'));
+	for (const f of files) writeFileSync(join(dir, 'recibidos', f.fileName), f.xml);
+	sat.know(files);
+
+	const workflow = example();
+	for (const node of workflow.nodes)
+		if (node.parameters.operation === 'build') node.parameters.period = '2026-11';
+	const result = await engine.run(workflow);
+	expect(result.output('Build DIOT File', 0)).toEqual([]);
+	const [check] = result.output('Build DIOT File', 1);
+	expect(check.json.ready_to_file).toBe(false);
+	expect(result.error?.message).toMatch(
+		/^The DIOT is not ready to file: 1 problem\(s\)\. The first: \d+ of the \d+ CFDIs are of other months than 2026-11/,
+	);
+	expect(readdirSync(dir).filter((f) => f.startsWith('DIOT') || f.endsWith('.csv'))).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 /** @import { IDataObject, IWorkflowBase } from 'n8n-workflow' */
@@ -311,7 +311,9 @@ describe('the example, as npm run dev runs it', () => {
 	function example() {
 		const workflow = fixture('sri-received-list-ats.json');
 		for (const node of /** @type {any[]} */ (workflow.nodes)) {
-			if (node.type === 'n8n-nodes-base.readWriteFile')
+			if (node.type === 'n8n-nodes-base.readWriteFile' && node.parameters.operation === 'write')
+				node.parameters.fileName = `=${dir}/{{ $binary.data.fileName }}`;
+			else if (node.type === 'n8n-nodes-base.readWriteFile')
 				node.parameters.fileSelector = `${dir}/*.txt`;
 			if (node.name === 'Fetch each receipt from the SRI')
 				node.parameters.options = { serviceAddress: env.address };
@@ -347,5 +349,8 @@ describe('the example, as npm run dev runs it', () => {
 			/^\[item \d+\] comprobante de retención .* left out, it withholds on your factura .*, which is not among the items/,
 		);
 		expect(list.bytes.includes(Buffer.from(UNKNOWN_ISSUER.name))).toBe(true);
+		// Ready to File: the ATS saved, nothing stopped.
+		expect(result.output('Not ready: check first')).toEqual([]);
+		expect(existsSync(join(dir, String(json.file_name)))).toBe(true);
 	});
 });
