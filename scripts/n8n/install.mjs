@@ -22,7 +22,15 @@
 //   access both fail. So everything installs with --ignore-scripts and only sqlite3 (n8n's default database)
 //   is rebuilt from source, against the Node 24 headers.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statfsSync,
+	writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -153,6 +161,17 @@ function run(what, cmd, args, { progress, ...opts }) {
 	});
 }
 
+/**
+ * Bytes the disk holding `dir` has taken since `from` (its free bytes then): what npm has written so far, which keeps
+ * moving while npm unpacks the packages' files after the last top-level folder appeared (minutes on a busy machine,
+ * when a count of packages stands still). Other writers on the same disk count too: a sense of progress, not a
+ * measure.
+ */
+function writtenSince(dir, from) {
+	const { bavail, bsize } = statfsSync(dir);
+	return Math.max(0, from - bavail * bsize);
+}
+
 /** Packages npm has unpacked into node_modules so far (top level and scoped): a sense of progress. */
 function unpackedCount(dir) {
 	const nm = join(dir, 'node_modules');
@@ -259,6 +278,8 @@ export async function install(p = runtimePaths()) {
 		log(`n8n ${p.version} present`);
 	} else {
 		// Node 20's npm is fine for an install without scripts; engine-strict off because n8n 2.x asks for Node 24.
+		const { bavail, bsize } = statfsSync(p.n8nDir);
+		const freeAtStart = bavail * bsize;
 		await run(
 			`n8n ${p.version}`,
 			'npm',
@@ -268,8 +289,9 @@ export async function install(p = runtimePaths()) {
 				env: childEnv(),
 				progress: () => {
 					const n = unpackedCount(p.n8nDir);
+					const mb = Math.round(writtenSince(p.n8nDir, freeAtStart) / (1024 * 1024));
 					return n
-						? `${n} packages unpacked so far`
+						? `${n} packages unpacked, ${mb} MB written so far`
 						: 'resolving the dependency tree (nothing unpacked yet)';
 				},
 			},

@@ -180,7 +180,7 @@ describe('each kind of answer', () => {
 	test('N - 601: an error that says which inputs to check, and what was asked', async () => {
 		const { result, item } = await ask('D601');
 		expect(result.error?.message).toBe(
-			`[item 0] CFDI ${item.uuid}: the SAT could not read the data it was asked with (N - 601: La expresión impresa proporcionada no es válida.)`,
+			`[item 0] CFDI ${item.uuid}: the SAT could not read the data it was asked with (N - 601: La expresión impresa proporcionada no es válida.): check UUID (Folio Fiscal), Issuer RFC (RFC Emisor), Receiver RFC (RFC Receptor), Total, Seal, Last 8 Characters (Sello), CFDI Version`,
 		);
 		expect(result.error?.description).toMatch(
 			/^Check UUID \(Folio Fiscal\), Issuer RFC \(RFC Emisor\), Receiver RFC \(RFC Receptor\), Total, Seal, Last 8 Characters \(Sello\), CFDI Version: /,

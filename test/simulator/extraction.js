@@ -230,7 +230,7 @@ export class ExtractionSimulator {
 	 */
 	content(doc, format) {
 		if (format === 'XML') {
-			// A CFDI 4.0 as the SAT stamps it (cfdi.js): one concepto whose amount plus 16 % IVA is the document's.
+			// A CFDI 4.0 as the SAT stamps it (cfdi.js), between two of the SAT's published test RFCs (no check-digit warning in any run): one concepto whose amount plus 16 % IVA is the document's.
 			const xml = cfdiXml({
 				uuid: doc.uuid,
 				folio: doc.id.slice(-6),
@@ -293,7 +293,7 @@ export class ExtractionSimulator {
 			issueDate: new Date(Date.UTC(2026, 9, 1 + n)).toISOString(),
 			amount: 1160 * (n + 1),
 			currency: 'MXN',
-			emitter: { rfc: 'AAA010101AAA', name: `Proveedor ${n + 1} SA de CV` },
+			emitter: { rfc: 'XIA190128J61', name: `Proveedor ${n + 1} SA de CV` },
 			receiver: { rfc: subject, name: 'Contribuyente Ejemplo' },
 			availableFormats: job.schedule.formats ?? ['XML', 'PDF'],
 		}));

@@ -1,3 +1,4 @@
+import { monthOfReceipts } from '../fixtures/sri/month';
 import { entryXml, keyFor, receiptXml } from '../simulator/sri';
 import { jsonOf, NODE, startSri } from './setup';
 /** @import { SriEnv } from './setup' */
@@ -256,4 +257,19 @@ describe('what Read XML refuses, naming the field', () => {
 		const result = await env.run(env.readText(), [{ xml }], true);
 		expect(String(jsonOf(result)[0].error)).toContain(`[item 0] ${message}`);
 	});
+});
+
+test('a retention that lists the same document twice counts that document’s total once; what it withheld, every line', async () => {
+	const month = monthOfReceipts({ year: 2026, month: 10 });
+	const retention = month.find((r) => r.name === 'own retention on the goods invoice');
+	const once = jsonOf(await env.run(env.readText(), [{ xml: retention?.xml }]))[0];
+	const twice = String(retention?.xml).replace(/(<docSustento>[\s\S]*?<\/docSustento>)/, '$1$1');
+	expect(twice.match(/<docSustento>/g)).toHaveLength(2);
+	const [json] = jsonOf(await env.run(env.readText(), [{ xml: twice }]));
+	expect([json.total_sin_impuestos, json.iva, json.importe_total]).toEqual([
+		once.total_sin_impuestos,
+		once.iva,
+		once.importe_total,
+	]);
+	expect(json.total_retenido).toBe(Math.round(Number(once.total_retenido) * 2 * 100) / 100);
 });

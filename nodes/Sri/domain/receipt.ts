@@ -183,10 +183,20 @@ function amounts(kind: ReceiptKind, receipt: Json, info: Json): IDataObject {
 			if (tax && value !== undefined)
 				retenido[tax] = round2(((retenido[tax] as number | undefined) ?? 0) + value);
 		}
+		// A document a retention lists twice (two blocks of withholdings on the same invoice) counts once in the
+		// totals of what was withheld on; what was withheld is every line's.
+		const once = [
+			...new Map(
+				docs.map((d) => [
+					`${asText(d.codDocSustento) ?? ''}|${asText(d.numDocSustento) ?? ''}|${asText(d.numAutDocSustento) ?? ''}`,
+					d,
+				]),
+			).values(),
+		];
 		return {
-			total_sin_impuestos: sum(docs.map((d) => asNumber(d.totalSinImpuestos))),
+			total_sin_impuestos: sum(once.map((d) => asNumber(d.totalSinImpuestos))),
 			iva: sum(
-				docs.map((d) =>
+				once.map((d) =>
 					ivaOf(
 						asList(asObject(d.impuestosDocSustento).impuestoDocSustento),
 						'codImpuestoDocSustento',
@@ -194,7 +204,7 @@ function amounts(kind: ReceiptKind, receipt: Json, info: Json): IDataObject {
 					),
 				),
 			),
-			importe_total: sum(docs.map((d) => asNumber(d.importeTotal))),
+			importe_total: sum(once.map((d) => asNumber(d.importeTotal))),
 			retenido,
 			total_retenido: sum(lines.map((l) => asNumber(l.valorRetenido))) ?? 0,
 		};

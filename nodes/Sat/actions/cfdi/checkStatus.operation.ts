@@ -222,7 +222,7 @@ export async function execute(
 		throw itemError(
 			this.getNode(),
 			i,
-			`CFDI ${uuid}: the SAT could not read the data it was asked with (${reading.codigo})`,
+			`CFDI ${uuid}: the SAT could not read the data it was asked with (${reading.codigo}): check ${inputs}`,
 			(mode === 'xml'
 				? `The question was built from the CFDI's own ${inputs}: check that the XML is the CFDI as it was stamped, not edited afterwards.`
 				: `Check ${inputs}: each as the CFDI writes it (the total with a point for decimals, e.g. 1160.00; the CFDI Version that the CFDI says).`) +
