@@ -93,7 +93,8 @@ export async function documentsOf<T>(
 		const json = item.json ?? {};
 		const error = json.comprobante === undefined ? upstreamError(json) : undefined;
 		if (error !== undefined) {
-			upstreamFinding(findings, index, error, filing.words);
+			const fileName = typeof json.file_name === 'string' ? json.file_name : undefined;
+			upstreamFinding(findings, index, error, filing.words, fileName);
 			return undefined;
 		}
 		let document: T | Unread;

@@ -128,7 +128,16 @@ export function upstreamError(json: IDataObject | undefined): string | undefined
 
 /** What to say of an input that is missing because the item is `error`, a previous node's (see upstreamError). */
 export function upstreamProblem(error: string): string {
-	return `is missing: the input item is not a document but the previous node's error: ${JSON.stringify(error)}. Fix that item there (or route the previous node's errors elsewhere)`;
+	return `is missing: the input item is not a document but the previous node's error: ${quoted(error)}. Fix that item there (or route the previous node's errors elsewhere)`;
+}
+
+/**
+ * `text` between quotes as a person reads it: its own quotes left as they are, never escaped (`"[item 2] File
+ * "pedido.xml": …"`, not `"[item 2] File \"pedido.xml\": …"`) — a message quoting a message quoting a file name
+ * stays readable.
+ */
+export function quoted(text: string): string {
+	return `"${text}"`;
 }
 
 function withoutEmpty(fields: IDataObject): IDataObject {

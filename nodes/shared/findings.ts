@@ -1,4 +1,4 @@
-import { itemLabel } from './errors';
+import { itemLabel, quoted } from './errors';
 
 /**
  * What a declaration (the ATS, the DIOT: many items in, one filing out) found on its way, in one collector shared
@@ -82,18 +82,20 @@ export class Findings {
 
 /**
  * A previous node's error on an input item (n8n's Continue On Fail, or a Not Read output) stands for a document
- * that is not in the filing: the one policy of every declaration is a problem naming the item and its error — the
- * filing is built from the rest, never shown as complete.
+ * that is not in the filing: the one policy of every declaration is a problem naming the item — its file first, when
+ * the item names one (`file_name`, as a Not Read item does) — and its error; the filing is built from the rest, never
+ * shown as complete.
  */
 export function upstreamFinding(
 	findings: Findings,
 	item: number,
 	error: string,
 	words: { document: string; filing: string; byHand: string },
+	fileName?: string,
 ): void {
 	findings.problem(
 		item,
-		`${itemLabel(item)} came from the node before as an error: "${error}". Whatever ${words.document} it stood for is not in the ${words.filing}: fix it there and run again, or add it ${words.byHand}.`,
+		`${itemLabel(item)}${fileName ? ` ${fileName}` : ''} came from the node before as an error: ${quoted(error)}. Whatever ${words.document} it stood for is not in the ${words.filing}: fix it there and run again, or add it ${words.byHand}.`,
 	);
 }
 

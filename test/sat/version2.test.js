@@ -135,7 +135,7 @@ describe('Check CFDI Status', () => {
 			const upstream = '[item 0] File "acuse.xml": it is not a CFDI';
 			const result = await env.run(fields(), [{ error: upstream }], true, version);
 			expect(result.output(NODE)[0].json.error).toBe(
-				`[item 0] UUID (Folio Fiscal): is missing: the input item is not a document but the previous node's error: ${JSON.stringify(upstream)}. Fix that item there (or route the previous node's errors elsewhere)`,
+				`[item 0] UUID (Folio Fiscal): is missing: the input item is not a document but the previous node's error: "${upstream}". Fix that item there (or route the previous node's errors elsewhere)`,
 			);
 			const xml = await env.run(fromXml(), [{ error: upstream }], true, version);
 			expect(xml.output(NODE)[0].json.error).toMatch(

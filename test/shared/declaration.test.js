@@ -152,7 +152,7 @@ describe('reading the items', () => {
 			{ json: { paper: 'a' } },
 			{ json: { error: 'the node before failed' } },
 			{ json: { other: true } },
-			{ json: { error: { message: 'also failed' } } },
+			{ json: { error: '[item 3] File "pedido.xml": is not a paper', file_name: 'pedido.xml' } },
 			{ json: { paper: 'b', error: 'a warning of its own', comprobante: {} } },
 		];
 		const { documents, itemCount } = await documentsOf(context(items), filing, findings, undefined);
@@ -163,7 +163,7 @@ describe('reading the items', () => {
 		]);
 		expect(findings.problems).toEqual([
 			'[item 1] came from the node before as an error: "the node before failed". Whatever paper it stood for is not in the test filing: fix it there and run again, or add it by hand.',
-			'[item 3] came from the node before as an error: "also failed". Whatever paper it stood for is not in the test filing: fix it there and run again, or add it by hand.',
+			'[item 3] pedido.xml came from the node before as an error: "[item 3] File "pedido.xml": is not a paper". Whatever paper it stood for is not in the test filing: fix it there and run again, or add it by hand.',
 		]);
 		expect(findings.stops).toEqual([
 			{

@@ -307,7 +307,7 @@ describe('a node downstream names an upstream error', () => {
 				version,
 			);
 			expect(result.output(NODE)[0].json.error).toBe(
-				'[item 0] Access Key: is missing: the input item is not a document but the previous node\'s error: "[item 0] File \\"x.xml\\": is not an SRI receipt". Fix that item there (or route the previous node\'s errors elsewhere)',
+				'[item 0] Access Key: is missing: the input item is not a document but the previous node\'s error: "[item 0] File "x.xml": is not an SRI receipt". Fix that item there (or route the previous node\'s errors elsewhere)',
 			);
 			expect(env.calls()).toHaveLength(0);
 		},
