@@ -21,6 +21,14 @@ module.exports = {
 			to: { path: '^nodes/[^/]+/actions/' },
 		},
 		{
+			name: 'declarations-without-n8n',
+			comment:
+				'The declarations\' rules (the ATS, the DIOT) are pure: n8n is the operation\'s (ARCHITECTURE.md, "Add an operation that turns many items into one").',
+			severity: 'error',
+			from: { path: '^nodes/(Sri/domain/ats|Sat/domain/diot)/' },
+			to: { path: 'n8n-workflow' },
+		},
+		{
 			name: 'shared-is-shared',
 			comment: 'nodes/shared/ is used by the nodes, and uses none of them.',
 			severity: 'error',

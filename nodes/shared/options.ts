@@ -7,7 +7,8 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { describe, numberValue } from './validate';
+import { describe } from './text';
+import { numberValue } from './validate';
 
 /** Where a number option is read from. */
 export interface NumberOptionPlace {

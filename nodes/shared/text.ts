@@ -54,3 +54,13 @@ export function markupWords(text: string): string {
 function collapseSpace(text: string): string {
 	return text.split(/\s+/).filter(Boolean).join(' ');
 }
+
+/** A value as a message quotes it: a text in quotes (cut at 60 characters), else what kind of value it is. */
+export function describe(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+	if (typeof value === 'object')
+		return Array.isArray(value) ? 'a list' : value === null ? 'null' : 'an object';
+	return String(value);
+}

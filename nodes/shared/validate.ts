@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { attachRecovery, itemError } from './errors';
-import { trimEnd } from './text';
+import { describe, trimEnd } from './text';
 
 /**
  * Collects every problem of one item's input before anything is sent, then reports them together:
@@ -341,15 +341,6 @@ function numberToPlain(n: number): string {
 	const s = String(n);
 	if (!/e/i.test(s)) return s;
 	return trimEnd(n.toFixed(20), '0');
-}
-
-export function describe(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	if (typeof value === 'string')
-		return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-	if (typeof value === 'object')
-		return Array.isArray(value) ? 'a list' : value === null ? 'null' : 'an object';
-	return String(value);
 }
 
 /** Parses a JSON parameter that may arrive as text or as an already-resolved object. */

@@ -1,4 +1,4 @@
-import { describe } from '../../../shared/validate';
+import { describe } from '../../../shared/text';
 import { FOREIGN_RFC, OPERATIONS_OF, type SupplierKind } from './layout';
 import type { SupplierChoice } from './lines';
 
