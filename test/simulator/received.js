@@ -58,6 +58,7 @@ export const FOREIGN_SUPPLIER = { taxId: '98-7654321', country: 'USA' };
 /**
  * @typedef {object} PagoSpec
  * @property {string} fecha FechaPago.
+ * @property {string} [formaPago] FormaDePagoP, default 03 (transfer).
  * @property {string} [moneda] MonedaP, default MXN.
  * @property {string} [tipoCambio] TipoCambioP, default 1.
  * @property {string} monto
@@ -76,7 +77,10 @@ export const FOREIGN_SUPPLIER = { taxId: '98-7654321', country: 'USA' };
  * @property {string} [moneda]
  * @property {string} [tipoCambio]
  * @property {ConceptoSpec[]} [conceptos]
- * @property {{ tipo: string; of: string[] }} [relacionados]
+ * @property {{ tipo: string; of: string[] }} [relacionados] CfdiRelacionados: TipoRelacion and the related CFDIs' names.
+ * @property {string} [lugar] LugarExpedicion (the issuer's postal code), default 06600 (Ciudad de México).
+ * @property {string} [formaPago] FormaPago, default 99 (to be defined) for PPD, else 03 (transfer).
+ * @property {string} [uso] UsoCFDI, default the receiver's.
  * @property {PagoSpec[]} [pagos]
  * @property {string} [outcome] What the SAT's status service answers for it (test/simulator/sat.js OUTCOMES): default Vigente.
  */
@@ -148,9 +152,10 @@ export const invoice = (name, emisor, fecha, [serie, folio], conceptos, extra = 
  * @param {string} fecha
  * @param {[string, string]} number Serie and folio.
  * @param {PagoSpec[]} pagos
+ * @param {Partial<CfdiSpec>} [extra] E.g. its place of issue (`lugar`).
  * @returns {CfdiSpec}
  */
-export const paymentCfdi = (name, emisor, fecha, [serie, folio], pagos) => ({
+export const paymentCfdi = (name, emisor, fecha, [serie, folio], pagos, extra = {}) => ({
 	name,
 	tipo: 'P',
 	fecha,
@@ -158,6 +163,7 @@ export const paymentCfdi = (name, emisor, fecha, [serie, folio], pagos) => ({
 	folio,
 	emisor,
 	pagos,
+	...extra,
 });
 
 /**
@@ -277,6 +283,8 @@ function month(period) {
 					},
 				),
 			],
+			// Issued in Tijuana (Baja California): its 8 % goes to the northern border region.
+			{ lugar: '22000' },
 		),
 		paymentCfdi(
 			'xia-payment-of-missing-invoice',
@@ -294,6 +302,7 @@ function month(period) {
 					],
 				},
 			],
+			{ lugar: '22000' },
 		),
 		invoice(
 			'xia-cancelled',
@@ -310,7 +319,7 @@ function month(period) {
 					},
 				),
 			],
-			{ outcome: 'C001' },
+			{ outcome: 'C001', lugar: '22000' },
 		),
 		invoice(
 			'iia-pue-0-no-objeto',
@@ -528,7 +537,9 @@ export function receivedCfdi(spec, period) {
 	const uuid = uuidOf(spec.name, period);
 	const sello = fakeBase64(`sello:${uuid}`, 344);
 	const receptor = spec.receptor ?? { ...TAXPAYER, uso: spec.tipo === 'E' ? 'G02' : 'G03' };
-	const usoCfdi = spec.tipo === 'P' ? 'CP01' : receptor.uso;
+	const usoCfdi = spec.tipo === 'P' ? 'CP01' : (spec.uso ?? receptor.uso);
+	const formaPago = spec.formaPago ?? (spec.metodo === 'PPD' ? '99' : '03');
+	const lugar = spec.lugar ?? (spec.emisor.rfc === 'XEXX010101000' ? '01000' : '06600');
 	const pago = spec.tipo === 'P';
 	const conceptos = pago
 		? [
@@ -607,7 +618,7 @@ export function receivedCfdi(spec, period) {
 		total: pago ? '0' : money(total),
 		xml:
 			`<?xml version="1.0" encoding="UTF-8"?>\n` +
-			`<cfdi:Comprobante xmlns:cfdi="http://www.sat.gob.mx/cfd/4" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"${pago ? ' xmlns:pago20="http://www.sat.gob.mx/Pagos20"' : ''} xsi:schemaLocation="http://www.sat.gob.mx/cfd/4 http://www.sat.gob.mx/sitio_internet/cfd/4/cfdv40.xsd${pago ? ' http://www.sat.gob.mx/Pagos20 http://www.sat.gob.mx/sitio_internet/cfd/Pagos/Pagos20.xsd' : ''}" Version="4.0" Serie="${spec.serie}" Folio="${spec.folio}" Fecha="${spec.fecha}" Sello="${sello}"${pago ? '' : ` FormaPago="${spec.metodo === 'PPD' ? '99' : '03'}"`} NoCertificado="00001000000504465028" Certificado="${fakeBase64('certificado', 1600)}" SubTotal="${pago ? '0' : money(subtotal)}" Moneda="${moneda}"${spec.tipoCambio && !pago ? ` TipoCambio="${spec.tipoCambio}"` : ''} Total="${pago ? '0' : money(total)}" TipoDeComprobante="${spec.tipo}" Exportacion="01"${pago ? '' : ` MetodoPago="${spec.metodo}"`} LugarExpedicion="${spec.emisor.rfc === 'XEXX010101000' ? '01000' : '06600'}">` +
+			`<cfdi:Comprobante xmlns:cfdi="http://www.sat.gob.mx/cfd/4" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"${pago ? ' xmlns:pago20="http://www.sat.gob.mx/Pagos20"' : ''} xsi:schemaLocation="http://www.sat.gob.mx/cfd/4 http://www.sat.gob.mx/sitio_internet/cfd/4/cfdv40.xsd${pago ? ' http://www.sat.gob.mx/Pagos20 http://www.sat.gob.mx/sitio_internet/cfd/Pagos/Pagos20.xsd' : ''}" Version="4.0" Serie="${spec.serie}" Folio="${spec.folio}" Fecha="${spec.fecha}" Sello="${sello}"${pago ? '' : ` FormaPago="${formaPago}"`} NoCertificado="00001000000504465028" Certificado="${fakeBase64('certificado', 1600)}" SubTotal="${pago ? '0' : money(subtotal)}" Moneda="${moneda}"${spec.tipoCambio && !pago ? ` TipoCambio="${spec.tipoCambio}"` : ''} Total="${pago ? '0' : money(total)}" TipoDeComprobante="${spec.tipo}" Exportacion="01"${pago ? '' : ` MetodoPago="${spec.metodo}"`} LugarExpedicion="${lugar}">` +
 			relacionados +
 			`<cfdi:Emisor Rfc="${esc(spec.emisor.rfc)}" Nombre="${esc(spec.emisor.nombre)}" RegimenFiscal="${spec.emisor.regimen}"/>` +
 			`<cfdi:Receptor Rfc="${esc(receptor.rfc)}" Nombre="${esc(receptor.nombre)}" DomicilioFiscalReceptor="${receptor.cp}" RegimenFiscalReceptor="${receptor.regimen}" UsoCFDI="${usoCfdi}"/>` +
@@ -675,7 +686,7 @@ function pagos20(/** @type {PagoSpec[]} */ pagos, period) {
 				)
 				.join('');
 			return (
-				`<pago20:Pago FechaPago="${p.fecha}" FormaDePagoP="03" MonedaP="${p.moneda ?? 'MXN'}" TipoCambioP="${p.tipoCambio ?? '1'}" Monto="${p.monto}">` +
+				`<pago20:Pago FechaPago="${p.fecha}" FormaDePagoP="${p.formaPago ?? '03'}" MonedaP="${p.moneda ?? 'MXN'}" TipoCambioP="${p.tipoCambio ?? '1'}" Monto="${p.monto}">` +
 				docs +
 				(impuestosP
 					? `<pago20:ImpuestosP><pago20:TrasladosP>${impuestosP}</pago20:TrasladosP></pago20:ImpuestosP>`
@@ -785,8 +796,9 @@ export function handComputed(period) {
 				26: 1456,
 				54: '01',
 			}),
-			// The global line: a CFDI to the public in general (XAXX010101000): 431.03 → 431; IVA 68.96 → 69.
-			line({ 1: '15', 2: '87', 3: 'XAXX010101000', 12: 431, 22: 69, 54: '02' }),
+			// The global line: a CFDI to the public in general (XAXX010101000): 431.03 → 431; IVA 68.96 → 69, not
+			// creditable for lacking requirements (field 37: the CFDI names no receiver), field 54 02.
+			line({ 1: '15', 2: '87', 3: 'XAXX010101000', 12: 431, 37: 69, 54: '02' }),
 		],
 		/** The CFDIs each line came from (a paid PPD invoice is in its payment's line). */
 		cfdis: {
@@ -808,9 +820,15 @@ export function handComputed(period) {
 			'ewe-ppd-unpaid': `a PPD invoice (paid in installments or later) with no payment dated in ${period}`,
 			'issued-by-the-taxpayer': 'issued by the taxpayer EKU9003173C9 itself',
 		},
-		/** Other warnings: a payment of an invoice that is not among the items. */
+		/**
+		 * Other warnings: a payment of an invoice that is not among the items; where the credit note went; the IVA of
+		 * a CFDI to the public in general, not creditable.
+		 */
 		notes: {
 			'xia-payment-of-missing-invoice': `pays invoice ${uuid('xia-invoice-not-in-the-folder')}, which is not among the input items`,
+			'ure-credit-note': `credit note, a return (TipoRelacion 03 of ${uuid('ure-pue-16')}): in fields 13, 22`,
+			'misc-publico-en-general':
+				'issued to the public in general (XAXX010101000), not to the taxpayer: its IVA cannot be credited',
 		},
 	};
 }
