@@ -115,6 +115,11 @@ function onInstallments(
 			flow: 'returned',
 			said: `a return (${relation}, paid in installments): the payment of ${next.date.slice(0, 10)} still starts from a balance of ${moneyText(next.before)} (ImpSaldoAnt), so the payments did not take the note off: what was paid includes it`,
 		};
+	if (netted === 0n)
+		return {
+			flow: 'returned',
+			said: `a return (${relation}, paid in installments): ${uuid} had been paid in full when it was issued`,
+		};
 	const balance = `${moneyText(owed)} was still owed on ${uuid} when it was issued`;
 	if (netted === total)
 		return {
