@@ -5,7 +5,6 @@ import type { CfdiFacts } from '../cfdiFacts';
 import {
 	AMOUNT_KEYS,
 	CATEGORY_FIELDS,
-	DIOT_FIELDS,
 	diotLine,
 	fieldNumber,
 	fieldText,
@@ -221,6 +220,43 @@ export class DiotLines {
 	}
 }
 
+/** The lines a layout writes, and the rows of the JSON: one each per line, in the file's order. */
+export class Written {
+	readonly lines: string[] = [];
+	readonly rows: DiotRow[] = [];
+	/** Each amount field's sum over the lines (the totals). */
+	readonly sums = new Map<string, bigint>();
+	/** The CFDIs of the lines written. */
+	readonly reported = new Set<string>();
+
+	/**
+	 * Line `text` of `line`: its row has the identity's non-empty fields, a Mexican supplier's name, the amounts
+	 * above 0, `after` (field 54), its CFDIs and its text.
+	 */
+	add(
+		{ line, cfdis }: Pick<RoundedLine, 'line' | 'cfdis'>,
+		text: string,
+		identity: Readonly<Record<string, string | undefined>>,
+		amounts: Iterable<[string, bigint]>,
+		after: Readonly<Record<string, string>> = {},
+	): void {
+		this.lines.push(text);
+		const row: DiotRow = {};
+		for (const [key, value] of Object.entries(identity)) if (value) row[key] = value;
+		if (line.kind === 'national' && line.name) row.supplier_name = line.name;
+		for (const [key, pesos] of amounts)
+			if (pesos > 0n) {
+				row[key] = Number(pesos);
+				this.sums.set(key, (this.sums.get(key) ?? 0n) + pesos);
+			}
+		Object.assign(row, after);
+		row.cfdis = cfdis;
+		row.line = text;
+		this.rows.push(row);
+		for (const uuid of cfdis) this.reported.add(uuid);
+	}
+}
+
 /** The largest amount a field of the 2025 layout holds: 14 digits. */
 const MAX_AMOUNT = 99_999_999_999_999n;
 
@@ -228,17 +264,10 @@ const MAX_AMOUNT = 99_999_999_999_999n;
  * The 54-field lines and rows of the JSON, from the rounded lines; what breaks a rule of the layout is a problem
  * naming the line, what often makes the SAT's platform refuse a line (IVA above its value times its rate) a warning.
  */
-export function writeCurrent(
-	lines: readonly RoundedLine[],
-	findings: Findings,
-): { lines: string[]; rows: DiotRow[]; sums: Map<string, bigint>; reported: Set<string> } {
-	const out = {
-		lines: [] as string[],
-		rows: [] as DiotRow[],
-		sums: new Map<string, bigint>(),
-		reported: new Set<string>(),
-	};
-	for (const { line, values, cfdis } of lines) {
+export function writeCurrent(lines: readonly RoundedLine[], findings: Findings): Written {
+	const out = new Written();
+	for (const rounded of lines) {
+		const { line, values, cfdis } = rounded;
 		if (!AMOUNT_KEYS.some((key) => values[key] > 0n)) {
 			findings.warn(
 				AFTER_ITEMS,
@@ -257,27 +286,14 @@ export function writeCurrent(
 			country: line.foreign?.country,
 			jurisdiction:
 				line.foreign?.country === 'ZZZ' ? fieldText(line.foreign.jurisdiction, 300) : undefined,
-			fiscal_effect: line.fiscalEffect,
 		};
-		const amounts = Object.fromEntries(AMOUNT_KEYS.map((key) => [key, values[key]]));
-		const text = diotLine({ ...identity, ...amounts });
-		out.lines.push(text);
-		const row: DiotRow = {};
-		for (const { key } of DIOT_FIELDS.slice(0, 7)) {
-			const value = identity[key as IdentityKey];
-			if (value) row[key] = value;
-		}
-		if (line.kind === 'national' && line.name) row.supplier_name = line.name;
-		for (const key of AMOUNT_KEYS)
-			if (values[key] > 0n) {
-				row[key] = Number(values[key]);
-				out.sums.set(key, (out.sums.get(key) ?? 0n) + values[key]);
-			}
-		row.fiscal_effect = line.fiscalEffect;
-		row.cfdis = cfdis;
-		row.line = text;
-		out.rows.push(row);
-		for (const uuid of cfdis) out.reported.add(uuid);
+		const amounts = AMOUNT_KEYS.map((key): [string, bigint] => [key, values[key]]);
+		const text = diotLine({
+			...identity,
+			...Object.fromEntries(amounts),
+			fiscal_effect: line.fiscalEffect,
+		});
+		out.add(rounded, text, identity, amounts, { fiscal_effect: line.fiscalEffect });
 	}
 	return out;
 }

@@ -1,7 +1,7 @@
 import { AFTER_ITEMS, type Findings } from '../../../shared/findings';
 import { moneyText, wholePesos } from '../amounts';
 import { fieldText, GLOBAL_RFC, SUPPLIER_TYPES, type LedgerKey } from './layout';
-import { hintOperation, who, type DiotRow, type RoundedLine } from './lines';
+import { hintOperation, who, Written, type RoundedLine } from './lines';
 
 /**
  * The DIOT file of months before 2025: the SAT's previous layout (the batch file of its DIOT application before the
@@ -162,17 +162,10 @@ function plainText(value: string, max: number): string {
  * The 24-field lines and rows of the JSON, from the lines of the month: each amount the sum of the ledger keys it
  * stands for, rounded once; what the layout has no field for is named.
  */
-export function writePrevious(
-	lines: readonly RoundedLine[],
-	findings: Findings,
-): { lines: string[]; rows: DiotRow[]; sums: Map<string, bigint>; reported: Set<string> } {
-	const out = {
-		lines: [] as string[],
-		rows: [] as DiotRow[],
-		sums: new Map<string, bigint>(),
-		reported: new Set<string>(),
-	};
-	for (const { line, cfdis } of lines) {
+export function writePrevious(lines: readonly RoundedLine[], findings: Findings): Written {
+	const out = new Written();
+	for (const rounded of lines) {
+		const { line, cfdis } = rounded;
 		const micros = (keys: readonly LedgerKey[]) =>
 			keys.reduce((sum, key) => sum + (line.amounts.get(key) ?? 0n), 0n);
 		for (const [what, keys, problem] of NO_FIELD) {
@@ -235,18 +228,7 @@ export function writePrevious(
 		});
 		// 24 fields and a `|` after the last, as the previous application's files end.
 		const text = `${fields.join('|')}|`;
-		out.lines.push(text);
-		const row: DiotRow = {};
-		for (const [key, value] of Object.entries(identity)) if (value) row[key] = value;
-		if (line.kind === 'national' && line.name) row.supplier_name = line.name;
-		for (const [key, pesos] of amounts) {
-			row[key] = Number(pesos);
-			out.sums.set(key, (out.sums.get(key) ?? 0n) + pesos);
-		}
-		row.cfdis = cfdis;
-		row.line = text;
-		out.rows.push(row);
-		for (const uuid of cfdis) out.reported.add(uuid);
+		out.add(rounded, text, identity, amounts);
 	}
 	return out;
 }
