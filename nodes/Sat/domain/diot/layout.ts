@@ -82,7 +82,7 @@ interface DiotField {
 }
 
 /** The 54 fields, in file order (field N is `DIOT_FIELDS[N - 1]`). */
-export const DIOT_FIELDS: readonly DiotField[] = [
+const DIOT_FIELDS: readonly DiotField[] = [
 	{ key: 'supplier_type', name: 'Tipo de tercero' },
 	{ key: 'operation_type', name: 'Tipo de operación' },
 	{ key: 'rfc', name: 'Registro Federal de Contribuyentes' },
