@@ -2,7 +2,8 @@
 // DIOT of a month of received CFDIs (test/simulator/received.js): the files through Read CFDI XML, Check CFDI Status
 // (the SAT's simulator knows them: one is cancelled) and DIOT → Build DIOT File, the file read back by n8n's own
 // Extract from File; the example examples/sat-diot-last-month.json as `npm run dev` prepares it (last month's CFDIs
-// in the file folder); and an item that is not a CFDI, named. Run with `node --test test/e2e/diot.test.mjs`.
+// in the file folder); an item that is not a CFDI, named; and the month a real company files (issue 43: credit notes by
+// relation, IVA not creditable, 8 % by place, the Suppliers table). Run with `node --test test/e2e/diot.test.mjs`.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +40,8 @@ const diotParameters = {
 };
 
 function workflows() {
-	const { receivedMonth } = requireTestModule('simulator/received');
+	const { receivedMonth, realMonth, REAL_MONTH_SUPPLIERS } =
+		requireTestModule('simulator/received');
 	const month = receivedMonth(PERIOD);
 	sb.sim.sat.know(month);
 	const example = JSON.parse(
@@ -85,6 +87,30 @@ function workflows() {
 			sat('DIOT', diotParameters),
 		),
 		{ ...fillPlaceholders(example, sb.sim, sb.opts.userFolder), id: 'e2eDiotExample' },
+		itemsWorkflow(
+			'e2eDiotReal',
+			'e2e DIOT: the month a real company files',
+			['CFDIs', fileItems(realMonth(PERIOD))],
+			sat('Read CFDI XML', {
+				resource: 'cfdi',
+				operation: 'readXml',
+				xmlSource: 'binary',
+				binaryPropertyName: 'data',
+			}),
+			// Version 3: a DIOT with problems leaves by Check First, its file there for review. The per-supplier
+			// choices in the Suppliers table, without code.
+			sat(
+				'DIOT',
+				{
+					resource: 'diot',
+					operation: 'build',
+					taxpayerRfc: 'EKU9003173C9',
+					period: PERIOD,
+					suppliers: { supplier: REAL_MONTH_SUPPLIERS },
+				},
+				{ typeVersion: 3 },
+			),
+		),
 	];
 }
 
@@ -142,5 +168,35 @@ describe('SAT (Mexico) → Build DIOT File in real n8n', () => {
 		assert.deepEqual(diot.split('\n'), handComputed(period).lines);
 		const sheet = readFileSync(join(folder, `diot-proveedores-${period}.csv`), 'utf8');
 		assert.equal(sheet.trim().split('\n').length, 1 + 8);
+	});
+
+	test('the month a real company files: credit notes by relation, IVA not creditable, 8 % from Chiapas south, nothing the SAT refuses — each case named', async () => {
+		const { realMonthComputed, uuidOf } = requireTestModule('simulator/received');
+		const run = await n8n.execute('e2eDiotReal', { timeoutMs: 120_000 });
+		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+		// Problems (a credit note to settle by hand, a foreign supplier without a tax ID): Check First, not Ready.
+		assert.equal(nodeOutput(run, 'DIOT', 0).length, 0);
+		const out = /** @type {any} */ (nodeOutput(run, 'DIOT', 1)[0]);
+		const expected = realMonthComputed(PERIOD);
+		// The file's lines (a row's line is its text in the file; the file itself is on the item, for review).
+		const lines = out.json.rows.map((r) => r.line);
+		assert.deepEqual(lines, expected.lines);
+		for (const l of lines) assert.equal(l.split('|').length, 54);
+		assert.equal(out.binary.data.fileName, `DIOT-EKU9003173C9-${PERIOD}.txt`);
+		assert.equal(out.json.ready_to_file, false);
+		for (const [name, words] of Object.entries(expected.warnings))
+			assert.ok(
+				out.json.warnings.some((w) => w.includes(uuidOf(name, PERIOD)) && w.includes(words)),
+				`warning about ${name}: ${words}`,
+			);
+		for (const [name, words] of Object.entries(expected.problems))
+			assert.ok(
+				out.json.problems.some((p) => p.includes(uuidOf(name, PERIOD)) && p.includes(words)),
+				`problem about ${name}: ${words}`,
+			);
+		assert.deepEqual(
+			out.json.to_settle.map((r) => r.cfdi),
+			[uuidOf('ure-credit-note-of-last-month', PERIOD)],
+		);
 	});
 });

@@ -173,3 +173,23 @@ test('the example on the wrong month: the DIOT leaves by Check First, the run st
 	);
 	expect(readdirSync(dir).filter((f) => f.startsWith('DIOT') || f.endsWith('.csv'))).toEqual([]);
 });
+
+test('both DIOT examples choose per supplier without code: the Suppliers table, and a note that says what to fill', () => {
+	for (const file of ['sat-diot-last-month.json', 'sat-bulk-download-monthly-diot.json']) {
+		const workflow = /** @type {any} */ (fixture(file));
+		const diot = workflow.nodes.find((n) => n.parameters.resource === 'diot');
+		// No expression anywhere in the DIOT's form.
+		expect({ file, code: JSON.stringify(diot.parameters).includes('={{') }).toEqual({
+			file,
+			code: false,
+		});
+		expect(diot.parameters.suppliers.supplier).toEqual([
+			{ rfc: 'CACX7605101P8', operationType: '03' },
+			{ rfc: 'NORTHWIND CLOUD SERVICES LLC', country: 'USA', taxId: '98-7654321' },
+		]);
+		const note = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote').parameters
+			.content;
+		for (const words of ['Suppliers table', 'Type of Operation', 'IVA Treatment', 'Tax ID'])
+			expect({ file, words, said: note.includes(words) }).toEqual({ file, words, said: true });
+	}
+});

@@ -58,6 +58,7 @@ export const FOREIGN_SUPPLIER = { taxId: '98-7654321', country: 'USA' };
 /**
  * @typedef {object} PagoSpec
  * @property {string} fecha FechaPago.
+ * @property {string} [formaPago] FormaDePagoP, default 03 (transfer).
  * @property {string} [moneda] MonedaP, default MXN.
  * @property {string} [tipoCambio] TipoCambioP, default 1.
  * @property {string} monto
@@ -76,7 +77,10 @@ export const FOREIGN_SUPPLIER = { taxId: '98-7654321', country: 'USA' };
  * @property {string} [moneda]
  * @property {string} [tipoCambio]
  * @property {ConceptoSpec[]} [conceptos]
- * @property {{ tipo: string; of: string[] }} [relacionados]
+ * @property {{ tipo: string; of: string[] }} [relacionados] CfdiRelacionados: TipoRelacion and the related CFDIs' names.
+ * @property {string} [lugar] LugarExpedicion (the issuer's postal code), default 06600 (Ciudad de México).
+ * @property {string} [formaPago] FormaPago, default 99 (to be defined) for PPD, else 03 (transfer).
+ * @property {string} [uso] UsoCFDI, default the receiver's.
  * @property {PagoSpec[]} [pagos]
  * @property {string} [outcome] What the SAT's status service answers for it (test/simulator/sat.js OUTCOMES): default Vigente.
  */
@@ -148,9 +152,10 @@ export const invoice = (name, emisor, fecha, [serie, folio], conceptos, extra = 
  * @param {string} fecha
  * @param {[string, string]} number Serie and folio.
  * @param {PagoSpec[]} pagos
+ * @param {Partial<CfdiSpec>} [extra] E.g. its place of issue (`lugar`).
  * @returns {CfdiSpec}
  */
-export const paymentCfdi = (name, emisor, fecha, [serie, folio], pagos) => ({
+export const paymentCfdi = (name, emisor, fecha, [serie, folio], pagos, extra = {}) => ({
 	name,
 	tipo: 'P',
 	fecha,
@@ -158,6 +163,7 @@ export const paymentCfdi = (name, emisor, fecha, [serie, folio], pagos) => ({
 	folio,
 	emisor,
 	pagos,
+	...extra,
 });
 
 /**
@@ -277,6 +283,8 @@ function month(period) {
 					},
 				),
 			],
+			// Issued in Tijuana (Baja California): its 8 % goes to the northern border region.
+			{ lugar: '22000' },
 		),
 		paymentCfdi(
 			'xia-payment-of-missing-invoice',
@@ -294,6 +302,7 @@ function month(period) {
 					],
 				},
 			],
+			{ lugar: '22000' },
 		),
 		invoice(
 			'xia-cancelled',
@@ -310,7 +319,7 @@ function month(period) {
 					},
 				),
 			],
-			{ outcome: 'C001' },
+			{ outcome: 'C001', lugar: '22000' },
 		),
 		invoice(
 			'iia-pue-0-no-objeto',
@@ -528,7 +537,9 @@ export function receivedCfdi(spec, period) {
 	const uuid = uuidOf(spec.name, period);
 	const sello = fakeBase64(`sello:${uuid}`, 344);
 	const receptor = spec.receptor ?? { ...TAXPAYER, uso: spec.tipo === 'E' ? 'G02' : 'G03' };
-	const usoCfdi = spec.tipo === 'P' ? 'CP01' : receptor.uso;
+	const usoCfdi = spec.tipo === 'P' ? 'CP01' : (spec.uso ?? receptor.uso);
+	const formaPago = spec.formaPago ?? (spec.metodo === 'PPD' ? '99' : '03');
+	const lugar = spec.lugar ?? (spec.emisor.rfc === 'XEXX010101000' ? '01000' : '06600');
 	const pago = spec.tipo === 'P';
 	const conceptos = pago
 		? [
@@ -607,7 +618,7 @@ export function receivedCfdi(spec, period) {
 		total: pago ? '0' : money(total),
 		xml:
 			`<?xml version="1.0" encoding="UTF-8"?>\n` +
-			`<cfdi:Comprobante xmlns:cfdi="http://www.sat.gob.mx/cfd/4" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"${pago ? ' xmlns:pago20="http://www.sat.gob.mx/Pagos20"' : ''} xsi:schemaLocation="http://www.sat.gob.mx/cfd/4 http://www.sat.gob.mx/sitio_internet/cfd/4/cfdv40.xsd${pago ? ' http://www.sat.gob.mx/Pagos20 http://www.sat.gob.mx/sitio_internet/cfd/Pagos/Pagos20.xsd' : ''}" Version="4.0" Serie="${spec.serie}" Folio="${spec.folio}" Fecha="${spec.fecha}" Sello="${sello}"${pago ? '' : ` FormaPago="${spec.metodo === 'PPD' ? '99' : '03'}"`} NoCertificado="00001000000504465028" Certificado="${fakeBase64('certificado', 1600)}" SubTotal="${pago ? '0' : money(subtotal)}" Moneda="${moneda}"${spec.tipoCambio && !pago ? ` TipoCambio="${spec.tipoCambio}"` : ''} Total="${pago ? '0' : money(total)}" TipoDeComprobante="${spec.tipo}" Exportacion="01"${pago ? '' : ` MetodoPago="${spec.metodo}"`} LugarExpedicion="${spec.emisor.rfc === 'XEXX010101000' ? '01000' : '06600'}">` +
+			`<cfdi:Comprobante xmlns:cfdi="http://www.sat.gob.mx/cfd/4" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"${pago ? ' xmlns:pago20="http://www.sat.gob.mx/Pagos20"' : ''} xsi:schemaLocation="http://www.sat.gob.mx/cfd/4 http://www.sat.gob.mx/sitio_internet/cfd/4/cfdv40.xsd${pago ? ' http://www.sat.gob.mx/Pagos20 http://www.sat.gob.mx/sitio_internet/cfd/Pagos/Pagos20.xsd' : ''}" Version="4.0" Serie="${spec.serie}" Folio="${spec.folio}" Fecha="${spec.fecha}" Sello="${sello}"${pago ? '' : ` FormaPago="${formaPago}"`} NoCertificado="00001000000504465028" Certificado="${fakeBase64('certificado', 1600)}" SubTotal="${pago ? '0' : money(subtotal)}" Moneda="${moneda}"${spec.tipoCambio && !pago ? ` TipoCambio="${spec.tipoCambio}"` : ''} Total="${pago ? '0' : money(total)}" TipoDeComprobante="${spec.tipo}" Exportacion="01"${pago ? '' : ` MetodoPago="${spec.metodo}"`} LugarExpedicion="${lugar}">` +
 			relacionados +
 			`<cfdi:Emisor Rfc="${esc(spec.emisor.rfc)}" Nombre="${esc(spec.emisor.nombre)}" RegimenFiscal="${spec.emisor.regimen}"/>` +
 			`<cfdi:Receptor Rfc="${esc(receptor.rfc)}" Nombre="${esc(receptor.nombre)}" DomicilioFiscalReceptor="${receptor.cp}" RegimenFiscalReceptor="${receptor.regimen}" UsoCFDI="${usoCfdi}"/>` +
@@ -675,7 +686,7 @@ function pagos20(/** @type {PagoSpec[]} */ pagos, period) {
 				)
 				.join('');
 			return (
-				`<pago20:Pago FechaPago="${p.fecha}" FormaDePagoP="03" MonedaP="${p.moneda ?? 'MXN'}" TipoCambioP="${p.tipoCambio ?? '1'}" Monto="${p.monto}">` +
+				`<pago20:Pago FechaPago="${p.fecha}" FormaDePagoP="${p.formaPago ?? '03'}" MonedaP="${p.moneda ?? 'MXN'}" TipoCambioP="${p.tipoCambio ?? '1'}" Monto="${p.monto}">` +
 				docs +
 				(impuestosP
 					? `<pago20:ImpuestosP><pago20:TrasladosP>${impuestosP}</pago20:TrasladosP></pago20:ImpuestosP>`
@@ -714,7 +725,24 @@ function pagos20(/** @type {PagoSpec[]} */ pagos, period) {
  * @returns {ReceivedCfdi[]}
  */
 export function receivedMonth(period) {
-	const files = month(period).map((spec) => {
+	const files = asFiles(month(period), period);
+	const first = files[0];
+	files.push({
+		...first,
+		name: `${first.name} (downloaded twice)`,
+		fileName: `${first.uuid} (1).xml`,
+	});
+	return files.sort((a, b) => a.fileName.localeCompare(b.fileName));
+}
+
+/**
+ * CFDIs as the files of a folder, named `<UUID>.xml` as the SAT's download names them.
+ * @param {CfdiSpec[]} specs
+ * @param {string} period
+ * @returns {ReceivedCfdi[]}
+ */
+function asFiles(specs, period) {
+	return specs.map((spec) => {
 		const { uuid, xml, total } = receivedCfdi(spec, period);
 		return {
 			name: spec.name,
@@ -727,13 +755,6 @@ export function receivedMonth(period) {
 			outcome: spec.outcome ?? 'A000',
 		};
 	});
-	const first = files[0];
-	files.push({
-		...first,
-		name: `${first.name} (downloaded twice)`,
-		fileName: `${first.uuid} (1).xml`,
-	});
-	return files.sort((a, b) => a.fileName.localeCompare(b.fileName));
 }
 
 /** A DIOT line from its fields by number (1–54); the others empty. */
@@ -785,8 +806,9 @@ export function handComputed(period) {
 				26: 1456,
 				54: '01',
 			}),
-			// The global line: a CFDI to the public in general (XAXX010101000): 431.03 → 431; IVA 68.96 → 69.
-			line({ 1: '15', 2: '87', 3: 'XAXX010101000', 12: 431, 22: 69, 54: '02' }),
+			// The global line: a CFDI to the public in general (XAXX010101000): 431.03 → 431; IVA 68.96 → 69, not
+			// creditable for lacking requirements (field 37: the CFDI names no receiver), field 54 02.
+			line({ 1: '15', 2: '87', 3: 'XAXX010101000', 12: 431, 37: 69, 54: '02' }),
 		],
 		/** The CFDIs each line came from (a paid PPD invoice is in its payment's line). */
 		cfdis: {
@@ -808,9 +830,224 @@ export function handComputed(period) {
 			'ewe-ppd-unpaid': `a PPD invoice (paid in installments or later) with no payment dated in ${period}`,
 			'issued-by-the-taxpayer': 'issued by the taxpayer EKU9003173C9 itself',
 		},
-		/** Other warnings: a payment of an invoice that is not among the items. */
+		/**
+		 * Other warnings: a payment of an invoice that is not among the items; where the credit note went; the IVA of
+		 * a CFDI to the public in general, not creditable.
+		 */
 		notes: {
 			'xia-payment-of-missing-invoice': `pays invoice ${uuid('xia-invoice-not-in-the-folder')}, which is not among the input items`,
+			'ure-credit-note': `credit note, a return (TipoRelacion 03 of ${uuid('ure-pue-16')}): in fields 13, 22`,
+			'misc-publico-en-general':
+				'issued to the public in general (XAXX010101000), not to the taxpayer: its IVA cannot be credited',
+		},
+	};
+}
+
+const JUFA = { rfc: 'JUFA7608212V6', nombre: 'ADRIANA JUAREZ FERNANDEZ', regimen: '612' };
+
+/**
+ * A month as a real company files it (issue 43), each CFDI a case the DIOT must read with what it relates to: a PPD
+ * invoice, its credit note and the payment that nets it; an advance of last month applied with a type-07 note; a
+ * credit note for last month's purchase; a foreign supplier without a tax ID; an 8 % CFDI from Chiapas; a supplier
+ * whose IVA is not creditable and one whose IVA is creditable by proportion; a cash purchase above MXN 2,000.
+ * `REAL_MONTH_SUPPLIERS` is the form's Suppliers table for it; `realMonthComputed` what the DIOT must say.
+ * @param {string} period
+ * @returns {CfdiSpec[]}
+ */
+function realMonthSpecs(period) {
+	const p = period;
+	const before = shiftPeriod(period, -1);
+	const iva16 = (base, importe) => iva(base, '0.160000', importe);
+	const service = (descripcion, importe, tax) =>
+		concepto('80101500', descripcion, ['1', importe, importe], { traslados: [tax] });
+	return [
+		// A PPD invoice of 1,000.00 + 160.00, a credit note of 100.00 + 16.00 related to it before any payment, and a
+		// payment of the 1,044.00 left, whose ImpuestosDR carry the reduced balance (900.00 + 144.00).
+		invoice(
+			'kij-ppd',
+			KIJ,
+			`${p}-02T10:00:00`,
+			['M', '2001'],
+			[service('Mantenimiento de montacargas', '1000.00', iva16('1000.00', '160.00'))],
+			{ metodo: 'PPD' },
+		),
+		invoice(
+			'kij-ppd-credit-note',
+			KIJ,
+			`${p}-05T10:00:00`,
+			['NC', '2002'],
+			[service('Bonificación por retraso', '100.00', iva16('100.00', '16.00'))],
+			{ tipo: 'E', relacionados: { tipo: '01', of: ['kij-ppd'] } },
+		),
+		paymentCfdi(
+			'kij-ppd-payment',
+			KIJ,
+			`${p}-20T12:05:00`,
+			['P', '2003'],
+			[
+				{
+					fecha: `${p}-20T12:00:00`,
+					monto: '1044.00',
+					docs: [
+						paidDoc('kij-ppd', 1, ['1044.00', '1044.00', '0.00'], {
+							traslados: [iva16('900.00', '144.00')],
+						}),
+					],
+				},
+			],
+		),
+		// An advance of 2,000.00 + 320.00 paid last month; this month the invoice of the whole, 5,000.00 + 800.00,
+		// and the type-07 note applying the advance (FormaPago 30): 3,000.00 + 480.00 paid now.
+		invoice(
+			'iia-advance',
+			IIA,
+			`${before}-15T10:00:00`,
+			['A', '70'],
+			[
+				concepto('84111506', 'Anticipo del bien o servicio', ['1', '2000.00', '2000.00'], {
+					traslados: [iva16('2000.00', '320.00')],
+				}),
+			],
+		),
+		invoice(
+			'iia-final',
+			IIA,
+			`${p}-08T10:00:00`,
+			['A', '71'],
+			[service('Luminarias industriales instaladas', '5000.00', iva16('5000.00', '800.00'))],
+			{ relacionados: { tipo: '07', of: ['iia-advance'] } },
+		),
+		invoice(
+			'iia-advance-applied',
+			IIA,
+			`${p}-08T10:05:00`,
+			['NA', '72'],
+			[
+				concepto('84111506', 'Aplicación de anticipo', ['1', '2000.00', '2000.00'], {
+					traslados: [iva16('2000.00', '320.00')],
+				}),
+			],
+			{ tipo: 'E', formaPago: '30', relacionados: { tipo: '07', of: ['iia-final'] } },
+		),
+		// A purchase of last month, and this month its credit note: no purchase of the month to set it against.
+		invoice(
+			'ure-bought-last-month',
+			URE,
+			`${before}-25T10:00:00`,
+			['A', '5001'],
+			[service('Curso de robótica', '1250.00', iva16('1250.00', '200.00'))],
+		),
+		invoice(
+			'ure-credit-note-of-last-month',
+			URE,
+			`${p}-06T10:00:00`,
+			['NC', '5002'],
+			[service('Devolución: curso de robótica', '1250.00', iva16('1250.00', '200.00'))],
+			{ tipo: 'E', relacionados: { tipo: '01', of: ['ure-bought-last-month'] } },
+		),
+		// A foreign supplier whose tax ID the bookkeeper has not given.
+		invoice(
+			'northwind-no-tax-id',
+			NORTHWIND,
+			`${p}-01T00:00:00`,
+			['INV', '2025200'],
+			[service('Servidores en la nube', '500.00', iva16('500.00', '80.00'))],
+			{ moneda: 'USD', tipoCambio: '18.2000' },
+		),
+		// 8 % from Tuxtla Gutiérrez (Chiapas): the southern border region.
+		invoice(
+			'xia-chiapas-8',
+			XIA,
+			`${p}-12T10:00:00`,
+			['S', '9001'],
+			[
+				concepto('31161500', 'Tornillería (caja)', ['1', '1000.00', '1000.00'], {
+					traslados: [iva('1000.00', '0.080000', '80.00')],
+				}),
+			],
+			{ lugar: '29000' },
+		),
+		// A supplier whose IVA is not creditable (the company's exempt activities), one creditable by proportion.
+		invoice(
+			'jufa-exempt-activities',
+			JUFA,
+			`${p}-14T10:00:00`,
+			['J', '31'],
+			[service('Asesoría para actividades exentas', '2000.00', iva16('2000.00', '320.00'))],
+		),
+		invoice(
+			'funk-proportional',
+			FUNK,
+			`${p}-16T10:00:00`,
+			['T', '120'],
+			[service('Traducción de contratos', '4000.00', iva16('4000.00', '640.00'))],
+		),
+		// Paid in cash (FormaPago 01): 2,320.00, above MXN 2,000.
+		invoice(
+			'misc-cash',
+			MISC,
+			`${p}-18T10:00:00`,
+			['T', '9950'],
+			[service('Papelería y consumibles', '2000.00', iva16('2000.00', '320.00'))],
+			{ formaPago: '01' },
+		),
+	];
+}
+
+/** The form's Suppliers table for the real month: what no CFDI says, one row per supplier. */
+export const REAL_MONTH_SUPPLIERS = [
+	{ rfc: 'JUFA7608212V6', ivaTreatment: 'exempt' },
+	{ rfc: 'FUNK671228PH6', ivaTreatment: 'proportional', ivaProportion: '0.75' },
+	// Its country is known; its tax ID not yet.
+	{ rfc: 'NORTHWIND CLOUD SERVICES LLC', country: 'USA' },
+];
+
+/**
+ * The real month's files, as a folder lists them.
+ * @param {string} period
+ * @returns {ReceivedCfdi[]}
+ */
+export function realMonth(period) {
+	return asFiles(realMonthSpecs(period), period).sort((a, b) =>
+		a.fileName.localeCompare(b.fileName),
+	);
+}
+
+/**
+ * What the DIOT of the real month must say, computed by hand (Suppliers table `REAL_MONTH_SUPPLIERS`, everything
+ * else the form's defaults): its lines, and the words of the warning or problem about each case.
+ */
+export function realMonthComputed(period) {
+	const uuid = (/** @type {string} */ name) => uuidOf(name, period);
+	return {
+		lines: [
+			// Proportion 0.75: IVA 640.00 → 480 creditable (field 23), 160 not creditable by proportion (field 36).
+			line({ 1: '04', 2: '85', 3: 'FUNK671228PH6', 12: 4000, 23: 480, 36: 160, 54: '01' }),
+			// 5,000.00 − the advance applied 2,000.00 = 3,000.00; IVA 800.00 − 320.00 = 480.00: what was paid now.
+			line({ 1: '04', 2: '85', 3: 'IIA040805DZ4', 12: 3000, 22: 480, 54: '01' }),
+			// Not creditable, for the company's exempt activities: field 38.
+			line({ 1: '04', 2: '85', 3: 'JUFA7608212V6', 12: 2000, 38: 320, 54: '01' }),
+			// The payment's ImpuestosDR: 900.00 and IVA 144.00, the IVA actually paid; the credit note is not a return.
+			line({ 1: '04', 2: '85', 3: 'KIJ0906199R1', 12: 900, 22: 144, 54: '01' }),
+			// Paid in cash: its IVA stays creditable (the default), and a warning says why it may not be.
+			line({ 1: '04', 2: '85', 3: 'MISC491214B86', 12: 2000, 22: 320, 54: '01' }),
+			// 8 % from Chiapas: the southern border region, fields 10 and 20.
+			line({ 1: '04', 2: '85', 3: 'XIA190128J61', 10: 1000, 20: 80, 54: '01' }),
+		],
+		/** Each case, with the words of its warning. */
+		warnings: {
+			'kij-ppd-credit-note': `credit note, not a return (TipoRelacion 01 of ${uuid('kij-ppd')}, paid in installments): 1160.00 was still owed`,
+			'iia-advance': `left out, dated ${shiftPeriod(period, -1)}-15, not in ${period}`,
+			'iia-advance-applied': `credit note, applies an advance (TipoRelacion 07 of ${uuid('iia-final')}): it nets the invoice`,
+			'ure-bought-last-month': `left out, dated ${shiftPeriod(period, -1)}-25, not in ${period}`,
+			'ure-credit-note-of-last-month': `credit note, a return (TipoRelacion 01 of ${uuid('ure-bought-last-month')}): in fields 13, 22`,
+			'misc-cash': 'paid in cash (FormaPago 01) 2320.00 pesos, above MXN 2,000',
+		},
+		/** Each case, with the words of its problem. */
+		problems: {
+			'ure-credit-note-of-last-month': `credit note ${uuid('ure-credit-note-of-last-month')}: not in the file, in to_settle`,
+			'northwind-no-tax-id':
+				'is foreign (RFC XEXX010101000) and the file needs its tax ID (Tax ID, field 4)',
 		},
 	};
 }

@@ -41,6 +41,9 @@ export interface PaidDocument {
 	equivalence?: Decimal;
 	/** `ImpPagado`, in millionths of the document's currency. */
 	paid?: bigint;
+	/** `ImpSaldoAnt` and `ImpSaldoInsoluto`: what was owed before and after this payment, same unit. */
+	balanceBefore?: bigint;
+	balanceAfter?: bigint;
 	/** `ObjetoImpDR`. */
 	objetoImp?: string;
 	/** Whether it has `ImpuestosDR`. */
@@ -52,6 +55,10 @@ export interface PaidDocument {
 export interface PaymentFacts {
 	/** `FechaPago`, as written (`2025-10-10T12:00:00`). */
 	date?: string;
+	/** `FormaDePagoP` (c_FormaPago: `01` cash, `03` transfer…). */
+	form?: string;
+	/** `Monto`, in millionths of the payment's currency. */
+	amount?: bigint;
 	currency?: string;
 	/** `TipoCambioP`. */
 	rate?: Decimal;
@@ -76,6 +83,16 @@ export interface CfdiFacts {
 	receiverRfc?: string;
 	/** `Total`, in millionths of the CFDI's currency. */
 	total?: bigint;
+	/** `FormaPago` (c_FormaPago: `01` cash, `03` transfer, `30` advances applied, `99` to be defined…). */
+	paymentForm?: string;
+	/** `LugarExpedicion`: the postal code of the place of issue (CFDI 3.3 and 4.0). */
+	place?: string;
+	/** The issuer's `RegimenFiscal` (3.3 and 4.0: a code). */
+	issuerRegime?: string;
+	/** The receiver's `UsoCFDI` (`G03`, `S01` no tax effects…). */
+	use?: string;
+	/** `CfdiRelacionados`: each group's `TipoRelacion` and its UUIDs (upper case). 3.3 has one group, 4.0 several. */
+	related: Array<{ type?: string; uuids: string[] }>;
 	conceptos: ConceptoFacts[];
 	/** The payments complement's `Version` (`2.0`, `1.0`), when the CFDI has one. */
 	paymentsVersion?: string;
@@ -194,6 +211,8 @@ export function cfdiFacts(comprobante: CfdiSource, uuid?: string): CfdiFacts {
 	const pagos = complementos.map((c) => one(c, 'Pagos')).find((p) => p !== undefined);
 	const payments = (pagos?.kids('Pago') ?? []).map((pago, k) => ({
 		date: text(pago, 'FechaPago'),
+		form: text(pago, 'FormaDePagoP'),
+		amount: amountOf(pago, 'Monto', `Pago ${k + 1}`),
 		currency: text(pago, 'MonedaP'),
 		rate: rateOf(pago, 'TipoCambioP', `Pago ${k + 1}`),
 		documents: pago.kids('DoctoRelacionado').map((d, j) => {
@@ -204,6 +223,8 @@ export function cfdiFacts(comprobante: CfdiSource, uuid?: string): CfdiFacts {
 				currency: text(d, 'MonedaDR'),
 				equivalence: rateOf(d, 'EquivalenciaDR', where) ?? rateOf(d, 'TipoCambioDR', where),
 				paid: amountOf(d, 'ImpPagado', where),
+				balanceBefore: amountOf(d, 'ImpSaldoAnt', where),
+				balanceAfter: amountOf(d, 'ImpSaldoInsoluto', where),
 				objetoImp: text(d, 'ObjetoImpDR'),
 				hasTaxes: impuestos !== undefined,
 				traslados: (one(impuestos, 'TrasladosDR')?.kids('TrasladoDR') ?? []).map((t) =>
@@ -228,6 +249,17 @@ export function cfdiFacts(comprobante: CfdiSource, uuid?: string): CfdiFacts {
 		issuerName: text(emisor, name('Nombre', 'nombre')),
 		receiverRfc: text(one(comprobante, 'Receptor'), name('Rfc', 'rfc'))?.toUpperCase(),
 		total: amountOf(comprobante, name('Total', 'total'), 'Comprobante'),
+		paymentForm: v32 ? undefined : text(comprobante, 'FormaPago'),
+		place: text(comprobante, 'LugarExpedicion'),
+		issuerRegime: v32 ? undefined : text(emisor, 'RegimenFiscal'),
+		use: text(one(comprobante, 'Receptor'), 'UsoCFDI'),
+		related: comprobante.kids('CfdiRelacionados').map((group) => ({
+			type: text(group, 'TipoRelacion'),
+			uuids: group
+				.kids('CfdiRelacionado')
+				.map((r) => text(r, 'UUID')?.toUpperCase())
+				.filter((u): u is string => u !== undefined),
+		})),
 		conceptos: v32 ? [] : conceptos,
 		paymentsVersion: text(pagos, 'Version'),
 		payments,

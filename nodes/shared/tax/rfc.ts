@@ -29,7 +29,11 @@ export function checkDigit(rfc: string): string {
 	return 11 - r === 10 ? 'A' : String(11 - r);
 }
 
-export function checkRfc(value: string): RfcCheck {
+/**
+ * `value` checked as an RFC. `consequence` is what the caller does with an RFC whose check digit is wrong, said in
+ * its warning: `sent anyway` where it is sent to a service, what else where nothing is sent (the DIOT builds a file).
+ */
+export function checkRfc(value: string, consequence = 'sent anyway'): RfcCheck {
 	const normalized = value.trim().toUpperCase();
 	if (GENERIC_RFCS.includes(normalized)) return { normalized };
 	if (normalized.length !== 12 && normalized.length !== 13) {
@@ -57,7 +61,7 @@ export function checkRfc(value: string): RfcCheck {
 	if (expected !== normalized[normalized.length - 1]) {
 		return {
 			normalized,
-			warning: `check digit is ${normalized[normalized.length - 1]} but ${expected} was expected; sent anyway, verify the RFC`,
+			warning: `check digit is ${normalized[normalized.length - 1]} but ${expected} was expected; ${consequence}, verify the RFC`,
 		};
 	}
 	return { normalized };

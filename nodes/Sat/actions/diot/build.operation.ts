@@ -18,14 +18,15 @@ import type { AggregateModule, OperationResult } from '../../../shared/router';
 import type { PublicServiceContext } from '../../../shared/soap';
 import { checkRfc } from '../../../shared/tax/rfc';
 import { buildDiot, type DiotInput } from '../../domain/diot/build';
-import { chooser } from '../../domain/diot/choices';
+import { chooser, type SupplierRow } from '../../domain/diot/choices';
 import { CFDI_MAX_BYTES, diotInputFromFile, diotInputFromJson } from '../../domain/diot/input';
 import {
 	diotFile,
-	FIRST_PERIOD,
 	FOREIGN_RFC,
 	GLOBAL_RFC,
+	layoutOf,
 	OPERATION_TYPES,
+	PREVIOUS_FIRST_PERIOD,
 } from '../../domain/diot/layout';
 
 /**
@@ -60,6 +61,152 @@ const option = (value: string, description?: string) => ({
 	...(description ? { description } : {}),
 });
 
+/** A row's choice left to the fields for the other suppliers. */
+const AS_OTHERS = { name: 'As for Other Suppliers', value: '' };
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+const OPERATION_OPTIONS = [
+	option('02'),
+	option('03'),
+	option('06'),
+	option('08'),
+	option('85'),
+	option('87', "Report the item's amounts on the global line (proveedor global)"),
+];
+
+/** Where 8 % IVA goes. */
+const REGION = {
+	displayName: '8 % IVA Region',
+	name: 'borderRegion',
+	type: 'options' as const,
+	options: [
+		{
+			name: "From the CFDI's Place of Issue",
+			value: 'auto',
+			description:
+				'The state of the LugarExpedicion postal code: Baja California, Sonora, Chihuahua, Coahuila, Nuevo León, Tamaulipas are north; Campeche, Chiapas, Quintana Roo, Tabasco south; another state: north, with a warning',
+		},
+		{ name: 'Northern Border (Fields 8, 9, 18…)', value: 'north' },
+		{ name: 'Southern Border (Fields 10, 11, 20…)', value: 'south' },
+	],
+	default: 'auto',
+	description: 'Where IVA at 8 % goes: the CFDI says only where it was issued',
+};
+
+/** How the supplier's IVA is treated: fields 18–47. */
+const TREATMENT = {
+	displayName: 'IVA Treatment',
+	name: 'ivaTreatment',
+	type: 'options' as const,
+	options: [
+		{
+			name: 'Creditable by Proportion',
+			value: 'proportional',
+			description:
+				'Creditable in the proportion the company applies (Creditable Proportion): that part in 19, 21, 23…, the rest in 28, 32, 36…',
+		},
+		{
+			name: 'Creditable, Taxed Activities Only',
+			value: 'taxed',
+			description: 'Exclusively from taxed activities: fields 18, 20, 22, 24, 26',
+		},
+		{
+			name: 'Not Creditable: Exempt Activities',
+			value: 'exempt',
+			description: 'For exempt activities: fields 30, 34, 38, 42, 46',
+		},
+		{
+			name: 'Not Creditable: Lacking Requirements',
+			value: 'requirements',
+			description:
+				'The requirements are not met (e.g. paid in cash above MXN 2,000, not deductible): fields 29, 33, 37, 41, 45',
+		},
+		{
+			name: 'Not Creditable: Non-Taxable Activities',
+			value: 'not_subject',
+			description: 'For activities not subject to IVA: fields 31, 35, 39, 43, 47',
+		},
+	],
+	default: 'taxed',
+	description: "Whether the supplier's IVA is creditable, and why not",
+};
+
+/** The creditable part, for Creditable by Proportion. */
+const PROPORTION: INodeProperties = {
+	displayName: 'Creditable Proportion',
+	name: 'ivaProportion',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 0.8523',
+	description:
+		'For Creditable by Proportion only: the part of the IVA that is creditable, from 0 to 1 (the proportion of taxed acts the company applies)',
+};
+
+/** Field 54. */
+const FISCAL_EFFECT = {
+	displayName: 'Fiscal Effect (Field 54)',
+	name: 'fiscalEffect',
+	type: 'options' as const,
+	options: [
+		{ name: 'Yes (01)', value: '01' },
+		{ name: 'No (02)', value: '02' },
+	],
+	default: '01',
+	description:
+		'Manifiesto de que se dio efectos fiscales a los comprobantes. The global line always has 02, as the SAT writes it.',
+};
+
+/** What no CFDI says of a foreign supplier. */
+const FOREIGN_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. USA',
+		description:
+			"Foreign supplier: its country of tax residence as its 3-letter code (ISO 3166 alpha-3: USA, DEU, CHN…), or ZZZ for one not in the catalog; before 2025 the previous catalog's 2 letters (US…). Required.",
+	},
+	{
+		displayName: 'Imports at 16 %',
+		name: 'imports',
+		type: 'options',
+		options: [
+			{ name: 'Intangible Goods and Services (Fields 16, 17, 26…)', value: 'services' },
+			{ name: 'Tangible Goods Through Customs (Fields 14, 15, 24…)', value: 'goods' },
+		],
+		default: 'services',
+		description: 'Foreign supplier: where its 16 % IVA goes',
+	},
+	{
+		displayName: 'Jurisdiction (ZZZ)',
+		name: 'jurisdiction',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Isle of Man',
+		description: 'Foreign supplier: its place of tax residence, when the country is ZZZ',
+	},
+	{
+		displayName: 'Nationality (Before 2025)',
+		name: 'nationality',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Estadounidense',
+		description:
+			'Foreign supplier, months before 2025 only: its nationality (field 7 of that layout)',
+	},
+	{
+		displayName: 'Tax ID',
+		name: 'taxId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 98-7654321',
+		description:
+			'Foreign supplier: its tax identification number in its country (at most 40 characters). Required from 2025 (field 4): without it the supplier is left out, named in the problems.',
+	},
+];
+
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['diot'], operation: ['build'] } },
 	[
@@ -87,58 +234,83 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			default: '',
 			placeholder: 'e.g. 2025-10',
 			description:
-				'The month reported, as YYYY-MM. Empty: the month before the current one (Mexico City time). The 54-field file is for months from January 2025.',
+				"The month reported, as YYYY-MM. Empty: the month before the current one (Mexico City time). From 2025 the file has the 54 fields of the SAT's current layout; 2019 to 2024, the previous layout's 24 (for a late or corrected DIOT).",
 		},
 		inputBinaryField('CFDI'),
 		{
-			displayName: 'Type of Operation (Mexican Suppliers)',
-			name: 'operationType',
-			type: 'options',
-			options: [
-				option('02'),
-				option('03'),
-				option('06'),
-				option('08'),
-				option('85'),
-				option('87', "Report the item's amounts on the global line (proveedor global)"),
-			],
-			default: '85',
+			displayName: 'Suppliers',
+			name: 'suppliers',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Supplier',
+			default: {},
 			description:
-				"Tipo de operación of a Mexican supplier's line. Use an expression to choose per supplier, e.g. 03 for the RFCs that bill professional fees; a supplier with two types of operation gets two lines.",
+				"One row per supplier whose choices differ from the other suppliers': its RFC (a foreign supplier: its name, as its invoice's Emisor Nombre) and what it sets; a choice left at As for Other Suppliers takes the field below",
+			options: [
+				{
+					displayName: 'Supplier',
+					name: 'supplier',
+					values: [
+						{
+							displayName: 'RFC or Foreign Name',
+							name: 'rfc',
+							type: 'string',
+							default: '',
+							required: true,
+							placeholder: 'e.g. CACX7605101P8',
+							description:
+								"The supplier's RFC (the CFDI's Emisor Rfc); for a foreign supplier (RFC XEXX010101000) its name, as its invoice writes it (Emisor Nombre), case and spaces aside",
+						},
+						{
+							displayName: 'Type of Operation',
+							name: 'operationType',
+							type: 'options',
+							options: [AS_OTHERS, ...OPERATION_OPTIONS, option('07')].sort(byName),
+							default: '',
+							description:
+								'Tipo de operación: 02, 03, 06, 08, 85 or 87 (the global line) for a Mexican supplier; 02, 03 or 07 for a foreign one',
+						},
+						{ ...REGION, options: [AS_OTHERS, ...REGION.options], default: '' },
+						{ ...TREATMENT, options: [AS_OTHERS, ...TREATMENT.options], default: '' },
+						PROPORTION,
+						{ ...FISCAL_EFFECT, options: [AS_OTHERS, ...FISCAL_EFFECT.options], default: '' },
+						...FOREIGN_FIELDS.map((field) =>
+							field.type === 'options'
+								? { ...field, options: [AS_OTHERS, ...(field.options ?? [])], default: '' }
+								: field,
+						),
+					],
+				},
+			],
 		},
 		{
-			displayName: 'Type of Operation (Foreign Suppliers)',
+			displayName:
+				'Other suppliers: the fields below choose for every supplier without a row in Suppliers (and what a row leaves As for Other Suppliers). Each may be an expression, read for each input item.',
+			name: 'otherSuppliersNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Type of Operation',
+			name: 'operationType',
+			type: 'options',
+			options: OPERATION_OPTIONS,
+			default: '85',
+			description:
+				"Tipo de operación of a Mexican supplier's line; 87 reports the item's amounts on the global line. A supplier with two types of operation gets two lines.",
+		},
+		{
+			displayName: 'Foreign Type of Operation',
 			name: 'foreignOperationType',
 			type: 'options',
 			options: [option('02'), option('03'), option('07')],
 			default: '07',
-			description:
-				'Tipo de operación of a foreign supplier (RFC XEXX010101000). Use an expression to choose per supplier.',
+			description: 'Tipo de operación of a foreign supplier (RFC XEXX010101000)',
 		},
-		{
-			displayName: '8 % IVA Region',
-			name: 'borderRegion',
-			type: 'options',
-			options: [
-				{ name: 'Northern Border (Fields 8, 9, 18)', value: 'north' },
-				{ name: 'Southern Border (Fields 10, 11, 20)', value: 'south' },
-			],
-			default: 'north',
-			description:
-				"Where IVA at 8 % goes: the CFDI does not say which border region the supplier's is. Use an expression to choose per supplier.",
-		},
-		{
-			displayName: 'Fiscal Effect Given to the CFDIs (Field 54)',
-			name: 'fiscalEffect',
-			type: 'options',
-			options: [
-				{ name: 'Yes (01)', value: '01' },
-				{ name: 'No (02)', value: '02' },
-			],
-			default: '01',
-			description:
-				'Manifiesto de que se dio efectos fiscales a los comprobantes, on every supplier line. The global line always has 02, as the SAT writes it.',
-		},
+		REGION,
+		TREATMENT,
+		PROPORTION,
+		FISCAL_EFFECT,
 		{
 			displayName: 'Foreign Supplier',
 			name: 'foreignSupplier',
@@ -146,48 +318,8 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			placeholder: 'Add Field',
 			default: {},
 			description:
-				'For items whose supplier is foreign (RFC XEXX010101000): use expressions to give each its own values',
-			options: [
-				{
-					displayName: 'Country (País, ISO 3166 Alpha-3)',
-					name: 'country',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. USA',
-					description:
-						'The country of tax residence as its 3-letter code (USA, DEU, CHN…), or ZZZ for one not in the catalog. Required for a foreign supplier.',
-				},
-				{
-					displayName: 'Imports at 16 %',
-					name: 'imports',
-					type: 'options',
-					options: [
-						{
-							name: 'Intangible Goods and Services (Fields 16, 17, 26)',
-							value: 'services',
-						},
-						{ name: 'Tangible Goods Through Customs (Fields 14, 15, 24)', value: 'goods' },
-					],
-					default: 'services',
-				},
-				{
-					displayName: 'Jurisdiction (If Country Is ZZZ)',
-					name: 'jurisdiction',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Isle of Man',
-					description: 'The place of tax residence, when the country is ZZZ',
-				},
-				{
-					displayName: 'Tax ID',
-					name: 'taxId',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. 98-7654321',
-					description:
-						"The supplier's tax identification number in its country (at most 40 characters)",
-				},
-			],
+				'For items whose supplier is foreign (RFC XEXX010101000) and has no row in Suppliers; expressions give each its own values',
+			options: FOREIGN_FIELDS,
 		},
 		{
 			displayName: 'Options',
@@ -213,7 +345,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /** The taxpayer's RFC, checked; a stop naming the field when it cannot be the filer's. */
 function taxpayerOf(this: IExecuteFunctions, findings: Findings): string {
 	const text = textParameter.call(this, 'taxpayerRfc');
-	const rfc = checkRfc(text);
+	const rfc = checkRfc(text, 'the DIOT is built with it as typed');
 	const stop = (line: string) =>
 		findings.stop(FORM_FIELDS, "Fix the node's parameters and run again.", `Taxpayer RFC: ${line}`);
 	if (!text) stop('is required');
@@ -239,9 +371,9 @@ function periodOf(this: IExecuteFunctions, findings: Findings): string {
 		);
 	if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(period))
 		stop(`must be YYYY-MM (e.g. 2025-10), got ${JSON.stringify(text)}`);
-	else if (period < FIRST_PERIOD)
+	else if (period < PREVIOUS_FIRST_PERIOD)
 		stop(
-			`${period} is before ${FIRST_PERIOD}: this 54-field file is for months from January 2025; earlier months are filed in the SAT's earlier layout, which this node does not write`,
+			`${period} is before ${PREVIOUS_FIRST_PERIOD}: months from 2025 are filed in the 54-field layout, 2019 to 2024 in the previous 24-field one; the layouts of earlier months (without the northern border region's fields) are not written`,
 		);
 	return period;
 }
@@ -261,25 +393,30 @@ export async function execute(
 	const period = periodOf.call(this, findings);
 	throwIfStopped.call(this, DIOT.words, findings);
 
-	const { documents } = await documentsOf(this, DIOT, findings, ctx.kept);
-	const diot = buildDiot(
-		documents,
+	const table = this.getNodeParameter('suppliers.supplier', 0, []);
+	const choices = chooser(
 		{
-			taxpayer: rfc,
-			period,
-			fiscalEffect: textParameter.call(this, 'fiscalEffect', '01') === '02' ? '02' : '01',
-			choose: chooser({
-				operationType: parameterReader.call(this, 'operationType', '85'),
-				foreignOperationType: parameterReader.call(this, 'foreignOperationType', '07'),
-				borderRegion: parameterReader.call(this, 'borderRegion', 'north'),
-				country: parameterReader.call(this, 'foreignSupplier.country', ''),
-				jurisdiction: parameterReader.call(this, 'foreignSupplier.jurisdiction', ''),
-				taxId: parameterReader.call(this, 'foreignSupplier.taxId', ''),
-				imports: parameterReader.call(this, 'foreignSupplier.imports', 'services'),
-			}),
+			operationType: parameterReader.call(this, 'operationType', '85'),
+			foreignOperationType: parameterReader.call(this, 'foreignOperationType', '07'),
+			borderRegion: parameterReader.call(this, 'borderRegion', 'auto'),
+			ivaTreatment: parameterReader.call(this, 'ivaTreatment', 'taxed'),
+			ivaProportion: parameterReader.call(this, 'ivaProportion', ''),
+			fiscalEffect: parameterReader.call(this, 'fiscalEffect', '01'),
+			country: parameterReader.call(this, 'foreignSupplier.country', ''),
+			jurisdiction: parameterReader.call(this, 'foreignSupplier.jurisdiction', ''),
+			taxId: parameterReader.call(this, 'foreignSupplier.taxId', ''),
+			imports: parameterReader.call(this, 'foreignSupplier.imports', 'services'),
+			nationality: parameterReader.call(this, 'foreignSupplier.nationality', ''),
 		},
-		findings,
+		Array.isArray(table) ? (table as SupplierRow[]) : [],
+		layoutOf(period),
 	);
+	for (const line of choices.problems)
+		findings.stop(FORM_FIELDS, "Fix the node's parameters and run again.", line);
+	throwIfStopped.call(this, DIOT.words, findings);
+
+	const { documents } = await documentsOf(this, DIOT, findings, ctx.kept);
+	const diot = buildDiot(documents, { taxpayer: rfc, period, choose: choices.choose }, findings);
 	throwIfStopped.call(this, DIOT.words, findings);
 
 	const fileName = textParameter.call(this, 'options.fileName') || `DIOT-${rfc}-${period}.txt`;
@@ -291,8 +428,10 @@ export async function execute(
 	const json = {
 		rfc,
 		period,
+		layout: layoutOf(period) === 'current' ? '54 fields (2025 on)' : '24 fields (before 2025)',
 		file_name: diot.lines.length ? fileName : null,
 		rows: diot.rows,
+		to_settle: diot.toSettle,
 		totals: diot.totals,
 	};
 	return [

@@ -1,26 +1,40 @@
 import { itemLabel } from '../../../shared/errors';
 import type { Decimal } from '../../../shared/decimal';
 import { checkPeriod, checkTaxpayer, type Findings } from '../../../shared/findings';
-import { convert, moneyText } from '../amounts';
+import { convert, equalsMicros, moneyText } from '../amounts';
 import { cashBasis } from '../cashBasis';
 import type { CfdiFacts, ConceptoFacts, PaidDocument, TaxLine } from '../cfdiFacts';
-import { AMOUNT_KEYS, GLOBAL_RFC, type SupplierKind } from './layout';
-import { DiotLines, supplierKind, type DiotRow, type SupplierChoice } from './lines';
+import { missingForeign } from './choices';
+import { AMOUNT_KEYS, GLOBAL_RFC, layoutOf } from './layout';
 import {
+	DiotLines,
+	fieldsOf,
+	writeCurrent,
+	type DiotRow,
+	type Line,
+	type SettleRow,
+	type SupplierChoice,
+} from './lines';
+import { readNote, type PaymentOf } from './notes';
+import {
+	addAll,
 	placeNotSubject,
 	placeTransfer,
 	placeWithholding,
 	type Amounts,
+	type Flow,
 	type Placement,
-	type Sign,
 } from './placement';
+import { writePrevious } from './previous';
+import { regionOf } from './region';
 
 /**
- * The DIOT of one month from the month's CFDIs: which CFDIs count (the cash-basis rule, cashBasis.ts), where their
- * amounts go (placement.ts), one line per supplier and type of operation, every amount rounded once at the end,
- * and the file's lines (lines.ts, layout.ts). Pure: the operation reads the items and the form, this decides;
- * what is found on the way goes to the run's one collector (shared/findings.ts). Nothing is dropped silently: every
- * CFDI is in a row or named in `warnings` (left out, and why) or `problems` (what may make the file wrong).
+ * The DIOT of one month from the month's CFDIs: which CFDIs count (the cash-basis rule, cashBasis.ts), what a credit
+ * note is (notes.ts), where their amounts go (placement.ts), one line per supplier and type of operation, every
+ * amount rounded once at the end, and the file's lines (lines.ts, layout.ts; months before 2025: previous.ts). Pure:
+ * the operation reads the items and the form, this decides; what is found on the way goes to the run's one
+ * collector (shared/findings.ts). Nothing is dropped silently: every CFDI is in a row or named in `warnings` (left
+ * out, and why; where a credit note went) or `problems` (what may make the file wrong, what is to settle by hand).
  */
 
 export interface DiotInput {
@@ -42,10 +56,8 @@ interface DiotSettings {
 	taxpayer: string;
 	/** `YYYY-MM`. */
 	period: string;
-	/** Field 54 of the suppliers' lines: `01` or `02`. */
-	fiscalEffect: string;
 	/** The choices for the supplier of item `index`, or why they are wrong (each a message without the item). */
-	choose(index: number, kind: SupplierKind): SupplierChoice | string[];
+	choose(index: number, cfdi: CfdiFacts): SupplierChoice | string[];
 }
 
 interface DiotResult {
@@ -53,16 +65,21 @@ interface DiotResult {
 	lines: string[];
 	/** One per line: its fields named in words (the non-empty ones), its CFDIs and its text. */
 	rows: DiotRow[];
+	/** The credit notes the file cannot hold (returns above the value paid), to settle by hand. */
+	toSettle: SettleRow[];
 	totals: Record<string, number>;
 }
 
 /** Choices for an item that do not fit it: they stop the DIOT. */
 const CHOICES = {
 	title: 'values chosen for an item that do not fit it',
-	fix: 'Fix the value (or the expression that chooses it per item) and run again.',
+	fix: 'Fix the value (its row in the Suppliers table, or the field or expression for the other suppliers) and run again.',
 };
 
 const ONE: Decimal = { n: 1n, scale: 0 };
+
+/** Cash above this many pesos makes an expense not deductible (Ley del ISR, art. 27 fr. III). */
+const CASH_LIMIT = 2_000_000_000n;
 
 /** The rate that turns amounts in `currency` into pesos (MXN and XXX, no currency, are pesos already). */
 function pesosRate(currency: string | undefined, rate: Decimal | undefined): Decimal | undefined {
@@ -83,13 +100,13 @@ function placeConcepto(
 	into: Amounts,
 	c: ConceptoFacts,
 	p: Placement,
-	sign: Sign,
+	flow: Flow,
 	toPesos: (micros: bigint) => bigint,
 ): string[] {
 	const iva = c.traslados.filter((t) => t.tax === '002');
 	// CFDI 3.3 has no ObjetoImp: a concepto without IVA lines is not subject to it.
 	if (c.objetoImp === '01' || (c.objetoImp === undefined && !iva.length)) {
-		placeNotSubject(into, toPesos(c.amount), p, sign);
+		placeNotSubject(into, toPesos(c.amount), p, flow);
 		return [];
 	}
 	if (c.objetoImp !== undefined && c.objetoImp !== '02')
@@ -100,10 +117,10 @@ function placeConcepto(
 	if (!iva.length)
 		why.push(`subject to tax (ObjetoImp 02) without an IVA line (${moneyText(c.amount)})`);
 	for (const t of c.traslados) {
-		const problem = placeTransfer(into, inPesos(t, toPesos), p, sign);
+		const problem = placeTransfer(into, inPesos(t, toPesos), p, flow);
 		if (problem) why.push(problem);
 	}
-	for (const r of c.retenciones) placeWithholding(into, inPesos(r, toPesos), sign);
+	for (const r of c.retenciones) placeWithholding(into, inPesos(r, toPesos), flow);
 	return why;
 }
 
@@ -116,7 +133,7 @@ function placePaid(
 	toPesos: (micros: bigint) => bigint,
 ): string[] {
 	if (doc.objetoImp === '01') {
-		placeNotSubject(into, toPesos(doc.paid ?? 0n), p, 1n);
+		placeNotSubject(into, toPesos(doc.paid ?? 0n), p, 'paid');
 		return [];
 	}
 	if (!doc.hasTaxes)
@@ -125,10 +142,10 @@ function placePaid(
 		];
 	const why: string[] = [];
 	for (const t of doc.traslados) {
-		const problem = placeTransfer(into, inPesos(t, toPesos), p, 1n);
+		const problem = placeTransfer(into, inPesos(t, toPesos), p, 'paid');
 		if (problem) why.push(`paying ${doc.uuid}: ${problem}`);
 	}
-	for (const r of doc.retenciones) placeWithholding(into, inPesos(r, toPesos), 1n);
+	for (const r of doc.retenciones) placeWithholding(into, inPesos(r, toPesos), 'paid');
 	// ImpuestosDR has the taxes of the part paid, not the conceptos of the invoice that are not subject to
 	// IVA: the part of those paid is in proportion to what was paid of the invoice's total.
 	const notSubject = (invoice?.conceptos ?? [])
@@ -139,10 +156,30 @@ function placePaid(
 			into,
 			toPesos(convert(notSubject, { n: doc.paid, scale: 6 }, { n: invoice.total, scale: 6 })),
 			p,
-			1n,
+			'paid',
 		);
 	return why;
 }
+
+/** Whether a CFDI (its conceptos, or the documents a payment pays) has IVA at 8 %, or withholds ISR. */
+function taxesOf(cfdi: CfdiFacts): { at8: boolean; isrWithheld: boolean } {
+	const lines = [
+		...cfdi.conceptos.flatMap((c) => [...c.traslados, ...c.retenciones]),
+		...cfdi.payments.flatMap((p) => p.documents.flatMap((d) => [...d.traslados, ...d.retenciones])),
+	];
+	const withheld = [
+		...cfdi.conceptos.flatMap((c) => c.retenciones),
+		...cfdi.payments.flatMap((p) => p.documents.flatMap((d) => d.retenciones)),
+	];
+	return {
+		at8: lines.some((t) => t.tax === '002' && equalsMicros(t.rate, 80_000n)),
+		isrWithheld: withheld.some((t) => t.tax === '001' && (t.amount ?? 0n) > 0n),
+	};
+}
+
+/** Whether the amounts put any IVA in a creditable field. */
+const creditable = (amounts: Amounts) =>
+	[...amounts].some(([key, micros]) => key.startsWith('creditable_iva_') && micros > 0n);
 
 export function buildDiot(
 	inputs: readonly DiotInput[],
@@ -150,6 +187,7 @@ export function buildDiot(
 	findings: Findings,
 ): DiotResult {
 	const { taxpayer, period } = settings;
+	const layout = layoutOf(period);
 	const leftOut = new Set<number>();
 	const label = ({ index, cfdi }: DiotInput) =>
 		`${itemLabel(index)} CFDI ${cfdi.uuid ?? '(no UUID)'}${cfdi.issuerRfc ? ` from ${cfdi.issuerRfc}` : ''}`;
@@ -208,9 +246,103 @@ export function buildDiot(
 			.filter(Boolean),
 		(date) => date.slice(0, 7) === period,
 	);
-	if (findings.stopped) return { lines: [], rows: [], totals: {} };
+	if (findings.stopped) return { lines: [], rows: [], toSettle: [], totals: {} };
+
+	const cancelled = (input: DiotInput) => input.status?.estado?.toLowerCase() === 'cancelado';
+	// Every payment of each invoice among the items, whatever its month: what a credit note reduced (notes.ts).
+	const paymentsOf = new Map<string, PaymentOf[]>();
+	for (const { cfdi } of unique.filter((i) => i.cfdi.type === 'P' && !cancelled(i)))
+		for (const payment of cfdi.payments)
+			for (const doc of payment.documents) {
+				const list = paymentsOf.get(doc.uuid) ?? [];
+				list.push({ date: payment.date ?? '', before: doc.balanceBefore, after: doc.balanceAfter });
+				paymentsOf.set(doc.uuid, list);
+			}
+	for (const list of paymentsOf.values()) list.sort((a, b) => a.date.localeCompare(b.date));
+	const known = {
+		invoice: (uuid: string) => byUuid.get(uuid)?.cfdi,
+		payments: (uuid: string) => paymentsOf.get(uuid) ?? [],
+	};
 
 	const lines = new DiotLines();
+
+	/** The supplier's line and placement for `input` (whose amounts may be placed by the CFDI at `place`), or none. */
+	const lineFor = (
+		input: DiotInput,
+		place = input.cfdi,
+	): { line: Line; placement: Placement } | undefined => {
+		const { cfdi } = input;
+		const choice = settings.choose(input.index, cfdi);
+		if (Array.isArray(choice)) {
+			for (const e of choice)
+				findings.stop(CHOICES.title, CHOICES.fix, `${itemLabel(input.index)} ${e}`);
+			return undefined;
+		}
+		const missing = choice.operation === '87' ? [] : missingForeign(choice, layout);
+		if (missing.length) {
+			leave(
+				input,
+				`its supplier ${cfdi.issuerName ?? '(no name)'} is foreign (RFC ${cfdi.issuerRfc}) and the file needs ${missing.join(' and ')}: give them in its row of the Suppliers table (RFC or Foreign Name: ${cfdi.issuerName ?? 'its name'}) and run again`,
+				true,
+			);
+			return undefined;
+		}
+		const line = lines.lineOf(cfdi, choice);
+		if (typeof line === 'string') {
+			findings.stop(CHOICES.title, CHOICES.fix, `${itemLabel(input.index)} ${line}`);
+			return undefined;
+		}
+		const taxes = taxesOf(place);
+		if (taxesOf(cfdi).isrWithheld) line.hints.isrWithheld = true;
+		let region = choice.region;
+		if (region === 'auto') {
+			const from = regionOf(place.place);
+			region = from.region ?? 'north';
+			if (!from.region && taxes.at8 && line.kind !== 'foreign')
+				findings.warn(
+					input.index,
+					`${label(input)}: IVA at 8 % from ${from.state ? `${from.state} (LugarExpedicion ${place.place})` : `LugarExpedicion ${place.place ?? '(none)'}`}, in neither border region: placed in the northern fields (8, 9, 18…) — choose its 8 % IVA Region in the Suppliers table if it is the southern`,
+				);
+		}
+		// The global line's CFDIs name no receiver: their IVA is not creditable (lacking requirements), field 54 02.
+		const treatment = line.kind === 'global' ? { kind: 'requirements' as const } : choice.treatment;
+		return {
+			line,
+			placement: { kind: line.kind, region, imports: choice.imports, treatment },
+		};
+	};
+
+	/** What usually makes IVA placed as creditable not creditable: a warning naming it (never applied). */
+	const notCreditableHints = (
+		input: DiotInput,
+		amounts: Amounts,
+		cash: { form?: string; pesos?: bigint; what: string },
+	) => {
+		const { cfdi } = input;
+		if (cfdi.receiverRfc === GLOBAL_RFC) {
+			findings.warn(
+				input.index,
+				`${label(input)}: issued to the public in general (${GLOBAL_RFC}), not to the taxpayer: its IVA cannot be credited (the CFDI must name the receiver's RFC) — on the global line as not creditable for lacking requirements (${fieldsOf(amounts)}), field 54 02`,
+			);
+			return;
+		}
+		if (!creditable(amounts)) return;
+		const why: string[] = [];
+		if (cash.form === '01' && cash.pesos !== undefined && cash.pesos > CASH_LIMIT)
+			why.push(
+				`${cash.what} paid in cash (FormaPago 01) ${moneyText(cash.pesos)} pesos, above MXN 2,000: such an expense is not deductible (Ley del ISR, art. 27 fr. III), so its IVA is not creditable (Ley del IVA, art. 5 fr. I)`,
+			);
+		if (cfdi.use === 'S01')
+			why.push(
+				'its UsoCFDI is S01 (sin efectos fiscales): the taxpayer asked for a CFDI without tax effects',
+			);
+		if (why.length)
+			findings.warn(
+				input.index,
+				`${label(input)}: ${why.join('; ')} — its IVA is in the creditable fields (${fieldsOf(amounts)}): if it is not creditable, choose its IVA Treatment (Not Creditable: Lacking Requirements) in the Suppliers table`,
+			);
+	};
+
 	const paidInvoices = new Set<string>();
 	const ppd: DiotInput[] = [];
 	for (const input of unique) {
@@ -223,7 +355,7 @@ export function buildDiot(
 			);
 			continue;
 		}
-		if (input.status?.estado?.toLowerCase() === 'cancelado') {
+		if (cancelled(input)) {
 			leave(input, 'the SAT says it is cancelled (Cancelado, from Check CFDI Status)');
 			continue;
 		}
@@ -259,13 +391,6 @@ export function buildDiot(
 			ppd.push(input);
 			continue;
 		}
-		const choice = settings.choose(input.index, supplierKind(cfdi));
-		if (Array.isArray(choice)) {
-			for (const e of choice)
-				findings.stop(CHOICES.title, CHOICES.fix, `${itemLabel(input.index)} ${e}`);
-			continue;
-		}
-		const { line, placement } = lines.lineOf(cfdi, choice);
 
 		if (counting.counts === 'invoice' || counting.counts === 'credit-note') {
 			const rate = pesosRate(cfdi.currency, cfdi.rate);
@@ -273,14 +398,48 @@ export function buildDiot(
 				leave(input, `it is in ${cfdi.currency} without an exchange rate (TipoCambio)`, true);
 				continue;
 			}
-			const sign: Sign = counting.counts === 'invoice' ? 1n : -1n;
+			let flow: Flow = 'paid';
+			let share: { part: bigint; of: bigint } | undefined;
+			let said = '';
+			if (counting.counts === 'credit-note') {
+				const reading = readNote(cfdi, known);
+				if ('problem' in reading) {
+					leave(input, `a credit note that ${reading.problem}`, true);
+					continue;
+				}
+				if (reading.flow === 'none') {
+					leftOut.add(input.index);
+					findings.warn(input.index, `${label(input)}: credit note, ${reading.said}`);
+					continue;
+				}
+				({ flow, share, said } = reading);
+			}
+			const found = lineFor(input);
+			if (!found) continue;
+			const { line, placement } = found;
+			const toPesos = (m: bigint) => {
+				const pesos = convert(m, rate);
+				return share
+					? convert(pesos, { n: share.part, scale: 0 }, { n: share.of, scale: 0 })
+					: pesos;
+			};
+			const own: Amounts = new Map();
 			const why = cfdi.conceptos.flatMap((c, k) =>
-				placeConcepto(line.amounts, c, placement, sign, (m) => convert(m, rate)).map(
-					(w) => `Concepto ${k + 1}: ${w}`,
-				),
+				placeConcepto(own, c, placement, flow, toPesos).map((w) => `Concepto ${k + 1}: ${w}`),
 			);
 			for (const w of why) findings.problem(input.index, `${label(input)}: ${w}`);
-			line.cfdis.add(uuid);
+			lines.add(line, uuid, own, flow === 'returned' ? { index: input.index } : undefined);
+			if (said)
+				findings.warn(
+					input.index,
+					`${label(input)}: credit note, ${said}: ${flow === 'netted' ? 'taken off' : 'in'} ${fieldsOf(own)}`,
+				);
+			else
+				notCreditableHints(input, own, {
+					form: cfdi.paymentForm,
+					pesos: cfdi.total === undefined ? undefined : convert(cfdi.total, rate),
+					what: 'it was',
+				});
 			continue;
 		}
 
@@ -288,6 +447,8 @@ export function buildDiot(
 		let counted = 0;
 		for (const payment of counting.payments) {
 			const day = (payment.date ?? '').slice(0, 10);
+			const own: Amounts = new Map();
+			let found: { line: Line; placement: Placement } | undefined;
 			for (const doc of payment.documents) {
 				const invoice = byUuid.get(doc.uuid);
 				if (invoice && invoice.cfdi.type === 'I' && invoice.cfdi.method !== 'PPD') {
@@ -309,21 +470,31 @@ export function buildDiot(
 					);
 					continue;
 				}
+				found ??= lineFor(input, invoice?.cfdi ?? cfdi);
+				if (!found) break;
 				const toPesos = (m: bigint) => (currency === 'MXN' ? m : convert(m, rate, equivalence));
 				if (!invoice)
 					findings.warn(
 						input.index,
 						`${label(input)}: its payment of ${day} pays invoice ${doc.uuid}, which is not among the input items: counted from the payment's own taxes (ImpuestosDR)`,
 					);
-				for (const w of placePaid(line.amounts, doc, invoice?.cfdi, placement, toPesos))
+				const paid: Amounts = new Map();
+				for (const w of placePaid(paid, doc, invoice?.cfdi, found.placement, toPesos))
 					findings.problem(input.index, `${label(input)}: ${w}`);
-				line.cfdis.add(uuid);
+				lines.add(found.line, uuid, paid);
+				addAll(own, paid);
 				if (invoice) {
-					line.cfdis.add(doc.uuid);
+					found.line.cfdis.add(doc.uuid);
 					paidInvoices.add(doc.uuid);
 				}
 				counted++;
 			}
+			const rate = pesosRate(payment.currency, payment.rate);
+			notCreditableHints(input, own, {
+				form: payment.form,
+				pesos: payment.amount === undefined || !rate ? undefined : convert(payment.amount, rate),
+				what: `its payment of ${day} was`,
+			});
 		}
 		if (!counted) leftOut.add(input.index);
 	}
@@ -334,16 +505,19 @@ export function buildDiot(
 				`a PPD invoice (paid in installments or later) with no payment dated in ${period} among the input items: it counts in the month its payment CFDI says it was paid`,
 			);
 
-	const written = lines.write(settings.fiscalEffect, findings);
+	const rounded = lines.rounded(findings);
+	const written =
+		layout === 'current' ? writeCurrent(rounded, findings) : writePrevious(rounded, findings);
 	const totals: Record<string, number> = {
 		lines: written.rows.length,
 		cfdis_reported: written.reported.size,
 		items_read: inputs.length,
 		items_left_out: leftOut.size,
 	};
-	for (const key of AMOUNT_KEYS) {
+	const order = layout === 'current' ? AMOUNT_KEYS : [...written.sums.keys()];
+	for (const key of order) {
 		const pesos = written.sums.get(key);
 		if (pesos !== undefined) totals[key] = Number(pesos);
 	}
-	return { lines: written.lines, rows: written.rows, totals };
+	return { lines: written.lines, rows: written.rows, toSettle: lines.toSettle, totals };
 }

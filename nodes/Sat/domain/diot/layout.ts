@@ -7,8 +7,15 @@
  * separator, at most 14 digits. See docs/sat.md, "DIOT", for what the node decided where sources disagree.
  */
 
-/** The first period of this layout: earlier periods use the SAT's previous layout, which this node does not write. */
-export const FIRST_PERIOD = '2025-01';
+/** The first period of this layout: earlier periods are filed in the SAT's previous layout (previous.ts). */
+const FIRST_PERIOD = '2025-01';
+
+/** The first period the previous layout (previous.ts) is written for: with the northern border region's fields. */
+export const PREVIOUS_FIRST_PERIOD = '2019-01';
+
+/** The layout a month is filed in: the 54 fields from 2025, the previous 24 fields before. */
+export const layoutOf = (period: string): 'current' | 'previous' =>
+	period < FIRST_PERIOD ? 'previous' : 'current';
 
 /** An amount field's 5 categories of IVA acts (fields 8–17, 18–27, 28–47 repeat them in this order). */
 const CATEGORIES = [
@@ -30,13 +37,13 @@ const NOT_CREDITABLE = [
 	['not_subject', 'de actividades no objeto'],
 ] as const;
 
-type NotCreditableReason = (typeof NOT_CREDITABLE)[number][0];
+export type NotCreditableReason = (typeof NOT_CREDITABLE)[number][0];
 
 /**
  * The key of an amount field (8–53), typed: an amount placed under a key no field has is a compile error, never an
  * amount dropped silently.
  */
-export type AmountKey =
+type AmountKey =
 	| `paid_${Category}`
 	| `returns_${Category}`
 	| `creditable_iva_${Category}`
@@ -62,6 +69,12 @@ export type IdentityKey =
 
 export type FieldKey = IdentityKey | AmountKey;
 
+/**
+ * What a line adds up: the amount fields, and the IVA of the returns of each category (`returned_iva_<category>`),
+ * which the 54 fields net into the IVA fields and the previous layout reports in a field of its own.
+ */
+export type LedgerKey = AmountKey | `returned_iva_${Category}`;
+
 /** A field of the line: its key in the output's JSON (English words) and its name in the SAT's instructions. */
 interface DiotField {
 	key: FieldKey;
@@ -69,7 +82,7 @@ interface DiotField {
 }
 
 /** The 54 fields, in file order (field N is `DIOT_FIELDS[N - 1]`). */
-export const DIOT_FIELDS: readonly DiotField[] = [
+const DIOT_FIELDS: readonly DiotField[] = [
 	{ key: 'supplier_type', name: 'Tipo de tercero' },
 	{ key: 'operation_type', name: 'Tipo de operación' },
 	{ key: 'rfc', name: 'Registro Federal de Contribuyentes' },
@@ -131,16 +144,25 @@ export function fieldNumber(key: FieldKey): number {
 /** Fields 8–53: amounts. */
 export const AMOUNT_KEYS = DIOT_FIELDS.slice(7, 53).map((f) => f.key) as readonly AmountKey[];
 
-/** Each value field and the returns field that must not exceed it (the SAT's check, per the transcription). */
-export const RETURNS_OF: ReadonlyArray<[value: AmountKey, returns: AmountKey]> = CATEGORIES.map(
-	([c]) => [`paid_${c}`, `returns_${c}`],
-);
-
-/** Each value field and its creditable IVA field: IVA is entered only when the value is above zero. */
-export const IVA_OF: ReadonlyArray<[value: AmountKey, iva: AmountKey]> = CATEGORIES.map(([c]) => [
-	`paid_${c}`,
-	`creditable_iva_${c}`,
-]);
+/** Each category: its value field, its returns field, the rate of its IVA (in millionths) and its IVA fields. */
+export const CATEGORY_FIELDS: ReadonlyArray<{
+	category: Category;
+	paid: AmountKey;
+	returns: AmountKey;
+	rate: bigint;
+	/** Its 6 IVA fields: creditable (exclusively, by proportion), then not creditable (4 reasons). */
+	iva: readonly AmountKey[];
+}> = CATEGORIES.map(([c]) => ({
+	category: c,
+	paid: `paid_${c}`,
+	returns: `returns_${c}`,
+	rate: c.startsWith('8_') ? 80_000n : 160_000n,
+	iva: [
+		`creditable_iva_${c}`,
+		`creditable_iva_${c}_proportional`,
+		...NOT_CREDITABLE.map(([reason]) => `non_creditable_iva_${c}_${reason}` as const),
+	],
+}));
 
 /** Tipo de tercero (2025 catalog). */
 export const SUPPLIER_TYPES = { national: '04', foreign: '05', global: '15' } as const;
