@@ -248,7 +248,7 @@ describe('Not Read: what names no receipt, and the others go on', () => {
 });
 
 describe('Read Received List → Check Authorization: each receipt fetched from the SRI', () => {
-	test('the access key mapped as {{ $json.clave_acceso }}: held receipts authorized, an unknown one found false', async () => {
+	test('the access key mapped as {{ $json.clave_acceso }}: held receipts authorized, an unknown one NO ENCONTRADO', async () => {
 		const month = monthOfReceipts({ year: 2026, month: 10 });
 		for (const r of month) env.sim.receipts.set(r.key, r.xml);
 		const list = monthList(month, INFORMANT, { year: 2026, month: 10 });
@@ -275,10 +275,14 @@ describe('Read Received List → Check Authorization: each receipt fetched from 
 		expect(checked.map((j) => j.clave_acceso)).toEqual(list.keys);
 		expect(SriSimulator.keysAsked(env.calls()).sort()).toEqual([...list.keys].sort());
 		const unknown = checked.filter((j) => !j.authorized);
-		expect(unknown.map((j) => [j.clave_acceso, j.estado])).toEqual([[list.unknownKey, null]]);
+		expect(unknown.map((j) => [j.clave_acceso, j.estado])).toEqual([
+			[list.unknownKey, 'NO ENCONTRADO'],
+		]);
+		expect(unknown[0].warnings).toMatch(/^The SRI holds no receipt for this access key/);
 		expect(checked.filter((j) => j.authorized)).toHaveLength(list.keys.length - 1);
 		// No file of the list's reached Check Authorization: nothing to compare, nothing to warn about.
-		expect(checked.every((j) => j.matches_file === null && !j.warnings)).toBe(true);
+		expect(checked.every((j) => j.matches_file === null)).toBe(true);
+		expect(checked.filter((j) => j.warnings)).toEqual(unknown);
 	});
 });
 
