@@ -123,6 +123,8 @@ describe('the schema’s element order', () => {
 		formasDePago: 'formasDePagoType',
 		air: 'airType',
 		detalleAir: 'detalleAirComprasType',
+		reembolsos: 'reembolsosType',
+		reembolso: 'reembolsoType',
 		ventas: 'ventasType',
 		detalleVentas: 'detalleVentasType',
 		ventasEstablecimiento: 'ventasEstablecimientoType',
@@ -131,6 +133,26 @@ describe('the schema’s element order', () => {
 
 	test.each(Object.entries(types))('<%s> is written in the order of %s', (element, type) => {
 		expect(SEQUENCES[element]).toEqual(sequenceOf(type));
+	});
+
+	test('every sequence the writer knows is read against the schema here', () => {
+		expect(Object.keys(SEQUENCES).sort()).toEqual(Object.keys(types).sort());
+	});
+
+	test('a reimbursement’s bases are in another order than its purchase’s: 0 %, taxed, no objeto, exento', () => {
+		const bases = (names) => names.filter((n) => /^base/.test(n));
+		expect(bases(SEQUENCES.detalleCompras)).toEqual([
+			'baseNoGraIva',
+			'baseImponible',
+			'baseImpGrav',
+			'baseImpExe',
+		]);
+		expect(bases(SEQUENCES.reembolso)).toEqual([
+			'baseImponibleReemb',
+			'baseImpGravReemb',
+			'baseNoGraIvaReemb',
+			'baseImpExeReemb',
+		]);
 	});
 
 	test('a record is written in its sequence’s order whatever order it was built in; an unknown child throws', () => {

@@ -14,8 +14,9 @@ import type { Totals, XmlRecord } from './xml';
  * The annex (ATS) of one period, built from the period's receipts, step by step, each step a module:
  * 1. admit.ts — which receipts it takes (the SRI's word, the test environment, duplicates);
  * 2. roles.ts — who is who, from the receipts alone (sales, purchases, retentions made and received);
- * 3. purchases.ts — the informant's retentions to their purchases, the period by registration date, the records;
- * 4. sales.ts — the period by emission date, sales grouped by client, the clients' retentions, the records;
+ * 3. purchases.ts — the informant's retentions to their purchases, the period by registration date, the records
+ *    (with reimbursements.ts and abroad.ts);
+ * 4. sales.ts — the period by emission date, exports apart, sales grouped by client, the clients' retentions;
  * 5. here — the establishments, the header, and the JSON the bookkeeper reads.
  * Every amount in cents. Pure: the operation reads the items and the form and writes the file (xml.ts); what is
  * found on the way goes to the run's one collector (shared/findings.ts). Nothing is left out silently: every
@@ -81,7 +82,7 @@ export function buildAnnex(
 	);
 	const purchaseIndex = matchOwnRetentions(purchases, ownRetentions, leftOut, findings);
 	placePurchases(purchases, range, (item) => choicesOf(item, 'purchase'), findings);
-	placeSales(sales, range, settings.electronicSales, findings);
+	const exportaciones = placeSales(sales, range, settings.electronicSales, findings);
 	checkPeriod(
 		findings,
 		{ documents: 'purchases and sales', period: range.label, field: settings.periodField },
@@ -160,6 +161,7 @@ export function buildAnnex(
 					compras.rows.some((row) => (row.retencion_items as number[]).includes(r.item)),
 				).length,
 				retenciones_recibidas: ventas.retentionsApplied,
+				exportaciones_por_completar: exportaciones.length,
 				warnings: warnings.length,
 				problems: problems.length,
 			},
@@ -172,6 +174,7 @@ export function buildAnnex(
 			compras: compras.rows,
 			ventas: ventas.rows,
 			ventasEstablecimiento: ventaEst,
+			exportaciones_por_completar: exportaciones,
 		},
 	};
 }

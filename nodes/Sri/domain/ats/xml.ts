@@ -21,8 +21,8 @@ export interface XmlRecord {
  * The sequences of the schema's complex types, by the element that has the type: `iva` (ivaType), `compras`
  * (comprasType), `detalleCompras` (detalleComprasType), `pagoExterior` (pagoExteriorType), `formasDePago`
  * (formasDePagoType), `air` (airType), `detalleAir` (detalleAirComprasType: detalleAirType then its extension),
- * `ventas` (ventasType), `detalleVentas` (detalleVentasType), `ventasEstablecimiento`
- * (ventasEstablecimientoType), `ventaEst` (ventaEstType).
+ * `reembolsos` (reembolsosType), `reembolso` (reembolsoType), `ventas` (ventasType), `detalleVentas`
+ * (detalleVentasType), `ventasEstablecimiento` (ventasEstablecimientoType), `ventaEst` (ventaEstType).
  */
 export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 	iva: [
@@ -92,6 +92,23 @@ export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 		'secModificado',
 		'autModificado',
 		'reembolsos',
+	],
+	reembolsos: ['reembolso'],
+	reembolso: [
+		'tipoComprobanteReemb',
+		'tpIdProvReemb',
+		'idProvReemb',
+		'establecimientoReemb',
+		'puntoEmisionReemb',
+		'secuencialReemb',
+		'fechaEmisionReemb',
+		'autorizacionReemb',
+		'baseImponibleReemb',
+		'baseImpGravReemb',
+		'baseNoGraIvaReemb',
+		'baseImpExeReemb',
+		'montoIceRemb',
+		'montoIvaRemb',
 	],
 	pagoExterior: [
 		'pagoLocExt',
@@ -181,6 +198,7 @@ export function jsonOf(record: XmlRecord): Json {
 		if (value === undefined) continue;
 		if (name === 'formasDePago') out[name] = (value as XmlRecord).formaPago as string[];
 		else if (name === 'air') out[name] = (value as XmlRecord).detalleAir as Json[];
+		else if (name === 'reembolsos') out[name] = (value as XmlRecord).reembolso as Json[];
 		else out[name] = value as Json[keyof Json];
 	}
 	return out;
