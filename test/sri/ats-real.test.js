@@ -17,9 +17,10 @@ import { startSri } from './setup';
 
 /**
  * The ATS a real company files (issue 42), through n8n's engine: a month with a reimbursement invoice, a purchase
- * settlement paid abroad with its retention, withholdings at 0 % IVA and an export invoice
- * (test/fixtures/sri/real-month.js), given as files → Check Authorization → the ATS: each written as the schema
- * writes it (every file checked by xmllint, annexOf), the export named in problems. Then each rule alone: what
+ * settlement paid abroad with its retention, withholdings at 0 % IVA, an export invoice, a voided receipt and a
+ * supplier receipt only the SRI's list has (test/fixtures/sri/real-month.js), given as files → Check Authorization →
+ * the ATS with the voided receipts' keys and the SRI's list: each written as the schema writes it (every file
+ * checked by xmllint, annexOf), the export and the missing receipt named in problems. Then each rule alone: what
  * stops, what is a problem, what is only said.
  */
 
@@ -47,10 +48,25 @@ const checkStep = () => ({
 	},
 });
 
-/** `items` → Check Authorization → the ATS of MONTH with `parameters`. */
+/** The options of the month as a bookkeeper sets them: the voided receipts' keys as text, the SRI's list as a list. */
+const monthOptions = () => ({
+	voidedReceipts: month.voided.join('\n'),
+	sriListedKeys: `={{ ${JSON.stringify(month.list.keys)} }}`,
+});
+
+/** `items` → Check Authorization → the ATS of MONTH with `parameters` (`options` merged over the month's). */
 const build = async (items = files, parameters = {}) =>
 	env.engine.run(
-		chain(items, [checkStep(), { name: 'ATS', parameters: atsParameters(parameters) }]),
+		chain(items, [
+			checkStep(),
+			{
+				name: 'ATS',
+				parameters: atsParameters({
+					...parameters,
+					options: { ...monthOptions(), ...(parameters.options ?? {}) },
+				}),
+			},
+		]),
 	);
 
 /** The `<detalleCompras>` of `xml` whose secuencial is `secuencial` (9 digits). */
@@ -61,7 +77,7 @@ const purchase = (xml, secuencial) =>
 const children = (block, names) =>
 	Object.fromEntries(names.map((n) => [n, field(block, n)]).filter(([, v]) => v !== undefined));
 
-describe('a real company’s month: files → Check Authorization → the ATS', () => {
+describe('a real company’s month: files → Check Authorization → the ATS with the voided receipts and the SRI’s list', () => {
 	/** @type {ReturnType<typeof annexOf>} */
 	let annex;
 	beforeAll(async () => {
@@ -261,10 +277,48 @@ describe('a real company’s month: files → Check Authorization → the ATS', 
 		]);
 	});
 
-	test('the export is the only problem; the voided sale is, until it is said to be voided, a sale', () => {
-		expect(annex.json.problems).toEqual([expect.stringContaining('is an export')]);
-		expect(annex.json.warnings).toEqual([]);
-		expect(elements(annex.xml, 'numeroComprobantes')).toEqual(['2']);
+	test('the voided receipts: anulados in the schema’s order, one row each; the voided sale kept out of ventas, said', () => {
+		const rows = blocks(annex.xml, 'detalleAnulados').map((b) =>
+			[...b.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((m) => [m[1], m[2]]),
+		);
+		expect(rows).toEqual([
+			[
+				['tipoComprobante', '01'],
+				['establecimiento', '001'],
+				['puntoEmision', '001'],
+				['secuencialInicio', '000000107'],
+				['secuencialFin', '000000107'],
+				['autorizacion', month.voided[0]],
+			],
+			[
+				['tipoComprobante', '01'],
+				['establecimiento', '002'],
+				['puntoEmision', '001'],
+				['secuencialInicio', '000000061'],
+				['secuencialFin', '000000061'],
+				['autorizacion', month.voided[1]],
+			],
+		]);
+		expect(annex.xml.indexOf('<anulados>')).toBeGreaterThan(
+			annex.xml.indexOf('</ventasEstablecimiento>'),
+		);
+		const voided = byName['voided sale'];
+		expect(elements(annex.xml, 'numeroComprobantes')).toEqual(['1']);
+		expect(annex.json.warnings).toEqual([
+			`[item ${voided.item}] factura 001-001-000000107 of ${INFORMANT.name} (${INFORMANT.ruc}), access key ${voided.key}: left out, voided (Options → Voided Receipts (Access Keys)): it is reported in anulados, not as a sale or a purchase.`,
+		]);
+		expect(annex.json.anulados).toEqual([
+			expect.objectContaining({ clave_acceso: month.voided[0], secuencialInicio: '000000107' }),
+			expect.objectContaining({ clave_acceso: month.voided[1], secuencialInicio: '000000061' }),
+		]);
+	});
+
+	test('held against the SRI’s list: the supplier invoice only the list has is a problem; the export and it are the only problems', () => {
+		expect(annex.json.problems).toHaveLength(2);
+		expect(annex.json.problems).toContainEqual(
+			`The SRI lists factura 001-002-000004601 of ${PARTIES.papeleria.id}, issued 2026-10-26 (access key ${month.onlyInList.key}), as issued to you, and it is not among the items: a purchase missing from the annex is IVA credit lost. Fetch it with Check Authorization and run again, or add it in the DIMM.`,
+		);
+		expect(annex.json.ready_to_file).toBe(false);
 	});
 
 	test('the totals: the reimbursed bases beside the purchases’, credit notes none', () => {
@@ -279,8 +333,9 @@ describe('a real company’s month: files → Check Authorization → the ATS', 
 		});
 		expect(annex.json.counts).toMatchObject({
 			compras: 4,
-			ventas_comprobantes: 2,
+			ventas_comprobantes: 1,
 			retenciones_emitidas: 3,
+			anulados: 2,
 			exportaciones_por_completar: 1,
 		});
 	});
@@ -460,5 +515,98 @@ describe('each rule alone', () => {
 			'1.75',
 		]);
 		expect(annex.json.warnings).toEqual([]);
+	});
+
+	test('Voided Receipts: a key you did not issue, or that is not a key, stops the annex; one of another month is said and left out', async () => {
+		const foreign = keyFor({
+			ruc: PARTIES.papeleria.id,
+			series: '001002',
+			sequential: 1,
+			date: '05102026',
+		});
+		const notYours = await bare(files, { options: { voidedReceipts: foreign } });
+		expect(notYours.error?.message).toBe(
+			`No ATS was built: form fields to fix: Options → Voided Receipts (Access Keys): factura 001-002-000000001, access key ${foreign} was issued by ${PARTIES.papeleria.id}, not by you (${INFORMANT.ruc})`,
+		);
+		const notAKey = await bare(files, { options: { voidedReceipts: `${month.voided[0]}, 123` } });
+		expect(notAKey.error?.message).toBe(
+			'No ATS was built: form fields to fix: Options → Voided Receipts (Access Keys): entry 2, "123", must be exactly 49 digits, got 3 digits',
+		);
+		const september = keyFor({ ruc: INFORMANT.ruc, sequential: 99, date: '30092026' });
+		const annex = annexOf(
+			await bare(files, { options: { voidedReceipts: `={{ ["${september}"] }}` } }),
+		);
+		expect(annex.xml).not.toContain('<anulados>');
+		expect(annex.json.warnings).toContainEqual(
+			`Options → Voided Receipts (Access Keys): factura 001-001-000000099, access key ${september}: left out of anulados, issued 2026-09-30, outside the period 2026-10-01 – 2026-10-31.`,
+		);
+	});
+
+	test('a key the SRI gives no receipt for: a warning; held against the SRI’s list, a problem — never "is not a receipt"', async () => {
+		const written = receiptOf({
+			name: 'u',
+			type: '01',
+			issuer: PARTIES.papeleria,
+			to: me,
+			series: '001002',
+			sequential: 4700,
+			date: '20/10/2026',
+			lines: [{ description: 'Papel', quantity: 1, price: 10, code: 4 }],
+		});
+		// Its key with a numeric code the simulator holds nothing for.
+		const key = keyFor({
+			scenario: 'unknown',
+			ruc: PARTIES.papeleria.id,
+			series: '001002',
+			sequential: 4700,
+			date: '20102026',
+		});
+		const unknown = { key, xml: written.xml.replace(written.key, key) };
+		// The simulator does not hold it: Check Authorization says NO ENCONTRADO on the row, the file on the item.
+		const items = [...files, fileItem(unknown.xml, {}, 'data', 'desconocida.xml')];
+		const item = items.length - 1;
+		const named = `[item ${item}] factura 001-002-000004700 of ${PARTIES.papeleria.name} (${PARTIES.papeleria.id}), access key ${unknown.key}: left out, the SRI gave no receipt for it (NO ENCONTRADO)`;
+		const warned = annexOf(await build(items, { options: { sriListedKeys: '' } }));
+		expect(warned.json.warnings).toContainEqual(expect.stringContaining(named));
+		expect(warned.json.problems).toEqual([expect.stringContaining('is an export')]);
+		const listed = annexOf(
+			await build(items, {
+				options: { sriListedKeys: `={{ ${JSON.stringify([...month.list.keys, unknown.key])} }}` },
+			}),
+		);
+		expect(listed.json.problems).toContainEqual(
+			expect.stringContaining(
+				`${named}: the file on the item is not the SRI's word. The SRI lists what was issued to you`,
+			),
+		);
+		// Without the file: the ledger row alone (the key's row of a list) is the same receipt the SRI gave none for.
+		const rowOnly = annexOf(
+			await env.engine.run(
+				chain(
+					[{ json: { key: unknown.key } }],
+					[
+						{
+							...checkStep(),
+							parameters: { ...checkStep().parameters, accessKey: '={{ $json.key }}' },
+						},
+						{ name: 'ATS', parameters: atsParameters() },
+					],
+				),
+			),
+		);
+		expect(rowOnly.json.warnings).toEqual([
+			`[item 0] access key ${unknown.key}: left out, the SRI gave no receipt for it (NO ENCONTRADO).`,
+		]);
+	});
+
+	test('a receipt the SRI lists for another month, not among the items: counted in one warning, not a problem', async () => {
+		const september = keyFor({ ruc: PARTIES.papeleria.id, sequential: 1, date: '30092026' });
+		const annex = annexOf(
+			await build(files, { options: { sriListedKeys: `={{ ["${september}"] }}` } }),
+		);
+		expect(annex.json.problems).toEqual([expect.stringContaining('is an export')]);
+		expect(annex.json.warnings).toContainEqual(
+			'Options → Receipts the SRI Lists for You (Access Keys): one receipt the SRI lists is of another period than 2026-10-01 – 2026-10-31, and not among the items: not held against this annex.',
+		);
 	});
 });

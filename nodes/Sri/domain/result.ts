@@ -80,7 +80,7 @@ export function authorizationFile(entry: AuthorizationEntry, receiptXml: string)
  * with no entry at all (`numeroComprobantes` 0), for a key it does not know and for one it has not processed yet.
  * This is the node's word (version 2), so that a row says it in its `estado` column.
  */
-const NOT_FOUND = 'NO ENCONTRADO';
+export const NOT_FOUND = 'NO ENCONTRADO';
 
 /** The SRI's state for a receipt received but not processed yet (its ficha técnica also says "en procesamiento"). */
 const IN_PROCESS = new Set(['EN PROCESO', 'EN PROCESAMIENTO']);

@@ -22,7 +22,8 @@ export interface XmlRecord {
  * (comprasType), `detalleCompras` (detalleComprasType), `pagoExterior` (pagoExteriorType), `formasDePago`
  * (formasDePagoType), `air` (airType), `detalleAir` (detalleAirComprasType: detalleAirType then its extension),
  * `reembolsos` (reembolsosType), `reembolso` (reembolsoType), `ventas` (ventasType), `detalleVentas`
- * (detalleVentasType), `ventasEstablecimiento` (ventasEstablecimientoType), `ventaEst` (ventaEstType).
+ * (detalleVentasType), `ventasEstablecimiento` (ventasEstablecimientoType), `ventaEst` (ventaEstType), `anulados`
+ * (anuladosType), `detalleAnulados` (detalleAnuladosType).
  */
 export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 	iva: [
@@ -156,6 +157,15 @@ export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 	],
 	ventasEstablecimiento: ['ventaEst'],
 	ventaEst: ['codEstab', 'ventasEstab', 'ivaComp'],
+	anulados: ['detalleAnulados'],
+	detalleAnulados: [
+		'tipoComprobante',
+		'establecimiento',
+		'puntoEmision',
+		'secuencialInicio',
+		'secuencialFin',
+		'autorizacion',
+	],
 };
 
 function write(name: string, value: XmlValue, depth: number, out: string[]): void {
