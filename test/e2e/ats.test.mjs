@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { nodeOutput } from '../../scripts/n8n/executions.mjs';
@@ -37,6 +38,42 @@ function xsdComplaints(file) {
 	}
 }
 
+/**
+ * The receipts of a month as the files of `sub`, a folder of the test's: numbered, so that Read/Write Files reads
+ * them in the fixture's order (the items' numbers are the fixture's).
+ * @param {string} sub
+ * @param {Array<Record<string, any>>} receipts
+ */
+function writeMonth(sub, receipts) {
+	mkdirSync(join(folder, sub), { recursive: true });
+	receipts.forEach((r, k) =>
+		writeFileSync(join(folder, sub, `${String(k).padStart(2, '0')}-${r.fileName}`), r.file),
+	);
+}
+
+/** Monthly Annex → Build of the fixtures' informant, October 2026, Tax Support 01; `options` its Options. */
+const atsNode = (name, options = {}, extra = {}) =>
+	node(
+		name,
+		SRI,
+		{
+			resource: 'monthlyAnnex',
+			operation: 'build',
+			informantRuc: fixtures.INFORMANT.ruc,
+			informantName: fixtures.INFORMANT.name,
+			filing: 'monthly',
+			period: 'chosen',
+			yearMonth: '2026-10',
+			taxSupport: '01',
+			electronicSales: 'include',
+			options,
+		},
+		extra,
+	);
+
+/** A module of the built package (dist/), e.g. `nodes/Sri/domain/ats/xml`. @returns {any} */
+const built = (path) => createRequire(import.meta.url)(join(repoRoot, 'dist', `${path}.js`));
+
 /** @type {Awaited<ReturnType<typeof e2eSandbox>>} */
 let sb;
 /** @type {Awaited<ReturnType<typeof startSuiteN8n>>} */
@@ -55,18 +92,11 @@ before(async () => {
 	month = fixtures.monthOfReceipts({ year: 2026, month: 10 });
 	folder = join(sb.filesFolder, 'ats-e2e');
 	rmSync(folder, { recursive: true, force: true });
-	mkdirSync(join(folder, 'received'), { recursive: true });
-	// Numbered, so that Read/Write Files reads them in the fixture's order (the items' numbers are the fixture's).
-	month.forEach((r, k) =>
-		writeFileSync(join(folder, 'received', `${String(k).padStart(2, '0')}-${r.fileName}`), r.file),
-	);
+	writeMonth('received', month);
 	// The real company's month: its receipts in a folder, the SRI's list in another; the SRI holds them all.
 	real = requireTestModule('fixtures/sri/real-month').realMonth({ year: 2026, month: 10 });
-	mkdirSync(join(folder, 'real'), { recursive: true });
+	writeMonth('real', real.receipts);
 	mkdirSync(join(folder, 'list'), { recursive: true });
-	real.receipts.forEach((/** @type {any} */ r, /** @type {number} */ k) =>
-		writeFileSync(join(folder, 'real', `${String(k).padStart(2, '0')}-${r.fileName}`), r.file),
-	);
 	writeFileSync(join(folder, 'list', real.list.fileName), real.list.bytes);
 	for (const r of [...real.receipts, real.onlyInList]) sb.sim.sri.receipts.set(r.key, r.xml);
 	const example = JSON.parse(
@@ -91,18 +121,7 @@ before(async () => {
 					binaryPropertyName: 'data',
 					options: {},
 				}),
-				node('ATS', SRI, {
-					resource: 'monthlyAnnex',
-					operation: 'build',
-					informantRuc: fixtures.INFORMANT.ruc,
-					informantName: fixtures.INFORMANT.name,
-					filing: 'monthly',
-					period: 'chosen',
-					yearMonth: '2026-10',
-					taxSupport: '01',
-					electronicSales: 'include',
-					options: {},
-				}),
+				atsNode('ATS'),
 				node('Save', 'n8n-nodes-base.readWriteFile', {
 					operation: 'write',
 					fileName: `=${folder}/{{ $binary.data.fileName }}`,
@@ -176,23 +195,11 @@ function realMonthWorkflow() {
 				},
 				{ typeVersion: 2 },
 			),
-			node(
+			atsNode(
 				'Build the ATS',
-				SRI,
 				{
-					resource: 'monthlyAnnex',
-					operation: 'build',
-					informantRuc: fixtures.INFORMANT.ruc,
-					informantName: fixtures.INFORMANT.name,
-					filing: 'monthly',
-					period: 'chosen',
-					yearMonth: '2026-10',
-					taxSupport: '01',
-					electronicSales: 'include',
-					options: {
-						voidedReceipts: real.voided.join('\n'),
-						sriListedKeys: "={{ $('Read the list').all().map(i => i.json.clave_acceso) }}",
-					},
+					voidedReceipts: real.voided.join('\n'),
+					sriListedKeys: "={{ $('Read the list').all().map(i => i.json.clave_acceso) }}",
 				},
 				{ typeVersion: 3 },
 			),
@@ -322,24 +329,10 @@ describe('a real company’s month through the nodes: the SRI’s list, the fold
 		assert.match(b, /<totbasesImpReemb>120\.00<\/totbasesImpReemb>/);
 		const reembolsos = blocks(b, 'reembolso').map(pairs);
 		assert.equal(reembolsos.length, 2);
+		// The schema's order: the writer's sequence, which test/sri/ats-domain.test.js reads against at.xsd itself.
 		assert.deepEqual(
 			reembolsos[0].map(([name]) => name),
-			[
-				'tipoComprobanteReemb',
-				'tpIdProvReemb',
-				'idProvReemb',
-				'establecimientoReemb',
-				'puntoEmisionReemb',
-				'secuencialReemb',
-				'fechaEmisionReemb',
-				'autorizacionReemb',
-				'baseImponibleReemb',
-				'baseImpGravReemb',
-				'baseNoGraIvaReemb',
-				'baseImpExeReemb',
-				'montoIceRemb',
-				'montoIvaRemb',
-			],
+			built('nodes/Sri/domain/ats/xml').SEQUENCES.reembolso,
 		);
 		assert.deepEqual(
 			reembolsos
@@ -368,14 +361,7 @@ describe('a real company’s month through the nodes: the SRI’s list, the fold
 
 	test('the withholding at 0 % IVA: nothing in the IVA fields, its income tax in air', () => {
 		const b = purchase('000005050');
-		for (const name of [
-			'valRetBien10',
-			'valRetServ20',
-			'valorRetBienes',
-			'valRetServ50',
-			'valorRetServicios',
-			'valRetServ100',
-		])
+		for (const [, name] of built('nodes/Sri/domain/ats/catalog').IVA_WITHHELD_FIELDS)
 			assert.match(b, new RegExp(`<${name}>0\\.00</${name}>`), name);
 		assert.match(b, /<valRetAir>7\.00<\/valRetAir>/);
 	});

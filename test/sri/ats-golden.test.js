@@ -1,7 +1,15 @@
 import { declarationOutput, expectGolden } from '../harness/golden';
 import { monthOfReceipts } from '../fixtures/sri/month';
 import { realMonth } from '../fixtures/sri/real-month';
-import { MONTH, annexOf, atsParameters, chain, fileItem, readXmlStep } from './ats-setup';
+import {
+	MONTH,
+	annexOf,
+	atsParameters,
+	chain,
+	checkStep,
+	fileItem,
+	readXmlStep,
+} from './ats-setup';
 import { startSri } from './setup';
 /** @import { SriEnv } from './setup' */
 
@@ -46,18 +54,7 @@ test('the month from Read XML’s JSON, without the files', async () => {
 
 test('the month through Check Authorization (version 2, the files passed on)', async () => {
 	const result = await env.engine.run(
-		chain(files, [
-			{
-				name: 'Check',
-				parameters: {
-					resource: 'receipt',
-					operation: 'checkAuthorization',
-					options: { serviceAddress: env.address },
-				},
-				typeVersion: 2,
-			},
-			{ name: 'ATS', parameters: atsParameters() },
-		]),
+		chain(files, [checkStep(env.address), { name: 'ATS', parameters: atsParameters() }]),
 	);
 	expectGolden('ats/month-checked', kept(result));
 });
@@ -110,15 +107,7 @@ test('a real company’s month: a reimbursement, a payment abroad, 0 % withholdi
 		chain(
 			real.receipts.map((r) => fileItem(r.file, {}, 'data', r.fileName)),
 			[
-				{
-					name: 'Check',
-					parameters: {
-						resource: 'receipt',
-						operation: 'checkAuthorization',
-						options: { serviceAddress: env.address },
-					},
-					typeVersion: 2,
-				},
+				checkStep(env.address),
 				{
 					name: 'ATS',
 					parameters: atsParameters({

@@ -1,12 +1,14 @@
 import { INFORMANT, PARTIES, receiptOf } from '../fixtures/sri/month';
 import { REAL_PARTIES, realMonth } from '../fixtures/sri/real-month';
 import { keyFor } from '../simulator/sri';
+import { IVA_WITHHELD_FIELDS } from '../../nodes/Sri/domain/ats/catalog';
 import {
 	MONTH,
 	annexOf,
 	atsParameters,
 	blocks,
 	chain,
+	checkStep,
 	elements,
 	field,
 	fileItem,
@@ -37,17 +39,6 @@ beforeEach(() => {
 	for (const r of [...month.receipts, month.onlyInList]) env.sim.receipts.set(r.key, r.xml);
 });
 
-/** Check Authorization (version 2, nothing set but the simulator's address) of each item's file. */
-const checkStep = () => ({
-	name: 'Check',
-	typeVersion: 2,
-	parameters: {
-		resource: 'receipt',
-		operation: 'checkAuthorization',
-		options: { serviceAddress: env.address },
-	},
-});
-
 /** The options of the month as a bookkeeper sets them: the voided receipts' keys as text, the SRI's list as a list. */
 const monthOptions = () => ({
 	voidedReceipts: month.voided.join('\n'),
@@ -58,7 +49,7 @@ const monthOptions = () => ({
 const build = async (items = files, parameters = {}) =>
 	env.engine.run(
 		chain(items, [
-			checkStep(),
+			checkStep(env.address),
 			{
 				name: 'ATS',
 				parameters: atsParameters({
@@ -76,6 +67,13 @@ const purchase = (xml, secuencial) =>
 /** The named children of `block`, in the order the file writes them. */
 const children = (block, names) =>
 	Object.fromEntries(names.map((n) => [n, field(block, n)]).filter(([, v]) => v !== undefined));
+
+/** Every child of `block` with text, as [name, text] in the order the file writes them. */
+const pairs = (block) => [...block.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((m) => [m[1], m[2]]);
+
+/** The IVA withheld fields of a purchase (valRetBien10 … valRetServ100), each at `0.00`: nothing withheld. */
+const IVA_FIELDS = IVA_WITHHELD_FIELDS.map(([, name]) => name);
+const NOTHING_WITHHELD = Object.fromEntries(IVA_FIELDS.map((name) => [name, '0.00']));
 
 describe('a real company’s month: files → Check Authorization → the ATS with the voided receipts and the SRI’s list', () => {
 	/** @type {ReturnType<typeof annexOf>} */
@@ -108,9 +106,7 @@ describe('a real company’s month: files → Check Authorization → the ATS wi
 		const reembolsos = blocks(b, 'reembolso');
 		expect(reembolsos).toHaveLength(2);
 		// Every element, in order: the schema's reembolsoType.
-		expect(
-			reembolsos.map((r) => [...r.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((m) => [m[1], m[2]])),
-		).toEqual([
+		expect(reembolsos.map(pairs)).toEqual([
 			[
 				['tipoComprobanteReemb', '01'],
 				['tpIdProvReemb', '01'],
@@ -169,25 +165,8 @@ describe('a real company’s month: files → Check Authorization → the ATS wi
 
 	test('the retention on it names it as 41 without its access key: found by its number; its IVA at 0 % (code 8) adds nothing', () => {
 		const b = purchase(annex.xml, '000002201');
-		expect(
-			children(b, [
-				'valRetBien10',
-				'valRetServ20',
-				'valorRetBienes',
-				'valRetServ50',
-				'valorRetServicios',
-				'valRetServ100',
-				'codRetAir',
-				'valRetAir',
-				'secRetencion1',
-			]),
-		).toEqual({
-			valRetBien10: '0.00',
-			valRetServ20: '0.00',
-			valorRetBienes: '0.00',
-			valRetServ50: '0.00',
-			valorRetServicios: '0.00',
-			valRetServ100: '0.00',
+		expect(children(b, [...IVA_FIELDS, 'codRetAir', 'valRetAir', 'secRetencion1'])).toEqual({
+			...NOTHING_WITHHELD,
 			codRetAir: '344',
 			valRetAir: '0.20',
 			secRetencion1: '000000701',
@@ -216,7 +195,7 @@ describe('a real company’s month: files → Check Authorization → the ATS wi
 			valRetAir: '250.00',
 		});
 		const pago = String(blocks(b, 'pagoExterior')[0]);
-		expect([...pago.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((m) => [m[1], m[2]])).toEqual([
+		expect(pairs(pago)).toEqual([
 			['pagoLocExt', '02'],
 			['tipoRegi', '01'],
 			['paisEfecPagoGen', '110'],
@@ -228,23 +207,8 @@ describe('a real company’s month: files → Check Authorization → the ATS wi
 
 	test('withholdings at 0 % IVA (code 7): nothing in the IVA fields, the income tax in air, nothing stops', () => {
 		const b = purchase(annex.xml, '000005050');
-		expect(
-			children(b, [
-				'valRetBien10',
-				'valRetServ20',
-				'valorRetBienes',
-				'valRetServ50',
-				'valorRetServicios',
-				'valRetServ100',
-				'valRetAir',
-			]),
-		).toEqual({
-			valRetBien10: '0.00',
-			valRetServ20: '0.00',
-			valorRetBienes: '0.00',
-			valRetServ50: '0.00',
-			valorRetServicios: '0.00',
-			valRetServ100: '0.00',
+		expect(children(b, [...IVA_FIELDS, 'valRetAir'])).toEqual({
+			...NOTHING_WITHHELD,
 			valRetAir: '7.00',
 		});
 	});
@@ -278,9 +242,7 @@ describe('a real company’s month: files → Check Authorization → the ATS wi
 	});
 
 	test('the voided receipts: anulados in the schema’s order, one row each; the voided sale kept out of ventas, said', () => {
-		const rows = blocks(annex.xml, 'detalleAnulados').map((b) =>
-			[...b.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((m) => [m[1], m[2]]),
-		);
+		const rows = blocks(annex.xml, 'detalleAnulados').map(pairs);
 		expect(rows).toEqual([
 			[
 				['tipoComprobante', '01'],
@@ -439,7 +401,7 @@ describe('each rule alone', () => {
 			),
 		);
 		const pago = String(blocks(haven.xml, 'pagoExterior')[0]);
-		expect([...pago.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((m) => m.slice(1, 3))).toEqual([
+		expect(pairs(pago)).toEqual([
 			['pagoLocExt', '02'],
 			['tipoRegi', '02'],
 			['paisEfecPagoParFis', '129'],
@@ -585,10 +547,7 @@ describe('each rule alone', () => {
 				chain(
 					[{ json: { key: unknown.key } }],
 					[
-						{
-							...checkStep(),
-							parameters: { ...checkStep().parameters, accessKey: '={{ $json.key }}' },
-						},
+						checkStep(env.address, { accessKey: '={{ $json.key }}' }),
 						{ name: 'ATS', parameters: atsParameters() },
 					],
 				),
