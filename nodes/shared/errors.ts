@@ -47,6 +47,11 @@ export interface FailureFacts {
 	 * input item's files, instead of stopping the node (route's `notReadAsItems`).
 	 */
 	notRead?: IDataObject;
+	/**
+	 * What names the item's input (`file_name`), on its error item with Continue On Fail (shared/router.ts failItem),
+	 * so that an error row still says which file it stood for.
+	 */
+	about?: IDataObject;
 }
 
 type WithFacts = { facts?: FailureFacts };

@@ -461,18 +461,26 @@ export async function route<Ctx extends RouterContext, M extends Record<string, 
 	/**
 	 * Item `i`'s failure as its item: `{ error }` (with what exists despite it), the shape n8n's "Continue (using
 	 * error output)" recognises; an input that could not be read, as a Not Read item (RouteOptions), also says
-	 * which input it was and keeps the input item's files, so the Not Read output can save or forward them.
+	 * which input it was and keeps the input item's files, so the Not Read output can save or forward them. An
+	 * error that names the item's input (`about`: its `file_name`) says it too: beside `error` with "Continue
+	 * (regular output)", as every other item of the node says it; under `details` with "Continue (using error
+	 * output)", since n8n moves an item to the error output only when its JSON holds nothing but `error`, `message`
+	 * and `details` (an item's own `error` would move it too, but n8n then replaces its JSON with the message:
+	 * n8n-core, WorkflowExecute.handleNodeErrorOutput and normalizeNodeErrors).
 	 */
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	const failItem = (error: unknown, i: number): void => {
 		kept.release(i); // what the item read is dropped: its error item stands for it
 		const failure = named(error, i);
 		const notRead = options.notReadAsItems ? factsOf(failure).notRead : undefined;
 		const binary = notRead ? items[i]?.binary : undefined;
+		const about = notRead ? undefined : factsOf(failure).about;
 		results[i] = [
 			{
 				json: {
 					error: failure.message,
 					...(notRead ? { item_index: i, ...notRead } : {}),
+					...(about ? (errorOutput ? { details: about } : about) : {}),
 					...(recoveryOf(failure) ?? {}),
 				},
 				...(binary ? { binary } : {}),

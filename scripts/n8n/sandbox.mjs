@@ -558,7 +558,7 @@ export function loadExamples() {
  * with their own data (an extraction ID, receipt IDs, a SAT password kept in n8n variables, a folder; the folder of
  * received SRI receipts is filled with last month's, the ones the SRI simulator holds, the folder of the SRI's lists
  * of received receipts with last month's, and the folder of last month's received CFDIs with the ones the SAT
- * simulator knows).
+ * simulator knows; the ATS's Tax Support, which the examples leave Not Chosen Yet, with 01).
  * In the sandbox they are filled with demo data seeded in the simulators, and the nodes without a credential ask
  * their simulator (withServiceAddresses); the files are not changed.
  */
@@ -604,6 +604,15 @@ export function fillPlaceholders(workflow, sim, userFolder) {
 		for (const node of copy.nodes)
 			if (node.parameters?.satPassword === '')
 				node.parameters.satPassword = 'sandbox-ciec-password';
+		text = JSON.stringify(copy);
+	}
+	// The ATS examples ship with Tax Support Not Chosen Yet (only the bookkeeper knows what a purchase is for, and
+	// the run stops until one is chosen): the sandbox's company chooses 01, so that they run as they are.
+	if (text.includes('"monthlyAnnex"')) {
+		const copy = JSON.parse(text);
+		for (const node of copy.nodes)
+			if (node.parameters?.resource === 'monthlyAnnex' && !node.parameters.taxSupport)
+				node.parameters.taxSupport = '01';
 		text = JSON.stringify(copy);
 	}
 	// A Wait node waits seconds here, not minutes: the simulators decide in seconds what the services take minutes for.

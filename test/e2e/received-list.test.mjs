@@ -2,9 +2,10 @@
 // default). The example (examples/sri-received-list-ats.json) as `npm run dev` imports it: last month's list of the
 // sandbox's company, as SRI en línea downloads it (windows-1252, CRLF, a credit note without its total, a .31 parking
 // ticket), read from the sandbox's folder by Read/Write Files → one item per receipt → Check Authorization fetches
-// each one from the SRI simulator (which does not know the parking ticket's key) → the ATS, which the SRI's schema
-// accepts; then a second workflow: two overlapping downloads and a file that is not the list (Read and Not Read in
-// n8n's own execution data), and a list of no receipts (n8n keeps the node's hint). Run with
+// each one from the SRI simulator (which does not know the parking ticket's key: NO ENCONTRADO) → the ATS held
+// against the list, which the SRI's schema accepts and which names the parking ticket in problems, so the run stops
+// at Check First; then a second workflow: two overlapping downloads and a file that is not the list (Read and Not Read
+// in n8n's own execution data), and a list of no receipts (n8n keeps the node's hint). Run with
 // `node --test test/e2e/received-list.test.mjs`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -60,17 +61,21 @@ before(async () => {
 	const example = JSON.parse(
 		readFileSync(join(repoRoot, 'examples', 'sri-received-list-ats.json'), 'utf8'),
 	);
-	// The example as the sandbox fills it, and a node that saves its ATS, for xmllint to read.
+	// The example as the sandbox fills it, and a node that saves the ATS that leaves by Check First, for xmllint.
 	const filled = fillPlaceholders({ ...example, id: 'e2eListExample' }, sb.sim, sb.opts.userFolder);
 	filled.nodes.push(
-		node('Save', 'n8n-nodes-base.readWriteFile', {
+		node('Save for review', 'n8n-nodes-base.readWriteFile', {
 			operation: 'write',
 			fileName: `=${sb.filesFolder}/{{ $binary.data.fileName }}`,
 			dataPropertyName: 'data',
 			options: {},
 		}),
 	);
-	filled.connections['Build the ATS'] = chain('Build the ATS', 'Save')['Build the ATS'];
+	const [ready, checkFirst] = filled.connections['Build the ATS'].main;
+	filled.connections['Build the ATS'].main = [
+		ready,
+		[{ node: 'Save for review', type: 'main', index: 0 }, ...checkFirst],
+	];
 	await sb.importWorkflows([
 		filled,
 		listWorkflow('e2eListFiles', 'overlapping downloads, a file that is not the list', [
@@ -98,8 +103,7 @@ describe('the example in real n8n: the SRI’s list → each receipt from the SR
 		run = await n8n.execute('e2eListExample');
 	});
 
-	test('the run ends; one item per listed receipt, nothing not read', () => {
-		assert.equal(run.data.resultData.error, undefined, run.data.resultData.error?.message);
+	test('one item per listed receipt, nothing not read', () => {
 		const read = nodeOutput(run, 'Read the list').map(
 			(item) => /** @type {Record<string, any>} */ (item.json),
 		);
@@ -119,7 +123,7 @@ describe('the example in real n8n: the SRI’s list → each receipt from the SR
 		assert.ok(read.every((j) => j.file_name === list.fileName));
 	});
 
-	test('Check Authorization asked the SRI about every key: all authorized but the one it does not hold', () => {
+	test('Check Authorization asked the SRI about every key: all authorized but the one it does not hold, NO ENCONTRADO', () => {
 		const { SriSimulator } = requireTestModule('simulator/sri');
 		assert.deepEqual(
 			SriSimulator.keysAsked(sb.sim.server.received('sri')).sort(),
@@ -127,13 +131,14 @@ describe('the example in real n8n: the SRI’s list → each receipt from the SR
 		);
 		const fetched = nodeOutput(run, 'Fetch each receipt from the SRI').map((item) => item.json);
 		assert.deepEqual(
-			fetched.filter((j) => !j.authorized).map((j) => [j.clave_acceso, j.found]),
-			[[list.unknownKey, false]],
+			fetched.filter((j) => !j.authorized).map((j) => [j.clave_acceso, j.estado]),
+			[[list.unknownKey, 'NO ENCONTRADO']],
 		);
 	});
 
-	test('the ATS: last month, the purchases the SRI holds, the unknown key and the client’s retention named; the schema accepts it', () => {
-		const [out] = nodeOutput(run, 'Build the ATS');
+	test('the ATS held against the list: last month, the purchases the SRI holds; the unknown key a problem, so Check First stops the run; the schema accepts it', () => {
+		assert.deepEqual(nodeOutput(run, 'Build the ATS', 0), []);
+		const [out] = nodeOutput(run, 'Build the ATS', 1);
 		const annex = /** @type {Record<string, any>} */ (out.json);
 		const { year, month } = sb.sim.sriMonth;
 		assert.deepEqual([annex.anio, annex.mes], [String(year), String(month).padStart(2, '0')]);
@@ -143,9 +148,19 @@ describe('the example in real n8n: the SRI’s list → each receipt from the SR
 				.filter((/** @type {string} */ k) => k !== list.unknownKey && k.slice(8, 10) !== '07')
 				.sort(),
 		);
-		assert.deepEqual(annex.problems, []);
-		assert.equal(annex.warnings.length, 2);
-		assert.ok(annex.warnings.some((/** @type {string} */ w) => w.includes(list.unknownKey)));
+		assert.equal(annex.problems.length, 1);
+		assert.match(
+			annex.problems[0],
+			new RegExp(
+				`access key ${list.unknownKey}: left out, the SRI gave no receipt for it \\(NO ENCONTRADO\\)`,
+			),
+		);
+		assert.equal(annex.warnings.length, 1);
+		assert.match(
+			String(run.data.resultData.error?.message),
+			/^The ATS is not ready to file: 1 problem\(s\)\. The first: /,
+		);
+		assert.equal(run.data.resultData.lastNodeExecuted, 'Not ready: check first');
 		const file = join(sb.filesFolder, String(annex.file_name));
 		assert.ok(existsSync(file), `${file} was not written`);
 		execFileSync('xmllint', ['--noout', '--schema', AT_XSD, file], { stdio: 'pipe' });

@@ -43,3 +43,18 @@ test.each(receiptBodies)('%s leaves every amount to the node', (_name, body) => 
 	// The columns it maps are what was sold, not amounts computed elsewhere.
 	for (const e of expressions) expect(e).not.toMatch(/\$json\.(subtotal|total|iva_valor|valor)\b/);
 });
+
+/**
+ * No example chooses the ATS's Tax Support for the bookkeeper (docs/sri.md: the node never picks one, only the
+ * bookkeeper knows what a purchase is for): every Build the ATS ships Not Chosen Yet, and the sandbox fills one in
+ * to run it (scripts/n8n/sandbox.mjs fillPlaceholders).
+ */
+const annexes = examples.flatMap((file) =>
+	JSON.parse(readFileSync(join(dir, file), 'utf8'))
+		.nodes.filter((n) => n.parameters?.resource === 'monthlyAnnex')
+		.map((n) => [`${file} › ${n.name}`, n.parameters.taxSupport]),
+);
+
+test.each(annexes)('%s ships with Tax Support Not Chosen Yet', (_name, taxSupport) => {
+	expect(taxSupport ?? '').toBe('');
+});

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { TAX_SUPPORTS, TAX_SUPPORTS_BY_DOCUMENT } from '../../nodes/Sri/domain/ats/catalog';
 import { atsName, money, percentage, signedMoney } from '../../nodes/Sri/domain/ats/format';
 import { isoDateOf, parsePeriod } from '../../nodes/Sri/domain/ats/period';
+import { keysOf } from '../../nodes/Sri/domain/ats/choices';
+import { Findings } from '../../nodes/shared/findings';
+import { accessKeyCheckDigit } from '../../nodes/shared/sri/accessKey';
 import { ivaBaseOf } from '../../nodes/Sri/domain/receiptFacts';
 import { atsXml, SEQUENCES } from '../../nodes/Sri/domain/ats/xml';
 import { AT_XSD } from './xsd';
@@ -97,6 +100,40 @@ test('the bases of IVA by percentage code: 0 → 0 %, 6 → no objeto, 7 → exe
 	]);
 });
 
+describe('access keys a form option gives (Voided Receipts, Receipts the SRI Lists for You)', () => {
+	const key = '2110202601179214673900120010010000001041234567812';
+	const valid = `${key.slice(0, 48)}${accessKeyCheckDigit(key.slice(0, 48))}`;
+	const other = `${valid.slice(0, 30)}000000105${valid.slice(39, 48)}`;
+	const otherKey = `${other}${accessKeyCheckDigit(other)}`;
+	const read = (value) => {
+		const findings = new Findings();
+		const keys = keysOf(value, 'Voided Receipts', findings, 'form fields to fix');
+		return { keys, stops: findings.stops.flatMap((g) => g.lines) };
+	};
+
+	test('a list (an expression over a node’s items, their keys or their JSON), or text by lines or commas; spaces inside a key dropped', () => {
+		expect(read([valid, { clave_acceso: otherKey }, '', null])).toEqual({
+			keys: [valid, otherKey],
+			stops: [],
+		});
+		expect(read(`${valid.slice(0, 10)} ${valid.slice(10)}\r\n${otherKey};`)).toEqual({
+			keys: [valid, otherKey],
+			stops: [],
+		});
+		expect(read('')).toEqual({ keys: [], stops: [] });
+	});
+
+	test('an entry that is not a key stops the annex, naming the option and the entry', () => {
+		const { stops } = read([valid, `${valid.slice(0, 48)}${(Number(valid[48]) + 1) % 10}`, 12]);
+		expect(stops).toEqual([
+			expect.stringMatching(
+				/^Voided Receipts: entry 2, "\d{49}", has check digit \d but the SRI modulo-11 check gives \d/,
+			),
+			'Voided Receipts: entry 3, 12, must be exactly 49 digits, got 2 digits',
+		]);
+	});
+});
+
 test('every tax support a document type accepts is a code of Tabla 5', () => {
 	const codes = TAX_SUPPORTS.map((t) => t.code);
 	expect(new Set(codes).size).toBe(16);
@@ -123,14 +160,38 @@ describe('the schema’s element order', () => {
 		formasDePago: 'formasDePagoType',
 		air: 'airType',
 		detalleAir: 'detalleAirComprasType',
+		reembolsos: 'reembolsosType',
+		reembolso: 'reembolsoType',
 		ventas: 'ventasType',
 		detalleVentas: 'detalleVentasType',
 		ventasEstablecimiento: 'ventasEstablecimientoType',
 		ventaEst: 'ventaEstType',
+		anulados: 'anuladosType',
+		detalleAnulados: 'detalleAnuladosType',
 	};
 
 	test.each(Object.entries(types))('<%s> is written in the order of %s', (element, type) => {
 		expect(SEQUENCES[element]).toEqual(sequenceOf(type));
+	});
+
+	test('every sequence the writer knows is read against the schema here', () => {
+		expect(Object.keys(SEQUENCES).sort()).toEqual(Object.keys(types).sort());
+	});
+
+	test('a reimbursement’s bases are in another order than its purchase’s: 0 %, taxed, no objeto, exento', () => {
+		const bases = (names) => names.filter((n) => /^base/.test(n));
+		expect(bases(SEQUENCES.detalleCompras)).toEqual([
+			'baseNoGraIva',
+			'baseImponible',
+			'baseImpGrav',
+			'baseImpExe',
+		]);
+		expect(bases(SEQUENCES.reembolso)).toEqual([
+			'baseImponibleReemb',
+			'baseImpGravReemb',
+			'baseNoGraIvaReemb',
+			'baseImpExeReemb',
+		]);
 	});
 
 	test('a record is written in its sequence’s order whatever order it was built in; an unknown child throws', () => {

@@ -1,13 +1,23 @@
 import { declarationOutput, expectGolden } from '../harness/golden';
 import { monthOfReceipts } from '../fixtures/sri/month';
-import { MONTH, annexOf, atsParameters, chain, fileItem, readXmlStep } from './ats-setup';
+import { realMonth } from '../fixtures/sri/real-month';
+import {
+	MONTH,
+	annexOf,
+	atsParameters,
+	chain,
+	checkStep,
+	fileItem,
+	readXmlStep,
+} from './ats-setup';
 import { startSri } from './setup';
 /** @import { SriEnv } from './setup' */
 
 /**
- * The ATS of the project's own month (test/fixtures/sri/month.js), as it is filed, byte for byte: its file and its
- * JSON for each way a bookkeeper gives the month to the node (the files, Read XML's JSON, Check Authorization's
- * answers, the form's choices per item, errors of the node before). A change meant to keep what is filed (the
+ * The ATS of the project's own months (test/fixtures/sri/month.js, real-month.js), as it is filed, byte for byte: its
+ * file and its JSON for each way a bookkeeper gives the month to the node (the files, Read XML's JSON, Check
+ * Authorization's answers, the form's choices per item, errors of the node before), and a real company's month
+ * (reimbursements, a payment abroad, withholdings at 0 %, an export, voided receipts, the SRI's list). A change meant to keep what is filed (the
  * declarations' shared seam, a faster reader) keeps these; a change meant to change it rewrites them on purpose
  * (test/harness/golden.js).
  */
@@ -44,18 +54,7 @@ test('the month from Read XML’s JSON, without the files', async () => {
 
 test('the month through Check Authorization (version 2, the files passed on)', async () => {
 	const result = await env.engine.run(
-		chain(files, [
-			{
-				name: 'Check',
-				parameters: {
-					resource: 'receipt',
-					operation: 'checkAuthorization',
-					options: { serviceAddress: env.address },
-				},
-				typeVersion: 2,
-			},
-			{ name: 'ATS', parameters: atsParameters() },
-		]),
+		chain(files, [checkStep(env.address), { name: 'ATS', parameters: atsParameters() }]),
 	);
 	expectGolden('ats/month-checked', kept(result));
 });
@@ -99,4 +98,27 @@ test('errors of the node before, a key the SRI does not know, a rejected receipt
 	];
 	const result = await env.engine.run(chain(items, [{ name: 'ATS', parameters: atsParameters() }]));
 	expectGolden('ats/month-upstream', kept(result));
+});
+
+test('a real company’s month: a reimbursement, a payment abroad, 0 % withholdings, an export, voided receipts, the SRI’s list', async () => {
+	const real = realMonth(MONTH);
+	for (const r of [...real.receipts, real.onlyInList]) env.sim.receipts.set(r.key, r.xml);
+	const result = await env.engine.run(
+		chain(
+			real.receipts.map((r) => fileItem(r.file, {}, 'data', r.fileName)),
+			[
+				checkStep(env.address),
+				{
+					name: 'ATS',
+					parameters: atsParameters({
+						options: {
+							voidedReceipts: real.voided.join('\n'),
+							sriListedKeys: `={{ ${JSON.stringify(real.list.keys)} }}`,
+						},
+					}),
+				},
+			],
+		),
+	);
+	expectGolden('ats/real-month', kept(result));
 });

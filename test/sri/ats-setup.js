@@ -34,6 +34,21 @@ export const readXmlStep = () => ({
 	},
 });
 
+/**
+ * The step Check Authorization of a chain (version 2, nothing set but `address`, the SRI simulator's): each item's
+ * key asked about, its file compared and passed on; `parameters` over its own.
+ */
+export const checkStep = (address, parameters = {}) => ({
+	name: 'Check',
+	typeVersion: 2,
+	parameters: {
+		resource: 'receipt',
+		operation: 'checkAuthorization',
+		options: { serviceAddress: address },
+		...parameters,
+	},
+});
+
 /** An item carrying `file` as the binary field `field`, as Read/Write Files or an e-mail attachment gives it. */
 export const fileItem = (file, json = {}, field = 'data', fileName = 'comprobante.xml') => ({
 	json,

@@ -8,6 +8,7 @@ import {
 	blocks,
 	centsOf,
 	chain,
+	checkStep,
 	readXmlStep,
 	elements,
 	field,
@@ -441,15 +442,7 @@ test('new nodes (version 2): the files through Read XML and Check Authorization 
 	const result = await env.engine.run(
 		chain(files, [
 			{ name: 'Read XML', parameters: read, typeVersion: 2 },
-			{
-				name: 'Check',
-				parameters: {
-					resource: 'receipt',
-					operation: 'checkAuthorization',
-					options: { serviceAddress: env.address },
-				},
-				typeVersion: 2,
-			},
+			checkStep(env.address),
 			{ name: 'ATS', parameters: atsParameters() },
 		]),
 	);

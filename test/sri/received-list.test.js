@@ -11,8 +11,9 @@ import {
 	monthList,
 	UNKNOWN_ISSUER,
 } from '../simulator/sri-received-list';
-import { annexOf, chain, fileItem } from './ats-setup';
+import { chain, fileItem } from './ats-setup';
 import { NODE, startSri } from './setup';
+import { xsdErrors } from './xsd';
 /** @import { SriEnv } from './setup' */
 
 /**
@@ -248,7 +249,7 @@ describe('Not Read: what names no receipt, and the others go on', () => {
 });
 
 describe('Read Received List → Check Authorization: each receipt fetched from the SRI', () => {
-	test('the access key mapped as {{ $json.clave_acceso }}: held receipts authorized, an unknown one found false', async () => {
+	test('the access key mapped as {{ $json.clave_acceso }}: held receipts authorized, an unknown one NO ENCONTRADO', async () => {
 		const month = monthOfReceipts({ year: 2026, month: 10 });
 		for (const r of month) env.sim.receipts.set(r.key, r.xml);
 		const list = monthList(month, INFORMANT, { year: 2026, month: 10 });
@@ -275,10 +276,14 @@ describe('Read Received List → Check Authorization: each receipt fetched from 
 		expect(checked.map((j) => j.clave_acceso)).toEqual(list.keys);
 		expect(SriSimulator.keysAsked(env.calls()).sort()).toEqual([...list.keys].sort());
 		const unknown = checked.filter((j) => !j.authorized);
-		expect(unknown.map((j) => [j.clave_acceso, j.estado])).toEqual([[list.unknownKey, null]]);
+		expect(unknown.map((j) => [j.clave_acceso, j.estado])).toEqual([
+			[list.unknownKey, 'NO ENCONTRADO'],
+		]);
+		expect(unknown[0].warnings).toMatch(/^The SRI holds no receipt for this access key/);
 		expect(checked.filter((j) => j.authorized)).toHaveLength(list.keys.length - 1);
 		// No file of the list's reached Check Authorization: nothing to compare, nothing to warn about.
-		expect(checked.every((j) => j.matches_file === null && !j.warnings)).toBe(true);
+		expect(checked.every((j) => j.matches_file === null)).toBe(true);
+		expect(checked.filter((j) => j.warnings)).toEqual(unknown);
 	});
 });
 
@@ -317,40 +322,53 @@ describe('the example, as npm run dev runs it', () => {
 				node.parameters.fileSelector = `${dir}/*.txt`;
 			if (node.name === 'Fetch each receipt from the SRI')
 				node.parameters.options = { serviceAddress: env.address };
+			// Not Chosen Yet in the example: the sandbox chooses 01 (scripts/n8n/sandbox.mjs fillPlaceholders).
+			if (node.name === 'Build the ATS') node.parameters.taxSupport = '01';
 		}
 		return workflow;
 	}
 
-	test('last month’s list → each receipt from the SRI → the ATS: the purchases in it, the unknown key and the retention named', async () => {
+	test('last month’s list → each receipt from the SRI → the ATS held against the list: the key the SRI gives no receipt for is a problem, the run stops at Check First', async () => {
 		const month = monthOfReceipts(lastMonth());
 		for (const r of month) env.sim.receipts.set(r.key, r.xml);
 		const list = monthList(month, INFORMANT, lastMonth());
 		mkdirSync(dir, { recursive: true });
 		writeFileSync(join(dir, list.fileName), list.bytes);
 		const result = await env.engine.run(example());
-		expect(result.error?.message).toBeUndefined();
 		expect(result.output('Read the list')).toHaveLength(list.keys.length);
 		expect(result.output('Read the list', 1)).toEqual([]);
-		const { json } = annexOf(result, 'Build the ATS');
+		// The annex leaves by Check First (output 1), its file on it for review; nothing is saved.
+		const [item] = result.output('Build the ATS', 1);
+		const xml = Buffer.from(String(item.binary?.data.data), 'base64').toString('utf8');
+		expect(xsdErrors(xml)).toEqual([]);
+		const { json } = item;
 		const { year, month: m } = lastMonth();
 		expect([json.anio, json.mes]).toEqual([String(year), String(m).padStart(2, '0')]);
 		// Six purchases: four invoices, a credit and a debit note, all from the SRI's own receipts.
 		expect(/** @type {IDataObject[]} */ (json.compras).map((c) => c.clave_acceso).sort()).toEqual(
 			list.keys.filter((k) => k !== list.unknownKey && k.slice(8, 10) !== '07').sort(),
 		);
-		expect(json.problems).toEqual([]);
+		// Held against the SRI's list: the key it lists but gives no receipt for is missing from the annex.
+		expect(json.problems).toEqual([
+			expect.stringMatching(
+				new RegExp(
+					`^\\[item \\d+\\] access key ${list.unknownKey}: left out, the SRI gave no receipt for it \\(NO ENCONTRADO\\)\\. The SRI lists what was issued to you`,
+				),
+			),
+		]);
 		const warnings = /** @type {string[]} */ (json.warnings);
-		expect(warnings).toHaveLength(2);
-		expect(warnings.find((w) => w.includes(list.unknownKey))).toMatch(
-			/left out, the SRI gave no receipt for it/,
-		);
+		expect(warnings).toHaveLength(1);
 		const retention = list.keys.find((k) => k.slice(8, 10) === '07');
 		expect(warnings.find((w) => w.includes(`${retention}`))).toMatch(
 			/^\[item \d+\] comprobante de retención .* left out, it withholds on your factura .*, which is not among the items/,
 		);
 		expect(list.bytes.includes(Buffer.from(UNKNOWN_ISSUER.name))).toBe(true);
-		// Ready to File: the ATS saved, nothing stopped.
-		expect(result.output('Not ready: check first')).toEqual([]);
-		expect(existsSync(join(dir, String(json.file_name)))).toBe(true);
+		// Check First: the run stops, red, naming the problem; no file saved as if it were ready.
+		expect(result.output('Build the ATS', 0)).toEqual([]);
+		expect(result.error?.message).toContain(
+			`The ATS is not ready to file: 1 problem(s). The first: [item`,
+		);
+		expect(result.error?.message).toContain(list.unknownKey);
+		expect(existsSync(join(dir, String(json.file_name)))).toBe(false);
 	});
 });

@@ -1,4 +1,4 @@
-/** @import { IDataObject } from 'n8n-workflow' */
+/** @import { IDataObject, IWorkflowBase } from 'n8n-workflow' */
 import { withFakeClock } from '../harness/clock';
 import { built, Engine, workflowWith } from '../harness/engine';
 /** @import { RunResult } from '../harness/engine' */
@@ -78,12 +78,12 @@ export async function startSri() {
 		return engine.run(wf);
 	};
 	/**
-	 * Read XML → Check Authorization (both at `typeVersion`, Check Authorization asking the simulator) on items
-	 * carrying `files`, in one run, with no setting changed but the Service Address.
+	 * The workflow Read XML → Check Authorization (both at `typeVersion`, Check Authorization asking the simulator)
+	 * on items carrying `files`, with no setting changed but the Service Address (and `checkParameters`).
 	 * @param {Array<string | Buffer | { name: string, content: string | Buffer }>} files
-	 * @returns {Promise<RunResult>}
+	 * @returns {IWorkflowBase}
 	 */
-	const runReadThenCheck = (files, typeVersion = 2, checkParameters = {}) => {
+	const readThenCheckWorkflow = (files, typeVersion = 2, checkParameters = {}) => {
 		const wf = workflowWith({
 			nodeType: 'sri',
 			parameters: readBinary(),
@@ -110,8 +110,15 @@ export async function startSri() {
 		wf.connections['Read XML'] = {
 			main: [[{ node: 'Check Authorization', type: 'main', index: 0 }]],
 		};
-		return engine.run(wf);
+		return wf;
 	};
+	/**
+	 * Read XML → Check Authorization on items carrying `files`, in one run (readThenCheckWorkflow).
+	 * @param {Array<string | Buffer | { name: string, content: string | Buffer }>} files
+	 * @returns {Promise<RunResult>}
+	 */
+	const runReadThenCheck = (files, typeVersion = 2, checkParameters = {}) =>
+		engine.run(readThenCheckWorkflow(files, typeVersion, checkParameters));
 	/** Read XML of the file in the binary field `field`. */
 	const readBinary = (options = {}, field = 'data') => ({
 		resource: 'receipt',
@@ -139,6 +146,7 @@ export async function startSri() {
 		readBinary,
 		runWithFiles,
 		runReadThenCheck,
+		readThenCheckWorkflow,
 		calls,
 		reset,
 		stop: () => server.stop(),

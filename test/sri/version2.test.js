@@ -1,3 +1,4 @@
+import { withFakeClock } from '../harness/clock';
 import { built, outputNames } from '../harness/engine';
 import { entryXml, keyFor, receiptXml } from '../simulator/sri';
 import { NODE, sampleInvoiceRow, startSri } from './setup';
@@ -272,11 +273,124 @@ describe('Read XML → Check Authorization: the file against the receipt the SRI
 		expect(item.json.warnings).toContain('the file says "AUTORIZADO", the SRI "NO AUTORIZADO"');
 	});
 
-	test('a key the SRI does not know: nothing to compare (matches_file null), found false', async () => {
+	test('a key the SRI does not know: NO ENCONTRADO, nothing to compare, the receipt’s figures from the file, each said', async () => {
 		const key = keyFor({ scenario: 'unknown', sequential: 32 });
 		const result = await env.runReadThenCheck([{ name: 'g.xml', content: receiptXml(key) }]);
 		const [item] = result.output('Check Authorization');
-		expect(item.json).toMatchObject({ authorized: false, estado: null, matches_file: null });
+		expect(item.json).toMatchObject({
+			authorized: false,
+			estado: 'NO ENCONTRADO',
+			matches_file: null,
+			...sampleInvoiceRow(key),
+			numero: '001-001-000000032',
+			file_name: 'g.xml',
+		});
+		const warnings = String(item.json.warnings).split(' | ');
+		expect(warnings).toEqual([
+			expect.stringMatching(
+				/^The SRI holds no receipt for this access key: it answered with no entry \(estado NO ENCONTRADO is this node's word, not the SRI's\)\. The SRI authorizes a receipt up to 24 hours after the issuer sends it: ask again later\./,
+			),
+			'File "g.xml": the receipt\'s figures here (issuer, number, date, amounts) are the file\'s, since the SRI gave no receipt for its access key. Do not book them until the SRI authorizes it.',
+		]);
+		// The supplier's file goes on; no copy of the SRI's, which gave none.
+		expect(Object.keys(item.binary ?? {})).toEqual(['data']);
+		expect(item.binary?.data.fileName).toBe('g.xml');
+	});
+
+	test('Whole Receipt of a key the SRI does not know or is processing: estado says it, with what to do; no comprobante', async () => {
+		const unknown = keyFor({ scenario: 'unknown', sequential: 34 });
+		const inProcess = keyFor({ scenario: 'inProcess', sequential: 35 });
+		const result = await env.runReadThenCheck(
+			[
+				{ name: 'u.xml', content: receiptXml(unknown) },
+				{ name: 'p.xml', content: receiptXml(inProcess) },
+			],
+			2,
+			{ output: 'whole' },
+		);
+		const [u, p] = result.output('Check Authorization').map((i) => i.json);
+		expect(u).toMatchObject({
+			clave_acceso: unknown,
+			estado: 'NO ENCONTRADO',
+			authorized: false,
+			found: false,
+			file_name: 'u.xml',
+			numero: '001-001-000000034',
+			emisor: { ruc: '1790016919001' },
+		});
+		expect(u).not.toHaveProperty('comprobante');
+		expect(p).toMatchObject({ estado: 'EN PROCESO', authorized: false, found: true });
+		expect(p.warnings).toContainEqual(
+			expect.stringMatching(
+				/^The SRI has received this receipt but not processed it yet \(estado EN PROCESO\)/,
+			),
+		);
+		// Version 1, as saved workflows carry it, keeps its shape: no estado for a key without an entry.
+		const v1 = await env.run(env.check(), [{ key: unknown }]);
+		expect(v1.output(NODE)[0].json).not.toHaveProperty('estado');
+	});
+
+	describe('an SRI that fails for a file’s key: its error item names the file, in both On Error modes', () => {
+		const fault = keyFor({ scenario: 'fault', sequential: 36 });
+		const ok = keyFor({ sequential: 37 });
+		/** Read XML → Check Authorization (On Error `mode`) → a No Operation on each of its outputs. */
+		const run = (mode) => {
+			const files = [
+				{ name: 'bien.xml', content: receiptXml(ok) },
+				{ name: 'caido.xml', content: receiptXml(fault) },
+			];
+			return withFakeClock(async () => {
+				const wf = env.readThenCheckWorkflow(files);
+				const check = /** @type {any} */ (wf.nodes.find((n) => n.name === 'Check Authorization'));
+				check.onError = mode;
+				for (const [k, name] of ['Success', 'Failure'].entries()) {
+					wf.nodes.push({
+						id: `o${k}`,
+						name,
+						type: 'n8n-nodes-base.noOp',
+						typeVersion: 1,
+						position: [800, 200 * k],
+						parameters: {},
+					});
+				}
+				wf.connections['Check Authorization'] = {
+					main: [
+						[{ node: 'Success', type: /** @type {const} */ ('main'), index: 0 }],
+						...(mode === 'continueErrorOutput'
+							? [[{ node: 'Failure', type: /** @type {const} */ ('main'), index: 0 }]]
+							: []),
+					],
+				};
+				return env.engine.run(wf);
+			});
+		};
+
+		test('Continue (using error output): the failed file leaves by the error output, named in its details', async () => {
+			const { result } = await run('continueErrorOutput');
+			expect(result.error).toBeUndefined();
+			expect(result.output('Success').map((i) => i.json.clave_acceso)).toEqual([ok]);
+			const failed = result.output('Failure');
+			expect(failed).toHaveLength(1);
+			// n8n merges the input item (Read XML's row of the file) under the error and its details.
+			expect(failed[0].json).toMatchObject({
+				clave_acceso: fault,
+				error: expect.stringMatching(
+					new RegExp(`^\\[item 1\\] Access key ${fault}: SRI answered with a SOAP fault`),
+				),
+				details: { file_name: 'caido.xml' },
+			});
+		});
+
+		test('Continue (regular output): the failed file’s item among the others, its file_name beside the error as every row has it', async () => {
+			const { result } = await run('continueRegularOutput');
+			expect(result.error).toBeUndefined();
+			const items = result.output('Success');
+			expect(items.map((i) => i.json.clave_acceso ?? null)).toEqual([ok, null]);
+			expect(items[1].json).toEqual({
+				error: expect.stringContaining(`Access key ${fault}: SRI answered with a SOAP fault`),
+				file_name: 'caido.xml',
+			});
+		});
 	});
 
 	test('a typed key and no file: as version 1, the SRI’s copy attached; an input file of that field is kept', async () => {

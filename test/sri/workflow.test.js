@@ -116,12 +116,14 @@ test('what is not booked reaches the bookkeeper with its reason: unknown to the 
 	expect(sheet('compras').map((r) => r.clave_acceso)).toEqual([keyFor({ sequential: 9 })]);
 	const review = sheet('para-revisar');
 	const byKey = Object.fromEntries(review.map((r) => [r.clave_acceso, r]));
-	// Not found at the SRI: nothing authorized to book, nothing to compare.
+	// Not found at the SRI: nothing authorized to book, nothing to compare; the row says which receipt, from its file.
 	expect(byKey[unknown]).toMatchObject({
 		authorized: false,
-		estado: null,
+		estado: 'NO ENCONTRADO',
 		matches_file: null,
+		numero: '001-001-000000123',
 		file_name: 'f2.xml',
+		warnings: expect.stringContaining('The SRI holds no receipt for this access key'),
 	});
 	expect(byKey[rejected]).toMatchObject({
 		estado: 'NO AUTORIZADO',
@@ -133,8 +135,8 @@ test('what is not booked reaches the bookkeeper with its reason: unknown to the 
 	});
 	// The SRI failed for one key: its error, naming the key, in the list.
 	const failed = review.filter((r) => r.error);
-	expect(failed.map((r) => r.error)).toEqual([
-		expect.stringContaining(`Access key ${fault}: SRI answered with a SOAP fault`),
+	expect(failed.map((r) => [r.error, r.file_name])).toEqual([
+		[expect.stringContaining(`Access key ${fault}: SRI answered with a SOAP fault`), 'f5.xml'],
 	]);
 	expect(review).toHaveLength(4);
 	expect(sheet('no-leidos')).toEqual([]);

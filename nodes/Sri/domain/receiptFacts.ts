@@ -61,6 +61,20 @@ interface RetentionLine {
 	valor: number;
 }
 
+/**
+ * Where a document a retention withholds on was paid (retention 2.0.0, `docSustento`: `pagoLocExt` 01 local, 02
+ * abroad; abroad, `tipoRegi` 01 general regime, 02 tax haven, 03 preferential regime, `paisEfecPago` the country's
+ * code, and SI/NO for `aplicConvDobTrib`, `pagExtSujRetNorLeg`, `pagoRegFis`), as the retention writes it.
+ */
+interface PaymentPlace {
+	pagoLocExt: string;
+	tipoRegi?: string;
+	paisEfecPago?: string;
+	aplicConvDobTrib?: string;
+	pagExtSujRetNorLeg?: string;
+	pagoRegFis?: string;
+}
+
 /** A document a retention withholds on (its docSustento), with the lines withheld on it. */
 export interface RetainedDocument {
 	codDoc: string;
@@ -72,7 +86,45 @@ export interface RetainedDocument {
 	codSustento?: string;
 	/** `fechaRegistroContable` (retention 2.0.0), ISO. */
 	registered?: string;
+	/** Where it was paid (retention 2.0.0). */
+	payment?: PaymentPlace;
 	lines: RetentionLine[];
+}
+
+/**
+ * A document reimbursed through an invoice or a purchase settlement (its `reembolsos/reembolsoDetalle`, SRI's
+ * Ficha técnica, the receipts' XSDs: the supplier's identification type, identification, country and kind, the
+ * document's type, series, sequential, date and authorization, and its taxes in `detalleImpuestos`).
+ */
+export interface ReimbursedDocument {
+	supplier: { id: string; idType: string; country?: string; kind?: string };
+	codDoc: string;
+	estab: string;
+	ptoEmi: string;
+	secuencial: string;
+	/** `fechaEmisionDocReembolso` as written (`dd/mm/yyyy`), and as an ISO date when it is one. */
+	dateText: string;
+	date?: string;
+	authorization: string;
+	/** Its bases of IVA by percentage code, its IVA and ICE, in cents. */
+	bases: Record<IvaBase, number>;
+	iva: number;
+	ice: number;
+}
+
+/** What an invoice or purchase settlement says of the expenses it reimburses. */
+interface Reimbursement {
+	/** `codDocReembolso`: 41 for a receipt issued for a reimbursement (the SRI's catalog, Tabla 4). */
+	codDoc: string;
+	/** `totalBaseImponibleReembolso`, in cents, when the receipt gives it. */
+	declaredBases?: number;
+	documents: ReimbursedDocument[];
+}
+
+/** What an invoice says of an export (`comercioExterior EXPORTADOR` and the customs terms around it). */
+interface Exportation {
+	paisDestino?: string;
+	incoTerm?: string;
 }
 
 export interface ReceiptFacts {
@@ -112,6 +164,10 @@ export interface ReceiptFacts {
 	retained?: RetainedDocument[];
 	/** `parteRel` of a retention 2.0.0 (the issuer's word on its relation with the retained subject). */
 	relatedParty?: boolean;
+	/** The expenses an invoice or purchase settlement reimburses (`codDocReembolso`, `reembolsos`). */
+	reimbursement?: Reimbursement;
+	/** An invoice of an export (`comercioExterior EXPORTADOR`). */
+	exportation?: Exportation;
 }
 
 /** An amount of the receipt in cents: a number, or a number written as text (JSON an upstream node rebuilt). */
@@ -152,6 +208,7 @@ function retainedDocuments(receipt: Json): RetainedDocument[] {
 			authorization: digits(d.numAutDocSustento) || undefined,
 			codSustento: asText(d.codSustento),
 			registered: isoDate(asText(d.fechaRegistroContable)),
+			payment: paymentPlace(d),
 			lines: asList(asObject(d.retenciones).retencion).map(line),
 		}));
 	const byDocument = new Map<string, RetainedDocument>();
@@ -164,6 +221,70 @@ function retainedDocuments(receipt: Json): RetainedDocument[] {
 		byDocument.set(at, doc);
 	}
 	return [...byDocument.values()];
+}
+
+/** Where a retention's supporting document was paid, when the retention says (retention 2.0.0). */
+function paymentPlace(doc: Json): PaymentPlace | undefined {
+	const pagoLocExt = asText(doc.pagoLocExt);
+	if (!pagoLocExt) return undefined;
+	const upper = (v: unknown) => asText(v)?.toUpperCase();
+	return {
+		pagoLocExt,
+		tipoRegi: asText(doc.tipoRegi),
+		paisEfecPago: asText(doc.paisEfecPago),
+		aplicConvDobTrib: upper(doc.aplicConvDobTrib),
+		pagExtSujRetNorLeg: upper(doc.pagExtSujRetNorLeg),
+		pagoRegFis: upper(doc.pagoRegFis),
+	};
+}
+
+/**
+ * The expenses an invoice or a purchase settlement reimburses: `codDocReembolso` and `totalBaseImponibleReembolso`
+ * of its `info…`, and each `reembolsos/reembolsoDetalle` with its taxes (`detalleImpuestos/detalleImpuesto`: tax
+ * `codigo` 2 IVA by `codigoPorcentaje`, 3 ICE; `baseImponibleReembolso`, `impuestoReembolso`).
+ */
+function reimbursementOf(receipt: Json, info: Json): Reimbursement | undefined {
+	const details = asList(asObject(receipt.reembolsos).reembolsoDetalle);
+	const codDoc = asText(info.codDocReembolso);
+	if (!codDoc && !details.length) return undefined;
+	const declared = info.totalBaseImponibleReembolso;
+	return {
+		codDoc: codDoc ?? '',
+		declaredBases: declared === undefined ? undefined : centsOf(declared),
+		documents: details.map((d) => {
+			const bases = noBases();
+			let iva = 0;
+			let ice = 0;
+			for (const tax of asList(asObject(d.detalleImpuestos).detalleImpuesto)) {
+				const codigo = asText(tax.codigo);
+				if (codigo === TAX_CODES.iva) {
+					bases[ivaBaseOf(asText(tax.codigoPorcentaje) ?? '')] += centsOf(
+						tax.baseImponibleReembolso,
+					);
+					iva += centsOf(tax.impuestoReembolso);
+				} else if (codigo === TAX_CODES.ice) ice += centsOf(tax.impuestoReembolso);
+			}
+			const dateText = asText(d.fechaEmisionDocReembolso) ?? '';
+			return {
+				supplier: {
+					id: asText(d.identificacionProveedorReembolso) ?? '',
+					idType: asText(d.tipoIdentificacionProveedorReembolso) ?? '',
+					country: asText(d.codPaisPagoProveedorReembolso),
+					kind: asText(d.tipoProveedorReembolso),
+				},
+				codDoc: asText(d.codDocReembolso) ?? '',
+				estab: asText(d.estabDocReembolso) ?? '',
+				ptoEmi: asText(d.ptoEmiDocReembolso) ?? '',
+				secuencial: asText(d.secuencialDocReembolso) ?? '',
+				dateText,
+				date: isoDate(dateText),
+				authorization: digits(d.numeroautorizacionDocReemb),
+				bases,
+				iva,
+				ice,
+			};
+		}),
+	};
 }
 
 /**
@@ -279,6 +400,13 @@ export function receiptFacts(
 				? { codDoc: codDocModificado, ...modifiedNumber }
 				: undefined,
 	};
+	if (kind.root === 'factura' || kind.root === 'liquidacionCompra')
+		document.reimbursement = reimbursementOf(comprobante, info);
+	if (kind.root === 'factura' && asText(info.comercioExterior)?.toUpperCase() === 'EXPORTADOR')
+		document.exportation = {
+			paisDestino: asText(info.paisDestino),
+			incoTerm: asText(info.incoTermFactura),
+		};
 	if (kind.root === 'comprobanteRetencion') {
 		document.retained = retainedDocuments(comprobante);
 		const parteRel = asText(info.parteRel)?.toUpperCase();

@@ -76,13 +76,30 @@ export function authorizationFile(entry: AuthorizationEntry, receiptXml: string)
 }
 
 /**
+ * Check Authorization's `estado` for a key the SRI holds no receipt for. The SRI has no word for it: it answers
+ * with no entry at all (`numeroComprobantes` 0), for a key it does not know and for one it has not processed yet.
+ * This is the node's word (version 2), so that a row says it in its `estado` column.
+ */
+export const NOT_FOUND = 'NO ENCONTRADO';
+
+/** The SRI's state for a receipt received but not processed yet (its ficha técnica also says "en procesamiento"). */
+const IN_PROCESS = new Set(['EN PROCESO', 'EN PROCESAMIENTO']);
+
+/** What to do about a key the SRI gave no receipt for, after saying why. */
+const ASK_AGAIN =
+	'The SRI authorizes a receipt up to 24 hours after the issuer sends it: ask again later. If it still gives none, ask the issuer for the access key, or whether it sent the receipt to the SRI; a file you hold for it is not the SRI’s word.';
+
+/**
  * The output for an answer (Check Authorization: `asked` is the key; Read XML of an authorization file: no key
- * asked), or why the authorization's receipt cannot be read (`unreadable`): then nothing of it is given.
+ * asked), or why the authorization's receipt cannot be read (`unreadable`): then nothing of it is given. With
+ * `sayNoReceipt` (Check Authorization of version 2), an answer without a receipt says so in `estado` — `NO
+ * ENCONTRADO` (NOT_FOUND) for no entry, the SRI's `EN PROCESO` as it gave it — and in a warning saying what to do.
  */
 export function presentAnswer(
 	answer: AuthorizationAnswer,
 	source: Exclude<Source, 'receipt_file'>,
 	asked?: string,
+	sayNoReceipt = false,
 ): Presented | { unreadable: string } {
 	const entry = chooseEntry(answer.autorizaciones);
 	const fallbackDate = asked ? keyDate(asked) : undefined;
@@ -119,9 +136,19 @@ export function presentAnswer(
 		warnings.push(
 			"The SRI's test environment answered (ambiente pruebas): a receipt there has no tax validity.",
 		);
+	let said = estado || undefined;
+	if (sayNoReceipt && !entry) {
+		said = NOT_FOUND;
+		warnings.push(
+			`The SRI holds no receipt for this access key: it answered with no entry (estado ${NOT_FOUND} is this node's word, not the SRI's). ${ASK_AGAIN}`,
+		);
+	} else if (sayNoReceipt && !receipt && IN_PROCESS.has((estado ?? '').toUpperCase()))
+		warnings.push(
+			`The SRI has received this receipt but not processed it yet (estado ${estado ?? ''}): it gives no receipt until it decides. ${ASK_AGAIN}`,
+		);
 	const json: IDataObject = {
 		clave_acceso: claveAcceso,
-		estado: estado || undefined,
+		estado: said,
 		authorized: (estado ?? '').toUpperCase() === 'AUTORIZADO',
 		found: answer.autorizaciones.length > 0,
 		source,

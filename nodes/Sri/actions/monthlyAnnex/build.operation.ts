@@ -22,7 +22,7 @@ import type { AnnexItem } from '../../domain/ats/admit';
 import { buildAnnex } from '../../domain/ats/annex';
 import { TAX_SUPPORTS } from '../../domain/ats/catalog';
 import { annexItemFromFile, annexItemFromJson } from '../../domain/ats/input';
-import { itemChoices } from '../../domain/ats/choices';
+import { itemChoices, keysOf } from '../../domain/ats/choices';
 import { parsePeriod, type Period } from '../../domain/ats/period';
 import { atsXml } from '../../domain/ats/xml';
 
@@ -63,6 +63,29 @@ const establishmentsOption: INodeProperties = {
 	default: 0,
 	description:
 		'How many open establishments your RUC has, as the RUC register lists them. 0: the establishments that issued your own receipts of the period (at least 1).',
+};
+
+/** Options → Receipts the SRI Lists for You: the SRI's list of what was issued to the informant, held against the input. */
+const listedOption: INodeProperties = {
+	displayName: 'Receipts the SRI Lists for You (Access Keys)',
+	name: 'sriListedKeys',
+	type: 'string',
+	default: '',
+	placeholder: "e.g. {{ $('Read the list').all().map(i => i.json.clave_acceso) }}",
+	description:
+		'The access keys of the SRI’s list of the receipts issued to you (Received Receipts List → Read), usually an expression over that node. Each receipt it lists for the period that is not among the items is named in problems, and a receipt the SRI gave none for is a problem, not a warning. A list, or text with one key per line or comma.',
+};
+
+/** Options → Voided Receipts: the informant's own receipts voided in the period (anulados). */
+const voidedOption: INodeProperties = {
+	displayName: 'Voided Receipts (Access Keys)',
+	name: 'voidedReceipts',
+	type: 'string',
+	typeOptions: { rows: 3 },
+	default: '',
+	placeholder: 'e.g. 1510202601179214673900120010010000001041234567819',
+	description:
+		'The access keys of your own receipts voided (anulados) in the period: a list an expression gives, or text with one key per line or comma. Each is reported in anulados; a receipt among the items with one of them is left out of ventas and compras.',
 };
 
 /** Tax Support: nothing chosen by default (the receipts cannot say it), then Tabla 5. */
@@ -206,6 +229,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			options: [
 				establishmentsOption,
 				outputFieldOption,
+				listedOption,
 				{
 					displayName: 'Registration Date per Item',
 					name: 'registrationDate',
@@ -215,6 +239,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 					description:
 						'The date a purchase was booked (fechaRegistro, yyyy-mm-dd or dd/mm/yyyy), usually an expression; it decides the period a purchase belongs to. Empty: the date your own retention declares, else the emission date.',
 				},
+				voidedOption,
 			],
 		},
 	],
@@ -258,6 +283,31 @@ export async function execute(
 			`Informant RUC: must be your RUC, 13 digits ending in 001, got ${ruc ? `"${ruc}"` : 'nothing'}`,
 		);
 	const period = periodOf.call(this, findings);
+	const fields = {
+		voided: `Options → ${voidedOption.displayName}`,
+		listed: `Options → ${listedOption.displayName}`,
+		form: FORM_FIELDS,
+	};
+	/** An option read once (its expression may read another node), or undefined when it is empty. */
+	const keysIn = (option: INodeProperties, field: string): string[] | undefined => {
+		const path = `options.${option.name}`;
+		if (String(this.getNodeParameter(path, 0, '', { rawExpressions: true })).trim() === '')
+			return undefined;
+		let value: unknown;
+		try {
+			value = this.getNodeParameter(path, 0, '');
+		} catch (error) {
+			findings.stop(
+				FORM_FIELDS,
+				'Fix the expression so that it gives the access keys (a list, or text with one key per line).',
+				`${field}: the expression failed: ${(error as Error).message}`,
+			);
+			return [];
+		}
+		return keysOf(value, field, findings, FORM_FIELDS);
+	};
+	const voided = keysIn(voidedOption, fields.voided) ?? [];
+	const listed = keysIn(listedOption, fields.listed);
 	throwIfStopped.call(this, ATS.words, findings);
 
 	const { documents, itemCount } = await documentsOf(this, ATS, findings, ctx.kept);
@@ -280,6 +330,9 @@ export async function execute(
 				this.getNodeParameter('period', 0, 'previous') === 'chosen'
 					? 'Year and Month'
 					: 'Period (The Last Complete One)',
+			voided,
+			listed,
+			fields,
 		},
 		itemChoices(
 			{

@@ -1,6 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { itemError, reword, upstreamError, upstreamProblem } from '../../../shared/errors';
+import {
+	addFacts,
+	itemError,
+	reword,
+	upstreamError,
+	upstreamProblem,
+} from '../../../shared/errors';
 import { itemParameter } from '../../../shared/parameters';
 import type { OperationResult } from '../../../shared/router';
 import { ask, type PublicServiceContext } from '../../../shared/soap';
@@ -118,6 +124,22 @@ export async function execute(
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const file =
 		this.getNode().typeVersion >= 2 ? await fileOnItem.call(this, i, options) : undefined;
+	try {
+		return await checkKey.call(this, ctx, i, options, file);
+	} catch (error) {
+		// The error item of a file's row names the file too (Continue On Fail; shared/router.ts failItem).
+		throw file?.name ? addFacts(error, { about: { file_name: file.name } }) : error;
+	}
+}
+
+/** Asks about item `i`'s key (see execute), `file` the receipt's file on the item, read. */
+async function checkKey(
+	this: IExecuteFunctions,
+	ctx: PublicServiceContext,
+	i: number,
+	options: IDataObject,
+	file: Awaited<ReturnType<typeof fileOnItem>>,
+): Promise<OperationResult> {
 	let key = normalizeKey(itemParameter.call(this, 'accessKey', i, ''));
 	const own = file && !('problem' in file.read) ? file.read.json.clave_acceso : undefined;
 	if ((key === '' || key === undefined || key === null) && typeof own === 'string') key = own;
@@ -153,7 +175,8 @@ export async function execute(
 	} catch (error) {
 		throw reword(error, `Access key ${clave}: `);
 	}
-	const presented = presentAnswer(answer, 'sri', clave);
+	const version2 = this.getNode().typeVersion >= 2;
+	const presented = presentAnswer(answer, 'sri', clave, version2);
 	if ('unreadable' in presented)
 		throw itemError(
 			this.getNode(),
@@ -161,7 +184,34 @@ export async function execute(
 			`Access key ${clave}: the SRI's answer holds a receipt that cannot be read (${presented.unreadable})`,
 			'The SRI answered, but the receipt inside its answer is not a receipt the package reads safely, so nothing of it is given. If Options → Service Address is set, check that it is the SRI or a faithful proxy of it.',
 		);
-	return await receiptOutput.call(this, i, presented, options, compareWithFile(file, presented));
+	const facts = compareWithFile(file, presented);
+	return await receiptOutput.call(this, i, withFileFigures(presented, file, clave), options, facts);
+}
+
+/**
+ * The output of a key the SRI gave no receipt for (not found, in process), when the item carries that receipt's
+ * file: the receipt's figures — issuer, number, date, party, amounts — from the file, so that the row says which
+ * receipt it is, with a warning that they are the file's. The SRI's state stays the SRI's (not authorized), and the
+ * file's receipt is not given as `comprobante`: nothing downstream takes it for the SRI's.
+ */
+function withFileFigures(
+	presented: Presented,
+	file: Awaited<ReturnType<typeof fileOnItem>>,
+	key: string,
+): Presented {
+	if (presented.receipt || !file || 'problem' in file.read) return presented;
+	const { receipt, json: own } = file.read;
+	if (!receipt || own.clave_acceso !== key) return presented;
+	const json: IDataObject = {};
+	for (const [field, value] of Object.entries(presented.json)) {
+		if (field === 'warnings') Object.assign(json, receipt.summary);
+		json[field] = value;
+	}
+	json.warnings = [
+		...(presented.json.warnings as string[]),
+		`${file.label}: the receipt's figures here (issuer, number, date, amounts) are the file's, since the SRI gave no receipt for its access key. Do not book them until the SRI authorizes it.`,
+	];
+	return { json, receipt };
 }
 
 /** What the item says of the file on it: its name, and whether it is the receipt the SRI authorized. */

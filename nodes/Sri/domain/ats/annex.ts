@@ -4,19 +4,24 @@ import { rucProblem } from '../../../shared/sri/ruc';
 import type { Json } from '../receipt';
 import { admit, type AnnexItem } from './admit';
 import { atsName, dollars, signedMoney } from './format';
+import { checkListed } from './listed';
 import { periodRange, type Period } from './period';
 import { matchOwnRetentions, placePurchases, purchaseRecords } from './purchases';
 import { rolesOf, type ItemChoices } from './roles';
 import { placeSales, saleRecords } from './sales';
+import { voidedReceipts, voidedWhy } from './voided';
 import type { Totals, XmlRecord } from './xml';
 
 /**
  * The annex (ATS) of one period, built from the period's receipts, step by step, each step a module:
- * 1. admit.ts — which receipts it takes (the SRI's word, the test environment, duplicates);
- * 2. roles.ts — who is who, from the receipts alone (sales, purchases, retentions made and received);
- * 3. purchases.ts — the informant's retentions to their purchases, the period by registration date, the records;
- * 4. sales.ts — the period by emission date, sales grouped by client, the clients' retentions, the records;
- * 5. here — the establishments, the header, and the JSON the bookkeeper reads.
+ * 1. voided.ts — the receipts the bookkeeper says were voided (`anulados`);
+ * 2. admit.ts — which receipts it takes (the SRI's word, voided, the test environment, duplicates);
+ * 3. roles.ts — who is who, from the receipts alone (sales, purchases, retentions made and received);
+ * 4. purchases.ts — the informant's retentions to their purchases, the period by registration date, the records
+ *    (with reimbursements.ts and abroad.ts);
+ * 5. sales.ts — the period by emission date, exports apart, sales grouped by client, the clients' retentions;
+ * 6. listed.ts — the input held against the SRI's list of what was issued to the informant, when given;
+ * 7. here — the establishments, the header, and the JSON the bookkeeper reads.
  * Every amount in cents. Pure: the operation reads the items and the form and writes the file (xml.ts); what is
  * found on the way goes to the run's one collector (shared/findings.ts). Nothing is left out silently: every
  * receipt is in the annex or named in `warnings`.
@@ -36,6 +41,12 @@ interface AnnexSettings {
 	itemCount: number;
 	/** The form's field that chose the period, as messages name it. */
 	periodField: string;
+	/** Options → Voided Receipts: the access keys of the informant's receipts voided (choices.ts keysOf). */
+	voided: readonly string[];
+	/** Options → Receipts the SRI Lists for You: the keys of the SRI's list; undefined when not given. */
+	listed?: readonly string[];
+	/** The options as messages name them, and the stop group of the form's fields. */
+	fields: { voided: string; listed: string; form: string };
 }
 
 interface Annex {
@@ -73,7 +84,15 @@ export function buildAnnex(
 			`"${settings.informant.name}" becomes "${razonSocial}"`,
 		);
 
-	const { documents, unchecked, leftOut } = admit(items, findings);
+	const voided = voidedReceipts(settings.voided, informant, range, findings, {
+		field: settings.fields.voided,
+		title: settings.fields.form,
+	});
+	const { documents, unchecked, leftOut, keys } = admit(items, findings, {
+		voided: voided.keys,
+		voidedWhy: voidedWhy(settings.fields.voided),
+		heldAgainstList: settings.listed !== undefined,
+	});
 	const { purchases, sales, ownRetentions, clientRetentions } = rolesOf(
 		documents,
 		informant,
@@ -81,7 +100,7 @@ export function buildAnnex(
 	);
 	const purchaseIndex = matchOwnRetentions(purchases, ownRetentions, leftOut, findings);
 	placePurchases(purchases, range, (item) => choicesOf(item, 'purchase'), findings);
-	placeSales(sales, range, settings.electronicSales, findings);
+	const exportaciones = placeSales(sales, range, settings.electronicSales, findings);
 	checkPeriod(
 		findings,
 		{ documents: 'purchases and sales', period: range.label, field: settings.periodField },
@@ -96,6 +115,9 @@ export function buildAnnex(
 		(item) => choicesOf(item, 'sale'),
 		findings,
 	);
+
+	if (settings.listed)
+		checkListed(settings.listed, keys, informant, range, findings, settings.fields.listed);
 
 	// The establishments of the informant's own documents of the period: its sales, its purchase settlements in
 	// the annex, its retentions. Electronic sales add up to nothing in ventasEstab, so each reports 0.00.
@@ -125,6 +147,9 @@ export function buildAnnex(
 		compras: compras.detalleCompras.length ? { detalleCompras: compras.detalleCompras } : undefined,
 		ventas: ventas.detalleVentas.length ? { detalleVentas: ventas.detalleVentas } : undefined,
 		ventasEstablecimiento: ventaEst.length ? { ventaEst } : undefined,
+		anulados: voided.detalleAnulados.length
+			? { detalleAnulados: voided.detalleAnulados }
+			: undefined,
 	};
 	const inAnnexItems = new Set<number>([
 		...compras.rows.flatMap((r) => [r.item as number, ...(r.retencion_items as number[])]),
@@ -160,6 +185,8 @@ export function buildAnnex(
 					compras.rows.some((row) => (row.retencion_items as number[]).includes(r.item)),
 				).length,
 				retenciones_recibidas: ventas.retentionsApplied,
+				anulados: voided.rows.length,
+				exportaciones_por_completar: exportaciones.length,
 				warnings: warnings.length,
 				problems: problems.length,
 			},
@@ -172,6 +199,8 @@ export function buildAnnex(
 			compras: compras.rows,
 			ventas: ventas.rows,
 			ventasEstablecimiento: ventaEst,
+			anulados: voided.rows,
+			exportaciones_por_completar: exportaciones,
 		},
 	};
 }

@@ -95,14 +95,24 @@ export const TAX_SUPPORTS: ReadonlyArray<{ code: string; name: string; descripti
 
 /**
  * Tabla 4: the tax supports the SRI accepts for each kind of purchase document the annex reports from receipts
- * (01 factura, 03 liquidación de compra, 04 nota de crédito, 05 nota de débito).
+ * (01 factura, 03 liquidación de compra, 04 nota de crédito, 05 nota de débito, 41 comprobante de venta emitido
+ * por reembolso).
  */
 export const TAX_SUPPORTS_BY_DOCUMENT: Readonly<Record<string, readonly string[]>> = {
 	'01': ['01', '02', '03', '04', '05', '06', '07', '08', '09', '14', '15', '00'],
 	'03': ['01', '02', '03', '04', '05', '06', '07', '08', '14', '15'],
 	'04': ['01', '02', '03', '04', '05', '06', '07', '08', '09', '14', '15', '00'],
 	'05': ['01', '02', '03', '04', '05', '06', '07', '08', '09', '14', '15', '00'],
+	'41': ['01', '02', '03', '04', '05', '06', '07'],
 };
+
+/**
+ * Tabla 4's code of a receipt issued for a reimbursement of expenses (`codDocReembolso` of an invoice or a purchase
+ * settlement), the `tipoComprobante` of such a purchase (Odoo Enterprise and Trescloud file it so). Tabla 4 also has
+ * 47 and 48, credit and debit notes for a reimbursement issued by the intermediary; the SRI's credit and debit note
+ * schemas carry no reimbursed documents, so no receipt is one of them.
+ */
+export const REIMBURSEMENT_DOCUMENT = '41';
 
 /** The fields of IVA withheld on a purchase, in the schema's order. */
 export type IvaWithheldField =
@@ -125,6 +135,24 @@ export const IVA_WITHHELD_FIELDS: ReadonlyArray<[number, IvaWithheldField]> = [
 	[70, 'valorRetServicios'],
 	[100, 'valRetServ100'],
 ];
+
+/**
+ * The IVA withholding codes at 0 % (the SRI's table of IVA withholding percentages, as the receipts service
+ * publishes its catalog): 7 retención en cero, 8 no procede retención. A line of them, or any line at 0 %, withholds
+ * nothing and fills no field.
+ */
+export const ZERO_IVA_WITHHOLDING_CODES: readonly string[] = ['7', '8'];
+
+/**
+ * `tipoRegi` of a payment abroad (the ATS schema's enumeration, its annotations): 01 general regime, whose country
+ * is `paisEfecPagoGen`; 02 tax haven, `paisEfecPagoParFis`; 03 preferential regime or lower-tax jurisdiction,
+ * `denopagoRegFis` (the regime's name).
+ */
+export const FOREIGN_REGIMES: Readonly<Record<string, string>> = {
+	'01': 'paisEfecPagoGen',
+	'02': 'paisEfecPagoParFis',
+	'03': 'denopagoRegFis',
+};
 
 /**
  * Tabla 2 for purchases (`tpIdProv`), from the receipt's identification type (Ficha técnica, table 6: 04 RUC,

@@ -1,12 +1,14 @@
 import { itemLabel } from '../../../shared/errors';
 import type { Findings } from '../../../shared/findings';
+import { keyProblem, normalizeKey } from '../key';
 import { isoDateOf } from './period';
 import type { ItemChoices } from './roles';
 
 /**
  * What an item's own expressions say — Tax Support per Item, Related Party per Item, Options → Registration Date per
  * Item — read only for the purchases and sales that need them, each checked: a value that is not what its field
- * asks stops the annex, naming the item and the field.
+ * asks stops the annex, naming the item and the field. And the access keys an option gives (Voided Receipts,
+ * Receipts the SRI Lists for You), each checked.
  */
 
 /** Readers of the form's per-item values (shared/parameters.ts `parameterReader`). */
@@ -71,4 +73,37 @@ export function itemChoices(
 			);
 		return { relatedParty, taxSupport, registered };
 	};
+}
+
+/**
+ * The access keys an option gives, in the shapes a bookkeeper wires without code: a list (an expression such as
+ * `{{ $('Read the list').all().map(i => i.json.clave_acceso) }}`; entries may also be the items' JSON, whose
+ * `clave_acceso` is taken), or text with the keys separated by commas, semicolons or line breaks (spaces inside a
+ * key, as a printed RIDE groups its digits, are dropped). Empty entries are skipped; an entry that is not an
+ * access key joins the stop group `title`, naming the field and the entry.
+ */
+export function keysOf(value: unknown, field: string, findings: Findings, title: string): string[] {
+	const entries: unknown[] = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(/[,;\r\n]+/)
+			: value === undefined || value === null
+				? []
+				: [value];
+	const keys: string[] = [];
+	entries.forEach((entry, k) => {
+		const raw =
+			entry && typeof entry === 'object' && 'clave_acceso' in entry ? entry.clave_acceso : entry;
+		const key = normalizeKey(raw);
+		if (key === '' || key === undefined || key === null) return;
+		const problem = keyProblem(key);
+		if (problem)
+			findings.stop(
+				title,
+				`Give ${field} the 49-digit access keys (a list, or text with one key per line or comma).`,
+				`${field}: entry ${k + 1}, ${JSON.stringify(typeof raw === 'string' ? raw.trim() : raw)?.slice(0, 80) ?? String(raw)}, ${problem}`,
+			);
+		else keys.push(key as string);
+	});
+	return keys;
 }

@@ -1,5 +1,6 @@
 import { XmlError } from '../../../shared/xml';
 import type { Json } from '../receipt';
+import { NOT_FOUND } from '../result';
 import { readReceiptFile, receiptFacts, rootOfTipo } from '../receiptFacts';
 import type { AnnexItem } from './admit';
 
@@ -11,7 +12,15 @@ import type { AnnexItem } from './admit';
  * follow the item's name.
  */
 
-type Said = { state?: 'authorized' | 'rejected'; estado?: string };
+/** What the SRI said: its state, in its words, and whether it gave no receipt at all (no entry, in process). */
+type Said = { state?: 'authorized' | 'rejected'; estado?: string; noReceipt?: boolean };
+
+/**
+ * The states in which the SRI gives no receipt for a key: Check Authorization's word for a key it holds nothing for
+ * (result.ts NOT_FOUND), and the SRI's own for a receipt it has not processed yet (EN PROCESO; its ficha técnica
+ * says "en procesamiento").
+ */
+const NO_RECEIPT_STATES = new Set([NOT_FOUND, 'EN PROCESO', 'EN PROCESAMIENTO']);
 
 /** What the node before said of a receipt (Check Authorization, Read XML), from its JSON. */
 function jsonSays(json: Json): Said {
@@ -19,8 +28,9 @@ function jsonSays(json: Json): Said {
 	if (estado)
 		return estado.toUpperCase() === 'AUTORIZADO'
 			? { state: 'authorized', estado }
-			: { state: 'rejected', estado };
-	if (json.found === false) return { state: 'rejected', estado: 'the SRI has no entry for it' };
+			: { state: 'rejected', estado, noReceipt: NO_RECEIPT_STATES.has(estado.toUpperCase()) };
+	if (json.found === false)
+		return { state: 'rejected', estado: 'the SRI has no entry for it', noReceipt: true };
 	if (json.authorized === true) return { state: 'authorized' };
 	return {};
 }
@@ -44,6 +54,7 @@ function annexItem(
 				? 'authorized'
 				: 'unchecked';
 	const estado = fromJson.state === 'rejected' ? fromJson.estado : said.estado;
+	const noReceipt = fromJson.noReceipt === true || said.noReceipt === true;
 	const { root, comprobante } = receipt;
 	if (!comprobante || !root) {
 		if (state === 'rejected' || (typeof json.clave_acceso === 'string' && json.found === false))
@@ -51,6 +62,7 @@ function annexItem(
 				item: index,
 				authorization: 'rejected',
 				estado,
+				noReceipt: noReceipt || json.found === false,
 				key: typeof json.clave_acceso === 'string' ? json.clave_acceso : undefined,
 			};
 		return { unread: missing() };
@@ -60,7 +72,7 @@ function annexItem(
 	document.authorization ??=
 		authorizationNumber(json.numero_autorizacion) ??
 		authorizationNumber(receipt.numeroAutorizacion);
-	return { item: index, document, authorization: state, estado };
+	return { item: index, document, authorization: state, estado, noReceipt };
 }
 
 /** Item `index`'s receipt from the bytes of its file (binary field `field`). */
@@ -82,18 +94,20 @@ export function annexItemFromFile(
 		return annexItem(
 			index,
 			json,
-			{ state: 'rejected', estado: 'no entry in the file' },
+			{ state: 'rejected', estado: 'no entry in the file', noReceipt: true },
 			{},
 			noFile,
 		);
-	if ('noReceipt' in reading)
+	if ('noReceipt' in reading) {
+		const said = jsonSays({ estado: reading.estado ?? NOT_FOUND });
 		return annexItem(
 			index,
 			json,
-			{ state: 'rejected', estado: reading.estado ?? 'no receipt in the file' },
+			{ ...said, state: 'rejected', estado: reading.estado ?? 'no receipt in the file' },
 			{},
 			noFile,
 		);
+	}
 	const said = reading.estado !== undefined ? jsonSays({ estado: reading.estado }) : {};
 	return annexItem(index, json, { state: said.state, estado: said.estado }, reading, noFile);
 }

@@ -1,5 +1,6 @@
 import { itemLabel } from '../../../shared/errors';
 import type { ReceiptFacts, RetainedDocument } from '../receiptFacts';
+import { REIMBURSEMENT_DOCUMENT } from './catalog';
 
 /**
  * How the annex names a receipt, and how it finds one: a retention names the documents it withholds on
@@ -49,12 +50,19 @@ export class ReceiptIndex<T> {
 				this.byNumber.set(numberKey(doc.codDoc, numberOf(doc), party), value);
 	}
 
-	/** What a retention withholds on, the other party being `party`: by its access key, else by type and number. */
+	/**
+	 * What a retention withholds on, the other party being `party`: by its access key, else by type and number (a
+	 * document the retention calls 41, issued for a reimbursement, is the invoice or purchase settlement it is).
+	 */
 	retained(retained: RetainedDocument, party: string): T | undefined {
-		return (
-			(retained.authorization && this.byKey.get(retained.authorization)) ||
-			this.byNumber.get(numberKey(retained.codDoc, retained.number, party))
-		);
+		if (retained.authorization && this.byKey.has(retained.authorization))
+			return this.byKey.get(retained.authorization);
+		const types = retained.codDoc === REIMBURSEMENT_DOCUMENT ? ['01', '03'] : [retained.codDoc];
+		for (const codDoc of types) {
+			const found = this.byNumber.get(numberKey(codDoc, retained.number, party));
+			if (found !== undefined) return found;
+		}
+		return undefined;
 	}
 
 	/** The document of type `codDoc` and `number` whose other party is `party`. */

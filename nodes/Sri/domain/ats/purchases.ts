@@ -2,27 +2,32 @@ import { itemLabel } from '../../../shared/errors';
 import type { Findings } from '../../../shared/findings';
 import type { Json } from '../receipt';
 import type { IvaBase, ReceiptFacts } from '../receiptFacts';
+import { paymentOf } from './abroad';
 import {
 	FOREIGN_PARTY_TYPES,
 	IVA_WITHHELD_FIELDS,
 	NO_AUTHORIZATION,
 	PAYMENT_FORM_THRESHOLD_CENTS,
 	PURCHASE_ID_TYPES,
+	REIMBURSEMENT_DOCUMENT,
 	TAX_SUPPORTS,
 	TAX_SUPPORTS_BY_DOCUMENT,
+	ZERO_IVA_WITHHOLDING_CODES,
 	type IvaWithheldField,
 } from './catalog';
 import { atsDate, atsName, dollars, money, percentage, schemaId } from './format';
 import { documentWord, named, numberOf, ReceiptIndex, type LeftOut } from './matching';
 import type { PeriodRange } from './period';
 import type { ItemChoices, Purchase } from './roles';
+import { reimbursementsOf } from './reimbursements';
 import { jsonOf, type Totals, type XmlRecord } from './xml';
 
 /**
  * The annex's purchases (`compras/detalleCompras`): the informant's retentions matched to the purchases they
  * withhold on; each purchase in the period of its registration date (its item's own, its retention's, else its
  * emission date); then one record per purchase, in the schema's terms — its tax support, supplier, bases, IVA
- * withheld by percentage, income tax withheld (`air`), its retention's number, the document a note modifies.
+ * withheld by percentage, income tax withheld (`air`), its retention's number, where it was paid (`pagoExterior`,
+ * from its retention), the expenses it reimburses (`reembolsos`), the document a note modifies.
  */
 
 /** The informant's retentions, each document they withhold on matched to its purchase (any period). */
@@ -64,6 +69,11 @@ export function placePurchases(
 		p.choices = choicesOf(p.doc.item);
 		const declared = p.retentions.find((r) => r.retained.registered)?.retained.registered;
 		p.registered = p.choices.registered ?? declared ?? p.doc.date ?? '';
+		if (p.doc.date && p.registered < p.doc.date)
+			findings.problem(
+				p.doc.item,
+				`${named(p.doc)}: registered ${p.registered} (${p.choices.registered ? 'Registration Date per Item' : "your retention's fechaRegistroContable"}), before it was issued on ${p.doc.date}: a purchase is booked on or after its emission date, and the SRI refuses a fechaRegistro before fechaEmision. Correct the date (the period follows it).`,
+			);
 		if (range.holds(p.registered)) p.inAnnex = true;
 		else {
 			p.leftOutWhy = `registered ${p.registered}, outside the period ${range.from} – ${range.to}`;
@@ -108,8 +118,16 @@ function taxSupports(originalOf: (p: Purchase) => Purchase | undefined, fallback
 	return supportOf;
 }
 
-/** The purchase's tax support, checked against Tabla 5 and its document type; a stop when it has none that fits. */
-function checkedSupport(p: Purchase, codSustento: string, findings: Findings): void {
+/**
+ * The purchase's tax support, checked against Tabla 5 and its document type as the annex files it (`tipoComprobante`);
+ * a stop when it has none that fits.
+ */
+function checkedSupport(
+	p: Purchase,
+	codSustento: string,
+	tipoComprobante: string,
+	findings: Findings,
+): void {
 	const { doc } = p;
 	const fromItem = (p.choices.taxSupport ?? '').trim();
 	const fromRetention = p.retentions.find((r) => r.retained.codSustento)?.retained.codSustento;
@@ -130,11 +148,11 @@ function checkedSupport(p: Purchase, codSustento: string, findings: Findings): v
 			`Give a two-digit code of Tabla 5: ${[...TAX_SUPPORT_CODES].join(', ')}.`,
 			`${named(doc)}: "${codSustento}"`,
 		);
-	else if (!(TAX_SUPPORTS_BY_DOCUMENT[doc.codDoc] ?? []).includes(codSustento))
+	else if (!(TAX_SUPPORTS_BY_DOCUMENT[tipoComprobante] ?? []).includes(codSustento))
 		findings.stop(
 			'tax supports (codSustento) the SRI does not accept for the document type (Tabla 4)',
 			'Give the purchase a tax support its document type accepts (Tax Support per Item).',
-			`${named(doc)}: ${codSustento}; a ${documentWord(doc.codDoc)} accepts ${(TAX_SUPPORTS_BY_DOCUMENT[doc.codDoc] ?? []).join(', ')}`,
+			`${named(doc)}: ${codSustento}; a ${tipoComprobante === REIMBURSEMENT_DOCUMENT ? `${documentWord(doc.codDoc)} issued for a reimbursement (${REIMBURSEMENT_DOCUMENT})` : documentWord(doc.codDoc)} accepts ${(TAX_SUPPORTS_BY_DOCUMENT[tipoComprobante] ?? []).join(', ')}`,
 		);
 }
 
@@ -153,12 +171,21 @@ function withholdings(p: Purchase, findings: Findings) {
 	for (const { retention, retained } of p.retentions)
 		for (const line of retained.lines) {
 			if (line.codigo === '2') {
+				// At 0 % (codes 7, retención en cero, and 8, no procede retención), nothing was withheld.
+				if (line.porcentaje === 0 || ZERO_IVA_WITHHOLDING_CODES.includes(line.codigoRetencion)) {
+					if (line.valor !== 0)
+						findings.problem(
+							retention.item,
+							`${named(retention)}: its IVA withholding of code ${line.codigoRetencion} at ${line.porcentaje} % says ${dollars(line.valor).toFixed(2)} withheld; a withholding at 0 % withholds nothing, so nothing of it is in the annex. Correct the retention with a replacement receipt, or the amount in the DIMM.`,
+						);
+					continue;
+				}
 				const field = IVA_WITHHELD_FIELDS.find(([pct]) => pct === line.porcentaje)?.[1];
 				if (field) withheld[field] += line.valor;
 				else
 					findings.stop(
 						'IVA withheld at a percentage the ATS has no field for',
-						'The ATS takes IVA withheld at 10, 20, 30, 50, 70 or 100 %: correct the retention with a replacement receipt.',
+						'The ATS takes IVA withheld at 0 (nothing withheld), 10, 20, 30, 50, 70 or 100 %: correct the retention with a replacement receipt.',
 						`${named(retention)}: ${line.porcentaje} % (retention code ${line.codigoRetencion})`,
 					);
 			} else if (line.codigo === '1') {
@@ -204,6 +231,11 @@ function modifiedDocument(
 		return {};
 	}
 	const original = originalOf(p);
+	if (original?.doc.reimbursement?.codDoc === REIMBURSEMENT_DOCUMENT)
+		findings.problem(
+			doc.item,
+			`${named(doc)} modifies ${named(original.doc)}, issued for a reimbursement: the SRI's catalog has ${doc.codDoc === '04' ? '47' : '48'} for a note on a reimbursement, with its own reimbursed documents, which an electronic ${documentWord(doc.codDoc)} does not carry. It is written as ${doc.codDoc}: check it in the DIMM.`,
+		);
 	if (!original?.doc.authorization)
 		findings.problem(
 			doc.item,
@@ -227,6 +259,7 @@ const PURCHASE_TOTALS = [
 	'montoIce',
 	'montoIva',
 	...IVA_WITHHELD_FIELDS.map(([, field]) => field),
+	'totbasesImpReemb',
 	'valRetAir',
 ];
 
@@ -263,7 +296,8 @@ export function purchaseRecords(
 	for (const p of inAnnex) {
 		const { doc } = p;
 		const codSustento = supportOf(p);
-		checkedSupport(p, codSustento, findings);
+		const reimbursed = reimbursementsOf(doc, findings);
+		checkedSupport(p, codSustento, reimbursed.tipoComprobante, findings);
 		const tpIdProv = doc.codDoc === '03' ? PURCHASE_ID_TYPES[p.supplier.idType ?? ''] : '01';
 		const idProv = schemaId(p.supplier.id);
 		if (!tpIdProv || !idProv)
@@ -301,7 +335,7 @@ export function purchaseRecords(
 			codSustento,
 			tpIdProv: tpIdProv ?? '',
 			idProv: idProv ?? p.supplier.id,
-			tipoComprobante: doc.codDoc,
+			tipoComprobante: reimbursed.tipoComprobante,
 			tipoProv: foreign ? FOREIGN_PARTY_TYPES[p.supplier.idType ?? ''] : undefined,
 			denoProv: foreign ? atsName(p.supplier.name) || undefined : undefined,
 			parteRel: related ? 'SI' : 'NO',
@@ -321,13 +355,8 @@ export function purchaseRecords(
 				Object.entries(withheld).map(([field, cents]) => [field, money(cents)]),
 			),
 			valorRetencionNc: money(0),
-			totbasesImpReemb: money(0),
-			pagoExterior: {
-				pagoLocExt: '01',
-				paisEfecPago: 'NA',
-				aplicConvDobTrib: 'NA',
-				pagExtSujRetNorLeg: 'NA',
-			},
+			totbasesImpReemb: money(reimbursed.totalBases),
+			pagoExterior: paymentOf(p, foreign, findings),
 			formasDePago: payments.length ? { formaPago: payments } : undefined,
 			air: air.length ? { detalleAir: air } : undefined,
 			...(firstRetention
@@ -340,6 +369,7 @@ export function purchaseRecords(
 					}
 				: {}),
 			...modified,
+			reembolsos: reimbursed.reembolsos,
 		};
 		out.detalleCompras.push(record);
 
@@ -347,6 +377,7 @@ export function purchaseRecords(
 		for (const base of Object.keys(doc.bases) as IvaBase[]) add(base, doc.bases[base], sign);
 		add('montoIce', doc.ice, sign);
 		add('montoIva', doc.iva, sign);
+		add('totbasesImpReemb', reimbursed.totalBases, sign);
 		for (const [field, cents] of Object.entries(withheld)) add(field, cents);
 		add('valRetAir', renta);
 		out.rows.push({

@@ -14,7 +14,10 @@ import { jsonOf, type Totals, type XmlRecord } from './xml';
  * The annex's sales (`ventas/detalleVentas`): the informant's own receipts of the period, grouped by client,
  * document type and emission (all electronic: `E`), with the retentions its clients made on them; each group one
  * record. Electronic sales add nothing to `totalVentas` or `ventasEstab` (Odoo Enterprise and Trescloud: only
- * pre-printed documents add up there).
+ * pre-printed documents add up there). An export invoice (`comercioExterior EXPORTADOR`) is not a sale of `ventas`:
+ * the ATS reports exports in `exportaciones`, with the customs declaration's data no invoice carries, so it is left
+ * out and named in `problems` (Trescloud's exporter leaves exports out of ventas the same way; Odoo Enterprise keeps
+ * them there as 18).
  */
 
 interface SaleGroup {
@@ -34,22 +37,57 @@ interface SaleGroup {
 	payments: string[];
 }
 
-/** Each sale in or out of the annex: by its emission date, and the form's Own Electronic Sales. */
+/**
+ * Each sale in or out of the annex: by its emission date, whether it is an export, and the form's Own Electronic
+ * Sales. Returns the exports of the period, as the bookkeeper reads them (to add to `exportaciones` in the DIMM).
+ */
 export function placeSales(
 	sales: readonly Sale[],
 	range: PeriodRange,
 	electronicSales: 'include' | 'leaveOut',
 	findings: Findings,
-): void {
+): Json[] {
+	const exports: Json[] = [];
 	for (const s of sales) {
-		if (!range.holds(s.doc.date)) {
-			s.leftOutWhy = `issued ${s.doc.date}, outside the period ${range.from} – ${range.to}`;
-			findings.warn(s.doc.item, `${named(s.doc)}: left out, ${s.leftOutWhy}.`);
+		const { doc } = s;
+		if (!range.holds(doc.date)) {
+			s.leftOutWhy = `issued ${doc.date}, outside the period ${range.from} – ${range.to}`;
+			findings.warn(doc.item, `${named(doc)}: left out, ${s.leftOutWhy}.`);
+		} else if (doc.exportation) {
+			s.leftOutWhy = 'an export, left out of ventas (see problems)';
+			const total =
+				doc.bases.baseNoGraIva +
+				doc.bases.baseImponible +
+				doc.bases.baseImpGrav +
+				doc.bases.baseImpExe;
+			findings.problem(
+				doc.item,
+				`${named(doc)} is an export (comercioExterior EXPORTADOR${doc.exportation.paisDestino ? `, destination country ${doc.exportation.paisDestino}` : ''}), of ${dollars(total).toFixed(2)} before taxes. The ATS reports exports in their own section, exportaciones, with the customs declaration's data (the DAE's district, year, regime and number, the transport document, the shipping date, the FOB value), which no invoice carries: it is left out of ventas, so that it is not counted twice. Add it to exportaciones in the DIMM before filing.`,
+			);
+			exports.push({
+				item: doc.item,
+				clave_acceso: doc.key,
+				numero: doc.number,
+				fecha_emision: doc.date,
+				cliente: doc.party?.name ?? '',
+				identificacion_cliente: doc.party?.id ?? '',
+				pais_destino: doc.exportation.paisDestino ?? null,
+				incoterm: doc.exportation.incoTerm ?? null,
+				valor: dollars(total),
+			});
 		} else if (electronicSales === 'leaveOut') {
 			s.leftOutWhy = 'own electronic sales are left out (Own Electronic Sales)';
-			findings.warn(s.doc.item, `${named(s.doc)}: left out, ${s.leftOutWhy}.`);
-		} else s.inAnnex = true;
+			findings.warn(doc.item, `${named(doc)}: left out, ${s.leftOutWhy}.`);
+		} else {
+			s.inAnnex = true;
+			if (doc.reimbursement)
+				findings.problem(
+					doc.item,
+					`${named(doc)} is issued for a reimbursement of expenses (codDocReembolso ${doc.reimbursement.codDoc}): it is in ventas as an invoice (18) with its whole bases, as Odoo Enterprise files such a sale; the SRI's catalog (Tabla 4) also has 41 for it, which Trescloud's exporter uses. Check in the DIMM which one your annex needs.`,
+				);
+		}
 	}
+	return exports;
 }
 
 /** The sales of the annex grouped; the clients' retentions applied to the groups of the sales they withhold on. */

@@ -21,8 +21,9 @@ export interface XmlRecord {
  * The sequences of the schema's complex types, by the element that has the type: `iva` (ivaType), `compras`
  * (comprasType), `detalleCompras` (detalleComprasType), `pagoExterior` (pagoExteriorType), `formasDePago`
  * (formasDePagoType), `air` (airType), `detalleAir` (detalleAirComprasType: detalleAirType then its extension),
- * `ventas` (ventasType), `detalleVentas` (detalleVentasType), `ventasEstablecimiento`
- * (ventasEstablecimientoType), `ventaEst` (ventaEstType).
+ * `reembolsos` (reembolsosType), `reembolso` (reembolsoType), `ventas` (ventasType), `detalleVentas`
+ * (detalleVentasType), `ventasEstablecimiento` (ventasEstablecimientoType), `ventaEst` (ventaEstType), `anulados`
+ * (anuladosType), `detalleAnulados` (detalleAnuladosType).
  */
 export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 	iva: [
@@ -93,6 +94,23 @@ export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 		'autModificado',
 		'reembolsos',
 	],
+	reembolsos: ['reembolso'],
+	reembolso: [
+		'tipoComprobanteReemb',
+		'tpIdProvReemb',
+		'idProvReemb',
+		'establecimientoReemb',
+		'puntoEmisionReemb',
+		'secuencialReemb',
+		'fechaEmisionReemb',
+		'autorizacionReemb',
+		'baseImponibleReemb',
+		'baseImpGravReemb',
+		'baseNoGraIvaReemb',
+		'baseImpExeReemb',
+		'montoIceRemb',
+		'montoIvaRemb',
+	],
 	pagoExterior: [
 		'pagoLocExt',
 		'tipoRegi',
@@ -139,6 +157,15 @@ export const SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 	],
 	ventasEstablecimiento: ['ventaEst'],
 	ventaEst: ['codEstab', 'ventasEstab', 'ivaComp'],
+	anulados: ['detalleAnulados'],
+	detalleAnulados: [
+		'tipoComprobante',
+		'establecimiento',
+		'puntoEmision',
+		'secuencialInicio',
+		'secuencialFin',
+		'autorizacion',
+	],
 };
 
 function write(name: string, value: XmlValue, depth: number, out: string[]): void {
@@ -181,6 +208,7 @@ export function jsonOf(record: XmlRecord): Json {
 		if (value === undefined) continue;
 		if (name === 'formasDePago') out[name] = (value as XmlRecord).formaPago as string[];
 		else if (name === 'air') out[name] = (value as XmlRecord).detalleAir as Json[];
+		else if (name === 'reembolsos') out[name] = (value as XmlRecord).reembolso as Json[];
 		else out[name] = value as Json[keyof Json];
 	}
 	return out;
