@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 /**
  * What the package's code knows about a failure, carried by the error itself as typed fields, so that no code
  * reads meaning back out of message text. The transport fills the request facts; the operations add what
- * exists despite the failure (`recovery`); the router names the item (`[item N]`, counted from 0 as n8n does) in one place.
+ * exists despite the failure (`recovery`); the router names the item (`[item N]`, itemLabel) in one place.
  */
 export interface FailureFacts {
 	/** HTTP status of the service's answer, when there was one. */
@@ -99,12 +99,13 @@ export function reword<E>(error: E, lead: string, instruction?: string): E {
 }
 
 /**
- * How n8n input item `itemIndex` is named in every message: `[item 0]` is the first, as n8n itself counts
- * (`$itemIndex`, the error's "Item Index"). n8n's editor appends ` [item N]` to an error message that does not
- * already say `item N`: named this way, the item is named once.
+ * How n8n input item `itemIndex` (from 0, as n8n counts: `$itemIndex`) is named in every message: as a person
+ * counts the items the editor shows, from 1 — `[item 1]` is the first, `[item 3]` the third card of the input
+ * panel. The machine fields (`item_index`, n8n's error's *Item Index*) keep n8n's count from 0; a message about a
+ * file names the file too, so the number is seldom needed.
  */
 export function itemLabel(itemIndex: number): string {
-	return `[item ${itemIndex}]`;
+	return `[item ${itemIndex + 1}]`;
 }
 
 /**

@@ -315,9 +315,9 @@ function toItems(
 }
 
 /**
- * The error of item `itemIndex` as n8n shows it: its message starts with `[item N]` (counted from 0, as n8n
- * counts; the one place that names the item, see itemLabel), n8n's context carries the index, and an error that stops the node lists what the
- * execution created.
+ * The error of item `itemIndex` as n8n shows it: its message starts with `[item N]` (counted from 1, as a person
+ * counts the items the editor shows; the one place that names the item, see itemLabel), n8n's context carries the
+ * index (from 0, n8n's Item Index), and an error that stops the node lists what the execution created.
  */
 function forItem(
 	this: IExecuteFunctions,
@@ -363,13 +363,14 @@ function shown<E extends Error & { description?: string | null }>(error: E): E {
 	return error;
 }
 
-/** Item indexes as n8n names items (from 0), in ranges: `items 5–9, 12`. */
+/** Item indexes (n8n's, from 0) as messages name them (from 1), in ranges: `items 6–10, 13`. */
 function itemRanges(indexes: number[]): string {
 	const ranges: string[] = [];
 	for (let k = 0; k < indexes.length; ) {
 		let end = k;
 		while (end + 1 < indexes.length && indexes[end + 1] === indexes[end] + 1) end++;
-		const [from, to] = [indexes[k], indexes[end]];
+		// Counted as a person counts the items the editor shows, from 1 (errors.ts itemLabel).
+		const [from, to] = [indexes[k] + 1, indexes[end] + 1];
 		ranges.push(from === to ? `${from}` : `${from}–${to}`);
 		k = end + 1;
 	}

@@ -260,7 +260,7 @@ describe('a month of receipts from a folder → Read XML → the ATS, in real n8
 		for (const name of fixtures.EXPECTED.leftOut) {
 			const item = month.findIndex((x) => x.name === name);
 			assert.ok(
-				annex.warnings.some((/** @type {string} */ w) => w.startsWith(`[item ${item}] `)),
+				annex.warnings.some((/** @type {string} */ w) => w.startsWith(`[item ${item + 1}] `)),
 				`${name} (item ${item}) is not named in the warnings`,
 			);
 		}

@@ -153,7 +153,7 @@ describe('SAT (Mexico) → Build DIOT File in real n8n', () => {
 		const error = run.data.resultData.error;
 		assert.match(
 			String(error?.message),
-			/^No DIOT was built: items that are not CFDIs: \[item 2\] factura\.xml \(binary field "data"\): it is not a CFDI: its root element is "factura" without a namespace/,
+			/^No DIOT was built: items that are not CFDIs: \[item 3\] factura\.xml \(binary field "data"\): it is not a CFDI: its root element is "factura" without a namespace/,
 		);
 		assert.equal(nodeOutput(run, 'DIOT').length, 0);
 	});

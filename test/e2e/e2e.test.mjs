@@ -496,11 +496,11 @@ describe('workflows executed by n8n', () => {
 		if (sb.line === 1) {
 			assert.match(
 				error.message,
-				/^\[item 0\] The retention may exist: Receipts could not be reached/,
+				/^\[item 1\] The retention may exist: Receipts could not be reached/,
 			);
 			assert.match(error.description, /may have been issued/);
 		} else {
-			assert.match(error.message, /^\[item 0\] Receipts could not be reached \(ECONNREFUSED\)$/);
+			assert.match(error.message, /^\[item 1\] Receipts could not be reached \(ECONNREFUSED\)$/);
 			assert.match(error.description, /^POST \/retentions\/issue failed before an answer arrived/);
 		}
 	});

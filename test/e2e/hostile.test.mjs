@@ -87,7 +87,7 @@ const watched = () => [...Object.values(SECRETS), SAT_PASSWORD, sb.sim.extractio
  * secret still stays home and out of every log.
  */
 const tokenAnswer = (onTwo) =>
-	sb.line === 1 ? /^\[item 0\] Partners could not be reached \(network error\)$/ : onTwo;
+	sb.line === 1 ? /^\[item 1\] Partners could not be reached \(network error\)$/ : onTwo;
 
 /** The sandbox's credentials with secrets that have escaped and encoded forms of their own. */
 const withOddSecrets = (list) =>
@@ -395,7 +395,7 @@ describe('calls that end, answers that fit: Partners and Document Extraction, in
 		const run = await execute('e2eHostPartners');
 		assert.match(
 			String(errorOf(run)?.message),
-			/^\[item 0\] Partners: the answer is larger than 16 MB \(more than 16 MB arrived\)$/,
+			/^\[item 1\] Partners: the answer is larger than 16 MB \(more than 16 MB arrived\)$/,
 		);
 		const [stream] = await sb.sim.server.delivered();
 		assert.ok(
@@ -456,7 +456,7 @@ describe('calls that end, answers that fit: Partners and Document Extraction, in
 		const run = await execute('e2eHostExtFile');
 		assert.match(
 			String(errorOf(run)?.message),
-			/^\[item 0\] Document Extraction: the file is larger than 10 MB \(more than 10 MB arrived\)$/,
+			/^\[item 1\] Document Extraction: the file is larger than 10 MB \(more than 10 MB arrived\)$/,
 		);
 		const [stream] = await sb.sim.server.delivered();
 		assert.ok(
@@ -480,7 +480,7 @@ describe('paging that does not advance stops, in real n8n', () => {
 		const run = await execute('e2eHostPartners');
 		assert.equal(
 			errorOf(run)?.message,
-			'[item 0] Partners answered page 1 when page 2 was asked: the plan list does not advance',
+			'[item 1] Partners answered page 1 when page 2 was asked: the plan list does not advance',
 		);
 		// Page 1, then page 2 (answered as page 1): nothing more.
 		assert.equal(
@@ -527,7 +527,7 @@ describe('options that would spin or hang, input that would slip through: stoppe
 		const { message, description } = await stoppedBeforeSending('e2eHostPollSpin');
 		assert.equal(
 			message,
-			'[item 0] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "5s"',
+			'[item 1] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "5s"',
 		);
 		assert.match(description, /Nothing was sent to the service/);
 	});
@@ -544,7 +544,7 @@ describe('options that would spin or hang, input that would slip through: stoppe
 		const { message, description } = await stoppedBeforeSending('e2eHostOddInput', {
 			catalogs: true,
 		});
-		assert.equal(message, '[item 0] Environment (ambiente) must be one of 1, 2, got a list');
+		assert.equal(message, '[item 1] Environment (ambiente) must be one of 1, 2, got a list');
 		assert.match(
 			description,
 			/^Also wrong in this item:\n- Retained Tax 1 › Taxable Base \(items\[0\]\.base_imponible\) must be a number, got "0x64"\n\nNothing was sent/,
@@ -553,7 +553,7 @@ describe('options that would spin or hang, input that would slip through: stoppe
 
 	test('Document → Authorize with Receipt ID "..": no POST {base}/issue with X-Password', async () => {
 		const { message } = await stoppedBeforeSending('e2eHostDotDot');
-		assert.match(message, /^\[item 0\] receiptId: "\.\." is not an ID/);
+		assert.match(message, /^\[item 1\] receiptId: "\.\." is not an ID/);
 	});
 });
 
@@ -693,7 +693,7 @@ describe('echoed secrets: absent from the execution n8n stores and from its log'
 		const run = await execute('e2eHostCiec');
 		assert.match(
 			String(errorOf(run)?.message),
-			/^\[item 0\] Document Extraction rejected the request/,
+			/^\[item 1\] Document Extraction rejected the request/,
 		);
 		const [create] = sb.sim.server.received('extraction');
 		assert.equal(create.body.SAT.password, SAT_PASSWORD, 'the password was sent, and echoed');

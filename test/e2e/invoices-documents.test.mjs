@@ -458,7 +458,7 @@ describe('Receipts: invoices and notes in real n8n', () => {
 		const run = await execute('e2eBadInvoice');
 		assert.match(
 			String(run.data.resultData.error?.message),
-			/^\[item 0\] Totals › Total Amount \(totales\.importe_total\) is 65\.00, but 56\.00 \+ 5\.40 taxes \+ 0\.00 tip is 61\.40/,
+			/^\[item 1\] Totals › Total Amount \(totales\.importe_total\) is 65\.00, but 56\.00 \+ 5\.40 taxes \+ 0\.00 tip is 61\.40/,
 		);
 		assert.deepEqual(
 			received().map((r) => `${r.method} ${r.path}`),

@@ -154,7 +154,7 @@ describe('what is sent is what the user gave', () => {
 		const { ms, error } = target(run);
 		assert.equal(
 			error?.message,
-			'[item 0] recipients[0]: must be at most 254 characters long, got 30003',
+			'[item 1] recipients[0]: must be at most 254 characters long, got 30003',
 		);
 		assert.ok(ms < 1000, `the check took ${ms} ms`);
 		assert.deepEqual(sb.sim.server.received('receipts'), []);
@@ -178,7 +178,7 @@ describe('what is sent is what the user gave', () => {
 		const run = await n8n.execute('e2eLinBadUtf8');
 		assert.match(
 			target(run).error?.message ?? '',
-			/^\[item 0\] binary\.data: the XML is not valid UTF-8/,
+			/^\[item 1\] binary\.data: the XML is not valid UTF-8/,
 		);
 		assert.deepEqual(sb.sim.server.received('receipts'), []);
 	});

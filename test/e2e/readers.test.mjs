@@ -149,7 +149,7 @@ describe('the XML readers’ version 2 in real n8n: Read and Not Read', () => {
 		);
 		assert.match(
 			String(notRead[0].json.error),
-			/^\[item 2\] File "RIDE\.xml": is not an SRI receipt/,
+			/^\[item 3\] File "RIDE\.xml": is not an SRI receipt/,
 		);
 		assert.equal(sb.sim.server.received('sri').length, 2);
 	});

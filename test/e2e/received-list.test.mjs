@@ -183,7 +183,7 @@ test('overlapping downloads and a file that is not the list: each receipt once, 
 	assert.deepEqual(notRead, [
 		{
 			error:
-				'[item 1] File "ventas.csv": has its columns separated by ";", not by tabs as the SRI writes them: a program (a spreadsheet?) saved it again. Give the file as SRI en línea downloads it',
+				'[item 2] File "ventas.csv": has its columns separated by ";", not by tabs as the SRI writes them: a program (a spreadsheet?) saved it again. Give the file as SRI en línea downloads it',
 			item_index: 1,
 			file_name: 'ventas.csv',
 		},

@@ -271,7 +271,7 @@ describe(`SAT (Mexico) in real n8n: 20 CFDIs in one run`, () => {
 		test(`${n + 1}. ${c.name}`, () => {
 			const json = outputOf('Check CFDI Status')[n].json;
 			if (c.expect instanceof RegExp) {
-				assert.match(String(json.error), new RegExp(`^\\[item ${n}\\] `));
+				assert.match(String(json.error), new RegExp(`^\\[item ${n + 1}\\] `));
 				assert.match(String(json.error), c.expect);
 				// Every unusable answer names the CFDI.
 				if (c.code !== 'A000')

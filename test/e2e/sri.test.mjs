@@ -279,28 +279,28 @@ describe(`the SRI (Ecuador) node in real n8n: 20 access keys in one run`, () => 
 	test('a fault, maintenance pages and a slow answer: error items naming the key, within Request Timeout', () => {
 		assert.match(
 			out('SOAP fault').error,
-			new RegExp(`^\\[item 7\\] Access key ${key('SOAP fault')}: SRI answered with a SOAP fault`),
+			new RegExp(`^\\[item 8\\] Access key ${key('SOAP fault')}: SRI answered with a SOAP fault`),
 		);
 		assert.match(
 			out('maintenance 503').error,
-			/^\[item 8\] Access key \d{49}: SRI is not available \(HTTP 503: SRI - Servicio en mantenimiento\)/,
+			/^\[item 9\] Access key \d{49}: SRI is not available \(HTTP 503: SRI - Servicio en mantenimiento\)/,
 		);
 		assert.match(
 			out('maintenance 200').error,
-			/^\[item 9\] Access key \d{49}: SRI: the answer is a web page( \([^)]*\))?, not a SOAP answer/,
+			/^\[item 10\] Access key \d{49}: SRI: the answer is a web page( \([^)]*\))?, not a SOAP answer/,
 		);
 		assert.equal(
 			out('slow').error,
-			`[item 10] Access key ${key('slow')}: SRI did not answer in time (no complete answer within 3 s)`,
+			`[item 11] Access key ${key('slow')}: SRI did not answer in time (no complete answer within 3 s)`,
 		);
 	});
 
 	test('keys that are not keys: error items naming the field, never sent', () => {
 		assert.match(
 			out('wrong check digit').error,
-			/^\[item 18\] Access Key: has check digit \d but the SRI modulo-11 check gives \d/,
+			/^\[item 19\] Access Key: has check digit \d but the SRI modulo-11 check gives \d/,
 		);
-		assert.match(out('document type 02').error, /^\[item 19\] Access Key: has document type 02/);
+		assert.match(out('document type 02').error, /^\[item 20\] Access Key: has document type 02/);
 		const { SriSimulator } = requireTestModule('simulator/sri');
 		const asked = new Set(SriSimulator.keysAsked(sb.sim.server.received('sri')));
 		assert.deepEqual(

@@ -81,7 +81,7 @@ describe('issue 17, points 1 to 5, in real n8n', () => {
 		const run = await n8n.execute('e2eSwAtsForeign');
 		assert.match(
 			errorOf(run)?.message ?? '',
-			/^\[item 0\] .*tipo_sujeto_retenido\)?:? is required when the retained subject has a foreign identification/,
+			/^\[item 1\] .*tipo_sujeto_retenido\)?:? is required when the retained subject has a foreign identification/,
 		);
 		assert.deepEqual(
 			sb.sim.server.received('receipts').filter((r) => r.method === 'POST'),
@@ -112,7 +112,7 @@ describe('issue 17, points 1 to 5, in real n8n', () => {
 		sb.sim.server.clear();
 		const run = await n8n.execute('e2eSwXmlBinary');
 		const error = errorOf(run);
-		assert.match(`${error?.message} ${error?.description ?? ''}`, /\[item 0\].*"factura"/);
+		assert.match(`${error?.message} ${error?.description ?? ''}`, /\[item 1\].*"factura"/);
 		assert.doesNotMatch(String(error?.message), /Cannot read properties/);
 		assert.deepEqual(sb.sim.server.received('receipts'), []);
 	});

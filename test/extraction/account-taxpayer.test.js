@@ -89,7 +89,7 @@ describe('Taxpayer', () => {
 			secretFields: { field: [{ path: 'a..b', value: 'x' }] },
 		});
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] secretFields\[0\]\.path: "a\.\.b" is not a field path/,
+			/^\[item 1\] secretFields\[0\]\.path: "a\.\.b" is not a field path/,
 		);
 		expect(result.error?.description).toMatch(/taxpayer: give at least one field/);
 		expect(env.server.received()).toHaveLength(0);
@@ -178,7 +178,7 @@ describe('Taxpayer → Register goes to the Ecuador API, with the Ecuador key; t
 		env.engine.credentials.set('extractionApi', mexicoOnly());
 		const result = await env.run(register);
 		expect(result.error?.message).toBe(
-			'[item 0] Taxpayer → Register goes to the Ecuador API, and the Document Extraction credential has no Ecuador Production Base URL, Ecuador API Key and Ecuador Organization ID: fill them in the credential (the Ecuador API has its own address and key; the Mexico ones are never sent there). Nothing was sent.',
+			'[item 1] Taxpayer → Register goes to the Ecuador API, and the Document Extraction credential has no Ecuador Production Base URL, Ecuador API Key and Ecuador Organization ID: fill them in the credential (the Ecuador API has its own address and key; the Mexico ones are never sent there). Nothing was sent.',
 		);
 		expect(env.server.received()).toEqual([]);
 		const verify = await env.run({ resource: 'account', operation: 'verifyApiKey' });
@@ -204,7 +204,7 @@ describe('Taxpayer → Register goes to the Ecuador API, with the Ecuador key; t
 		env.useCredential({ ecuadorApiKey: env.sim.ecuador.stagingKey });
 		const result = await env.run(register);
 		expect(result.error?.message).toBe(
-			'[item 0] The Ecuador API Key is a staging key (it starts with "staging_") but the credential\'s Environment is Production: set Environment to Staging, or enter a production key. Nothing was sent.',
+			'[item 1] The Ecuador API Key is a staging key (it starts with "staging_") but the credential\'s Environment is Production: set Environment to Staging, or enter a production key. Nothing was sent.',
 		);
 		expect(env.server.received()).toEqual([]);
 	});
@@ -220,7 +220,7 @@ describe('Taxpayer → Register goes to the Ecuador API, with the Ecuador key; t
 		env.useCredential({ ecuadorApiKey: 'ec_live_revoked' });
 		const refused = await env.run(register);
 		expect(refused.error?.message).toBe(
-			'[item 0] Document Extraction (Ecuador API) refused the Ecuador API key: it is missing, invalid or expired [INVALID_API_KEY]',
+			'[item 1] Document Extraction (Ecuador API) refused the Ecuador API key: it is missing, invalid or expired [INVALID_API_KEY]',
 		);
 		expect(refused.error?.description).toMatch(
 			/Check the credential's Ecuador API Key and Ecuador Organization ID .*\(POST \/taxpayers, HTTP 401\)$/,
@@ -229,7 +229,7 @@ describe('Taxpayer → Register goes to the Ecuador API, with the Ecuador key; t
 		env.useCredential({ ecuadorOrganizationId: 'another-organization' });
 		const forbidden = await env.run(register);
 		expect(forbidden.error?.message).toBe(
-			'[item 0] Document Extraction (Ecuador API): the Ecuador API key is valid but lacks a permission for this request [FORBIDDEN]',
+			'[item 1] Document Extraction (Ecuador API): the Ecuador API key is valid but lacks a permission for this request [FORBIDDEN]',
 		);
 		// A 403 of the Mexico API is explained with GET /v1/auth/verify; that describes the Mexico key, not this one.
 		expect(env.server.received().map((r) => r.origin)).toEqual([env.ecuadorOrigin]);
@@ -239,7 +239,7 @@ describe('Taxpayer → Register goes to the Ecuador API, with the Ecuador key; t
 		env.useCredential({ ecuadorProductionBaseUrl: env.baseUrl('prod') });
 		const result = await env.run(register);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Document Extraction \(Ecuador API\): not found/,
+			/^\[item 1\] Document Extraction \(Ecuador API\): not found/,
 		);
 		expect(result.error?.description).toMatch(
 			/check the Ecuador Base URL of the chosen Environment in the credential/,
@@ -301,7 +301,7 @@ describe('Taxpayer: secret field paths cannot reach an object prototype', () => 
 		});
 		expect(env.server.received()).toHaveLength(0);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] secretFields\[0\]\.path: ".*" uses "(__proto__|prototype|constructor)", which is not a field name$/,
+			/^\[item 1\] secretFields\[0\]\.path: ".*" uses "(__proto__|prototype|constructor)", which is not a field name$/,
 		);
 		expect(`${result.error?.message} ${result.error?.description}`).not.toContain('SRI-clave-2026');
 		expect(/** @type {Record<string, unknown>} */ ({}).polluted).toBeUndefined();

@@ -36,13 +36,13 @@ test('status checks failing after the create: the error still names the job (no 
 	expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
 	expect(result.error?.message).toMatch(
 		new RegExp(
-			`^\\[item 0\\] Extraction ${job.publicId} exists, but following it failed: Document Extraction answered 503`,
+			`^\\[item 1\\] Extraction ${job.publicId} exists, but following it failed: Document Extraction answered 503`,
 		),
 	);
 	expect(result.error?.description).toContain(
 		'This execution created 1 extraction before it stopped',
 	);
-	expect(result.error?.description).toContain(`- item 0: publicId ${job.publicId}`);
+	expect(result.error?.description).toContain(`- item 1: publicId ${job.publicId}`);
 });
 
 test.each([
@@ -85,7 +85,7 @@ test('a job that stays invisible until the deadline: the message names the job a
 	const [item] = result.output(NODE);
 	expect(item.json.error).toMatch(
 		new RegExp(
-			`^\\[item 0\\] Extraction ${job.publicId} exists, but following it failed: Document Extraction: not found`,
+			`^\\[item 1\\] Extraction ${job.publicId} exists, but following it failed: Document Extraction: not found`,
 		),
 	);
 	expect(item.json).toMatchObject({ extraction_exists: true, publicId: job.publicId });

@@ -116,7 +116,7 @@ describe('Download All', () => {
 			downloadAll: true,
 		});
 		expect(result.error?.message).toBe(
-			`[item 0] Download All: extraction ${job.publicId} is PROCESSING, not COMPLETED`,
+			`[item 1] Download All: extraction ${job.publicId} is PROCESSING, not COMPLETED`,
 		);
 		expect(downloads()).toHaveLength(0);
 	});
@@ -153,7 +153,7 @@ describe('Download All', () => {
 			formats: 'PDF',
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] Download All: this run would keep more than 512 MB in memory',
+			'[item 1] Download All: this run would keep more than 512 MB in memory',
 		);
 		expect(result.error?.description).toMatch(
 			/nothing more was read\. Download one format only, extract a shorter period, or download part of the documents with Download Document; or let n8n keep files outside memory \(its binary data mode 'filesystem'/,
@@ -189,7 +189,7 @@ describe('Download All', () => {
 			formats: 'XML,PDF',
 		});
 		expect(result.error?.message).toBe(
-			`[item 0] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`,
+			`[item 1] Download All: extraction ${job.publicId} needs 1002 downloads, more than this execution may still make`,
 		);
 		expect(result.error?.description).toMatch(
 			/1,000 document downloads per hour, counted here for this execution \(all items together\); 1000 remain\. Nothing was downloaded/,
@@ -221,7 +221,7 @@ describe('Download All', () => {
 		expect(errors).toHaveLength(1);
 		const refused = jobs.find((j) => String(errors[0].json.error).includes(j.publicId));
 		expect(errors[0].json.error).toBe(
-			`[item ${jobs.indexOf(/** @type {any} */ (refused))}] Download All: extraction ${refused?.publicId} needs 501 downloads, more than this execution may still make`,
+			`[item ${jobs.indexOf(/** @type {any} */ (refused)) + 1}] Download All: extraction ${refused?.publicId} needs 501 downloads, more than this execution may still make`,
 		);
 		expect(out.filter((o) => o.binary?.data)).toHaveLength(501);
 		expect(downloads()).toHaveLength(501);
@@ -259,7 +259,7 @@ describe('Download All', () => {
 		const out = result.output(NODE);
 		expect(out[0].json.error).toMatch(
 			new RegExp(
-				`^\\[item 0\\] Document ${broken.documents[0].id} of extraction ${broken.publicId} could not be downloaded as XML`,
+				`^\\[item 1\\] Document ${broken.documents[0].id} of extraction ${broken.publicId} could not be downloaded as XML`,
 			),
 		);
 		// 1 used by the failed download, 599 given back: 999 free for the next job's 600.

@@ -19,7 +19,7 @@ describe('401 and 403', () => {
 			extractionId: 'ext_1',
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction refused the API key: it is missing, invalid or expired [INVALID_API_KEY]',
+			'[item 1] Document Extraction refused the API key: it is missing, invalid or expired [INVALID_API_KEY]',
 		);
 		expect(result.error?.description).toMatch(
 			/Check the Mexico API Key.*Environment.*Mexico Auth Scheme/,
@@ -39,7 +39,7 @@ describe('401 and 403', () => {
 		env.useCredential({ apiKey: 'live_reader' });
 		const result = await env.run(createParams());
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction: the API key lacks the permission "extractions:create"',
+			'[item 1] Document Extraction: the API key lacks the permission "extractions:create"',
 		);
 		expect(result.error?.description).toMatch(
 			/^The key of Contadores Unidos SC has: extractions:read\. Add "extractions:create" to the key/,
@@ -69,8 +69,8 @@ describe('401 and 403', () => {
 			true,
 		);
 		expect(result.output(NODE).map((o) => o.json.error)).toEqual([
-			'[item 0] Document Extraction: the API key lacks the permission "documents:download"',
 			'[item 1] Document Extraction: the API key lacks the permission "documents:download"',
+			'[item 2] Document Extraction: the API key lacks the permission "documents:download"',
 		]);
 		expect(env.calls().filter((c) => c.path.endsWith('/auth/verify'))).toHaveLength(1);
 	});
@@ -147,7 +147,7 @@ describe('429 and 5xx', () => {
 		});
 		const result = await env.run({ resource: 'account', operation: 'verifyApiKey' });
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction: rate limit exceeded [injected]',
+			'[item 1] Document Extraction: rate limit exceeded [injected]',
 		);
 		expect(result.error?.description).toMatch(/100 status checks per minute/);
 		expect(env.calls()).toHaveLength(4);

@@ -80,7 +80,7 @@ describe('Extraction: Create', () => {
 			}),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] SAT.rfc: "EKU90031" must be 12 (company) or 13 (person) characters long, got 8',
+			'[item 1] SAT.rfc: "EKU90031" must be 12 (company) or 13 (person) characters long, got 8',
 		);
 		expect(result.error?.description).toContain('SAT.password: is required');
 		expect(result.error?.description).toContain(
@@ -98,7 +98,7 @@ describe('Extraction: Create', () => {
 			{ to: '2026-02-30' },
 		]);
 		expect(result.error?.message).toBe(
-			'[item 1] options.period.to: "2026-02-30" is not a date (YYYY-MM-DD)',
+			'[item 2] options.period.to: "2026-02-30" is not a date (YYYY-MM-DD)',
 		);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -219,7 +219,7 @@ describe('Extraction: Get', () => {
 			extractionId: 'ext_missing',
 		});
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Document Extraction: not found \(Extraction ext_missing not found\) \[NOT_FOUND\]/,
+			/^\[item 1\] Document Extraction: not found \(Extraction ext_missing not found\) \[NOT_FOUND\]/,
 		);
 	});
 });
@@ -265,7 +265,7 @@ describe('Extraction: wait for completion (fake clock)', () => {
 		const result = await env.runTimed(createParams(fastWait));
 		const publicId = [...env.sim.jobs.keys()][0];
 		expect(result.error?.message).toBe(
-			`[item 0] Extraction ${publicId} FAILED: INVALID_CREDENTIALS - SAT rejected the credentials`,
+			`[item 1] Extraction ${publicId} FAILED: INVALID_CREDENTIALS - SAT rejected the credentials`,
 		);
 		expect(result.error?.description).toMatch(
 			/Contraseña incorrecta.*check the RFC and the SAT password/,
@@ -405,7 +405,7 @@ describe('Extraction: a workflow saved before the one wait rule keeps working', 
 	test('an old value that is not a number is refused before anything is sent, naming the old field', async () => {
 		const result = await env.run(createParams({ ...saved, pollInterval: '={{ "5s" }}' }));
 		expect(result.error?.message).toBe(
-			'[item 0] Check Every (Seconds) (a field of an earlier version of this node; set Options → Poll Interval (Seconds) instead): must be a number from 0.01 to 3600, got "5s"',
+			'[item 1] Check Every (Seconds) (a field of an earlier version of this node; set Options → Poll Interval (Seconds) instead): must be a number from 0.01 to 3600, got "5s"',
 		);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -471,7 +471,7 @@ describe('Extraction: Download Document', () => {
 			extractionId: 'ext_1',
 			documentId: ' ',
 		});
-		expect(result.error?.message).toBe('[item 0] documentId: is required');
+		expect(result.error?.message).toBe('[item 1] documentId: is required');
 		expect(env.calls()).toHaveLength(0);
 	});
 });

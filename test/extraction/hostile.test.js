@@ -37,7 +37,7 @@ describe('a credential goes only to its own origin', () => {
 			extractionId: job.publicId,
 		});
 		expect(result.error?.message).toBe(
-			`[item 0] Document Extraction answered GET /v1/extractions/${job.publicId} with a redirect (HTTP 307), which was not followed`,
+			`[item 1] Document Extraction answered GET /v1/extractions/${job.publicId} with a redirect (HTTP 307), which was not followed`,
 		);
 		expect(env.server.receivedAt(env.otherOrigin)).toEqual([]);
 	});
@@ -66,7 +66,7 @@ describe('a credential goes only to its own origin', () => {
 			expect(away.origin).toBe(env.otherOrigin);
 			expect(credentialsIn(away)).toEqual([]);
 			// The other host wants the key, which it does not get: the error says none was sent.
-			expect(result.error?.message).toBe('[item 0] HTTP 401 to a request without the API key');
+			expect(result.error?.message).toBe('[item 1] HTTP 401 to a request without the API key');
 			expect(result.error?.description).toMatch(
 				/the API key was not sent there \(it is never sent to another host\)/,
 			);
@@ -107,7 +107,7 @@ describe('a credential goes only to its own origin', () => {
 			taxpayer: '{"identification":"1790012345001"}',
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction (Ecuador API) answered POST /taxpayers with a redirect (HTTP 307), which was not followed',
+			'[item 1] Document Extraction (Ecuador API) answered POST /taxpayers with a redirect (HTTP 307), which was not followed',
 		);
 		expect(result.error?.description).toMatch(
 			/Check the Ecuador Production Base URL of the Document Extraction credential/,
@@ -161,7 +161,7 @@ describe('every request has a wall-clock deadline (fake clock)', () => {
 			}),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction (Ecuador API) did not answer in time (no complete answer within 60 s)',
+			'[item 1] Document Extraction (Ecuador API) did not answer in time (no complete answer within 60 s)',
 		);
 		expect(result.error?.description).toMatch(/check in the service before sending it again/);
 		expect(elapsedMs).toBeGreaterThanOrEqual(60_000);
@@ -182,7 +182,7 @@ describe('every request has a wall-clock deadline (fake clock)', () => {
 		});
 		const { result, elapsedMs } = await withFakeClock(() => env.run(downloadParams(job)));
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction did not answer in time (no complete answer within 60 s)',
+			'[item 1] Document Extraction did not answer in time (no complete answer within 60 s)',
 		);
 		expect(elapsedMs).toBeGreaterThanOrEqual(60_000);
 		const [drip] = await env.server.delivered();
@@ -205,7 +205,7 @@ describe('every answer has a size cap', () => {
 		});
 		const result = await env.run(downloadParams(job, { format: 'PDF' }));
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction: the file is larger than 10 MB (more than 10 MB arrived)',
+			'[item 1] Document Extraction: the file is larger than 10 MB (more than 10 MB arrived)',
 		);
 		const [stream] = await env.server.delivered();
 		expect(stream.closedEarly).toBe(true);
@@ -232,7 +232,7 @@ describe('every answer has a size cap', () => {
 		};
 		const refused = await env.run({ ...params, maxFileSize: 2 });
 		expect(refused.error?.message).toBe(
-			'[item 0] Document Extraction: the file is larger than 2 MB (it announced 3 MB)',
+			'[item 1] Document Extraction: the file is larger than 2 MB (it announced 3 MB)',
 		);
 		const allowed = await env.run({ ...params, maxFileSize: 4 });
 		expect(allowed.error).toBeUndefined();
@@ -249,7 +249,7 @@ describe('every answer has a size cap', () => {
 			taxpayer: '{"identification":"1790012345001"}',
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction (Ecuador API): the answer is larger than 16 MB (it announced 300 MB)',
+			'[item 1] Document Extraction (Ecuador API): the answer is larger than 16 MB (it announced 300 MB)',
 		);
 		const [stream] = await env.server.delivered();
 		expect(stream.closedEarly).toBe(true);
@@ -264,7 +264,7 @@ describe('every answer has a size cap', () => {
 			extractionId: job.publicId,
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] Document Extraction: the answer is larger than 16 MB (it announced 300 MB)',
+			'[item 1] Document Extraction: the answer is larger than 16 MB (it announced 300 MB)',
 		);
 	});
 });
@@ -316,7 +316,7 @@ describe('the bytes of a download are checked, and the type comes from what arri
 			});
 			const result = await env.run(downloadParams(job, { format }));
 			expect(result.error?.message).toMatch(
-				new RegExp(`^\\[item 0\\] Document ${job.documents[0].id} of extraction ${job.publicId} `),
+				new RegExp(`^\\[item 1\\] Document ${job.documents[0].id} of extraction ${job.publicId} `),
 			);
 			expect(result.error?.message).toMatch(says);
 			expect(result.output(NODE)).toEqual([]);
@@ -343,7 +343,7 @@ describe('the bytes of a download are checked, and the type comes from what arri
 		});
 		expect(result.error?.message).toMatch(
 			new RegExp(
-				`^\\[item 0\\] Document ${job.documents[1].id} of extraction ${job.publicId} could not be downloaded as XML: the answer is not XML`,
+				`^\\[item 1\\] Document ${job.documents[1].id} of extraction ${job.publicId} could not be downloaded as XML: the answer is not XML`,
 			),
 		);
 	});
@@ -380,7 +380,7 @@ describe('secrets a service echoes stay out of the run', () => {
 		expect(JSON.stringify(env.calls()[0].body)).toContain(
 			JSON.stringify(SAT_PASSWORD).slice(1, -1),
 		);
-		expect(result.error?.message).toMatch(/^\[item 0\] Document Extraction rejected the request/);
+		expect(result.error?.message).toMatch(/^\[item 1\] Document Extraction rejected the request/);
 		// The node n8n attaches to the error (with its parameters, where the password was typed) included.
 		expect(leaks(everythingOf(result), [SAT_PASSWORD, env.sim.prodKey])).toEqual([]);
 	});
@@ -405,7 +405,7 @@ describe('secrets a service echoes stay out of the run', () => {
 			true,
 		);
 		expect(String(result.output(NODE)[0].json.error)).toMatch(
-			/^\[item 0\] Document Extraction \(Ecuador API\) rejected the request/,
+			/^\[item 1\] Document Extraction \(Ecuador API\) rejected the request/,
 		);
 		// The refusal repeated what it got: the Ecuador key was among it, the Mexico key was not.
 		const echoed = JSON.stringify(env.server.received()[0].headers);
@@ -419,10 +419,10 @@ describe('secrets a service echoes stay out of the run', () => {
 
 describe('an ID that goes into the address is checked before anything is sent', () => {
 	test.each([
-		[{ extractionId: '..' }, /^\[item 0\] extractionId: "\.\." is not an ID/],
+		[{ extractionId: '..' }, /^\[item 1\] extractionId: "\.\." is not an ID/],
 		[
 			{ extractionId: 'ext_1/documents' },
-			/^\[item 0\] extractionId: "ext_1\/documents" is not an ID: it contains "\/"/,
+			/^\[item 1\] extractionId: "ext_1\/documents" is not an ID: it contains "\/"/,
 		],
 	])('Get with %j', async (params, says) => {
 		const result = await env.run({ resource: 'extraction', operation: 'get', ...params });
@@ -435,7 +435,7 @@ describe('an ID that goes into the address is checked before anything is sent', 
 			{ publicId: '../auth/verify' },
 		]);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] publicId \(from the input item\): "\.\.\/auth\/verify" is not an ID/,
+			/^\[item 1\] publicId \(from the input item\): "\.\.\/auth\/verify" is not an ID/,
 		);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -448,7 +448,7 @@ describe('an ID that goes into the address is checked before anything is sent', 
 			documentId: '%2e%2e',
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] documentId: "%2e%2e" is not an ID: it contains "%", which would change which address is called',
+			'[item 1] documentId: "%2e%2e" is not an ID: it contains "%", which would change which address is called',
 		);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -464,7 +464,7 @@ describe('an ID that goes into the address is checked before anything is sent', 
 			formats: 'XML',
 		});
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Not sent to Document Extraction: "\.\.\/\.\.\/auth\/verify" is not an ID/,
+			/^\[item 1\] Not sent to Document Extraction: "\.\.\/\.\.\/auth\/verify" is not an ID/,
 		);
 		expect(env.calls().map((c) => c.path)).toEqual([`/prod/v1/extractions/${job.publicId}`]);
 	});

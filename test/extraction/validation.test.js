@@ -19,42 +19,42 @@ const refused = [
 	[
 		'Poll Interval "5s"',
 		{ waitForCompletion: true, options: { pollInterval: '={{ "5s" }}' } },
-		/^\[item 0\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/,
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/,
 	],
 	[
 		'Poll Interval 0',
 		{ waitForCompletion: true, options: { pollInterval: 0 } },
-		/^\[item 0\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/,
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/,
 	],
 	[
 		'Poll Interval in hexadecimal',
 		{ waitForCompletion: true, options: { pollInterval: '={{ "0xF" }}' } },
-		/^\[item 0\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0xF"$/,
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0xF"$/,
 	],
 	[
 		'Timeout "abc"',
 		{ waitForCompletion: true, waitTimeout: '={{ "abc" }}' },
-		/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got "abc"$/,
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "abc"$/,
 	],
 	[
 		'Timeout -1',
 		{ waitForCompletion: true, waitTimeout: -1 },
-		/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/,
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/,
 	],
 	[
 		'Timeout of a week',
 		{ waitForCompletion: true, waitTimeout: 604800 },
-		/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got 604800$/,
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got 604800$/,
 	],
 	[
 		'Timeout not finite',
 		{ waitForCompletion: true, waitTimeout: '={{ 1/0 }}' },
-		/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/,
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/,
 	],
 	[
 		'Timeout of a week, saved under the old name',
 		{ waitForCompletion: true, timeout: 604800 },
-		/^\[item 0\] Timeout \(Seconds\) \(a field of an earlier version of this node; set Timeout \(Seconds\) instead\): must be a number from 0 to 86400, got 604800$/,
+		/^\[item 1\] Timeout \(Seconds\) \(a field of an earlier version of this node; set Timeout \(Seconds\) instead\): must be a number from 0 to 86400, got 604800$/,
 	],
 ];
 
@@ -85,7 +85,7 @@ describe('Extraction: numeric options are refused before anything is sent', () =
 		);
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 1] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "1m"',
+			'[item 2] Options → Poll Interval (Seconds): must be a number from 0.01 to 3600, got "1m"',
 		);
 	});
 
@@ -138,7 +138,7 @@ describe('a password typed in the form never shows, not even when the item fails
 		async (_, wrong) => {
 			const typed = 'Typed-SAT-pässword/2026';
 			const result = await env.run(createParams({ satPassword: typed, ...wrong }));
-			expect(result.error?.message).toMatch(/^\[item 0\] /);
+			expect(result.error?.message).toMatch(/^\[item 1\] /);
 			expect(env.calls()).toHaveLength(0);
 			const node = /** @type {{ parameters: Record<string, unknown> }} */ (
 				/** @type {any} */ (result.error).node

@@ -142,7 +142,7 @@ describe('token flow', () => {
 		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
 		expect(result.error?.message).toBe(
-			'[item 0] Partners refused the credential: Client authentication failed',
+			'[item 1] Partners refused the credential: Client authentication failed',
 		);
 		expect(result.error?.description).toContain('Check the Client ID and Client Secret');
 		expect(env.calls()).toHaveLength(0);
@@ -210,7 +210,7 @@ describe('retries', () => {
 			env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) }),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Partners answered 503: Injected failure [injected]',
+			'[item 1] Partners answered 503: Injected failure [injected]',
 		);
 		expect(env.calls()).toHaveLength(4);
 		expect(elapsedMs).toBeGreaterThanOrEqual(250 + 500 + 1000); // at least half of 500, 1000, 2000 ms (fake time)
@@ -287,7 +287,7 @@ describe('retries', () => {
 		});
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId('x') });
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Partners could not be reached \(ECONNREFUSED\)/,
+			/^\[item 1\] Partners could not be reached \(ECONNREFUSED\)/,
 		);
 		expect(result.error?.description).toContain('Check the Base URL');
 	}, 20000);

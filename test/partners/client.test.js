@@ -87,7 +87,7 @@ describe('Client', () => {
 		[{ vigency: '={{ "" }}' }, 'product.vigency_uuid: is required'],
 	])('invalid input %j is refused before any request', async (overrides, message) => {
 		const result = await env.run(createParams(overrides));
-		expect(result.error?.message).toBe(`[item 0] ${message}`);
+		expect(result.error?.message).toBe(`[item 1] ${message}`);
 		expect(result.error?.description).toContain('Nothing was sent');
 		expect(env.server.received()).toHaveLength(0);
 	});
@@ -95,7 +95,7 @@ describe('Client', () => {
 	test('the error names the failing item among several, and every item is checked before the first is sent', async () => {
 		const input = [{ email: 'ok1@x.mx' }, { email: 'ok2@x.mx' }, { email: 'broken' }];
 		const result = await env.run(createParams({ email: '={{ $json.email }}' }), input);
-		expect(result.error?.message).toBe('[item 2] client.email: "broken" is not an e-mail address');
+		expect(result.error?.message).toBe('[item 3] client.email: "broken" is not an e-mail address');
 		expect(env.server.received()).toHaveLength(0);
 	});
 
@@ -104,7 +104,7 @@ describe('Client', () => {
 		const result = await env.run(createParams({ email: '={{ $json.email }}' }), input, true);
 		const out = result.output('Partners');
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(out[1].json.error).toBe('[item 1] client.email: "broken" is not an e-mail address');
+		expect(out[1].json.error).toBe('[item 2] client.email: "broken" is not an e-mail address');
 		expect(out[0].json.email).toBe('ok1@x.mx');
 		expect(out[2].json.email).toBe('ok3@x.mx');
 	});
@@ -162,7 +162,7 @@ describe('Client', () => {
 			client: byId('ghost'),
 			updateFields: { name: 'X' },
 		});
-		expect(result.error?.message).toBe('[item 0] Partners: Client ghost not found [not_found]');
+		expect(result.error?.message).toBe('[item 1] Partners: Client ghost not found [not_found]');
 	});
 
 	test('Suspend sends uuids, message and keep_folios; Reactivate sends uuids', async () => {
@@ -260,7 +260,7 @@ describe('Subscription', () => {
 			subscription: byId('nope'),
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] Partners: Subscription nope not found [not_found]',
+			'[item 1] Partners: Subscription nope not found [not_found]',
 		);
 	});
 });

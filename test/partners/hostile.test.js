@@ -42,7 +42,7 @@ describe('a credential goes only to its own origin: no redirect is followed', ()
 		});
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) });
 		expect(result.error?.message).toBe(
-			`[item 0] Partners answered GET /v1/products/${plan.uuid} with a redirect (HTTP 307), which was not followed`,
+			`[item 1] Partners answered GET /v1/products/${plan.uuid} with a redirect (HTTP 307), which was not followed`,
 		);
 		expect(result.error?.description).toMatch(
 			/never follow a redirect, so nothing was sent there\. Check the Base URL/,
@@ -68,7 +68,7 @@ describe('a credential goes only to its own origin: no redirect is followed', ()
 		});
 		const result = await env.run(clientCreateParams(plan));
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Partners answered POST \/v1\/clients with a redirect \(HTTP 308\), which was not followed$/,
+			/^\[item 1\] Partners answered POST \/v1\/clients with a redirect \(HTTP 308\), which was not followed$/,
 		);
 		expect(env.calls()).toHaveLength(1);
 		expect(env.server.receivedAt(env.otherOrigin)).toEqual([]);
@@ -80,7 +80,7 @@ describe('a credential goes only to its own origin: no redirect is followed', ()
 		env.server.fail({ service: 'partners', path: '/v1/auth/token', mode: 'redirect', times: 1 });
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
 		expect(result.error?.message).toBe(
-			'[item 0] Partners answered POST /v1/auth/token with a redirect (HTTP 307), which was not followed',
+			'[item 1] Partners answered POST /v1/auth/token with a redirect (HTTP 307), which was not followed',
 		);
 		expect(env.tokenCalls()).toHaveLength(1);
 		expect(env.server.receivedAt(env.otherOrigin)).toEqual([]);
@@ -104,7 +104,7 @@ describe('every request has a wall-clock deadline (fake clock)', () => {
 			env.run({ resource: 'plan', operation: 'get', plan: byId(plan.uuid) }),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Partners did not answer in time (no complete answer within 60 s)',
+			'[item 1] Partners did not answer in time (no complete answer within 60 s)',
 		);
 		expect(/** @type {any} */ (result.error).facts).toMatchObject({
 			mayHaveBeenProcessed: true,
@@ -131,7 +131,7 @@ describe('every request has a wall-clock deadline (fake clock)', () => {
 			env.run({ resource: 'plan', operation: 'getMany', returnAll: true }),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Partners did not answer in time (no complete answer within 30 s)',
+			'[item 1] Partners did not answer in time (no complete answer within 30 s)',
 		);
 		expect(result.error?.description).toMatch(
 			/^POST \/v1\/auth\/token had no complete answer within 30 s/,
@@ -158,7 +158,7 @@ describe('every answer has a size cap', () => {
 			times: 1,
 		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
-		expect(result.error?.message).toMatch(/^\[item 0\] Partners: the answer is larger than 16 MB /);
+		expect(result.error?.message).toMatch(/^\[item 1\] Partners: the answer is larger than 16 MB /);
 		expect(result.error?.message).toMatch(says);
 		expect(/** @type {any} */ (result.error).facts.size).toMatchObject({
 			limit: 16 * 1024 * 1024,
@@ -194,7 +194,7 @@ describe('secrets a service echoes stay out of the run', () => {
 			const body = /** @type {Record<string, unknown>} */ (env.tokenCalls()[0].body);
 			expect(body.client_secret).toBe(SECRET);
 			expect(result.output('Partners')[0].json.error).toMatch(
-				/^\[item 0\] Partners refused the credential/,
+				/^\[item 1\] Partners refused the credential/,
 			);
 			expect(leaks(everythingOf(result), [SECRET])).toEqual([]);
 			expect(everythingOf(result)).toContain('[redacted]');
@@ -232,7 +232,7 @@ describe('a run keeps at most 512 MB in memory', () => {
 			env.run({ resource: 'plan', operation: 'getMany', returnAll: true }),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Plan → Get Many: this run would keep more than 512 MB in memory',
+			'[item 1] Plan → Get Many: this run would keep more than 512 MB in memory',
 		);
 		expect(result.error?.description).toMatch(
 			/^One run of a node keeps at most 512 MB and 100,000 items in memory, all its input items together, .* nothing more was read\. Read fewer plans: use Filters → Search, or turn off Return All and set a Limit\.$/,
@@ -264,7 +264,7 @@ describe('a run keeps at most 512 MB in memory', () => {
 			Array.from({ length: 20 }, () => ({})),
 		);
 		expect(result.error?.message).toBe(
-			`[item ${fit()}] Plan → Get Many: this run would keep more than 512 MB in memory`,
+			`[item ${fit() + 1}] Plan → Get Many: this run would keep more than 512 MB in memory`,
 		);
 		expect(env.calls().filter((c) => c.path === '/v1/products')).toHaveLength(fit() + 1);
 	}, 60000);
@@ -287,7 +287,7 @@ describe('a run keeps at most 512 MB in memory', () => {
 			Array.from(
 				{ length: 12 - fit() },
 				(_, k) =>
-					`[item ${fit() + k}] Plan → Get Many: this run would keep more than 512 MB in memory`,
+					`[item ${fit() + k + 1}] Plan → Get Many: this run would keep more than 512 MB in memory`,
 			),
 		);
 		expect(out.filter((o) => o.json.uuid)).toHaveLength(fit() * 15);
@@ -317,7 +317,7 @@ describe('a run keeps at most 512 MB in memory', () => {
 		// Counted as n8n holds each item's 12 clients of 1 MB (budget.ts keptSize).
 		const fits = Math.floor((512 * MB) / keptSize(clients));
 		expect(result.error?.message).toBe(
-			`[item ${fits}] Partners: this run would keep more than 512 MB in memory`,
+			`[item ${fits + 1}] Partners: this run would keep more than 512 MB in memory`,
 		);
 		expect(result.error?.description).toMatch(
 			/nothing more was read\. Turn off Return All and set a Limit\.\n/,
@@ -337,7 +337,7 @@ describe('paging stops when the service does not advance, and has a hard cap', (
 		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
 		expect(result.error?.message).toBe(
-			'[item 0] Partners answered page 1 when page 2 was asked: the plan list does not advance',
+			'[item 1] Partners answered page 1 when page 2 was asked: the plan list does not advance',
 		);
 		expect(/** @type {any} */ (result.error).facts.paging).toEqual({
 			asked: 2,
@@ -357,7 +357,7 @@ describe('paging stops when the service does not advance, and has a hard cap', (
 		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
 		expect(result.error?.message).toBe(
-			'[item 0] Partners answered page 2 with the same plans as page 1: the plan list does not advance',
+			'[item 1] Partners answered page 2 with the same plans as page 1: the plan list does not advance',
 		);
 		expect(env.calls()).toHaveLength(2);
 	});
@@ -367,7 +367,7 @@ describe('paging stops when the service does not advance, and has a hard cap', (
 		env.partners.seedProducts(1001);
 		try {
 			const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
-			expect(result.error?.message).toBe('[item 0] Partners: more than 1000 pages of plans');
+			expect(result.error?.message).toBe('[item 1] Partners: more than 1000 pages of plans');
 			expect(env.calls()).toHaveLength(1000);
 		} finally {
 			env.partners.perPage = 15;
@@ -413,12 +413,12 @@ describe('paging stops when the service does not advance, and has a hard cap', (
 
 describe('an ID that goes into the address is checked before anything is sent', () => {
 	test.each([
-		['..', /^\[item 0\] plan: "\.\." is not an ID/],
-		['.', /^\[item 0\] plan: "\." is not an ID/],
-		['%2e%2e', /^\[item 0\] plan: "%2e%2e" is not an ID: it contains "%"/],
-		['abc/change-status', /^\[item 0\] plan: "abc\/change-status" is not an ID: it contains "\/"/],
-		['abc?x=1', /^\[item 0\] plan: "abc\?x=1" is not an ID: it contains "\?"/],
-		['abc def', /^\[item 0\] plan: "abc def" is not an ID: it contains a space/],
+		['..', /^\[item 1\] plan: "\.\." is not an ID/],
+		['.', /^\[item 1\] plan: "\." is not an ID/],
+		['%2e%2e', /^\[item 1\] plan: "%2e%2e" is not an ID: it contains "%"/],
+		['abc/change-status', /^\[item 1\] plan: "abc\/change-status" is not an ID: it contains "\/"/],
+		['abc?x=1', /^\[item 1\] plan: "abc\?x=1" is not an ID: it contains "\?"/],
+		['abc def', /^\[item 1\] plan: "abc def" is not an ID: it contains a space/],
 	])('plan %j', async (id, says) => {
 		const result = await env.run({ resource: 'plan', operation: 'changeStatus', plan: byId(id) });
 		expect(result.error?.message).toMatch(says);
@@ -437,7 +437,7 @@ describe('a token answer without access_token stops at the token answer', () => 
 		});
 		const result = await env.run({ resource: 'plan', operation: 'getMany', returnAll: true });
 		expect(result.error?.message).toBe(
-			'[item 0] Partners: the token answer has no access token (access_token)',
+			'[item 1] Partners: the token answer has no access token (access_token)',
 		);
 		expect(result.error?.description).toMatch(
 			/^POST \/v1\/auth\/token answered HTTP 200, but the token answer has no access token/,

@@ -124,7 +124,7 @@ describe('Plan', () => {
 
 	test('a plan that does not exist gives the service message, the HTTP code and the item', async () => {
 		const result = await env.run({ resource: 'plan', operation: 'get', plan: byId('nope') });
-		expect(result.error?.message).toBe('[item 0] Partners: Product nope not found [not_found]');
+		expect(result.error?.message).toBe('[item 1] Partners: Product nope not found [not_found]');
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.description).toContain('GET /v1/products/nope');
 	});
@@ -137,7 +137,7 @@ describe('Plan', () => {
 			vigencies: { vigency: [{ vigency: 'Weekly', folios: 1.5, price: -1 }] },
 		});
 		expect(result.error?.message).toBe(
-			'[item 0] vigencies[0].folios: must be a whole number, got 1.5',
+			'[item 1] vigencies[0].folios: must be a whole number, got 1.5',
 		);
 		expect(result.error?.description).toContain(
 			'vigencies[0].vigency: must be one of "Mensual", "Trimestral", "Semestral", "Anual", "SP", got "Weekly"',
@@ -163,7 +163,7 @@ describe('Plan', () => {
 		});
 		const result = await env.run({ resource: 'plan', operation: 'create', name: 'Dup', vigencies });
 		expect(result.error?.message).toBe(
-			'[item 0] Partners rejected the data: name: The name has already been taken. [validation_error]',
+			'[item 1] Partners rejected the data: name: The name has already been taken. [validation_error]',
 		);
 		expect(result.error?.description).toContain('- vigencies.0.price: Too cheap.');
 		expect(env.calls()).toHaveLength(1); // a create is never retried

@@ -25,42 +25,42 @@ const refused = [
 	[
 		'plan folios with a space in front',
 		planCreate(vigency({ folios: '={{ " 100" }}' })),
-		/^\[item 0\] vigencies\[0\]\.folios: must be a whole number, got " 100"$/,
+		/^\[item 1\] vigencies\[0\]\.folios: must be a whole number, got " 100"$/,
 	],
 	[
 		'plan price with an exponent',
 		planCreate(vigency({ price: '={{ "2e2" }}' })),
-		/^\[item 0\] vigencies\[0\]\.price: must be a number, got "2e2"$/,
+		/^\[item 1\] vigencies\[0\]\.price: must be a number, got "2e2"$/,
 	],
 	[
 		'plan price with spaces around',
 		planCreate(vigency({ price: '={{ " 199.5" }}' })),
-		/^\[item 0\] vigencies\[0\]\.price: must be a number, got " 199\.5"$/,
+		/^\[item 1\] vigencies\[0\]\.price: must be a number, got " 199\.5"$/,
 	],
 	[
 		'plan vigency as a list',
 		planCreate(vigency({ vigency: '={{ ["Mensual"] }}' })),
-		/^\[item 0\] vigencies\[0\]\.vigency: must be one of .*, got a list$/,
+		/^\[item 1\] vigencies\[0\]\.vigency: must be one of .*, got a list$/,
 	],
 	[
 		'plan extra users as empty text',
 		planCreate({ services: { extra_user: '={{ "" }}' } }),
-		/^\[item 0\] services\.extra_user: must be a number or left out, got ""$/,
+		/^\[item 1\] services\.extra_user: must be a number or left out, got ""$/,
 	],
 	[
 		'Get Many Limit 0.5',
 		{ resource: 'plan', operation: 'getMany', returnAll: false, limit: 0.5 },
-		/^\[item 0\] Limit: must be a whole number of at least 1, got 0\.5$/,
+		/^\[item 1\] Limit: must be a whole number of at least 1, got 0\.5$/,
 	],
 	[
 		'Get Many Limit 0',
 		{ resource: 'client', operation: 'getMany', returnAll: false, limit: 0 },
-		/^\[item 0\] Limit: must be a whole number of at least 1, got 0$/,
+		/^\[item 1\] Limit: must be a whole number of at least 1, got 0$/,
 	],
 	[
 		'Get Many Limit "10 rows"',
 		{ resource: 'subscription', operation: 'getMany', returnAll: false, limit: '={{ "10 rows" }}' },
-		/^\[item 0\] Limit: must be a whole number of at least 1, got "10 rows"$/,
+		/^\[item 1\] Limit: must be a whole number of at least 1, got "10 rows"$/,
 	],
 	[
 		'Parallel Requests 0.5',
@@ -117,7 +117,7 @@ describe('Partners run by an AI agent: at most 5 IDs per Suspend, Reactivate or 
 			const six = await env.runAsTool({ resource, operation, [parameter]: ids(6) });
 			expect(env.server.received()).toHaveLength(0);
 			expect(six.error?.message).toBe(
-				`[item 0] ${parameter}: an AI agent may change at most 5 per call, and this call names 6`,
+				`[item 1] ${parameter}: an AI agent may change at most 5 per call, and this call names 6`,
 			);
 			expect(six.error?.description).toMatch(/Nothing was sent/);
 
@@ -139,7 +139,7 @@ describe('Partners run by an AI agent: at most 5 IDs per Suspend, Reactivate or 
 		);
 		expect(env.server.received()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 1] clientIds: an AI agent may change at most 5 per call, and this call names 7',
+			'[item 2] clientIds: an AI agent may change at most 5 per call, and this call names 7',
 		);
 	});
 });

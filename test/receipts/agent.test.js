@@ -116,7 +116,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		async (_label, params, what) => {
 			const result = await env.runAsTool(params(env));
 			expect(env.calls()).toHaveLength(0);
-			expect(result.error?.message).toMatch(/^\[item 0\] An AI agent may not /);
+			expect(result.error?.message).toMatch(/^\[item 1\] An AI agent may not /);
 			expect(result.error?.message).toMatch(what);
 			expect(result.error?.message).toMatch(/only test receipts \(ambiente 1\) are allowed$/);
 			expect(result.error?.description).toMatch(
@@ -182,7 +182,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		});
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 0] An AI agent may not issue this retention: its environment (ambiente) is not known, and only test receipts (ambiente 1) are allowed',
+			'[item 1] An AI agent may not issue this retention: its environment (ambiente) is not known, and only test receipts (ambiente 1) are allowed',
 		);
 	});
 
@@ -238,7 +238,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		const result = await fromAgent(retentionXml(ambiente));
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			`[item 0] An AI agent may not issue this retention: ${says}, and only test receipts (ambiente 1) are allowed`,
+			`[item 1] An AI agent may not issue this retention: ${says}, and only test receipts (ambiente 1) are allowed`,
 		);
 		expect(result.error?.description).toMatch(/Nothing was signed or sent to the tax authority/);
 	});
@@ -260,7 +260,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 	test('an ambiente that disagrees with the access key is refused, either way round', async () => {
 		const test = await fromAgent(xmlIn(1, keyIn(2)));
 		expect(test.error?.message).toBe(
-			`[item 0] An AI agent may not issue this retention: ${cannot}"ambiente" says 1 but its access key says 2, and only test receipts (ambiente 1) are allowed`,
+			`[item 1] An AI agent may not issue this retention: ${cannot}"ambiente" says 1 but its access key says 2, and only test receipts (ambiente 1) are allowed`,
 		);
 		const prod = await fromAgent(xmlIn(2, keyIn(1)));
 		expect(prod.error?.message).toMatch(
@@ -285,13 +285,13 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 		]) {
 			const result = await run(doctype);
 			expect(result.error?.message).toMatch(
-				/^\[item 0\] xml: the XML declares a DOCTYPE \(line 1, column 39\), which is refused/,
+				/^\[item 1\] xml: the XML declares a DOCTYPE \(line 1, column 39\), which is refused/,
 			);
 			expect(result.error?.description).toMatch(/Nothing was sent to the service/);
 		}
 		const broken = await fromAgent(retentionXml('<ambiente>1</ambient>'));
 		expect(broken.error?.message).toMatch(
-			/^\[item 0\] xml: the XML is not well-formed: the end tag "ambient" at line 1, column \d+ does not match "ambiente"/,
+			/^\[item 1\] xml: the XML is not well-formed: the end tag "ambient" at line 1, column \d+ does not match "ambiente"/,
 		);
 		// n8n swaps an error message that contains EACCES for a generic one; claveAcceso does, and is kept.
 		const key = await env.run({
@@ -301,7 +301,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 			xml: xmlIn(1, keyIn(1)).replace('</claveAcceso>', '</claveacceso>'),
 		});
 		expect(key.error?.message).toMatch(
-			/^\[item 0\] xml: the XML is not well-formed: the end tag "claveacceso" at line 1, column \d+ does not match "claveAcceso" \(opened at line 1, column \d+\)$/,
+			/^\[item 1\] xml: the XML is not well-formed: the end tag "claveacceso" at line 1, column \d+ does not match "claveAcceso" \(opened at line 1, column \d+\)$/,
 		);
 		const large = await fromAgent(
 			retentionXml('<ambiente>1</ambiente>').replace(
@@ -310,7 +310,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 			),
 		);
 		expect(large.error?.message).toMatch(
-			/^\[item 0\] xml: the XML is larger than 320 KB \(it has 330\.\d KB\)$/,
+			/^\[item 1\] xml: the XML is larger than 320 KB \(it has 330\.\d KB\)$/,
 		);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -323,7 +323,7 @@ describe('run by an AI agent: production receipts are refused unless the tool al
 			receiptId: prod.id,
 		});
 		expect(refused.error?.message).toBe(
-			`[item 0] An AI agent may not authorize receipt ${prod.id}: it is in the production environment (ambiente 2), and only test receipts (ambiente 1) are allowed`,
+			`[item 1] An AI agent may not authorize receipt ${prod.id}: it is in the production environment (ambiente 2), and only test receipts (ambiente 1) are allowed`,
 		);
 		expect(env.calls().map((c) => `${c.method} ${c.path}`)).toEqual([`GET /edocs/${prod.id}`]);
 

@@ -136,7 +136,7 @@ describe('the bookkeeper’s invoice: two items from the Fields form, no calcula
 		const result = await env.run(v1);
 		nothingSent();
 		expect(result.error?.message).toBe(
-			'[item 0] Line 1 "Servicio contable" › Tax Base is 0.00, but the item\'s subtotal is 120.00 (off by 120.00): the tax authority rejects a receipt whose amounts do not add up',
+			'[item 1] Line 1 "Servicio contable" › Tax Base is 0.00, but the item\'s subtotal is 120.00 (off by 120.00): the tax authority rejects a receipt whose amounts do not add up',
 		);
 		const also = String(result.error?.description);
 		expect(also).toContain(
@@ -595,7 +595,7 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		const refused = await env.run(jsonIssue('invoice', two));
 		nothingSent();
 		expect(refused.error?.message).toBe(
-			'[item 0] Payment 1 › Total (pagos[0].total) is required when several payments are given: only one payment may leave its total empty, and it takes the rest of the Total Amount',
+			'[item 1] Payment 1 › Total (pagos[0].total) is required when several payments are given: only one payment may leave its total empty, and it takes the rest of the Total Amount',
 		);
 		expect(refused.error?.description).toContain(
 			'- Payment 2 › Total (pagos[1].total) is required',
@@ -771,7 +771,7 @@ describe('amounts computed from what was sold (JSON mode)', () => {
 		const result = await env.run(jsonIssue('retention', body));
 		nothingSent();
 		expect(result.error?.message).toBe(
-			'[item 0] Retained Tax 1 › Retained Value (items[0].valor_retenido) is required: the percentage of tax code 1, percentage code 343 is not known here; give the Percentage or the Retained Value',
+			'[item 1] Retained Tax 1 › Retained Value (items[0].valor_retenido) is required: the percentage of tax code 1, percentage code 343 is not known here; give the Percentage or the Retained Value',
 		);
 	});
 
@@ -866,7 +866,7 @@ describe('contradictions are refused before sending, every problem of the item i
 		spoil(body);
 		const result = await env.run(jsonIssue('invoice', body));
 		nothingSent();
-		expect(result.error?.message).toBe(`[item 0] ${message}`);
+		expect(result.error?.message).toBe(`[item 1] ${message}`);
 	});
 
 	test('a one-cent difference is a warning, and the receipt is sent', async () => {
@@ -900,7 +900,7 @@ describe('contradictions are refused before sending, every problem of the item i
 		const refused = await env.run(jsonIssue('retention', body));
 		nothingSent();
 		expect(refused.error?.message).toBe(
-			'[item 0] Retained Tax 1 › Percentage (items[0].porcentaje) is 30 %, but withholding code 2 of tax 2 is 70 %',
+			'[item 1] Retained Tax 1 › Percentage (items[0].porcentaje) is 30 %, but withholding code 2 of tax 2 is 70 %',
 		);
 		env.server.clear();
 		const warned = await env.run(
@@ -950,7 +950,7 @@ describe('contradictions are refused before sending, every problem of the item i
 			2,
 		);
 		nothingSent();
-		expect(result.error?.message).toBe('[item 0] Line 2 › Description is required');
+		expect(result.error?.message).toBe('[item 1] Line 2 › Description is required');
 		expect(
 			String(result.error?.description)
 				.split('\n')
@@ -990,7 +990,7 @@ describe('the issuer saved in the credential and the identification type', () =>
 		nothingSent();
 		// Each required field is named, with both places to fill it: the node's field and the credential's.
 		expect(result.error?.message).toBe(
-			'[item 0] Issuer › RUC (emisor.ruc) is required: fill it in the node, or once in the Receipts credential (Issuer RUC), which every receipt then uses',
+			'[item 1] Issuer › RUC (emisor.ruc) is required: fill it in the node, or once in the Receipts credential (Issuer RUC), which every receipt then uses',
 		);
 		for (const [node, credential] of [
 			['Issuer › Legal Name (emisor.razon_social)', 'Legal Name (Razón Social)'],

@@ -178,7 +178,7 @@ describe('X-Key and X-Password placement', () => {
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 0] The Receipts credential has no Certificate Password',
+			'[item 1] The Receipts credential has no Certificate Password',
 		);
 	});
 
@@ -193,7 +193,7 @@ describe('X-Key and X-Password placement', () => {
 		env.setCredential({ apiKey: 'rk_wrong_key_1234' });
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'abc' });
 		expect(env.calls()).toHaveLength(1);
-		expect(result.error?.message).toBe('[item 0] Receipts refused the API key (Invalid API key)');
+		expect(result.error?.message).toBe('[item 1] Receipts refused the API key (Invalid API key)');
 		expect(result.error?.description).toMatch(/Check the API Key of the Receipts credential/);
 	});
 });
@@ -217,7 +217,7 @@ describe('retries', () => {
 			const result = await env.run(jsonIssue('retention', retentionBody()));
 			expect(env.calls()).toHaveLength(1);
 			expect(result.error?.message).toMatch(
-				/^\[item 0\] The retention may exist: Receipts (answered 503|could not be reached)/,
+				/^\[item 1\] The retention may exist: Receipts (answered 503|could not be reached)/,
 			);
 			expect(result.error?.description).toMatch(
 				/^The retention may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 123, series 001-002, issuer 1792146739001\)/,
@@ -282,7 +282,7 @@ describe('secrets stay out of outputs and errors', () => {
 		});
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(result.error?.message).toBe(
-			'[item 0] Receipts rejected the request: key [redacted] with password [redacted] refused',
+			'[item 1] Receipts rejected the request: key [redacted] with password [redacted] refused',
 		);
 		const everything = JSON.stringify({
 			message: result.error?.message,
@@ -394,7 +394,7 @@ describe('service-side outcomes', () => {
 		const [stored] = env.receipts.receipts.values();
 		const id = stored.id;
 		expect(result.error?.message).toBe(
-			`[item 0] Receipt ID ${id}, clave_acceso ${stored.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
+			`[item 1] Receipt ID ${id}, clave_acceso ${stored.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
 		);
 		expect(result.error?.description).toMatch(
 			new RegExp(
@@ -434,7 +434,7 @@ describe('service-side outcomes', () => {
 		});
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(result.error?.message).toBe(
-			'[item 0] Receipts rejected the request: Comprobante inválido',
+			'[item 1] Receipts rejected the request: Comprobante inválido',
 		);
 		expect(result.error?.description).toContain(
 			'- [ERROR 35] ARCHIVO NO CUMPLE ESTRUCTURA XML (fechaEmision)',

@@ -153,13 +153,13 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 			},
 			rowsOf(10),
 		);
-		expect(result.error?.message).toMatch(/^\[item 7\] Fiscal Period \(periodo_fiscal\): /);
+		expect(result.error?.message).toMatch(/^\[item 8\] Fiscal Period \(periodo_fiscal\): /);
 		expect(env.calls()).toHaveLength(0);
 	});
 
 	test('a refusal mid-batch: no new item starts, the ones in flight finish, and the error lists every receipt created and the items not sent', async () => {
 		// The 4th issue request is refused (400) at once: its receipt is not created. The others take 300 ms, so the
-		// refusal is seen while items 0–4 are all in flight, whatever the machine's load (a timing bound on how many
+		// refusal is seen while items 1–5 are all in flight, whatever the machine's load (a timing bound on how many
 		// answers came before it would not hold on a busy machine).
 		const slow = {
 			service: 'receipts',
@@ -184,7 +184,7 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 		expect(posts).toHaveLength(5);
 		expect(created).toHaveLength(4);
 		expect(result.error?.message).toMatch(
-			/^\[item 3\] Receipts rejected the request: RUC del emisor no habilitado/,
+			/^\[item 4\] Receipts rejected the request: RUC del emisor no habilitado/,
 		);
 		const description = String(result.error?.description);
 		for (const r of created)
@@ -193,7 +193,7 @@ describe('parallel issuing (Options → Parallel Requests)', () => {
 			`This execution created ${created.length} receipts before it stopped`,
 		);
 		expect(description).toContain(
-			`Not run (the node stopped at this failure): items ${posts.length}–29.`,
+			`Not run (the node stopped at this failure): items ${posts.length + 1}–30.`,
 		);
 	});
 
@@ -486,12 +486,12 @@ describe('reproducible access key (Options → Access Key)', () => {
 		[
 			'empty',
 			'',
-			/^\[item 0\] Access Key Secret \(Receipts credential\) is empty: a reproducible access key needs it/,
+			/^\[item 1\] Access Key Secret \(Receipts credential\) is empty: a reproducible access key needs it/,
 		],
 		[
 			'too short to stay secret',
 			'short',
-			/^\[item 0\] Access Key Secret \(Receipts credential\) has 5 characters, fewer than 16/,
+			/^\[item 1\] Access Key Secret \(Receipts credential\) has 5 characters, fewer than 16/,
 		],
 	])(
 		'an Access Key Secret that is %s: nothing is sent, the message says what to fill in',
@@ -510,7 +510,7 @@ describe('reproducible access key (Options → Access Key)', () => {
 		const result = await env.run(jsonIssue('retention', body, withKey));
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 0] Issue Date (fecha_emision) is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD',
+			'[item 1] Issue Date (fecha_emision) is required to build a reproducible access key (the emission date is part of the key): give it as YYYY-MM-DD',
 		);
 	});
 });

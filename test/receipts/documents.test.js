@@ -69,7 +69,7 @@ describe('Document → Send by Email', () => {
 		});
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 0] recipients[1]: "pagos(at)example.com" is not an e-mail address',
+			'[item 1] recipients[1]: "pagos(at)example.com" is not an e-mail address',
 		);
 	});
 
@@ -91,7 +91,7 @@ describe('Document → Send by Email', () => {
 		const out = result.output('Receipts')[0].json;
 		expect(out.error).toMatch(
 			new RegExp(
-				`^\\[item 0\\] The e-mail of receipt ${r.id} may have been sent: Receipts answered 502`,
+				`^\\[item 1\\] The e-mail of receipt ${r.id} may have been sent: Receipts answered 502`,
 			),
 		);
 		expect(out).toMatchObject({
@@ -130,7 +130,7 @@ describe('Document → Send by Email', () => {
 			'AUTORIZADO',
 		);
 		const result = await env.run({ resource: 'document', operation: 'sendEmail', receiptId: r.id });
-		expect(result.error?.message).toBe('[item 0] Receipts rejected the request: Datos inválidos');
+		expect(result.error?.message).toBe('[item 1] Receipts rejected the request: Datos inválidos');
 		expect(result.error?.description).toMatch(
 			/El comprobante no tiene correo electrónico del receptor/,
 		);
@@ -215,7 +215,7 @@ describe('Document → Download', () => {
 		const result = await download(r.id, 'ride');
 		expect(env.calls()[1].headers['x-key']).toBeUndefined();
 		expect(result.error?.message).toBe(
-			`[item 0] Could not download the printable form (RIDE) of receipt ${r.id} from ${env.filesOrigin}: HTTP 401 to a request without the API key`,
+			`[item 1] Could not download the printable form (RIDE) of receipt ${r.id} from ${env.filesOrigin}: HTTP 401 to a request without the API key`,
 		);
 		expect(result.error?.description).toMatch(
 			/the API key was not sent there \(it is never sent to another host\)/,
@@ -227,7 +227,7 @@ describe('Document → Download', () => {
 		const r = env.receipts.seed('invoice', invoiceBody(), 'AUTORIZADO');
 		const result = await download(r.id, 'ride');
 		expect(result.error?.message).toBe(
-			`[item 0] The printable form (RIDE) of receipt ${r.id} could not be downloaded: the answer is not a PDF (content-type text/html; charset=utf-8, starting with "‹!DOCTYPE html>‹html")`,
+			`[item 1] The printable form (RIDE) of receipt ${r.id} could not be downloaded: the answer is not a PDF (content-type text/html; charset=utf-8, starting with "‹!DOCTYPE html>‹html")`,
 		);
 		const xml = await download(r.id, 'xml');
 		expect(xml.error?.message).toMatch(/the answer is not XML \(content-type text\/html/);
@@ -255,7 +255,7 @@ describe('Document → Download', () => {
 		const result = await download('abc', 'ride');
 		expect(env.calls()).toHaveLength(1);
 		expect(result.error?.message).toBe(
-			'[item 0] Receipt abc has no printable form (RIDE) to download: its url_formato_impresion is empty',
+			'[item 1] Receipt abc has no printable form (RIDE) to download: its url_formato_impresion is empty',
 		);
 	});
 

@@ -34,7 +34,7 @@ describe('a credential goes only to its own origin', () => {
 		});
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId: r.id });
 		expect(result.error?.message).toBe(
-			`[item 0] Receipts answered POST /edocs/${r.id}/issue with a redirect (HTTP 307), which was not followed`,
+			`[item 1] Receipts answered POST /edocs/${r.id}/issue with a redirect (HTTP 307), which was not followed`,
 		);
 		expect(env.calls()).toHaveLength(1);
 		expect(env.calls()[0].headers['x-password']).toBe(env.receipts.certificatePassword);
@@ -90,7 +90,7 @@ describe('a credential goes only to its own origin', () => {
 		});
 		const result = await download(r.id);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Could not download the printable form \(RIDE\) of receipt \w+ from http:\/\/127\.0\.0\.1:\d+: Receipts: more than 5 redirects/,
+			/^\[item 1\] Could not download the printable form \(RIDE\) of receipt \w+ from http:\/\/127\.0\.0\.1:\d+: Receipts: more than 5 redirects/,
 		);
 		expect(/** @type {any} */ (result.error).facts.hops).toBe(5);
 		expect(env.calls().filter((c) => c.path.startsWith('/ver/'))).toHaveLength(6);
@@ -135,7 +135,7 @@ describe('Request Timeout and the wait’s Timeout are deadlines (fake clock)', 
 			}),
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Receipts did not answer in time (no complete answer within 2 s)',
+			'[item 1] Receipts did not answer in time (no complete answer within 2 s)',
 		);
 		expect(result.error?.description).toMatch(
 			/the most one request may take \(Options → Request Timeout\), retries included/,
@@ -238,7 +238,7 @@ describe('every answer has a size cap', () => {
 	test('a Max File Size out of range stops the item before anything is sent', async () => {
 		const result = await download('abc', { options: { maxFileSize: 0 } });
 		expect(result.error?.message).toBe(
-			'[item 0] Options → Max File Size (MB): must be a number from 1 to 500, got 0',
+			'[item 1] Options → Max File Size (MB): must be a number from 1 to 500, got 0',
 		);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -253,7 +253,7 @@ describe('every answer has a size cap', () => {
 		});
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'abc' });
 		expect(result.error?.message).toBe(
-			'[item 0] Receipts: the answer is larger than 16 MB (it announced 300 MB)',
+			'[item 1] Receipts: the answer is larger than 16 MB (it announced 300 MB)',
 		);
 		expect((await env.server.delivered())[0].closedEarly).toBe(true);
 	});
@@ -277,7 +277,7 @@ describe('secrets a service echoes stay out of the run', () => {
 			});
 			const result = await env.run(jsonIssue('retention', retentionBody()));
 			expect(env.calls()[0].headers['x-password']).toBe(PASSWORD);
-			expect(result.error?.message).toMatch(/^\[item 0\] Receipts rejected the request/);
+			expect(result.error?.message).toMatch(/^\[item 1\] Receipts rejected the request/);
 			expect(leaks(everythingOf(result), [KEY, PASSWORD])).toEqual([]);
 		},
 	);
@@ -291,7 +291,7 @@ describe('secrets a service echoes stay out of the run', () => {
 			true,
 		);
 		expect(result.output('Receipts').map((o) => o.json.error)).toEqual(
-			expect.arrayContaining([expect.stringMatching(/^\[item 0\] Receipts refused the API key/)]),
+			expect.arrayContaining([expect.stringMatching(/^\[item 1\] Receipts refused the API key/)]),
 		);
 		expect(leaks(everythingOf(result), [KEY, PASSWORD])).toEqual([]);
 	});
@@ -302,7 +302,7 @@ describe('an ID that goes into the address is checked before anything is sent', 
 		'Authorize with Receipt ID %j: nothing sent (no POST {base}/issue with X-Password)',
 		async (receiptId) => {
 			const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
-			expect(result.error?.message).toMatch(/^\[item 0\] receiptId: ".*" is not an ID/);
+			expect(result.error?.message).toMatch(/^\[item 1\] receiptId: ".*" is not an ID/);
 			expect(env.calls()).toHaveLength(0);
 		},
 	);
@@ -323,7 +323,7 @@ describe('an ID that goes into the address is checked before anything is sent', 
 			}),
 		);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Receipt ID \.\.\/issue exists, but following it failed: Not sent to Receipts: "\.\.\/issue" is not an ID/,
+			/^\[item 1\] Receipt ID \.\.\/issue exists, but following it failed: Not sent to Receipts: "\.\.\/issue" is not an ID/,
 		);
 		expect(env.calls().filter((c) => c.method === 'GET')).toHaveLength(0);
 	});

@@ -98,7 +98,7 @@ describe('invoice issue carries an Idempotency-key', () => {
 		);
 		expect(env.receipts.receipts.size).toBe(1);
 		expect(String(result.output('Receipts')[0].json.error)).toMatch(
-			/^\[item 0\] Options › Idempotency Key "order-A-20260042-invoice" was used before for another invoice: the receipts service answered with that one \(secuencial \d+, ID [0-9a-f]+\) instead of issuing this one \(secuencial 4242\)/,
+			/^\[item 1\] Options › Idempotency Key "order-A-20260042-invoice" was used before for another invoice: the receipts service answered with that one \(secuencial \d+, ID [0-9a-f]+\) instead of issuing this one \(secuencial 4242\)/,
 		);
 	});
 
@@ -140,7 +140,7 @@ describe('invoice issue carries an Idempotency-key', () => {
 		expect(env.receipts.receipts.size).toBe(1);
 		const [item] = result.output('Receipts');
 		expect(item.json).toMatchObject({ document_may_exist: true, idempotency_key: key });
-		expect(String(item.json.error)).toMatch(/^\[item 0\] The invoice may exist: /);
+		expect(String(item.json.error)).toMatch(/^\[item 1\] The invoice may exist: /);
 		expect(String(item.json.instruction)).toContain(
 			`run this item again with Options → Idempotency Key set to ${String(key)}`,
 		);
@@ -188,7 +188,7 @@ describe('invoice issue carries an Idempotency-key', () => {
 			true,
 		);
 		expect(String(spaced.output('Receipts')[0].json.error)).toContain(
-			'[item 0] ' + 'Options › Idempotency Key: may hold letters, digits and punctuation only',
+			'[item 1] ' + 'Options › Idempotency Key: may hold letters, digits and punctuation only',
 		);
 		expect(posts()).toHaveLength(0);
 	});
@@ -208,7 +208,7 @@ describe('receipt kinds without a documented key are never sent twice', () => {
 		const [item] = result.output('Receipts');
 		expect(item.json).toMatchObject({ document_may_exist: true });
 		expect(item.json.idempotency_key).toBeUndefined();
-		expect(String(item.json.error)).toMatch(new RegExp(`^\\[item 0\\] The ${name} may exist: `));
+		expect(String(item.json.error)).toMatch(new RegExp(`^\\[item 1\\] The ${name} may exist: `));
 	});
 
 	test('the simulator refuses a key of another length, as a validation error, and creates nothing', async () => {

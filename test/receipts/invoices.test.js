@@ -148,7 +148,7 @@ describe.each(KINDS)('$resource', ({ resource, kind, path, body, root, name, typ
 		const result = await env.run(jsonIssue(resource, body(), { receiptId: r.id }, 'reissue'));
 		expect(env.calls()).toHaveLength(1);
 		expect(result.error?.message).toBe(
-			`[item 0] ${name[0].toUpperCase()}${name.slice(1)} ${r.id} cannot be reissued: El comprobante ya se encuentra AUTORIZADO y no puede reemitirse`,
+			`[item 1] ${name[0].toUpperCase()}${name.slice(1)} ${r.id} cannot be reissued: El comprobante ya se encuentra AUTORIZADO y no puede reemitirse`,
 		);
 		expect(result.error?.description).toMatch(
 			new RegExp(`^Only ${name}s in NO AUTORIZADO or DEVUELTO can be reissued`),
@@ -232,7 +232,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 			const stored = [...env.receipts.receipts.values()][0];
 			expect(result.error?.message).toMatch(
 				new RegExp(
-					`^\\[item 0\\] Receipt ID ${stored.id}, clave_acceso ${stored.clave_acceso} could not be signed`,
+					`^\\[item 1\\] Receipt ID ${stored.id}, clave_acceso ${stored.clave_acceso} could not be signed`,
 				),
 			);
 			expect(result.error?.description).toMatch(/Document → Authorize/);
@@ -249,7 +249,7 @@ describe('the guarantees of the issue path hold for the new kinds', () => {
 		expect(env.calls()).toHaveLength(1);
 		expect(env.receipts.receipts.size).toBe(1);
 		const out = result.output('Receipts')[0].json;
-		expect(out.error).toMatch(/^\[item 0\] The debit note may exist: Receipts answered 502/);
+		expect(out.error).toMatch(/^\[item 1\] The debit note may exist: Receipts answered 502/);
 		expect(out).toMatchObject({ document_may_exist: true, secuencial: '7' });
 		expect(String(out.instruction)).toMatch(
 			/^The debit note may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 7, series 001-002, issuer 1792146739001\)/,
@@ -508,7 +508,7 @@ describe('Fields input mode', () => {
 		});
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			"[item 0] Totals › Total Without Taxes is 10.00, but the sum of the items' subtotals is 20.00 (off by 10.00): the tax authority rejects a receipt whose amounts do not add up",
+			"[item 1] Totals › Total Without Taxes is 10.00, but the sum of the items' subtotals is 20.00 (off by 10.00): the tax authority rejects a receipt whose amounts do not add up",
 		);
 		expect(result.error?.description).toMatch(
 			/Total Taxes › Tax 1 › Base is 10\.00, but the sum of the items' IVA 15 % bases is 20\.00/,

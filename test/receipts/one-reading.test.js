@@ -154,7 +154,7 @@ describe('one reading of a receipt: the guard, the SRI node and another reader',
 				xml,
 			});
 			expect(guarded.error?.message).toMatch(
-				/^\[item 0\] An AI agent may not issue this retention: its environment cannot be told: besides "infoTributaria"'s, it has (an "ambiente"|an access key) .*, and a reader that takes that one could record a production receipt, and only test receipts \(ambiente 1\) are allowed$/,
+				/^\[item 1\] An AI agent may not issue this retention: its environment cannot be told: besides "infoTributaria"'s, it has (an "ambiente"|an access key) .*, and a reader that takes that one could record a production receipt, and only test receipts \(ambiente 1\) are allowed$/,
 			);
 			expect(env.calls()).toEqual([]);
 

@@ -520,7 +520,7 @@ describe('Issue From XML: a file is read as its bytes say', () => {
 		],
 	])('%s is refused with nothing sent', async (_, bytes, reason) => {
 		const result = await issueFile(bytes);
-		expect(result.error?.message).toMatch(/^\[item 0\] binary\.file: /);
+		expect(result.error?.message).toMatch(/^\[item 1\] binary\.file: /);
 		expect(result.error?.message).toMatch(reason);
 		expect(env.calls()).toEqual([]);
 	});
@@ -529,7 +529,7 @@ describe('Issue From XML: a file is read as its bytes say', () => {
 		const big = waybill(`Andina ${'x'.repeat(330 * 1024)}`, 'UTF-8');
 		const result = await issueFile(Buffer.from(big));
 		expect(result.error?.message).toBe(
-			"[item 0] binary.file: is larger than the SRI's limit for one receipt (320 KB)",
+			"[item 1] binary.file: is larger than the SRI's limit for one receipt (320 KB)",
 		);
 		expect(env.calls()).toEqual([]);
 	});
@@ -605,7 +605,7 @@ describe('Get operations', () => {
 
 	test('an unknown ID reaches the user as a clear 404', async () => {
 		const result = await env.run({ resource: 'document', operation: 'get', receiptId: 'nope' });
-		expect(result.error?.message).toBe('[item 0] Receipts: Comprobante nope no encontrado');
+		expect(result.error?.message).toBe('[item 1] Receipts: Comprobante nope no encontrado');
 	});
 });
 
@@ -663,7 +663,7 @@ describe('Waybill Reissue', () => {
 		);
 		expect(env.calls()).toHaveLength(1);
 		expect(result.error?.message).toBe(
-			`[item 0] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`,
+			`[item 1] Waybill ${r.id} cannot be reissued: La guía de remisión ya se encuentra AUTORIZADA y no puede reemitirse`,
 		);
 		expect(result.error?.description).toMatch(
 			/^Only waybills in NO AUTORIZADO or DEVUELTO can be reissued/,
@@ -709,7 +709,7 @@ describe('Webhook Subscribe', () => {
 			event_name: 'receipt-issued',
 			webhook_url: 'ftp://x',
 		});
-		expect(result.error?.message).toBe('[item 0] webhook_url: "ftp://x" is not an http(s) URL');
+		expect(result.error?.message).toBe('[item 1] webhook_url: "ftp://x" is not an http(s) URL');
 		expect(env.calls()).toHaveLength(0);
 	});
 });

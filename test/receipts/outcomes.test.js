@@ -32,7 +32,7 @@ describe('signing failure: the certificate password was refused', () => {
 		expect(polls()).toHaveLength(0);
 		expect(result.elapsedMs).toBeLessThan(1000); // no wait at all: the first check would come after 1 s
 		expect(result.error?.message).toBe(
-			`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
+			`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} could not be signed: the receipts service refused the Certificate Password of the Receipts credential (Contraseña de la firma electrónica incorrecta (status 400))`,
 		);
 		expect(result.error?.description).toContain(
 			`sign this receipt again with Document → Authorize (ID ${r.id})`,
@@ -88,7 +88,7 @@ describe('signing failure: the certificate password was refused', () => {
 			...fast,
 		});
 		expect(result.error?.message).toMatch(
-			new RegExp(`^\\[item 0\\] Receipt ID ${seeded.id}, clave_acceso \\d{49} could not be signed`),
+			new RegExp(`^\\[item 1\\] Receipt ID ${seeded.id}, clave_acceso \\d{49} could not be signed`),
 		);
 		expect(polls()).toHaveLength(0);
 	});
@@ -203,7 +203,7 @@ describe('status checks that fail do not lose the receipt', () => {
 			instruction: `This receipt exists: do not issue it again; follow it with Document → Get (ID ${r.id}).`,
 		});
 		expect(item.json.error).toBe(
-			`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`,
+			`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`,
 		);
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
@@ -234,7 +234,7 @@ describe('status checks that fail do not lose the receipt', () => {
 		});
 		expect(item.json.wait_timed_out).toBeUndefined();
 		expect(item.json.error).toBe(
-			`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`,
+			`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts answered 503: Injected failure`,
 		);
 	});
 
@@ -274,7 +274,7 @@ describe('status checks that fail do not lose the receipt', () => {
 		const r = onlyReceipt();
 		expect(result.error?.message).toMatch(
 			new RegExp(
-				`^\\[item 0\\] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed`,
+				`^\\[item 1\\] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed`,
 			),
 		);
 		expect(result.error?.description).toContain(
@@ -296,7 +296,7 @@ describe('status checks that fail do not lose the receipt', () => {
 		const r = onlyReceipt();
 		expect(polls()).toHaveLength(1);
 		expect(result.error?.message).toBe(
-			`[item 0] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts refused the API key (Invalid API key)`,
+			`[item 1] Receipt ID ${r.id}, clave_acceso ${r.clave_acceso} exists, but following it failed: Receipts refused the API key (Invalid API key)`,
 		);
 		expect(result.error?.description).toMatch(
 			new RegExp(
@@ -340,7 +340,7 @@ describe('status checks that fail do not lose the receipt', () => {
 		expect(all).toHaveLength(3);
 		expect(result.error?.message).toMatch(
 			new RegExp(
-				`^\\[item 1\\] Receipt ID ${second}, clave_acceso \\d{49} exists, but following it failed`,
+				`^\\[item 2\\] Receipt ID ${second}, clave_acceso \\d{49} exists, but following it failed`,
 			),
 		);
 		const description = String(result.error?.description);
@@ -348,11 +348,11 @@ describe('status checks that fail do not lose the receipt', () => {
 			'This execution created 3 receipts before it stopped. They exist: do not run these items again',
 		);
 		expect(description).toContain(
-			`- item 0: id ${all[0].id}, clave_acceso ${all[0].clave_acceso} (AUTORIZADO)`,
+			`- item 1: id ${all[0].id}, clave_acceso ${all[0].clave_acceso} (AUTORIZADO)`,
 		);
-		expect(description).toContain(`- item 1: id ${all[1].id}, clave_acceso ${all[1].clave_acceso}`);
+		expect(description).toContain(`- item 2: id ${all[1].id}, clave_acceso ${all[1].clave_acceso}`);
 		expect(description).toContain(
-			`- item 2: id ${all[2].id}, clave_acceso ${all[2].clave_acceso} (AUTORIZADO)`,
+			`- item 3: id ${all[2].id}, clave_acceso ${all[2].clave_acceso} (AUTORIZADO)`,
 		);
 	});
 });
@@ -383,7 +383,7 @@ describe('an issue whose answer was lost', () => {
 			const [item] = result.output('Receipts');
 			expect(item.json).toMatchObject({ document_may_exist: true, secuencial: 4711 });
 			expect(item.json.clave_acceso).toBeUndefined(); // none was sent: the service makes it
-			expect(String(item.json.error)).toMatch(/^\[item 0\] The retention may exist: /);
+			expect(String(item.json.error)).toMatch(/^\[item 1\] The retention may exist: /);
 			expect(String(item.json.instruction)).toMatch(
 				/^The retention may have been issued: the answer was lost\. Do not issue it again before you have checked in the receipts service \(secuencial 4711, series 001-002, issuer 1792146739001\)/,
 			);

@@ -199,7 +199,7 @@ describe('a month’s batch checked in one run', () => {
 		);
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 1] Sequential (secuencial) must be at least 1, got 0',
+			'[item 2] Sequential (secuencial) must be at least 1, got 0',
 		);
 	});
 

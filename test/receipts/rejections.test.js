@@ -316,7 +316,7 @@ describe('a refused request that carries SRI messages', () => {
 		});
 		const result = await env.run(jsonIssue('retention', retentionBody()));
 		expect(result.error?.message).toBe(
-			'[item 0] Receipts rejected the request: Comprobante rechazado',
+			'[item 1] Receipts rejected the request: Comprobante rechazado',
 		);
 		expect(result.error?.description).toContain(
 			`- [ERROR 43] CLAVE ACCESO REGISTRADA — ${SRI_CODES['43'].explanation}. ${SRI_CODES['43'].nextStep}`,

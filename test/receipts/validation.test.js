@@ -786,8 +786,8 @@ function expectStoppedBeforeSending(result, field, says) {
 	expect(env.calls()).toHaveLength(0);
 	const message = String(result.error?.message);
 	const at = message.indexOf(`(${field})`);
-	// `[item 0] Line 1 "…" › Quantity (items[0].cantidad) must be …`: the first problem's field, in the form's words.
-	expect(message.startsWith('[item 0] ') && at > 9 && !message.slice(9, at).includes('(')).toBe(
+	// `[item 1] Line 1 "…" › Quantity (items[0].cantidad) must be …`: the first problem's field, in the form's words.
+	expect(message.startsWith('[item 1] ') && at > 9 && !message.slice(9, at).includes('(')).toBe(
 		true,
 	);
 	expect(message).toMatch(says);
@@ -844,7 +844,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		const result = await env.run(jsonIssue('retention', body));
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 0] Environment (ambiente) must be one of 1, 2, got 9',
+			'[item 1] Environment (ambiente) must be one of 1, 2, got 9',
 		);
 		expect(result.error?.description).toMatch(
 			/- Fiscal Period \(periodo_fiscal\): "2026" is not a fiscal period/,
@@ -863,7 +863,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		);
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 1] Fiscal Period (periodo_fiscal): "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026',
+			'[item 2] Fiscal Period (periodo_fiscal): "3/26" is not a fiscal period: use MM/YYYY, e.g. 03/2026',
 		);
 	});
 
@@ -880,14 +880,14 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		);
 		expect(env.calls()).toHaveLength(1);
 		const out = result.output('Receipts');
-		expect(out[0].json.error).toMatch(/^\[item 0\] Fiscal Period \(periodo_fiscal\):/);
+		expect(out[0].json.error).toMatch(/^\[item 1\] Fiscal Period \(periodo_fiscal\):/);
 		expect(out[1].json.periodo_fiscal).toBe('04/2026');
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	test.each([
-		['not JSON', '{"ambiente": 1,', /^\[item 0\] Receipt \(JSON\): is not valid JSON/],
-		['a list', '[1, 2]', /^\[item 0\] Receipt \(JSON\) must be an object, got a list/],
+		['not JSON', '{"ambiente": 1,', /^\[item 1\] Receipt \(JSON\): is not valid JSON/],
+		['a list', '[1, 2]', /^\[item 1\] Receipt \(JSON\) must be an object, got a list/],
 	])('JSON body that is %s', async (_what, jsonBody, says) => {
 		const result = await env.run({
 			resource: 'retention',
@@ -929,7 +929,7 @@ describe('pre-flight validation: nothing is sent and the message names the field
 		});
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 0] Fiscal Period: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026',
+			'[item 1] Fiscal Period: "marzo" is not a fiscal period: use MM/YYYY, e.g. 03/2026',
 		);
 		expect(result.error?.description).toMatch(
 			/Retained Tax 1 › Taxable Base must have at most 2 decimals, got 10.555/,
@@ -980,13 +980,13 @@ describe('pre-flight validation: nothing is sent and the message names the field
 			},
 		});
 		expect(env.calls()).toHaveLength(0);
-		expect(result.error?.message).toBe('[item 0] Recipient 2 › Identification is required');
+		expect(result.error?.message).toBe('[item 1] Recipient 2 › Identification is required');
 	});
 
 	test.each([
 		// An empty literal is caught by n8n itself (required parameter); an expression that yields nothing reaches the node.
-		['empty', '={{ $json.xml ?? "" }}', /^\[item 0\] xml: is required$/],
-		['not XML', 'hola', /^\[item 0\] xml: is not XML/],
+		['empty', '={{ $json.xml ?? "" }}', /^\[item 1\] xml: is required$/],
+		['not XML', 'hola', /^\[item 1\] xml: is not XML/],
 	])('Issue From XML with %s XML', async (_what, xml, says) => {
 		const result = await env.run({
 			resource: 'retention',
@@ -999,11 +999,11 @@ describe('pre-flight validation: nothing is sent and the message names the field
 	});
 
 	test.each([
-		['empty', '={{ $json.id ?? "" }}', /^\[item 0\] receiptId: is required$/],
+		['empty', '={{ $json.id ?? "" }}', /^\[item 1\] receiptId: is required$/],
 		[
 			'with a slash',
 			'abc/../def',
-			/^\[item 0\] receiptId: "abc\/..\/def" is not an ID: it contains "\/"/,
+			/^\[item 1\] receiptId: "abc\/..\/def" is not an ID: it contains "\/"/,
 		],
 	])('a receipt ID that is %s', async (_what, receiptId, says) => {
 		const result = await env.run({ resource: 'document', operation: 'authorize', receiptId });
@@ -1025,7 +1025,7 @@ describe('Issue From XML from a binary property that is not there', () => {
 		);
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 0] binary.factura: the input item has no binary property "factura" (Input Binary Field): it carries no file at all, so the previous node did not output one',
+			'[item 1] binary.factura: the input item has no binary property "factura" (Input Binary Field): it carries no file at all, so the previous node did not output one',
 		);
 		expect(result.error?.description).toMatch(/Nothing was sent to the service/);
 	});
@@ -1058,7 +1058,7 @@ describe('Issue From XML from a binary property that is not there', () => {
 		const result = await env.engine.run(wf);
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'[item 1] binary.data: the input item has no binary property "data" (Input Binary Field); it has "attachment_0"',
+			'[item 2] binary.data: the input item has no binary property "data" (Input Binary Field); it has "attachment_0"',
 		);
 	});
 });
@@ -1185,32 +1185,32 @@ const optionCases = [
 	[
 		'Poll Interval "5s" from an expression',
 		{ waitForFinalState: true, options: { pollInterval: '={{ "5s" }}' } },
-		/^\[item 0\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/,
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/,
 	],
 	[
 		'Poll Interval 0',
 		{ waitForFinalState: true, options: { pollInterval: 0 } },
-		/^\[item 0\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/,
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got 0$/,
 	],
 	[
 		'Poll Interval in hexadecimal',
 		{ waitForFinalState: true, options: { pollInterval: '={{ "0x5" }}' } },
-		/^\[item 0\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0x5"$/,
+		/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "0x5"$/,
 	],
 	[
 		'Timeout (Wait for Final State) "2m"',
 		{ waitForFinalState: true, waitTimeout: '={{ "2m" }}' },
-		/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got "2m"$/,
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "2m"$/,
 	],
 	[
 		'Timeout (Wait for Final State) negative',
 		{ waitForFinalState: true, waitTimeout: -1 },
-		/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/,
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got -1$/,
 	],
 	[
 		'Timeout (Wait for Final State) not finite',
 		{ waitForFinalState: true, waitTimeout: '={{ 1/0 }}' },
-		/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/,
+		/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got Infinity$/,
 	],
 	[
 		'Request Timeout 0',
@@ -1243,7 +1243,7 @@ describe('numeric options: a clear error naming the option, nothing sent', () =>
 			options: { pollInterval: '={{ "5s" }}' },
 		});
 		expect(authorize.error?.message).toMatch(
-			/^\[item 0\] Options → Poll Interval \(Seconds\): must be a number/,
+			/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number/,
 		);
 		const reissue = await env.run(
 			jsonIssue(
@@ -1253,7 +1253,7 @@ describe('numeric options: a clear error naming the option, nothing sent', () =>
 				'reissue',
 			),
 		);
-		expect(reissue.error?.message).toMatch(/^\[item 0\] Timeout \(Seconds\): must be a number/);
+		expect(reissue.error?.message).toMatch(/^\[item 1\] Timeout \(Seconds\): must be a number/);
 		expect(env.calls()).toHaveLength(0);
 	});
 
@@ -1267,7 +1267,7 @@ describe('numeric options: a clear error naming the option, nothing sent', () =>
 		);
 		expect(env.calls()).toHaveLength(0);
 		expect(result.error?.message).toMatch(
-			/^\[item 1\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/,
+			/^\[item 2\] Options → Poll Interval \(Seconds\): must be a number from 0\.01 to 3600, got "5s"$/,
 		);
 	});
 
@@ -1284,7 +1284,7 @@ describe('numeric options: a clear error naming the option, nothing sent', () =>
 		expect(env.calls().filter((c) => c.method === 'POST')).toHaveLength(1);
 		const out = result.output('Receipts');
 		expect(out[0].json.error).toMatch(
-			/^\[item 0\] Timeout \(Seconds\): must be a number from 0 to 86400, got "1m"$/,
+			/^\[item 1\] Timeout \(Seconds\): must be a number from 0 to 86400, got "1m"$/,
 		);
 		expect(out[1].json.estado).toBe('AUTORIZADO');
 	});

@@ -30,7 +30,7 @@ describe('answer codes', () => {
 		const result = await env.run(request(), [{}], { continueOnFail: true, at: NOW + 1000 });
 		const [item] = out(result);
 		expect(item.json).toEqual({
-			error: `[item 0] The SAT answered 5005 (Solicitud duplicada): a request with exactly these parameters is already under way (Solicitud duplicada)`,
+			error: `[item 1] The SAT answered 5005 (Solicitud duplicada): a request with exactly these parameters is already under way (Solicitud duplicada)`,
 			request_id: first.request_id,
 			status_code: '5005',
 		});
@@ -64,7 +64,7 @@ describe('answer codes', () => {
 	test('5004 on Check Request: an id the SAT does not know', async () => {
 		const result = await env.run(check({ requestId: ID }));
 		expect(result.error?.message).toBe(
-			`[item 0] Request ${ID}: the SAT answered 5004 (No se encontró la información): nothing was found (No se encontró la información)`,
+			`[item 1] Request ${ID}: the SAT answered 5004 (No se encontró la información): nothing was found (No se encontró la información)`,
 		);
 	});
 
@@ -75,7 +75,7 @@ describe('answer codes', () => {
 		env.server.clear();
 		const third = await env.run(download(), [finished], { at: LATER + 3 });
 		expect(third.error?.message).toMatch(
-			/^\[item 0\] Package .*_01: the SAT answered 5008 \(Máximo de descargas permitidas\): the package was downloaded the most times allowed/,
+			/^\[item 1\] Package .*_01: the SAT answered 5008 \(Máximo de descargas permitidas\): the package was downloaded the most times allowed/,
 		);
 		expect(third.error?.description).toMatch(/use the copy downloaded before/);
 		expect(paths()).toEqual(['Autenticacion', 'DescargaMasivaService']);

@@ -154,7 +154,7 @@ test('the month: requested, waited for (in process, then finished), downloaded, 
 test('a request the SAT refuses (too many CFDIs, 5003): the run stops at Request, before any wait', async () => {
 	bulk.maxCfdis = 1;
 	const { result } = await run();
-	expect(result.error?.message).toMatch(/\[item 0\] The SAT answered 5003/);
+	expect(result.error?.message).toMatch(/\[item 1\] The SAT answered 5003/);
 	expect(waited).toEqual([]);
 });
 

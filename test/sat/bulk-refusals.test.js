@@ -38,7 +38,7 @@ describe('the rules of version 1.5, refused before sending', () => {
 		[
 			'start after end',
 			custom('2026-10-31T00:00:00', '2026-10-01T00:00:00'),
-			/^\[item 0\] End: 2026-10-01T00:00:00 is not after the start 2026-10-31T00:00:00: since version 1\.5 the SAT takes only a period whose start is before its end$/,
+			/^\[item 1\] End: 2026-10-01T00:00:00 is not after the start 2026-10-31T00:00:00: since version 1\.5 the SAT takes only a period whose start is before its end$/,
 		],
 		[
 			'an instant (start = end)',
@@ -48,12 +48,12 @@ describe('the rules of version 1.5, refused before sending', () => {
 		[
 			'more than 6 years ago',
 			custom('2020-11-14T23:59:59', '2020-12-01T00:00:00'),
-			/^\[item 0\] Start: 2020-11-14T23:59:59 is more than 6 years ago: the SAT takes a start no earlier than today − 6 years at 00:00 \(2020-11-15T00:00:00\)$/,
+			/^\[item 1\] Start: 2020-11-14T23:59:59 is more than 6 years ago: the SAT takes a start no earlier than today − 6 years at 00:00 \(2020-11-15T00:00:00\)$/,
 		],
 		[
 			'received XML of every status',
 			request({ filters: { status: 'Todos' } }),
-			/^\[item 0\] Filters → Document Status: is All: the SAT gives received CFDIs as XML only for vigente ones/,
+			/^\[item 1\] Filters → Document Status: is All: the SAT gives received CFDIs as XML only for vigente ones/,
 		],
 		[
 			'received XML of cancelled ones',
@@ -89,7 +89,7 @@ describe('the rules of version 1.5, refused before sending', () => {
 		[
 			'a UUID that is none',
 			request({ direction: 'uuid', uuid: '1234' }),
-			/^\[item 0\] UUID \(Folio Fiscal\): "1234" is not a UUID/,
+			/^\[item 1\] UUID \(Folio Fiscal\): "1234" is not a UUID/,
 		],
 		[
 			'a complement that is no code',
@@ -113,7 +113,7 @@ describe('the rules of version 1.5, refused before sending', () => {
 	test('every problem of an item in one error; a batch stops before the first request', async () => {
 		const result = await refused(
 			custom('2026-10-31', '2026-10-01', { filters: { status: 'Todos', counterpartRfcs: 'a' } }),
-			/^\[item 0\] End: /,
+			/^\[item 1\] End: /,
 			[{}, {}],
 		);
 		expect(result.error?.description).toMatch(
@@ -145,7 +145,7 @@ describe('an e.firma that cannot sign: refused with what to do, nothing sent, no
 		[
 			'a wrong password',
 			{ keyPassword: 'not-the-password' },
-			/^\[item 0\] SAT e\.firma \(FIEL\) credential: Key Password does not open the private key$/,
+			/^\[item 1\] SAT e\.firma \(FIEL\) credential: Key Password does not open the private key$/,
 			/password of this \.key file/,
 		],
 		[
@@ -229,7 +229,7 @@ describe('what the SAT refuses once sent', () => {
 				: xml;
 		const result = await env.run(request());
 		expect(result.error?.message).toBe(
-			'[item 0] The SAT answered 302 (Sello Mal Formado): it refused the signature (Sello Mal Formado)',
+			'[item 1] The SAT answered 302 (Sello Mal Formado): it refused the signature (Sello Mal Formado)',
 		);
 		expect(env.sim.refusals).toEqual([
 			{ path: '/SolicitaDescargaService.svc', code: '302', why: 'signature: digest' },
@@ -251,7 +251,7 @@ describe('what the SAT refuses once sent', () => {
 				: xml;
 		const result = await env.run(request());
 		expect(result.error?.message).toBe(
-			'[item 0] The SAT refused the e.firma’s authentication (InvalidSecurity)',
+			'[item 1] The SAT refused the e.firma’s authentication (InvalidSecurity)',
 		);
 		expect(result.error?.description).toMatch(
 			/Check the credential with its Test button and this machine’s clock/,
@@ -285,8 +285,8 @@ test('Continue On Fail: each refused item is an error item, the others are sent'
 	);
 	expect(result.error).toBeUndefined();
 	const [bad, unknown] = out(result).map((i) => i.json);
-	expect(bad.error).toMatch(/^\[item 0\] Request ID: "nope" is not a request id/);
+	expect(bad.error).toMatch(/^\[item 1\] Request ID: "nope" is not a request id/);
 	expect(unknown.error).toMatch(
-		/^\[item 1\] Request 4e80345d-917f-40bb-a98f-4a73939343c5: the SAT answered 5004/,
+		/^\[item 2\] Request 4e80345d-917f-40bb-a98f-4a73939343c5: the SAT answered 5004/,
 	);
 });

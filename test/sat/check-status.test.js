@@ -99,7 +99,7 @@ describe('the request', () => {
 			fieldsOf(),
 		]);
 		expect(result.error?.message).toBe(
-			'[item 0] Options → Service Address: must start with https:// or http://, got "ftp:"',
+			'[item 1] Options → Service Address: must start with https:// or http://, got "ftp:"',
 		);
 		expect(result.error?.description).toMatch(/Nothing was sent/);
 		expect(env.calls()).toEqual([]);
@@ -180,7 +180,7 @@ describe('each kind of answer', () => {
 	test('N - 601: an error that says which inputs to check, and what was asked', async () => {
 		const { result, item } = await ask('D601');
 		expect(result.error?.message).toBe(
-			`[item 0] CFDI ${item.uuid}: the SAT could not read the data it was asked with (N - 601: La expresión impresa proporcionada no es válida.): check UUID (Folio Fiscal), Issuer RFC (RFC Emisor), Receiver RFC (RFC Receptor), Total, Seal, Last 8 Characters (Sello), CFDI Version`,
+			`[item 1] CFDI ${item.uuid}: the SAT could not read the data it was asked with (N - 601: La expresión impresa proporcionada no es válida.): check UUID (Folio Fiscal), Issuer RFC (RFC Emisor), Receiver RFC (RFC Receptor), Total, Seal, Last 8 Characters (Sello), CFDI Version`,
 		);
 		expect(result.error?.description).toMatch(
 			/^Check UUID \(Folio Fiscal\), Issuer RFC \(RFC Emisor\), Receiver RFC \(RFC Receptor\), Total, Seal, Last 8 Characters \(Sello\), CFDI Version: /,
@@ -219,7 +219,7 @@ describe('each kind of answer', () => {
 	test('a SOAP fault (HTTP 500): an error naming the UUID and the fault; sent twice at most', async () => {
 		const { result, item } = await ask('F500');
 		expect(result.error?.message).toBe(
-			`[item 0] CFDI ${item.uuid}: SAT answered with a SOAP fault (HTTP 500): a:InternalServiceFault: The server was unable to process the request due to an internal error.`,
+			`[item 1] CFDI ${item.uuid}: SAT answered with a SOAP fault (HTTP 500): a:InternalServiceFault: The server was unable to process the request due to an internal error.`,
 		);
 		expect(env.calls()).toHaveLength(2);
 	});
@@ -231,7 +231,7 @@ describe('each kind of answer', () => {
 		'a maintenance page (%s, HTTP %i): an error naming the UUID, saying it is a web page',
 		async (code) => {
 			const { result, item } = await ask(code);
-			expect(result.error?.message).toMatch(new RegExp(`^\\[item 0\\] CFDI ${item.uuid}: SAT`));
+			expect(result.error?.message).toMatch(new RegExp(`^\\[item 1\\] CFDI ${item.uuid}: SAT`));
 			expect(result.error?.message).toMatch(/web page|is not available/);
 			expect(result.error?.message).toContain('Servicio no disponible');
 		},
@@ -241,13 +241,13 @@ describe('each kind of answer', () => {
 		const garbage = await ask('FBAD');
 		expect(garbage.result.error?.message).toMatch(
 			new RegExp(
-				`^\\[item 0\\] CFDI ${garbage.item.uuid}: SAT: the answer is not XML the package can read \\(the XML is not well-formed`,
+				`^\\[item 1\\] CFDI ${garbage.item.uuid}: SAT: the answer is not XML the package can read \\(the XML is not well-formed`,
 			),
 		);
 		env.reset();
 		const empty = await ask('F0CE');
 		expect(empty.result.error?.message).toBe(
-			`[item 0] CFDI ${empty.item.uuid}: SAT: the answer has no ConsultaResponse/ConsultaResult`,
+			`[item 1] CFDI ${empty.item.uuid}: SAT: the answer has no ConsultaResponse/ConsultaResult`,
 		);
 	});
 
@@ -256,7 +256,7 @@ describe('each kind of answer', () => {
 		expect(result.error).toBeUndefined();
 		expect(json(result)).toEqual({
 			error: expect.stringMatching(
-				new RegExp(`^\\[item 0\\] CFDI ${item.uuid}: SAT answered with a SOAP fault`),
+				new RegExp(`^\\[item 1\\] CFDI ${item.uuid}: SAT answered with a SOAP fault`),
 			),
 		});
 	});
@@ -277,7 +277,7 @@ describe('each kind of answer', () => {
 				...item,
 				error: expect.stringMatching(
 					new RegExp(
-						`^\\[item 0\\] CFDI ${item.uuid}: SAT is not available \\(HTTP 503: Servicio no disponible\\)`,
+						`^\\[item 1\\] CFDI ${item.uuid}: SAT is not available \\(HTTP 503: Servicio no disponible\\)`,
 					),
 				),
 			},
@@ -290,7 +290,7 @@ describe('the deadline and the network', () => {
 		const item = fieldsOf({ uuid: uuidWith('FE00', 1) });
 		const result = await env.runTimed(fields({ options: { requestTimeout: 10 } }), [item]);
 		expect(result.error?.message).toBe(
-			`[item 0] CFDI ${item.uuid}: SAT did not answer in time (no complete answer within 10 s)`,
+			`[item 1] CFDI ${item.uuid}: SAT did not answer in time (no complete answer within 10 s)`,
 		);
 		expect(result.elapsedMs).toBeGreaterThanOrEqual(10_000);
 		expect(result.elapsedMs).toBeLessThan(11_000);
@@ -303,7 +303,7 @@ describe('the deadline and the network', () => {
 			[item],
 		);
 		expect(result.error?.message).toBe(
-			`[item 0] CFDI ${item.uuid}: SAT could not be reached (ECONNREFUSED)`,
+			`[item 1] CFDI ${item.uuid}: SAT could not be reached (ECONNREFUSED)`,
 		);
 		expect(result.error?.description).toMatch(/Options → Service Address/);
 	});
@@ -314,7 +314,7 @@ describe('the deadline and the network', () => {
 		const result = await env.run(fields(), [item]);
 		expect(result.error?.message).toMatch(
 			new RegExp(
-				`^\\[item 0\\] CFDI ${item.uuid}: SAT answered POST /sat/ConsultaCFDIService.svc with a redirect \\(HTTP 307\\), which was not followed`,
+				`^\\[item 1\\] CFDI ${item.uuid}: SAT answered POST /sat/ConsultaCFDIService.svc with a redirect \\(HTTP 307\\), which was not followed`,
 			),
 		);
 		expect(env.server.receivedAt(env.otherOrigin)).toEqual([]);
@@ -331,7 +331,7 @@ describe('the deadline and the network', () => {
 		const item = fieldsOf();
 		const result = await env.run(fields(), [item]);
 		expect(result.error?.message).toMatch(
-			new RegExp(`^\\[item 0\\] CFDI ${item.uuid}: SAT: the answer is larger than 1 MB`),
+			new RegExp(`^\\[item 1\\] CFDI ${item.uuid}: SAT: the answer is larger than 1 MB`),
 		);
 	});
 
@@ -347,7 +347,7 @@ describe('the deadline and the network', () => {
 		env.server.fail({ service: 'sat', status: 503, raw: 'busy', times: 5 });
 		const item = fieldsOf();
 		const result = await env.runTimed(fields(), [item]);
-		expect(result.error?.message).toBe(`[item 0] CFDI ${item.uuid}: SAT answered HTTP 503: busy`);
+		expect(result.error?.message).toBe(`[item 1] CFDI ${item.uuid}: SAT answered HTTP 503: busy`);
 		expect(env.calls()).toHaveLength(2);
 	});
 });
@@ -358,7 +358,7 @@ describe('checked before asking: nothing is sent', () => {
 			{ uuid: 'not-a-uuid', re: 'ABC', rr: 'URE180429TM6', tt: '1,160.00', fe: '' },
 		]);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] UUID \(Folio Fiscal\): "not-a-uuid" is not a UUID/,
+			/^\[item 1\] UUID \(Folio Fiscal\): "not-a-uuid" is not a UUID/,
 		);
 		expect(result.error?.description).toContain(
 			'- Issuer RFC (RFC Emisor): "ABC" must be 12 (company) or 13 (person) characters long',
@@ -373,7 +373,7 @@ describe('checked before asking: nothing is sent', () => {
 			{ ...fieldsOf(), uuid: 'x' },
 		]);
 		expect(result.error?.message).toBe(
-			'[item 0] CFDI Version: must be one of "4.0", "3.3", "3.2", got "5.0"',
+			'[item 1] CFDI Version: must be one of "4.0", "3.3", "3.2", got "5.0"',
 		);
 		expect(result.error?.description).toContain('- UUID (Folio Fiscal): "x" is not a UUID');
 		expect(env.calls()).toEqual([]);
@@ -381,7 +381,7 @@ describe('checked before asking: nothing is sent', () => {
 
 	test('an empty total is refused (0 must be written: a payment CFDI’s total is 0)', async () => {
 		const result = await env.run(fields(), [{ ...fieldsOf(), tt: '' }]);
-		expect(result.error?.message).toMatch(/^\[item 0\] Total: "" is not a CFDI total/);
+		expect(result.error?.message).toMatch(/^\[item 1\] Total: "" is not a CFDI total/);
 		expect(env.calls()).toEqual([]);
 	});
 
@@ -397,7 +397,7 @@ describe('checked before asking: nothing is sent', () => {
 	test('a CFDI XML without a stamp: nothing to ask', async () => {
 		const result = await env.run(fromXml(), [cfdiItem({ stamped: false })]);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] File "cfdi.xml": the CFDI has no stamp \(TimbreFiscalDigital with its UUID\)/,
+			/^\[item 1\] File "cfdi.xml": the CFDI has no stamp \(TimbreFiscalDigital with its UUID\)/,
 		);
 		expect(env.calls()).toEqual([]);
 	});
@@ -405,7 +405,7 @@ describe('checked before asking: nothing is sent', () => {
 	test('a file that is not a CFDI: nothing sent, the field named', async () => {
 		const result = await env.run(fromXml(), [fileItem('<factura id="comprobante"/>')]);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] File "cfdi.xml": it is not a CFDI: its root element is "factura" without a namespace/,
+			/^\[item 1\] File "cfdi.xml": it is not a CFDI: its root element is "factura" without a namespace/,
 		);
 		expect(result.error?.description).toMatch(/^Nothing was sent to the SAT\./);
 		expect(env.calls()).toEqual([]);
@@ -419,7 +419,7 @@ describe('checked before asking: nothing is sent', () => {
 		);
 		const out = result.output('SAT (Mexico)').map((i) => i.json);
 		expect(out.map((o) => o.valid ?? 'error')).toEqual([true, 'error', false]);
-		expect(out[1].error).toMatch(/^\[item 1\] UUID \(Folio Fiscal\): "x" is not a UUID/);
+		expect(out[1].error).toMatch(/^\[item 2\] UUID \(Folio Fiscal\): "x" is not a UUID/);
 		expect(env.calls()).toHaveLength(2);
 	});
 });

@@ -265,7 +265,7 @@ describe('IVA treatment, 8 % by place, what usually makes IVA not creditable', (
 			}),
 		);
 		expect(String(error?.description)).toContain(
-			'[item 0] Suppliers → URE180429TM6 → Creditable Proportion: must be the creditable part, from 0 to 1 (e.g. 0.8523), got "1.2"',
+			'[item 1] Suppliers → URE180429TM6 → Creditable Proportion: must be the creditable part, from 0 to 1 (e.g. 0.8523), got "1.2"',
 		);
 	});
 
@@ -288,7 +288,7 @@ describe('IVA treatment, 8 % by place, what usually makes IVA not creditable', (
 			line({ 1: '04', 2: '85', 3: 'XIA190128J61', 8: 1000, 18: 80, 54: '01' }),
 		]);
 		expect(json.warnings).toEqual([
-			`[item 2] CFDI ${uuid('guadalajara')} from URE180429TM6: IVA at 8 % from Jalisco (LugarExpedicion 44100), in neither border region: placed in the northern fields (8, 9, 18…) — choose its 8 % IVA Region in the Suppliers table if it is the southern`,
+			`[item 3] CFDI ${uuid('guadalajara')} from URE180429TM6: IVA at 8 % from Jalisco (LugarExpedicion 44100), in neither border region: placed in the northern fields (8, 9, 18…) — choose its 8 % IVA Region in the Suppliers table if it is the southern`,
 		]);
 	});
 
@@ -320,7 +320,7 @@ describe('IVA treatment, 8 % by place, what usually makes IVA not creditable', (
 			),
 		]);
 		expect(json.warnings).toEqual([
-			`[item 0] CFDI ${uuid('s01')} from URE180429TM6: its UsoCFDI is S01 (sin efectos fiscales): the taxpayer asked for a CFDI without tax effects — its IVA is in the creditable fields (fields 12, 22): if it is not creditable, choose its IVA Treatment (Not Creditable: Lacking Requirements) in the Suppliers table`,
+			`[item 1] CFDI ${uuid('s01')} from URE180429TM6: its UsoCFDI is S01 (sin efectos fiscales): the taxpayer asked for a CFDI without tax effects — its IVA is in the creditable fields (fields 12, 22): if it is not creditable, choose its IVA Treatment (Not Creditable: Lacking Requirements) in the Suppliers table`,
 		]);
 	});
 
@@ -354,7 +354,7 @@ describe('IVA treatment, 8 % by place, what usually makes IVA not creditable', (
 		);
 		expect(json.rows.map((r) => r.rfc)).toEqual(['URE180429TM6']);
 		expect(json.problems).toEqual([
-			`[item 0] CFDI ${uuid('f')} from XEXX010101000: left out, its supplier ACME GMBH is foreign (RFC XEXX010101000) and the file needs its tax ID (Tax ID, field 4): give them in its row of the Suppliers table (RFC or Foreign Name: ACME GMBH) and run again`,
+			`[item 1] CFDI ${uuid('f')} from XEXX010101000: left out, its supplier ACME GMBH is foreign (RFC XEXX010101000) and the file needs its tax ID (Tax ID, field 4): give them in its row of the Suppliers table (RFC or Foreign Name: ACME GMBH) and run again`,
 		]);
 	});
 

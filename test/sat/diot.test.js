@@ -364,28 +364,28 @@ describe('bad input: a clear error and no file', () => {
 			fileItem('<factura><total>1</total></factura>'),
 			{ json: { uuid: uuid('x'), concepto_numero: 1, descripcion: 'Artículo' } },
 			{ json: { uuid: uuid('x'), estado: 'Vigente', valid: true } },
-			{ json: { error: '[item 5] CFDI X: SAT did not answer in time' } },
+			{ json: { error: '[item 6] CFDI X: SAT did not answer in time' } },
 			{ json: { name: 'invoice.xml' }, binary: { attachment_0: good.binary?.data } },
 		];
 		const { error, count } = await diot(items, diotParameters(), { read: false, check: false });
 		expect(count).toBe(0);
 		expect(error?.message).toMatch(
-			/^No DIOT was built: items that are not CFDIs: \[item 1\] cfdi\.xml \(binary field "data"\): is not XML.* \(5 problems in all: see the details\)$/,
+			/^No DIOT was built: items that are not CFDIs: \[item 2\] cfdi\.xml \(binary field "data"\): is not XML.* \(5 problems in all: see the details\)$/,
 		);
 		const description = String(error?.description);
 		expect(description).toContain(
-			'[item 2] cfdi.xml (binary field "data"): it is not a CFDI: its root element is "factura"',
+			'[item 3] cfdi.xml (binary field "data"): it is not a CFDI: its root element is "factura"',
 		);
 		expect(description).toContain(
-			'[item 3] is a concepto row of Read CFDI XML (One Item per Concepto)',
+			'[item 4] is a concepto row of Read CFDI XML (One Item per Concepto)',
 		);
-		expect(description).toContain("[item 4] is Check CFDI Status's answer without the CFDI");
+		expect(description).toContain("[item 5] is Check CFDI Status's answer without the CFDI");
 		// An error of the node before is not bad input: it is a problem of the file the DIOT builds (below).
-		expect(description).not.toContain('[item 5]');
+		expect(description).not.toContain('[item 6]');
 		expect(description).toContain(
-			'[item 6] is not a CFDI: it has no binary field "data" (it has "attachment_0": set Input Binary Field)',
+			'[item 7] is not a CFDI: it has no binary field "data" (it has "attachment_0": set Input Binary Field)',
 		);
-		expect(description).not.toContain('[item 0]');
+		expect(description).not.toContain('[item 1]');
 	});
 
 	test('a ZZZ without jurisdiction, a 2-letter code, an operation type its supplier may not have', async () => {
@@ -415,13 +415,13 @@ describe('bad input: a clear error and no file', () => {
 		expect(count).toBe(0);
 		const description = String(error?.description);
 		expect(description).toContain(
-			'[item 1] Foreign Supplier → Jurisdiction: is required when the country is ZZZ',
+			'[item 2] Foreign Supplier → Jurisdiction: is required when the country is ZZZ',
 		);
 		expect(description).toContain(
-			'[item 2] Foreign Supplier → Country: must be a foreign country\'s 3-letter code (ISO 3166 alpha-3, e.g. USA) or ZZZ, got "DE"',
+			'[item 3] Foreign Supplier → Country: must be a foreign country\'s 3-letter code (ISO 3166 alpha-3, e.g. USA) or ZZZ, got "DE"',
 		);
 		expect(description).toContain(
-			'[item 3] Type of Operation: must be one of "02", "03", "06", "08", "85", "87" for a Mexican supplier, got "07"',
+			'[item 4] Type of Operation: must be one of "02", "03", "06", "08", "85", "87" for a Mexican supplier, got "07"',
 		);
 	});
 
@@ -431,7 +431,7 @@ describe('bad input: a clear error and no file', () => {
 		expect(count).toBe(1);
 		expect(json.rows).toHaveLength(1);
 		expect(json.problems).toEqual([
-			`[item 1] came from the node before as an error: "CFDI X: the SAT did not answer in time". Whatever CFDI it stood for is not in the DIOT: fix it there and run again, or add it in the SAT's DIOT form.`,
+			`[item 2] came from the node before as an error: "CFDI X: the SAT did not answer in time". Whatever CFDI it stood for is not in the DIOT: fix it there and run again, or add it in the SAT's DIOT form.`,
 		]);
 	});
 
@@ -638,15 +638,15 @@ describe('cash basis: payments', () => {
 		]);
 		expect(json.warnings).toEqual([
 			expect.stringContaining(
-				`[item 1] CFDI ${uuid('pays-pue')} from URE180429TM6: its payment of ${PERIOD}-12 of invoice ${uuid('pue-paid-again')} ([item 0]) is not counted: that invoice is PUE`,
+				`[item 2] CFDI ${uuid('pays-pue')} from URE180429TM6: its payment of ${PERIOD}-12 of invoice ${uuid('pue-paid-again')} ([item 1]) is not counted: that invoice is PUE`,
 			),
 			expect.stringContaining(
-				`[item 2] CFDI ${uuid('pagos-10')} from URE180429TM6: left out, its payments complement is Pagos 1.0, which does not say the taxes of each document paid`,
+				`[item 3] CFDI ${uuid('pagos-10')} from URE180429TM6: left out, its payments complement is Pagos 1.0, which does not say the taxes of each document paid`,
 			),
 		]);
 		expect(json.problems).toEqual([
 			expect.stringContaining(
-				`[item 3] CFDI ${uuid('usd-no-rate')} from URE180429TM6: it pays ${uuid('usd-elsewhere')} in USD with a payment of ${PERIOD}-12 in USD without TipoCambioP`,
+				`[item 4] CFDI ${uuid('usd-no-rate')} from URE180429TM6: it pays ${uuid('usd-elsewhere')} in USD with a payment of ${PERIOD}-12 in USD without TipoCambioP`,
 			),
 		]);
 	});
@@ -692,17 +692,17 @@ describe('left out, each named with why', () => {
 		expect(json.file_name).toBeNull();
 		expect(json.warnings).toEqual([
 			expect.stringMatching(
-				/^\[item 0\] CFDI .* from URE180429TM6: left out, a CFDI 3\.2 \(issued before 2018\): its taxes per concepto are unknown/,
+				/^\[item 1\] CFDI .* from URE180429TM6: left out, a CFDI 3\.2 \(issued before 2018\): its taxes per concepto are unknown/,
 			),
 			expect.stringMatching(
-				/^\[item 1\] CFDI \(no UUID\) from URE180429TM6: left out, it has no stamp \(TimbreFiscalDigital\)/,
+				/^\[item 2\] CFDI \(no UUID\) from URE180429TM6: left out, it has no stamp \(TimbreFiscalDigital\)/,
 			),
-			`[item 2] CFDI ${uuid('to-other')} from URE180429TM6: left out, issued to JUFA7608212V6, not to the taxpayer EKU9003173C9`,
-			expect.stringMatching(/^\[item 3\] CFDI .*: left out, a payroll CFDI \(nómina\)/),
+			`[item 3] CFDI ${uuid('to-other')} from URE180429TM6: left out, issued to JUFA7608212V6, not to the taxpayer EKU9003173C9`,
+			expect.stringMatching(/^\[item 4\] CFDI .*: left out, a payroll CFDI \(nómina\)/),
 		]);
 		expect(json.problems).toEqual([
 			"No line: nothing paid to a supplier in 2026-10 is among the input items, so no file was made. A month without operations is declared in the SAT's DIOT itself (sin operaciones), without a file.",
-			`[item 4] CFDI ${uuid('usd-no-rate')} from URE180429TM6: left out, it is in USD without an exchange rate (TipoCambio)`,
+			`[item 5] CFDI ${uuid('usd-no-rate')} from URE180429TM6: left out, it is in USD without an exchange rate (TipoCambio)`,
 		]);
 	});
 
@@ -713,7 +713,7 @@ describe('left out, each named with why', () => {
 		const { json } = await diot([fileItem(cfdi.xml)]);
 		expect(json.rows).toHaveLength(1);
 		expect(json.warnings).toEqual([
-			`[item 0] CFDI ${cfdi.uuid} from URE180429TM6: the SAT did not find it (No Encontrado, from Check CFDI Status): reported, but check it before filing`,
+			`[item 1] CFDI ${cfdi.uuid} from URE180429TM6: the SAT did not find it (No Encontrado, from Check CFDI Status): reported, but check it before filing`,
 		]);
 	});
 });
@@ -756,13 +756,13 @@ describe('problems the bookkeeper must see before filing', () => {
 			},
 		]);
 		expect(json.problems).toEqual([
-			`[item 1] credit note ${uuid('note-of-last-month')}: not in the file, in to_settle — Supplier URE180429TM6 (operation 85) has returns of 1250 in field 13 (returns_16) but a value paid of 0 in field 12 (paid_16) this month, and the SAT refuses a line whose returns are more than its value (a credit note for a purchase paid in another month). The line is written without it; its return (fields 13, 22) is to settle by hand: set it against a later month's purchases from the supplier, or capture it in the SAT's form.`,
+			`[item 2] credit note ${uuid('note-of-last-month')}: not in the file, in to_settle — Supplier URE180429TM6 (operation 85) has returns of 1250 in field 13 (returns_16) but a value paid of 0 in field 12 (paid_16) this month, and the SAT refuses a line whose returns are more than its value (a credit note for a purchase paid in another month). The line is written without it; its return (fields 13, 22) is to settle by hand: set it against a later month's purchases from the supplier, or capture it in the SAT's form.`,
 		]);
 		expect(json.ready_to_file).toBe(false);
 		// Its invoice is last month's: left out, named; the note says where it went.
 		expect(json.warnings).toEqual([
-			`[item 0] CFDI ${uuid('bought-last-month')} from URE180429TM6: left out, dated 2026-09-20, not in ${PERIOD}`,
-			`[item 1] CFDI ${uuid('note-of-last-month')} from URE180429TM6: credit note, a return (TipoRelacion 01 of ${uuid('bought-last-month')}): in fields 13, 22`,
+			`[item 1] CFDI ${uuid('bought-last-month')} from URE180429TM6: left out, dated 2026-09-20, not in ${PERIOD}`,
+			`[item 2] CFDI ${uuid('note-of-last-month')} from URE180429TM6: credit note, a return (TipoRelacion 01 of ${uuid('bought-last-month')}): in fields 13, 22`,
 		]);
 	});
 
@@ -784,8 +784,8 @@ describe('problems the bookkeeper must see before filing', () => {
 			line({ 1: '04', 2: '85', 3: 'URE180429TM6', 12: 100, 22: 16, 54: '01' }),
 		]);
 		expect(json.problems).toEqual([
-			`[item 0] CFDI ${uuid('odd')} from URE180429TM6: Concepto 2: ObjetoImp 03 (50.00): the CFDI does not break its IVA down, so it has no place in the DIOT`,
-			`[item 0] CFDI ${uuid('odd')} from URE180429TM6: Concepto 3: IVA at 11 % (base 70.00): the DIOT has fields for 16 %, 8 % and 0 % only`,
+			`[item 1] CFDI ${uuid('odd')} from URE180429TM6: Concepto 2: ObjetoImp 03 (50.00): the CFDI does not break its IVA down, so it has no place in the DIOT`,
+			`[item 1] CFDI ${uuid('odd')} from URE180429TM6: Concepto 3: IVA at 11 % (base 70.00): the DIOT has fields for 16 %, 8 % and 0 % only`,
 		]);
 	});
 });

@@ -42,7 +42,7 @@ describe.each([
 	test('a DOCTYPE with nested entities (billion laughs): refused, nothing expanded', async () => {
 		await refused(
 			BILLION_LAUGHS,
-			/^\[item 0\] File "cfdi.xml": is not XML the package can read: the XML declares a DOCTYPE \(line 1, column 22\), which is refused/,
+			/^\[item 1\] File "cfdi.xml": is not XML the package can read: the XML declares a DOCTYPE \(line 1, column 22\), which is refused/,
 		);
 	});
 
@@ -61,7 +61,7 @@ describe.each([
 	test('100,000 nested elements: refused at the depth limit', async () => {
 		await refused(
 			`${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`,
-			/^\[item 0\] File "cfdi.xml": is not XML the package can read: the XML nests elements deeper than 100 levels/,
+			/^\[item 1\] File "cfdi.xml": is not XML the package can read: the XML nests elements deeper than 100 levels/,
 		);
 	});
 
@@ -76,7 +76,7 @@ describe.each([
 	test('a file whose element is named like a system error code keeps its message (n8n would swap it)', async () => {
 		await refused(
 			'<EACCES/>',
-			/^\[item 0\] File "cfdi.xml": it is not a CFDI: its root element is "EACCES" without a namespace/,
+			/^\[item 1\] File "cfdi.xml": it is not a CFDI: its root element is "EACCES" without a namespace/,
 		);
 	});
 
@@ -93,7 +93,7 @@ describe.each([
 			`return [{ json: {}, binary: { data: { mimeType: 'application/xml', fileName: 'big.xml', data: Buffer.from('<a>' + 'x'.repeat(10 * 1024 * 1024) + '</a>').toString('base64') } } }];`,
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] File "big.xml": is larger than 10 MB, which no CFDI is',
+			'[item 1] File "big.xml": is larger than 10 MB, which no CFDI is',
 		);
 		expect(env.calls()).toEqual([]);
 	});
@@ -104,7 +104,7 @@ describe.each([
 			`return [{ json: { xml: '<a>' + 'x'.repeat(10 * 1024 * 1024) + '</a>' } }];`,
 		);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] XML: is not XML the package can read: the XML is larger than 10 MB/,
+			/^\[item 1\] XML: is not XML the package can read: the XML is larger than 10 MB/,
 		);
 		expect(env.calls()).toEqual([]);
 	});
@@ -133,7 +133,7 @@ describe('hostile answers from the service', () => {
 		});
 		const result = await ask();
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] CFDI [0-9A-F-]{36}: SAT: the answer is not XML the package can read \(the XML declares a DOCTYPE/,
+			/^\[item 1\] CFDI [0-9A-F-]{36}: SAT: the answer is not XML the package can read \(the XML declares a DOCTYPE/,
 		);
 	});
 

@@ -164,21 +164,21 @@ describe('what it refuses, naming the field', () => {
 	test('no such binary field', async () => {
 		const result = await env.run(readXml({ binaryPropertyName: 'xml' }), [cfdiItem()]);
 		expect(result.error?.message).toBe(
-			'[item 0] Input Binary Field "xml": the input item has no such binary field; it has "data"',
+			'[item 1] Input Binary Field "xml": the input item has no such binary field; it has "data"',
 		);
 		const none = await env.run(readXml(), [{ json: {} }]);
 		expect(none.error?.message).toBe(
-			'[item 0] Input Binary Field "data": the input item has no such binary field: it carries no file at all, so the previous node did not output one',
+			'[item 1] Input Binary Field "data": the input item has no such binary field: it carries no file at all, so the previous node did not output one',
 		);
 	});
 
 	test('an empty file, empty text', async () => {
 		expect((await env.run(readXml(), [fileItem('   ')])).error?.message).toBe(
-			'[item 0] File "cfdi.xml": is an empty file',
+			'[item 1] File "cfdi.xml": is an empty file',
 		);
 		expect(
 			(await env.run(readXml({ xmlSource: 'text', xml: '={{ "  " }}' }), [{}])).error?.message,
-		).toBe('[item 0] XML: is required: give the XML text');
+		).toBe('[item 1] XML: is required: give the XML text');
 	});
 
 	test('a PDF, broken XML, a file that is not a CFDI: what is wrong and where', async () => {
@@ -186,18 +186,18 @@ describe('what it refuses, naming the field', () => {
 			fileItem(Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj', 'latin1')),
 		]);
 		expect(pdf.error?.message).toMatch(
-			/^\[item 0\] File "cfdi.xml": is not XML the package can read: /,
+			/^\[item 1\] File "cfdi.xml": is not XML the package can read: /,
 		);
 		expect(pdf.error?.description).toMatch(/not its PDF, a ZIP or an acknowledgment/);
 		const broken = await env.run(readXml(), [
 			fileItem(cfdiXml().xml.replace('</cfdi:Conceptos>', '')),
 		]);
 		expect(broken.error?.message).toMatch(
-			/^\[item 0\] File "cfdi.xml": is not XML the package can read: the XML is not well-formed: the end tag "cfdi:Comprobante" at line 2, column \d+ does not match "cfdi:Conceptos"/,
+			/^\[item 1\] File "cfdi.xml": is not XML the package can read: the XML is not well-formed: the end tag "cfdi:Comprobante" at line 2, column \d+ does not match "cfdi:Conceptos"/,
 		);
 		const other = await env.run(readXml(), [fileItem('<?xml version="1.0"?><Acuse/>')]);
 		expect(other.error?.message).toBe(
-			'[item 0] File "cfdi.xml": it is not a CFDI: its root element is "Acuse" without a namespace, where a CFDI has "cfdi:Comprobante" in http://www.sat.gob.mx/cfd/4 (4.0) or http://www.sat.gob.mx/cfd/3 (3.3, 3.2)',
+			'[item 1] File "cfdi.xml": it is not a CFDI: its root element is "Acuse" without a namespace, where a CFDI has "cfdi:Comprobante" in http://www.sat.gob.mx/cfd/4 (4.0) or http://www.sat.gob.mx/cfd/3 (3.3, 3.2)',
 		);
 	});
 
@@ -209,7 +209,7 @@ describe('what it refuses, naming the field', () => {
 		);
 		expect(items(result).map((i) => i.json.version ?? i.json.error)).toEqual([
 			'4.0',
-			expect.stringMatching(/^\[item 1\] File "cfdi.xml": is not XML the package can read/),
+			expect.stringMatching(/^\[item 2\] File "cfdi.xml": is not XML the package can read/),
 			'3.3',
 		]);
 	});
@@ -256,7 +256,7 @@ test('the memory budget counts what n8n holds: a 4 MB CFDI read as 30,000 rows s
 		[{ xml: bigCfdi() }],
 	);
 	expect(result.error?.message).toBe(
-		'[item 0] SAT (Mexico): this run would keep more than 512 MB in memory',
+		'[item 1] SAT (Mexico): this run would keep more than 512 MB in memory',
 	);
 	expect(result.error?.description).toMatch(
 		/One run of a node keeps at most 512 MB .* Read fewer CFDIs per run .* passes the limit alone/,

@@ -52,7 +52,7 @@ describe('Read CFDI XML', () => {
 			[
 				{
 					error:
-						'[item 1] File "acuse.xml": it is not a CFDI: its root element is "Acuse" without a namespace, where a CFDI has "cfdi:Comprobante" in http://www.sat.gob.mx/cfd/4 (4.0) or http://www.sat.gob.mx/cfd/3 (3.3, 3.2)',
+						'[item 2] File "acuse.xml": it is not a CFDI: its root element is "Acuse" without a namespace, where a CFDI has "cfdi:Comprobante" in http://www.sat.gob.mx/cfd/4 (4.0) or http://www.sat.gob.mx/cfd/3 (3.3, 3.2)',
 					item_index: 1,
 					file_name: 'acuse.xml',
 				},
@@ -81,7 +81,7 @@ describe('Read CFDI XML', () => {
 			false,
 			1,
 		);
-		expect(result.error?.message).toMatch(/^\[item 0\] File "acuse.xml": it is not a CFDI/);
+		expect(result.error?.message).toMatch(/^\[item 1\] File "acuse.xml": it is not a CFDI/);
 	});
 });
 
@@ -132,14 +132,14 @@ describe('Check CFDI Status', () => {
 	test.each([1, 2])(
 		'version %i: given a previous node’s error item, it names that error, not "is required"; nothing is sent',
 		async (version) => {
-			const upstream = '[item 0] File "acuse.xml": it is not a CFDI';
+			const upstream = '[item 1] File "acuse.xml": it is not a CFDI';
 			const result = await env.run(fields(), [{ error: upstream }], true, version);
 			expect(result.output(NODE)[0].json.error).toBe(
-				`[item 0] UUID (Folio Fiscal): is missing: the input item is not a document but the previous node's error: "${upstream}". Fix that item there (or route the previous node's errors elsewhere)`,
+				`[item 1] UUID (Folio Fiscal): is missing: the input item is not a document but the previous node's error: "${upstream}". Fix that item there (or route the previous node's errors elsewhere)`,
 			);
 			const xml = await env.run(fromXml(), [{ error: upstream }], true, version);
 			expect(xml.output(NODE)[0].json.error).toMatch(
-				/^\[item 0\] Input Binary Field "data": is missing: the input item is not a document but the previous node's error/,
+				/^\[item 1\] Input Binary Field "data": is missing: the input item is not a document but the previous node's error/,
 			);
 			expect(env.calls()).toEqual([]);
 		},

@@ -137,7 +137,7 @@ test('fixture: the SAT down for one CFDI: it goes to the bookkeeper with the err
 	const list = csv(`para-revisar-${month}.csv`);
 	expect(list.map((r) => r.motivo)).toEqual([
 		expect.stringMatching(
-			new RegExp(`^\\[item 0\\] CFDI ${uuids[0]}: SAT is not available \\(HTTP 503`),
+			new RegExp(`^\\[item 1\\] CFDI ${uuids[0]}: SAT is not available \\(HTTP 503`),
 		),
 		'Estado: Cancelado',
 		'Cancellation in process: Vigente today, cancelled once the receiver accepts or the deadline passes',

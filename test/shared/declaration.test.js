@@ -88,8 +88,8 @@ test('findings: in the order of their items, what is about the run first, what i
 describe('the error that stops a filing', () => {
 	test('its first line names what is wrong and the first item; its details every group with its fix', () => {
 		const f = new Findings();
-		f.stop('papers without a date', 'Date them.', '[item 2] paper.xml: no date');
-		f.stop('papers without a date', 'Date them.', '[item 5] other.xml: no date');
+		f.stop('papers without a date', 'Date them.', '[item 3] paper.xml: no date');
+		f.stop('papers without a date', 'Date them.', '[item 6] other.xml: no date');
 		f.stop('form fields to fix', 'Fix the form.', 'Month: must be YYYY-MM');
 		let error;
 		try {
@@ -98,11 +98,11 @@ describe('the error that stops a filing', () => {
 			error = /** @type {any} */ (e);
 		}
 		expect(error.message).toBe(
-			'No TEST was built: papers without a date: [item 2] paper.xml: no date (3 problems in all: see the details)',
+			'No TEST was built: papers without a date: [item 3] paper.xml: no date (3 problems in all: see the details)',
 		);
 		expect(error.description).toBe(
 			[
-				'papers without a date (2):\n- [item 2] paper.xml: no date\n- [item 5] other.xml: no date\nDate them.',
+				'papers without a date (2):\n- [item 3] paper.xml: no date\n- [item 6] other.xml: no date\nDate them.',
 				'form fields to fix (1):\n- Month: must be YYYY-MM\nFix the form.',
 				'No file was built.',
 			].join('\n\n'),
@@ -112,7 +112,7 @@ describe('the error that stops a filing', () => {
 	test('a group lists 50 lines and counts the rest; a message naming a system error code is kept as written', () => {
 		const f = new Findings();
 		for (let i = 0; i < 60; i++)
-			f.stop('bad papers', 'Fix them.', `[item ${i}] claveAcceso EACCES`);
+			f.stop('bad papers', 'Fix them.', `[item ${i + 1}] claveAcceso EACCES`);
 		let error;
 		try {
 			throwIfStopped.call(context([]), WORDS, f);
@@ -120,10 +120,10 @@ describe('the error that stops a filing', () => {
 			error = /** @type {any} */ (e);
 		}
 		expect(error.message).toBe(
-			'No TEST was built: bad papers: [item 0] claveAcceso EACCES (60 problems in all: see the details)',
+			'No TEST was built: bad papers: [item 1] claveAcceso EACCES (60 problems in all: see the details)',
 		);
-		expect(error.description).toContain('[item 49] claveAcceso EACCES\n- … and 10 more\nFix them.');
-		expect(error.description).not.toContain('[item 50]');
+		expect(error.description).toContain('[item 50] claveAcceso EACCES\n- … and 10 more\nFix them.');
+		expect(error.description).not.toContain('[item 51]');
 	});
 
 	test('nothing stops a filing with no stop', () => {
@@ -152,7 +152,7 @@ describe('reading the items', () => {
 			{ json: { paper: 'a' } },
 			{ json: { error: 'the node before failed' } },
 			{ json: { other: true } },
-			{ json: { error: '[item 3] File "pedido.xml": is not a paper', file_name: 'pedido.xml' } },
+			{ json: { error: '[item 4] File "pedido.xml": is not a paper', file_name: 'pedido.xml' } },
 			{ json: { paper: 'b', error: 'a warning of its own', comprobante: {} } },
 		];
 		const { documents, itemCount } = await documentsOf(context(items), filing, findings, undefined);
@@ -162,14 +162,14 @@ describe('reading the items', () => {
 			{ index: 4, paper: 'b' },
 		]);
 		expect(findings.problems).toEqual([
-			'[item 1] came from the node before as an error: "the node before failed". Whatever paper it stood for is not in the test filing: fix it there and run again, or add it by hand.',
-			'[item 3] pedido.xml came from the node before as an error: "[item 3] File "pedido.xml": is not a paper". Whatever paper it stood for is not in the test filing: fix it there and run again, or add it by hand.',
+			'[item 2] came from the node before as an error: "the node before failed". Whatever paper it stood for is not in the test filing: fix it there and run again, or add it by hand.',
+			'[item 4] pedido.xml came from the node before as an error: "[item 4] File "pedido.xml": is not a paper". Whatever paper it stood for is not in the test filing: fix it there and run again, or add it by hand.',
 		]);
 		expect(findings.stops).toEqual([
 			{
 				title: 'items that are not papers',
 				fix: 'Give papers.',
-				lines: ['[item 2] is not a paper'],
+				lines: ['[item 3] is not a paper'],
 			},
 		]);
 	});

@@ -6,7 +6,7 @@ import { startReceipts } from '../receipts/setup';
 /**
  * Every write is checked, for every item, before the first request (shared/router.ts, `validate`): eight items
  * whose last one (item 7, as n8n counts) is bad stop the run with that item's problems and nothing sent — not
- * items 0–6 sent and the run stopped at item 7. One case per write that had no check of its own before: the six
+ * items 1–7 sent and the run stopped at item 7. One case per write that had no check of its own before: the six
  * Partners writes, Document Extraction's Taxpayer → Register and Receipts' Webhook → Subscribe.
  */
 
@@ -54,7 +54,7 @@ const CASES = [
 			vigency: uuid(8),
 		},
 		items((n) => ({ email: `c${n}@tienda.mx`, cp: '26015' }), { email: 'broken', cp: '123' }),
-		'[item 7] client.email: "broken" is not an e-mail address',
+		'[item 8] client.email: "broken" is not an e-mail address',
 		'tax_information.postal_code: "123" is not a postal code',
 	],
 	[
@@ -67,7 +67,7 @@ const CASES = [
 			updateFields: { email: '={{ $json.email }}' },
 		},
 		items((n) => ({ id: uuid(n), email: `c${n}@tienda.mx` }), { id: '../x', email: 'a@b' }),
-		'[item 7] client: "../x" is not an ID: it contains "/", which would change which address is called',
+		'[item 8] client: "../x" is not an ID: it contains "/", which would change which address is called',
 		'client.email: "a@b" is not an e-mail address',
 	],
 	[
@@ -75,7 +75,7 @@ const CASES = [
 		'partners',
 		{ resource: 'client', operation: 'resendCredentials', client: byId('={{ $json.id }}') },
 		items((n) => ({ id: uuid(n) }), { id: '..' }),
-		'[item 7] client: ".." is not an ID (it would change which address is called)',
+		'[item 8] client: ".." is not an ID (it would change which address is called)',
 		null,
 	],
 	[
@@ -83,7 +83,7 @@ const CASES = [
 		'partners',
 		{ resource: 'plan', operation: 'create', name: '={{ $json.name }}', vigencies },
 		items((n) => ({ name: `Plan ${n}` }), { name: '' }),
-		'[item 7] name: is required',
+		'[item 8] name: is required',
 		null,
 	],
 	[
@@ -97,7 +97,7 @@ const CASES = [
 			vigencies,
 		},
 		items((n) => ({ id: uuid(n), name: `Plan ${n}` }), { id: '', name: '' }),
-		'[item 7] plan: is required: choose it from the list or enter its ID',
+		'[item 8] plan: is required: choose it from the list or enter its ID',
 		'name: is required',
 	],
 	[
@@ -105,7 +105,7 @@ const CASES = [
 		'partners',
 		{ resource: 'plan', operation: 'changeStatus', plan: byId('={{ $json.id }}') },
 		items((n) => ({ id: uuid(n) }), { id: 'a b' }),
-		'[item 7] plan: "a b" is not an ID: it contains a space, which would change which address is called',
+		'[item 8] plan: "a b" is not an ID: it contains a space, which would change which address is called',
 		null,
 	],
 	[
@@ -115,7 +115,7 @@ const CASES = [
 		items((n) => ({ taxpayer: JSON.stringify({ identification: `179001234500${n}` }) }), {
 			taxpayer: '[1]',
 		}),
-		'[item 7] taxpayer: must be an object, got a list',
+		'[item 8] taxpayer: must be an object, got a list',
 		'taxpayer: give at least one field',
 	],
 	[
@@ -128,7 +128,7 @@ const CASES = [
 			webhook_url: '={{ $json.url }}',
 		},
 		items((n) => ({ url: `https://example.com/hook/${n}` }), { url: 'ftp://example.com/hook' }),
-		'[item 7] webhook_url: "ftp://example.com/hook" is not an http(s) URL',
+		'[item 8] webhook_url: "ftp://example.com/hook" is not an http(s) URL',
 		null,
 	],
 ];

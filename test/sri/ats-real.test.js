@@ -222,7 +222,7 @@ describe('a real company’s month: files → Check Authorization → the ATS wi
 		expect(annex.json.problems).toContainEqual(
 			expect.stringMatching(
 				new RegExp(
-					`^\\[item ${exported.item}\\] factura 001-001-000000105 .* is an export \\(comercioExterior EXPORTADOR, destination country 110\\), of 2000\\.00 before taxes\\. The ATS reports exports in their own section, exportaciones`,
+					`^\\[item ${exported.item + 1}\\] factura 001-001-000000105 .* is an export \\(comercioExterior EXPORTADOR, destination country 110\\), of 2000\\.00 before taxes\\. The ATS reports exports in their own section, exportaciones`,
 				),
 			),
 		);
@@ -267,7 +267,7 @@ describe('a real company’s month: files → Check Authorization → the ATS wi
 		const voided = byName['voided sale'];
 		expect(elements(annex.xml, 'numeroComprobantes')).toEqual(['1']);
 		expect(annex.json.warnings).toEqual([
-			`[item ${voided.item}] factura 001-001-000000107 of ${INFORMANT.name} (${INFORMANT.ruc}), access key ${voided.key}: left out, voided (Options → Voided Receipts (Access Keys)): it is reported in anulados, not as a sale or a purchase.`,
+			`[item ${voided.item + 1}] factura 001-001-000000107 of ${INFORMANT.name} (${INFORMANT.ruc}), access key ${voided.key}: left out, voided (Options → Voided Receipts (Access Keys)): it is reported in anulados, not as a sale or a purchase.`,
 		]);
 		expect(annex.json.anulados).toEqual([
 			expect.objectContaining({ clave_acceso: month.voided[0], secuencialInicio: '000000107' }),
@@ -371,7 +371,7 @@ describe('each rule alone', () => {
 		expect(field(result.xml, 'valorRetBienes')).toBe('0.00');
 		expect(result.json.problems).toContainEqual(
 			expect.stringMatching(
-				/^\[item 1\] comprobante de retención 001-001-000009901 .*: its IVA withholding of code 8 at 30 % says 4\.50 withheld; a withholding at 0 % withholds nothing, so nothing of it is in the annex\./,
+				/^\[item 2\] comprobante de retención 001-001-000009901 .*: its IVA withholding of code 8 at 30 % says 4\.50 withheld; a withholding at 0 % withholds nothing, so nothing of it is in the annex\./,
 			),
 		);
 	});
@@ -381,7 +381,7 @@ describe('each rule alone', () => {
 			withheld([{ codigo: '2', codigoRetencion: '4', base: 15, percent: 25 }], { sequential: 902 }),
 		);
 		expect(result.error?.message).toMatch(
-			/^No ATS was built: IVA withheld at a percentage the ATS has no field for: \[item 1\] comprobante de retención 001-001-000009902 .*: 25 % \(retention code 4\)$/,
+			/^No ATS was built: IVA withheld at a percentage the ATS has no field for: \[item 2\] comprobante de retención 001-001-000009902 .*: 25 % \(retention code 4\)$/,
 		);
 	});
 
@@ -421,7 +421,7 @@ describe('each rule alone', () => {
 		expect(preferential.xml).not.toContain('<denopagoRegFis>');
 		expect(preferential.json.problems).toContainEqual(
 			expect.stringContaining(
-				'paid abroad, as [item 1] comprobante de retención 001-001-000009904',
+				'paid abroad, as [item 2] comprobante de retención 001-001-000009904',
 			),
 		);
 		expect(preferential.json.problems).toContainEqual(
@@ -435,7 +435,7 @@ describe('each rule alone', () => {
 		expect(field(annex.xml, 'pagoLocExt')).toBe('01');
 		expect(annex.json.problems).toContainEqual(
 			expect.stringMatching(
-				/^\[item 0\] liquidación de compra 001-001-000000016 .*: a purchase from a supplier identified abroad \(tpIdProv 03\), and no retention of yours among the items says where it was paid \(pagoLocExt\): it is written as paid in Ecuador \(pagoLocExt 01\)\./,
+				/^\[item 1\] liquidación de compra 001-001-000000016 .*: a purchase from a supplier identified abroad \(tpIdProv 03\), and no retention of yours among the items says where it was paid \(pagoLocExt\): it is written as paid in Ecuador \(pagoLocExt 01\)\./,
 			),
 		);
 	});
@@ -449,7 +449,7 @@ describe('each rule alone', () => {
 		);
 		expect(annex.json.problems).toContainEqual(
 			expect.stringMatching(
-				/^\[item 0\] factura 001-002-000000905 .*: registered 2026-10-01 \(Registration Date per Item\), before it was issued on 2026-10-05: a purchase is booked on or after its emission date/,
+				/^\[item 1\] factura 001-002-000000905 .*: registered 2026-10-01 \(Registration Date per Item\), before it was issued on 2026-10-05: a purchase is booked on or after its emission date/,
 			),
 		);
 	});
@@ -527,7 +527,7 @@ describe('each rule alone', () => {
 		// The simulator does not hold it: Check Authorization says NO ENCONTRADO on the row, the file on the item.
 		const items = [...files, fileItem(unknown.xml, {}, 'data', 'desconocida.xml')];
 		const item = items.length - 1;
-		const named = `[item ${item}] factura 001-002-000004700 of ${PARTIES.papeleria.name} (${PARTIES.papeleria.id}), access key ${unknown.key}: left out, the SRI gave no receipt for it (NO ENCONTRADO)`;
+		const named = `[item ${item + 1}] factura 001-002-000004700 of ${PARTIES.papeleria.name} (${PARTIES.papeleria.id}), access key ${unknown.key}: left out, the SRI gave no receipt for it (NO ENCONTRADO)`;
 		const warned = annexOf(await build(items, { options: { sriListedKeys: '' } }));
 		expect(warned.json.warnings).toContainEqual(expect.stringContaining(named));
 		expect(warned.json.problems).toEqual([expect.stringContaining('is an export')]);
@@ -554,7 +554,7 @@ describe('each rule alone', () => {
 			),
 		);
 		expect(rowOnly.json.warnings).toEqual([
-			`[item 0] access key ${unknown.key}: left out, the SRI gave no receipt for it (NO ENCONTRADO).`,
+			`[item 1] access key ${unknown.key}: left out, the SRI gave no receipt for it (NO ENCONTRADO).`,
 		]);
 	});
 

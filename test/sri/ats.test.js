@@ -360,10 +360,10 @@ describe('the fixture month, from its files', () => {
 
 	test('nothing is dropped silently: every item is in the annex or named in a warning with its reason', () => {
 		const warnings = /** @type {string[]} */ (annex.json.warnings);
-		const named = (item) => warnings.filter((w) => w.startsWith(`[item ${item}] `));
+		const named = (item) => warnings.filter((w) => w.startsWith(`[item ${item + 1}] `));
 		const reasons = {
 			'purchase of the month before': 'outside the period 2026-10-01 – 2026-10-31',
-			'the zero-rate invoice again': `the same receipt as [item ${byName['zero-rate invoice'].item}] (kept once)`,
+			'the zero-rate invoice again': `the same receipt as [item ${byName['zero-rate invoice'].item + 1}] (kept once)`,
 			'test-environment purchase': "issued in the SRI's test environment",
 			'own retention on a purchase not among the receipts':
 				'factura 001001000000299 of 1793331114001, which is not among the items',
@@ -394,7 +394,7 @@ describe('the fixture month, from its files', () => {
 		const bare = month
 			.map((r, item) => ({ r, item }))
 			.filter(({ r }) => r.file === r.xml && r.role !== 'leftOut')
-			.map(({ item }) => `[item ${item}]`);
+			.map(({ item }) => `[item ${item + 1}]`);
 		expect(problems[0]).toContain('without asking the SRI whether it is authorized');
 		expect(problems[0].match(/\[item \d+\]/g)).toEqual(bare);
 	});
@@ -522,7 +522,7 @@ describe('what the bookkeeper chooses', () => {
 		for (const r of month.filter((x) => x.role === 'sale'))
 			expect(warnings).toContainEqual(
 				expect.stringMatching(
-					new RegExp(`^\\[item ${month.indexOf(r)}\\] .*own electronic sales are left out`),
+					new RegExp(`^\\[item ${month.indexOf(r) + 1}\\] .*own electronic sales are left out`),
 				),
 			);
 		expect(warnings).toContainEqual(
@@ -564,7 +564,7 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 			/^No ATS was built: purchases without a tax support \(codSustento\): \[item \d+\] factura .* \(3 problems in all: see the details\)$/,
 		);
 		for (const name of ['zero-rate invoice', 'mixed invoice', 'debit note received'])
-			expect(result.error?.description).toContain(`[item ${byName[name].item}] `);
+			expect(result.error?.description).toContain(`[item ${byName[name].item + 1}] `);
 		expect(result.error?.description).toContain('Choose Tax Support (codSustento)');
 		expect(result.error?.description).toContain('No file was built.');
 	});
@@ -590,10 +590,12 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 		);
 		const result = await build({ taxSupportPerItem: '={{ $json.s }}' }, items);
 		expect(result.error?.description).toContain(
-			`[item ${byName['own purchase settlement'].item}] liquidación de compra 001-001-000000015`,
+			`[item ${byName['own purchase settlement'].item + 1}] liquidación de compra 001-001-000000015`,
 		);
 		expect(result.error?.description).toContain('a liquidación de compra accepts 01, 02, 03');
-		expect(result.error?.description).toContain(`[item ${byName['mixed invoice'].item}] factura`);
+		expect(result.error?.description).toContain(
+			`[item ${byName['mixed invoice'].item + 1}] factura`,
+		);
 		expect(result.error?.description).toContain('"ab"');
 	});
 
@@ -636,20 +638,20 @@ describe('bad input: a clear error naming every item concerned, and no file', ()
 		const result = await build({}, items);
 		const text = String(result.error?.description);
 		expect(result.error?.message).toMatch(
-			/^No ATS was built: items that are not receipts the annex can read: \[item 4\] is not a receipt.* \(4 problems in all: see the details\)$/,
+			/^No ATS was built: items that are not receipts the annex can read: \[item 5\] is not a receipt.* \(4 problems in all: see the details\)$/,
 		);
 		expect(text).toContain(
-			'[item 3] factura 001-002-000000009 of Papelería Central Cía. Ltda. (1791012348001)',
+			'[item 4] factura 001-002-000000009 of Papelería Central Cía. Ltda. (1791012348001)',
 		);
 		expect(text).toContain(`to Carlos Andrés Mena (${PARTIES.cliente.id})`);
 		expect(text).toContain(
-			'[item 4] is not a receipt: it has neither a receipt XML file in its binary field "data" (it has no file)',
+			'[item 5] is not a receipt: it has neither a receipt XML file in its binary field "data" (it has no file)',
 		);
 		expect(text).toContain(
-			'[item 5] comprobante.xml (binary field "data"): is not an SRI receipt: its root element is "pedido"',
+			'[item 6] comprobante.xml (binary field "data"): is not an SRI receipt: its root element is "pedido"',
 		);
 		expect(text).toContain(
-			'[item 6] comprobante.xml (binary field "data"): is not XML the package can read',
+			'[item 7] comprobante.xml (binary field "data"): is not XML the package can read',
 		);
 		expect(text).toContain('No file was built.');
 	});
@@ -678,16 +680,16 @@ describe('what the SRI or the node before said', () => {
 		const annex = annexOf(await build({}, items));
 		expect(annex.json.problems).toContainEqual(
 			expect.stringMatching(
-				/^\[item 3\] came from the node before as an error: "Access key 2110…: SRI did not answer in time"/,
+				/^\[item 4\] came from the node before as an error: "Access key 2110…: SRI did not answer in time"/,
 			),
 		);
 		expect(annex.json.warnings).toEqual(
 			expect.arrayContaining([
 				expect.stringMatching(
-					/^\[item 4\] access key 1{49}: left out, the SRI gave no receipt for it/,
+					/^\[item 5\] access key 1{49}: left out, the SRI gave no receipt for it/,
 				),
 				expect.stringMatching(
-					/^\[item 5\] factura 001-002-000004521 .*left out, not authorized by the SRI \(NO AUTORIZADO\)/,
+					/^\[item 6\] factura 001-002-000004521 .*left out, not authorized by the SRI \(NO AUTORIZADO\)/,
 				),
 			]),
 		);

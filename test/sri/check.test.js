@@ -273,7 +273,7 @@ describe('refused before anything is sent', () => {
 		['empty', '', 'Access Key: is required'],
 	])('%s: an error naming the field, nothing sent', async (_, key, message) => {
 		const result = await env.run(env.check(), [{ key }]);
-		expect(result.error?.message).toContain(`[item 0] ${message}`);
+		expect(result.error?.message).toContain(`[item 1] ${message}`);
 		expect(result.error?.description).toContain('Nothing was sent');
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -290,9 +290,9 @@ describe('refused before anything is sent', () => {
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
 			expect.stringMatching(
-				/^\[item 0\] Access Key: has document type 02 \(digits 9–10\), which is not one of the SRI's receipts/,
+				/^\[item 1\] Access Key: has document type 02 \(digits 9–10\), which is not one of the SRI's receipts/,
 			),
-			expect.stringMatching(/^\[item 1\] Access Key: has environment digit 3 \(digit 24\)/),
+			expect.stringMatching(/^\[item 2\] Access Key: has environment digit 3 \(digit 24\)/),
 		]);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -306,7 +306,7 @@ describe('refused before anything is sent', () => {
 		const items = result.output(NODE);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[1].json).toEqual({
-			error: '[item 1] Access Key: must be exactly 49 digits, got 3 digits',
+			error: '[item 2] Access Key: must be exactly 49 digits, got 3 digits',
 			problems: ['Access Key: must be exactly 49 digits, got 3 digits'],
 		});
 		expect(items[0].json.authorized).toBe(true);
@@ -321,7 +321,7 @@ describe('refused before anything is sent', () => {
 		['not an address', 'is not an address'],
 	])('Service Address %s: refused, nothing sent', async (serviceAddress, message) => {
 		const result = await env.run(env.check({ serviceAddress }), [{ key: keyFor() }]);
-		expect(result.error?.message).toContain(`[item 0] Options → Service Address: `);
+		expect(result.error?.message).toContain(`[item 1] Options → Service Address: `);
 		expect(result.error?.message).toContain(message);
 		expect(env.calls()).toHaveLength(0);
 	});
@@ -332,7 +332,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 		const key = keyFor({ scenario: 'fault' });
 		const result = await env.runTimed(env.check(), [{ key }]);
 		expect(result.error?.message).toBe(
-			`[item 0] Access key ${key}: SRI answered with a SOAP fault (HTTP 500): soap:Server: java.lang.NullPointerException`,
+			`[item 1] Access key ${key}: SRI answered with a SOAP fault (HTTP 500): soap:Server: java.lang.NullPointerException`,
 		);
 		expect(env.calls().length).toBeGreaterThan(1);
 		expect(result.elapsedMs).toBeLessThan(30_000);
@@ -342,7 +342,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 		const key = keyFor({ scenario: 'maintenance' });
 		const result = await env.runTimed(env.check(), [{ key }], true);
 		expect(jsonOf(result)[0].error).toBe(
-			`[item 0] Access key ${key}: SRI is not available (HTTP 503: SRI - Servicio en mantenimiento)`,
+			`[item 1] Access key ${key}: SRI is not available (HTTP 503: SRI - Servicio en mantenimiento)`,
 		);
 	});
 
@@ -350,7 +350,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 		const key = keyFor({ scenario: 'maintenance200' });
 		const result = await env.run(env.check(), [{ key }], true);
 		expect(jsonOf(result)[0].error).toBe(
-			`[item 0] Access key ${key}: SRI: the answer is a web page ("SRI - Servicio en mantenimiento"), not a SOAP answer (is the SRI in maintenance?)`,
+			`[item 1] Access key ${key}: SRI: the answer is a web page ("SRI - Servicio en mantenimiento"), not a SOAP answer (is the SRI in maintenance?)`,
 		);
 		expect(env.calls()).toHaveLength(1);
 	});
@@ -366,7 +366,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 		);
 		const [a, b] = jsonOf(result);
 		expect(a.error).toBe(
-			`[item 0] Access key ${slow}: SRI did not answer in time (no complete answer within 10 s)`,
+			`[item 1] Access key ${slow}: SRI did not answer in time (no complete answer within 10 s)`,
 		);
 		expect(b.authorized).toBe(true);
 		expect(result.elapsedMs).toBeGreaterThanOrEqual(10_000);
@@ -379,7 +379,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 		const result = await env.run(env.check(), [{ key }]);
 		expect(result.error?.message).toMatch(
 			new RegExp(
-				`^\\[item 0\\] Access key ${key}: SRI answered POST /sri/comprobantes-electronicos-ws/AutorizacionComprobantesOffline with a redirect \\(HTTP 307\\), which was not followed`,
+				`^\\[item 1\\] Access key ${key}: SRI answered POST /sri/comprobantes-electronicos-ws/AutorizacionComprobantesOffline with a redirect \\(HTTP 307\\), which was not followed`,
 			),
 		);
 		expect(env.server.receivedAt(env.otherOrigin)).toHaveLength(0);
@@ -397,7 +397,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 		const key = keyFor();
 		const result = await env.run(env.check(), [{ key }]);
 		expect(result.error?.message).toBe(
-			`[item 0] Access key ${key}: SRI: the answer is larger than 4 MB (more than 4 MB arrived)`,
+			`[item 1] Access key ${key}: SRI: the answer is larger than 4 MB (more than 4 MB arrived)`,
 		);
 		const [delivery] = await env.server.delivered();
 		expect(delivery.closedEarly).toBe(true);
@@ -409,7 +409,7 @@ describe('answers that are not a usable SOAP answer: an error naming the key, wi
 			{ key: keyFor() },
 		]);
 		expect(result.error?.message).toMatch(
-			/^\[item 0\] Access key \d{49}: SRI could not be reached \(ECONNREFUSED\)/,
+			/^\[item 1\] Access key \d{49}: SRI could not be reached \(ECONNREFUSED\)/,
 		);
 		expect(result.error?.description).toContain('Options → Service Address');
 	});

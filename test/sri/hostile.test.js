@@ -77,7 +77,7 @@ describe('Read XML of a hostile file: a clear error naming the field', () => {
 		],
 	])('%s', async (_, xml, message) => {
 		const result = await env.run(env.readText(), [{ xml }], true);
-		expect(String(jsonOf(result)[0].error)).toContain(`[item 0] ${message}`);
+		expect(String(jsonOf(result)[0].error)).toContain(`[item 1] ${message}`);
 		expect(env.calls()).toHaveLength(0);
 	});
 
@@ -89,9 +89,9 @@ describe('Read XML of a hostile file: a clear error naming the field', () => {
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
 			expect.stringContaining(
-				'[item 0] File "comprobante.xml": is not XML the package can read: the XML declares a DOCTYPE',
+				'[item 1] File "comprobante.xml": is not XML the package can read: the XML declares a DOCTYPE',
 			),
-			'[item 1] File "comprobante.xml": is larger than 4 MB: no receipt or authorization file of the SRI is (a receipt is at most 320 KB)',
+			'[item 2] File "comprobante.xml": is larger than 4 MB: no receipt or authorization file of the SRI is (a receipt is at most 320 KB)',
 		]);
 	});
 
@@ -105,13 +105,13 @@ describe('Read XML of a hostile file: a clear error naming the field', () => {
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
 			expect.stringContaining(
-				'[item 0] XML: holds a "comprobante" that cannot be read: the XML declares a DOCTYPE',
+				'[item 1] XML: holds a "comprobante" that cannot be read: the XML declares a DOCTYPE',
 			),
 			expect.stringMatching(
-				/^\[item 1\] XML: holds a "comprobante" that cannot be read: the XML is larger than 320 KB/,
+				/^\[item 2\] XML: holds a "comprobante" that cannot be read: the XML is larger than 320 KB/,
 			),
 			expect.stringContaining(
-				'[item 2] XML: holds a "comprobante" that cannot be read: the XML is not well-formed',
+				'[item 3] XML: holds a "comprobante" that cannot be read: the XML is not well-formed',
 			),
 		]);
 	});
@@ -136,13 +136,13 @@ describe('Check Authorization of a hostile answer: an error naming the access ke
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
 			expect.stringContaining(
-				`[item 0] Access key ${keys[0]}: SRI: the answer is not XML the package can read (the XML declares a DOCTYPE`,
+				`[item 1] Access key ${keys[0]}: SRI: the answer is not XML the package can read (the XML declares a DOCTYPE`,
 			),
 			expect.stringContaining(
-				`[item 1] Access key ${keys[1]}: SRI: the answer is not XML the package can read (the XML nests elements deeper than 32 levels`,
+				`[item 2] Access key ${keys[1]}: SRI: the answer is not XML the package can read (the XML nests elements deeper than 32 levels`,
 			),
 			expect.stringContaining(
-				`[item 2] Access key ${keys[2]}: SRI: the answer is not XML the package can read (the XML is not well-formed`,
+				`[item 3] Access key ${keys[2]}: SRI: the answer is not XML the package can read (the XML is not well-formed`,
 			),
 		]);
 	});
@@ -159,13 +159,13 @@ describe('Check Authorization of a hostile answer: an error naming the access ke
 		const [a, b] = jsonOf(result);
 		expect(a).toEqual({
 			error: expect.stringContaining(
-				`[item 0] Access key ${keys[0]}: the SRI's answer holds a receipt that cannot be read (the XML declares a DOCTYPE`,
+				`[item 1] Access key ${keys[0]}: the SRI's answer holds a receipt that cannot be read (the XML declares a DOCTYPE`,
 			),
 		});
 		expect(b).toEqual({
 			error: expect.stringMatching(
 				new RegExp(
-					`^\\[item 1\\] Access key ${keys[1]}: the SRI's answer holds a receipt that cannot be read \\(the XML is larger than 320 KB`,
+					`^\\[item 2\\] Access key ${keys[1]}: the SRI's answer holds a receipt that cannot be read \\(the XML is larger than 320 KB`,
 				),
 			),
 		});
@@ -191,8 +191,8 @@ describe('Check Authorization of a hostile answer: an error naming the access ke
 			true,
 		);
 		expect(jsonOf(result).map((j) => j.error)).toEqual([
-			`[item 0] Access key ${keys[0]}: SRI: the answer is a SOAP fault (S:Server: Error interno)`,
-			`[item 1] Access key ${keys[1]}: SRI: the answer has no RespuestaAutorizacionComprobante (its body holds "otra")`,
+			`[item 1] Access key ${keys[0]}: SRI: the answer is a SOAP fault (S:Server: Error interno)`,
+			`[item 2] Access key ${keys[1]}: SRI: the answer has no RespuestaAutorizacionComprobante (its body holds "otra")`,
 		]);
 	});
 

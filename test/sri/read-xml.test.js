@@ -231,7 +231,7 @@ describe('what Read XML refuses, naming the field', () => {
 			true,
 		);
 		expect(jsonOf(result)[0].error).toBe(
-			'[item 0] Input Binary Field "adjunto": the input item has no such binary field; it has "data"',
+			'[item 1] Input Binary Field "adjunto": the input item has no such binary field; it has "data"',
 		);
 	});
 
@@ -255,7 +255,7 @@ describe('what Read XML refuses, naming the field', () => {
 		],
 	])('%s', async (_, xml, message) => {
 		const result = await env.run(env.readText(), [{ xml }], true);
-		expect(String(jsonOf(result)[0].error)).toContain(`[item 0] ${message}`);
+		expect(String(jsonOf(result)[0].error)).toContain(`[item 1] ${message}`);
 	});
 });
 

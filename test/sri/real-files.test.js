@@ -115,7 +115,7 @@ describe('what is not an authorization', () => {
 	])('%s', async (_, xml, root) => {
 		const result = await env.run(env.readText(), [{ xml }], true);
 		expect(String(jsonOf(result)[0].error)).toContain(
-			`[item 0] XML: is not an SRI receipt: its root element is ${root}, and it holds no authorization`,
+			`[item 1] XML: is not an SRI receipt: its root element is ${root}, and it holds no authorization`,
 		);
 	});
 

@@ -133,7 +133,7 @@ describe('one item per receipt', () => {
 			ownRuc: '179214673900',
 		});
 		expect(wrong.error?.message).toBe(
-			'[item 0] Options → Your RUC: must be your RUC, 13 digits, got "179214673900"',
+			'[item 1] Options → Your RUC: must be your RUC, 13 digits, got "179214673900"',
 		);
 	});
 });
@@ -167,19 +167,19 @@ describe('Not Read: what names no receipt, and the others go on', () => {
 			notRead.map((o) => [o.json.error, o.json.item_index, o.json.file_name, o.json.line]),
 		).toEqual([
 			[
-				'[item 0] File "ventas.csv": has its columns separated by ";", not by tabs as the SRI writes them: a program (a spreadsheet?) saved it again. Give the file as SRI en línea downloads it',
+				'[item 1] File "ventas.csv": has its columns separated by ";", not by tabs as the SRI writes them: a program (a spreadsheet?) saved it again. Give the file as SRI en línea downloads it',
 				0,
 				'ventas.csv',
 				undefined,
 			],
 			[
-				'[item 1] Input Binary Field "data": the input item has no such binary field: it carries no file at all, so the previous node did not output one',
+				'[item 2] Input Binary Field "data": the input item has no such binary field: it carries no file at all, so the previous node did not output one',
 				1,
 				undefined,
 				undefined,
 			],
 			[
-				'[item 2] File "recibidos-anio.txt": is larger than 1 MB (Options → Max File Size)',
+				'[item 3] File "recibidos-anio.txt": is larger than 1 MB (Options → Max File Size)',
 				2,
 				'recibidos-anio.txt',
 				undefined,
@@ -187,7 +187,7 @@ describe('Not Read: what names no receipt, and the others go on', () => {
 			[
 				expect.stringMatching(
 					new RegExp(
-						`^\\[item 3\\] File "recibidos\\.txt", line 3: CLAVE_ACCESO "${bad}" has check digit \\d but the SRI modulo-11 check gives \\d: the key is mistyped\\. The row is not read, so its receipt is not fetched: check the line in the file as SRI en línea gave it\\.$`,
+						`^\\[item 4\\] File "recibidos\\.txt", line 3: CLAVE_ACCESO "${bad}" has check digit \\d but the SRI modulo-11 check gives \\d: the key is mistyped\\. The row is not read, so its receipt is not fetched: check the line in the file as SRI en línea gave it\\.$`,
 					),
 				),
 				3,
@@ -233,11 +233,11 @@ describe('Not Read: what names no receipt, and the others go on', () => {
 		);
 		expect(result.output(NODE, 0).map((o) => o.json.clave_acceso ?? o.json.error)).toEqual([
 			invoiceKey,
-			`[item 0] File "l.txt", line 2: CLAVE_ACCESO "${bad}" must be exactly 49 digits, got 48 digits. The row is not read, so its receipt is not fetched: check the line in the file as SRI en línea gave it.`,
+			`[item 1] File "l.txt", line 2: CLAVE_ACCESO "${bad}" must be exactly 49 digits, got 48 digits. The row is not read, so its receipt is not fetched: check the line in the file as SRI en línea gave it.`,
 		]);
 		const notList = await runList([{ name: 'x.txt', content: Buffer.from('a\tb\n') }], {}, 1);
 		expect(notList.error?.message).toMatch(
-			/^\[item 0\] File "x\.txt": is not the SRI's list of received receipts: its first line has no CLAVE_ACCESO column/,
+			/^\[item 1\] File "x\.txt": is not the SRI's list of received receipts: its first line has no CLAVE_ACCESO column/,
 		);
 	});
 

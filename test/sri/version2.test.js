@@ -77,7 +77,7 @@ describe('Read XML: a batch that survives a file it cannot read', () => {
 		expect(notRead[0].pairedItem).toEqual({ item: 2 });
 		expect(notRead[0].json).toEqual({
 			error:
-				'[item 2] File "RIDE-andina.xml": is not an SRI receipt: its root element is "Authorization", and it holds no authorization (an element such as "autorizacion" or "Authorization" with a "comprobante" or "numeroAutorizacion"), where a receipt has one of "factura", "liquidacionCompra", "notaCredito", "notaDebito", "guiaRemision", "comprobanteRetencion"',
+				'[item 3] File "RIDE-andina.xml": is not an SRI receipt: its root element is "Authorization", and it holds no authorization (an element such as "autorizacion" or "Authorization" with a "comprobante" or "numeroAutorizacion"), where a receipt has one of "factura", "liquidacionCompra", "notaCredito", "notaDebito", "guiaRemision", "comprobanteRetencion"',
 			item_index: 2,
 			file_name: 'RIDE-andina.xml',
 		});
@@ -106,7 +106,7 @@ describe('Read XML: a batch that survives a file it cannot read', () => {
 		const errors = result.output(NODE, 1).map((o) => String(o.json.error));
 		expect(errors).toHaveLength(5);
 		errors.forEach((message, k) => {
-			expect(message).toMatch(new RegExp(`^\\[item ${k}\\] File "${'abcde'[k]}\\.xml": `));
+			expect(message).toMatch(new RegExp(`^\\[item ${k + 1}\\] File "${'abcde'[k]}\\.xml": `));
 			expect(message).not.toMatch(/<[A-Za-z!?/]/);
 		});
 		expect(errors[0]).toContain(
@@ -117,15 +117,15 @@ describe('Read XML: a batch that survives a file it cannot read', () => {
 	test('an item without the file, and a previous node’s error item: both leave by Not Read, saying which', async () => {
 		const result = await env.run(
 			env.readBinary(),
-			[{ asunto: 'sin adjunto' }, { error: '[item 1] IMAP: the mailbox could not be read' }],
+			[{ asunto: 'sin adjunto' }, { error: '[item 2] IMAP: the mailbox could not be read' }],
 			false,
 			2,
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE, 0)).toEqual([]);
 		expect(result.output(NODE, 1).map((o) => o.json.error)).toEqual([
-			'[item 0] Input Binary Field "data": the input item has no such binary field: it carries no file at all, so the previous node did not output one',
-			'[item 1] Input Binary Field "data": is missing: the input item is not a document but the previous node\'s error: "[item 1] IMAP: the mailbox could not be read". Fix that item there (or route the previous node\'s errors elsewhere)',
+			'[item 1] Input Binary Field "data": the input item has no such binary field: it carries no file at all, so the previous node did not output one',
+			'[item 2] Input Binary Field "data": is missing: the input item is not a document but the previous node\'s error: "[item 2] IMAP: the mailbox could not be read". Fix that item there (or route the previous node\'s errors elsewhere)',
 		]);
 	});
 
@@ -137,7 +137,7 @@ describe('Read XML: a batch that survives a file it cannot read', () => {
 			2,
 		);
 		expect(result.error?.message).toBe(
-			'[item 0] Options → Put XML in Field: must name a binary field, e.g. data',
+			'[item 1] Options → Put XML in Field: must name a binary field, e.g. data',
 		);
 	});
 });
@@ -375,7 +375,7 @@ describe('Read XML → Check Authorization: the file against the receipt the SRI
 			expect(failed[0].json).toMatchObject({
 				clave_acceso: fault,
 				error: expect.stringMatching(
-					new RegExp(`^\\[item 1\\] Access key ${fault}: SRI answered with a SOAP fault`),
+					new RegExp(`^\\[item 2\\] Access key ${fault}: SRI answered with a SOAP fault`),
 				),
 				details: { file_name: 'caido.xml' },
 			});
@@ -416,12 +416,12 @@ describe('a node downstream names an upstream error', () => {
 		async (version) => {
 			const result = await env.run(
 				env.check(),
-				[{ error: '[item 0] File "x.xml": is not an SRI receipt' }],
+				[{ error: '[item 1] File "x.xml": is not an SRI receipt' }],
 				true,
 				version,
 			);
 			expect(result.output(NODE)[0].json.error).toBe(
-				'[item 0] Access Key: is missing: the input item is not a document but the previous node\'s error: "[item 0] File "x.xml": is not an SRI receipt". Fix that item there (or route the previous node\'s errors elsewhere)',
+				'[item 1] Access Key: is missing: the input item is not a document but the previous node\'s error: "[item 1] File "x.xml": is not an SRI receipt". Fix that item there (or route the previous node\'s errors elsewhere)',
 			);
 			expect(env.calls()).toHaveLength(0);
 		},

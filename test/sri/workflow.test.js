@@ -87,7 +87,7 @@ test('its three samples: the authorized file booked, its altered copy for review
 	expect(sheet('no-leidos')).toEqual([
 		{
 			error:
-				'[item 2] File "respuesta-recepcion.xml": is not an SRI receipt: its root element is "RespuestaRecepcionComprobante", and it holds no authorization (an element such as "autorizacion" or "Authorization" with a "comprobante" or "numeroAutorizacion"), where a receipt has one of "factura", "liquidacionCompra", "notaCredito", "notaDebito", "guiaRemision", "comprobanteRetencion"',
+				'[item 3] File "respuesta-recepcion.xml": is not an SRI receipt: its root element is "RespuestaRecepcionComprobante", and it holds no authorization (an element such as "autorizacion" or "Authorization" with a "comprobante" or "numeroAutorizacion"), where a receipt has one of "factura", "liquidacionCompra", "notaCredito", "notaDebito", "guiaRemision", "comprobanteRetencion"',
 			item_index: 2,
 			file_name: 'respuesta-recepcion.xml',
 		},
