@@ -187,9 +187,17 @@ describe('the fixture month, from its files', () => {
 			retencion_items: [retention.item],
 			proveedor: PARTIES.papeleria.name,
 			valorRetBienes: '9.00',
-			formasDePago: ['20'],
-			air: [{ codRetAir: '312', baseImpAir: '200.00', porcentajeAir: '1.75', valRetAir: '3.50' }],
+			// Flat, as a sheet takes it: a repeated element's fields each one column.
+			formasDePago: '20',
+			codRetAir: '312',
+			baseImpAir: '200.00',
+			porcentajeAir: '1.75',
+			valRetAir: '3.50',
+			pagoLocExt: '01',
 		});
+		expect(Object.values(json).some((v) => v && typeof v === 'object' && !Array.isArray(v))).toBe(
+			false,
+		);
 	});
 
 	test('a related party is marked from the retention that says so; 100 % of the IVA withheld', () => {

@@ -201,15 +201,33 @@ export function atsXml(iva: XmlRecord): string {
 /** Amounts added up per field, in cents. */
 export type Totals = Record<string, number>;
 
-/** A record as the bookkeeper reads it in the JSON: payment forms and withholdings as lists. */
+/**
+ * A record as the bookkeeper reads it: one flat row, which a sheet takes as it is (n8n's Convert to File writes a
+ * nested value as columns such as `air.0.codRetAir`). Each element of the record under its own name, as the schema
+ * names it; an element with children (`pagoExterior`) as its children's columns; a repeated element
+ * (`formasDePago/formaPago`, `air/detalleAir`, `reembolsos/reembolso`) as one column per field, its entries' values
+ * in order, separated by ", " (`codRetAir` "312, 332", `valRetAir` "3.50, 8.00"; `formasDePago` "20, 01"). The
+ * schema's names do not repeat between a record and its children, so no column hides another.
+ */
 export function jsonOf(record: XmlRecord): Json {
 	const out: Json = {};
+	const joined = (values: string[]) => values.join(', ');
 	for (const [name, value] of Object.entries(record)) {
 		if (value === undefined) continue;
-		if (name === 'formasDePago') out[name] = (value as XmlRecord).formaPago as string[];
-		else if (name === 'air') out[name] = (value as XmlRecord).detalleAir as Json[];
-		else if (name === 'reembolsos') out[name] = (value as XmlRecord).reembolso as Json[];
-		else out[name] = value as Json[keyof Json];
+		if (typeof value === 'string') out[name] = value;
+		else if (Array.isArray(value)) out[name] = joined(value.map(String));
+		else
+			for (const [child, inner] of Object.entries(value)) {
+				if (inner === undefined) continue;
+				if (typeof inner === 'string') out[child] = inner;
+				else if (Array.isArray(inner) && inner.every((v) => typeof v === 'string'))
+					out[name] = joined(inner as string[]);
+				else if (Array.isArray(inner)) {
+					const fields = [...new Set((inner as XmlRecord[]).flatMap((r) => Object.keys(r)))];
+					for (const field of fields)
+						out[field] = joined((inner as XmlRecord[]).map((r) => String(r[field] ?? '')));
+				} else Object.assign(out, jsonOf(inner));
+			}
 	}
 	return out;
 }
