@@ -285,6 +285,9 @@ test('the example as `npm run dev` imports it: last month’s folder checked wit
 	);
 	assert.equal(sheet.trim().split('\n').length, 1 + fixtures.EXPECTED.compras.rows);
 	assert.match(sheet.split('\n')[0], /codSustento/);
+	// Flat headers, the schema's names: no air.0.codRetAir, no pagoExterior.pagoLocExt.
+	assert.match(sheet.split('\n')[0], /codRetAir/);
+	assert.doesNotMatch(sheet.split('\n')[0], /air\.\d|formasDePago\.\d|pagoExterior\./);
 });
 
 describe('a real company’s month through the nodes: the SRI’s list, the folder, each receipt checked, the ATS', () => {

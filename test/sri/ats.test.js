@@ -195,9 +195,9 @@ describe('the fixture month, from its files', () => {
 			valRetAir: '3.50',
 			pagoLocExt: '01',
 		});
-		expect(Object.values(json).some((v) => v && typeof v === 'object' && !Array.isArray(v))).toBe(
-			false,
-		);
+		expect(
+			Object.values(json ?? {}).some((v) => v && typeof v === 'object' && !Array.isArray(v)),
+		).toBe(false);
 	});
 
 	test('a related party is marked from the retention that says so; 100 % of the IVA withheld', () => {
