@@ -104,17 +104,30 @@ describe('an operation that overlaps', () => {
 		const events = [];
 		/** @type {{ run<T>(send: () => Promise<T>): Promise<T> } | undefined} */
 		let gate;
+		// Item i's answer comes once item i + 1 waits for its place (or i is the last): the case the overlap is for.
+		// A fixed latency would make the test depend on the machine's speed: on a loaded machine the next item
+		// was still being prepared when the answer came, and nothing was waiting to leave first.
+		/** @type {Array<() => void>} */
+		const arrive = [];
+		const arrived = Array.from(
+			{ length: count + 1 },
+			(_, i) => new Promise((resolve) => (arrive[i] = () => resolve(undefined))),
+		);
+		arrive[count]();
 		const operation = {
 			kind: 'read',
 			overlaps: true,
 			description: [],
 			/** @param {unknown} _ctx @param {number} i */
 			async execute(_ctx, i) {
+				arrive[i]();
 				const answer = await /** @type {NonNullable<typeof gate>} */ (gate).run(async () => {
 					events.push(`sent ${i}`);
 					// What runs once the event loop has polled after this request was sent (its connection written).
 					setImmediate(() => events.push(`polled after ${i} was sent`));
-					await new Promise((resolve) => setTimeout(resolve, 5));
+					await arrived[i + 1];
+					// The answer arrives as I/O does: in a later turn of the event loop.
+					await new Promise((resolve) => setTimeout(resolve, 1));
 					return i;
 				});
 				events.push(`read ${answer}`);
