@@ -168,6 +168,9 @@ describe('SAT (Mexico) → Build DIOT File in real n8n', () => {
 		assert.deepEqual(diot.split('\n'), handComputed(period).lines);
 		const sheet = readFileSync(join(folder, `diot-proveedores-${period}.csv`), 'utf8');
 		assert.equal(sheet.trim().split('\n').length, 1 + 8);
+		// One column for a row's CFDIs (n8n writes an array as cfdis.0, cfdis.1…, a column per CFDI).
+		assert.match(sheet.split('\n')[0], /\bcfdis\b/);
+		assert.doesNotMatch(sheet.split('\n')[0], /cfdis\.\d/);
 	});
 
 	test('the month a real company files: credit notes by relation, IVA not creditable, 8 % from Chiapas south, nothing the SAT refuses — each case named', async () => {

@@ -65,7 +65,7 @@ export interface Line {
 }
 
 /** A row of the output's JSON: a line's fields named in words (the non-empty ones), its CFDIs and its text. */
-export type DiotRow = Record<string, string | number | string[]>;
+export type DiotRow = Record<string, string | number>;
 
 /** A supplier's credit notes the file cannot hold (returns above the value paid), to settle by hand. */
 export type SettleRow = Record<string, string | number | string[]>;
@@ -250,7 +250,8 @@ export class Written {
 				this.sums.set(key, (this.sums.get(key) ?? 0n) + pesos);
 			}
 		Object.assign(row, after);
-		row.cfdis = cfdis;
+		// One column in a sheet (n8n's Convert to File writes an array as cfdis.0, cfdis.1…), as the ATS's rows.
+		row.cfdis = cfdis.join(', ');
 		row.line = text;
 		this.rows.push(row);
 		for (const uuid of cfdis) this.reported.add(uuid);
