@@ -131,6 +131,16 @@ export async function documentsOf<T>(
 /** The stop group of the form's own fields (a filing's taxpayer, its period): each line names its field. */
 export const FORM_FIELDS = 'form fields to fix';
 
+/** A field of the form that cannot be used: a line of FORM_FIELDS, led by the field's label as the form shows it. */
+export function stopAtField(
+	findings: Findings,
+	label: string,
+	line: string,
+	fix = "Fix the node's parameters and run again.",
+): void {
+	findings.stop(FORM_FIELDS, fix, `${label}: ${line}`);
+}
+
 /** The most lines a group of a stopping error lists; the others are counted. */
 const SHOWN_LINES = 50;
 

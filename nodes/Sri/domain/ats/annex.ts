@@ -28,7 +28,7 @@ import type { Totals, XmlRecord } from './xml';
  */
 
 /** What the bookkeeper chose on the form. */
-interface AnnexSettings {
+export interface AnnexSettings {
 	informant: { ruc: string; name: string };
 	period: Period;
 	/** Tax Support (codSustento) for every purchase; '' when none was chosen. */
