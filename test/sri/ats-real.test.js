@@ -477,6 +477,27 @@ describe('each rule alone', () => {
 		expect(annex.json.warnings).toEqual([]);
 	});
 
+	test('the company’s retention on a purchase of the month that is not among the items: a problem (its purchase and withholding would be missing), not ready', async () => {
+		// A pre-printed invoice (its authorization 10 digits) is never an electronic item: only the retention says it.
+		const [, retention] = withheld(
+			[{ codigo: '1', codigoRetencion: '312', base: 100, percent: 1.75 }],
+			{ sequential: 907 },
+		);
+		const [invoice] = withheld([], { sequential: 908 });
+		const run = await bare([invoice, retention]);
+		const annex = annexOf(run);
+		const about = /** @type {string[]} */ (annex.json.problems).filter((p) =>
+			p.startsWith('[item 2]'),
+		);
+		expect(about).toEqual([
+			expect.stringMatching(
+				/^\[item 2\] comprobante de retención 001-001-000009907 .*: left out, it withholds on factura 001002000000907 of 1791012348001, which is not among the items, so neither that purchase nor its withholding is in compras/,
+			),
+		]);
+		expect(annex.json.ready_to_file).toBe(false);
+		expect(field(annex.xml, 'valRetAir')).toBeUndefined();
+	});
+
 	test('Voided Receipts: a key you did not issue, or that is not a key, stops the annex; one of another month is said and left out', async () => {
 		const foreign = keyFor({
 			ruc: PARTIES.papeleria.id,

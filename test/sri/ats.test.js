@@ -374,7 +374,7 @@ describe('the fixture month, from its files', () => {
 			'the zero-rate invoice again': `the same receipt as [item ${byName['zero-rate invoice'].item + 1}] (kept once)`,
 			'test-environment purchase': "issued in the SRI's test environment",
 			'own retention on a purchase not among the receipts':
-				'factura 001001000000299 of 1793331114001, which is not among the items',
+				'factura 001001000000299 of 1793331114001 of 2026-09-28, a purchase of an earlier period, which is not among the items: that purchase and this withholding belong to the annex of 2026-09',
 			'own waybill': 'a waybill is not part of the ATS',
 		};
 		for (const name of EXPECTED.leftOut) {

@@ -86,6 +86,8 @@ export interface RetainedDocument {
 	codSustento?: string;
 	/** `fechaRegistroContable` (retention 2.0.0), ISO. */
 	registered?: string;
+	/** `fechaEmisionDocSustento`: the document's emission date, ISO. */
+	issued?: string;
 	/** Where it was paid (retention 2.0.0). */
 	payment?: PaymentPlace;
 	lines: RetentionLine[];
@@ -208,6 +210,7 @@ function retainedDocuments(receipt: Json): RetainedDocument[] {
 			authorization: digits(d.numAutDocSustento) || undefined,
 			codSustento: asText(d.codSustento),
 			registered: isoDate(asText(d.fechaRegistroContable)),
+			issued: isoDate(asText(d.fechaEmisionDocSustento)),
 			payment: paymentPlace(d),
 			lines: asList(asObject(d.retenciones).retencion).map(line),
 		}));
@@ -216,7 +219,12 @@ function retainedDocuments(receipt: Json): RetainedDocument[] {
 		const codDoc = asText(l.codDocSustento) ?? '';
 		const number = digits(l.numDocSustento);
 		const at = `${codDoc}|${number}`;
-		const doc = byDocument.get(at) ?? { codDoc, number, lines: [] };
+		const doc = byDocument.get(at) ?? {
+			codDoc,
+			number,
+			issued: isoDate(asText(l.fechaEmisionDocSustento)),
+			lines: [],
+		};
 		doc.lines.push(line(l));
 		byDocument.set(at, doc);
 	}

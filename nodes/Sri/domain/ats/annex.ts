@@ -98,7 +98,7 @@ export function buildAnnex(
 		informant,
 		findings,
 	);
-	const purchaseIndex = matchOwnRetentions(purchases, ownRetentions, leftOut, findings);
+	const purchaseIndex = matchOwnRetentions(purchases, ownRetentions, leftOut, range, findings);
 	placePurchases(purchases, range, (item) => choicesOf(item, 'purchase'), findings);
 	const exportaciones = placeSales(sales, range, settings.electronicSales, findings);
 	checkPeriod(

@@ -35,6 +35,7 @@ export function matchOwnRetentions(
 	purchases: readonly Purchase[],
 	ownRetentions: readonly ReceiptFacts[],
 	leftOut: LeftOut,
+	range: PeriodRange,
 	findings: Findings,
 ): ReceiptIndex<Purchase> {
 	const index = new ReceiptIndex<Purchase>();
@@ -48,12 +49,25 @@ export function matchOwnRetentions(
 				continue;
 			}
 			const why = leftOut.retained(retained, supplier);
-			findings.warn(
-				retention.item,
-				why
-					? `${named(retention)}: left out with the purchase it withholds on (${why}).`
-					: `${named(retention)}: left out, it withholds on ${documentWord(retained.codDoc)} ${retained.number} of ${retention.party?.id ?? 'an unnamed supplier'}, which is not among the items: add that purchase to the items, or its withholding to the DIMM.`,
-			);
+			const what = `${documentWord(retained.codDoc)} ${retained.number} of ${retention.party?.id ?? 'an unnamed supplier'}`;
+			const since = retained.registered ?? retained.issued;
+			if (why)
+				findings.warn(
+					retention.item,
+					`${named(retention)}: left out with the purchase it withholds on (${why}).`,
+				);
+			// A purchase of an earlier month is declared in that month's annex, with this withholding.
+			else if (since !== undefined && since < range.from)
+				findings.warn(
+					retention.item,
+					`${named(retention)}: left out, it withholds on ${what} of ${since}, a purchase of an earlier period, which is not among the items: that purchase and this withholding belong to the annex of ${since.slice(0, 7)} (a substitute one if it was filed without them).`,
+				);
+			// Otherwise the purchase and what was withheld on it are missing from compras: the annex is not complete.
+			else
+				findings.problem(
+					retention.item,
+					`${named(retention)}: left out, it withholds on ${what}, which is not among the items, so neither that purchase nor its withholding is in compras: add that purchase to the items, or add both to the annex in the DIMM.`,
+				);
 		}
 	return index;
 }
