@@ -552,6 +552,39 @@ describe('cash basis: payments', () => {
 		expect(json.rows[0].cfdis).toBe(`${uuid('jufa-payment')}, ${uuid('jufa-ppd')}`);
 	});
 
+	test("the same payment without its invoice: the part its taxes do not account for (the invoice's not-subject share) is a problem, never dropped", async () => {
+		const payment = paymentCfdi(
+			'jufa-payment-alone',
+			JUFA,
+			`${PERIOD}-30T09:00:00`,
+			['P', '3'],
+			[
+				{
+					fecha: `${PERIOD}-30T09:00:00`,
+					monto: '5516.67',
+					docs: [
+						paidDoc('jufa-ppd-elsewhere', 1, ['11033.33', '5516.67', '5516.66'], {
+							traslados: [iva('5000.00', '0.160000', '800.00')],
+							retenciones: [
+								{ base: '5000.00', impuesto: '002', tasa: '0.106667', importe: '533.33' },
+							],
+						}),
+					],
+				},
+			],
+		);
+		const { json } = await diot([received(payment)], diotParameters(), { check: false });
+		// 5,516.67 paid; its taxes account for 5,000.00 + 800.00 − 533.33 = 5,266.67: 250.00 unplaced.
+		expect(json.problems).toEqual([
+			expect.stringContaining(
+				`[item 1] CFDI ${uuid('jufa-payment-alone')} from JUFA7608212V6: it pays 5516.67 of ${uuid('jufa-ppd-elsewhere')}, of which its taxes (ImpuestosDR) account for 5266.67: the other 250.00`,
+			),
+		]);
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'JUFA7608212V6', 12: 5000, 22: 800, 48: 533, 54: '01' }),
+		]);
+	});
+
 	test('a USD invoice paid in pesos: ImpuestosDR ÷ EquivalenciaDR', async () => {
 		const items = [
 			received({
@@ -590,7 +623,7 @@ describe('cash basis: payments', () => {
 		]);
 	});
 
-	test('a payment of a PUE invoice is not counted twice; a Pagos 1.0 payment and a payment without a rate are named', async () => {
+	test('a payment of a PUE invoice is not counted twice; a Pagos 1.0 payment of the month and a payment without a rate are problems', async () => {
 		const paidAgain = pue('pue-paid-again', URE, [
 			concepto('100.00', [iva('100.00', '0.160000', '16.00')]),
 		]);
@@ -613,7 +646,11 @@ describe('cash basis: payments', () => {
 					},
 				],
 			);
-		const pagos10 = receivedCfdi(payment('pagos-10', 'elsewhere'), PERIOD)
+		const paidBy10 = {
+			...pue('paid-by-pagos-10', URE, [concepto('100.00', [iva('100.00', '0.160000', '16.00')])]),
+			metodo: 'PPD',
+		};
+		const pagos10 = receivedCfdi(payment('pagos-10', 'paid-by-pagos-10'), PERIOD)
 			.xml.replace(
 				'xmlns:pago20="http://www.sat.gob.mx/Pagos20"',
 				'xmlns:pago10="http://www.sat.gob.mx/Pagos"',
@@ -625,6 +662,7 @@ describe('cash basis: payments', () => {
 			received(payment('pays-pue', 'pue-paid-again')),
 			fileItem(pagos10),
 			received(payment('usd-no-rate', 'usd-elsewhere', { moneda: 'USD', tipoCambio: undefined })),
+			received(paidBy10),
 		];
 		const usdNoRate = receivedCfdi(
 			payment('usd-no-rate', 'usd-elsewhere', { moneda: 'USD' }),
@@ -640,14 +678,45 @@ describe('cash basis: payments', () => {
 			expect.stringContaining(
 				`[item 2] CFDI ${uuid('pays-pue')} from URE180429TM6: its payment of ${PERIOD}-12 of invoice ${uuid('pue-paid-again')} ([item 1]) is not counted: that invoice is PUE`,
 			),
-			expect.stringContaining(
-				`[item 3] CFDI ${uuid('pagos-10')} from URE180429TM6: left out, its payments complement is Pagos 1.0, which does not say the taxes of each document paid`,
-			),
+			// Its invoice is named with the payment that the DIOT cannot read, not as unpaid.
+			`[item 5] CFDI ${uuid('paid-by-pagos-10')} from URE180429TM6: left out, a PPD invoice paid in ${PERIOD} by [item 3] CFDI ${uuid('pagos-10')} from URE180429TM6, which the DIOT cannot read (see its problem)`,
 		]);
+		// What a Pagos 1.0 payment paid in the month is missing from the file: a problem, never a silent gap.
 		expect(json.problems).toEqual([
+			expect.stringContaining(
+				`[item 3] CFDI ${uuid('pagos-10')} from URE180429TM6: left out, its payments complement is Pagos 1.0, which does not say the taxes of each document paid (ImpuestosDR, Pagos 2.0): what it paid in ${PERIOD} is not in the file`,
+			),
 			expect.stringContaining(
 				`[item 4] CFDI ${uuid('usd-no-rate')} from URE180429TM6: it pays ${uuid('usd-elsewhere')} in USD with a payment of ${PERIOD}-12 in USD without TipoCambioP`,
 			),
+		]);
+	});
+});
+
+describe('a CFDI replaced by another among the items (TipoRelacion 04)', () => {
+	test('counts once: the replacement counts, the replaced one is left out, named with its replacement', async () => {
+		const original = pue('to-replace', URE, [
+			concepto('1000.00', [iva('1000.00', '0.160000', '160.00')]),
+		]);
+		const replacement = {
+			...pue('replacement', URE, [concepto('1000.00', [iva('1000.00', '0.160000', '160.00')])]),
+			relacionados: { tipo: '04', of: ['to-replace'] },
+		};
+		const { json, error } = await diot(
+			[received(original), received(replacement)],
+			diotParameters(),
+			{
+				read: false,
+				check: false,
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'URE180429TM6', 12: 1000, 22: 160, 54: '01' }),
+		]);
+		expect(json.rows[0].cfdis).toBe(uuid('replacement'));
+		expect(json.warnings).toEqual([
+			`[item 1] CFDI ${uuid('to-replace')} from URE180429TM6: left out, replaced by [item 2] CFDI ${uuid('replacement')} from URE180429TM6 (TipoRelacion 04, a substitution), which counts instead: the issuer is to cancel this one (Check CFDI Status says whether it did)`,
 		]);
 	});
 });
@@ -719,6 +788,42 @@ describe('left out, each named with why', () => {
 });
 
 describe('problems the bookkeeper must see before filing', () => {
+	test('a credit note on a PPD invoice of an earlier month with no payment of it among the items: how much was owed cannot be told — a problem, not placed', async () => {
+		const earlier = invoice(
+			'ppd-of-january',
+			URE,
+			'2026-08-15T10:00:00',
+			['A', '10'],
+			[concepto('1000.00', [iva('1000.00', '0.160000', '160.00')])],
+			{ metodo: 'PPD' },
+		);
+		const note = invoice(
+			'note-on-old-ppd',
+			URE,
+			`${PERIOD}-10T10:00:00`,
+			['NC', '10'],
+			[concepto('100.00', [iva('100.00', '0.160000', '16.00')])],
+			{ tipo: 'E', relacionados: { tipo: '01', of: ['ppd-of-january'] } },
+		);
+		const other = pue('other-purchase', URE, [
+			concepto('1000.00', [iva('1000.00', '0.160000', '160.00')]),
+		]);
+		const { json } = await diot(
+			[received(earlier), received(note), received(other)],
+			diotParameters(),
+			{
+				check: false,
+			},
+		);
+		// Paid in full before (its payments of earlier months are not items), the note is a return: never assumed away.
+		expect(json.problems).toContainEqual(
+			expect.stringContaining(
+				`[item 2] CFDI ${uuid('note-on-old-ppd')} from URE180429TM6: left out, a credit note that TipoRelacion 01 of ${uuid('ppd-of-january')} (paid in installments): ${uuid('ppd-of-january')} is of 2026-08 and no payment of it among the input items says how much of it was still owed`,
+			),
+		);
+		expect(json.ready_to_file).toBe(false);
+	});
+
 	test("a credit note for last month's purchase: never a line the SAT refuses — out of the file, to settle by hand, named by its UUID", async () => {
 		const lastMonth = invoice(
 			'bought-last-month',

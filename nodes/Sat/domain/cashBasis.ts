@@ -7,7 +7,7 @@ import type { CfdiFacts, PaymentFacts } from './cfdiFacts';
  *   when issued;
  * - an invoice paid in installments or later (PPD) never counts by itself: only its payment CFDIs do (tipo P,
  *   Pagos 2.0), each payment (`Pago`) in the month of its `FechaPago`, with the taxes of the part it paid
- *   (`ImpuestosDR`) — as the SAT itself reads CFDIs for cash-basis returns ("se precargan los CFDI emitidos con
+ *   (`ImpuestosDR`; a Pagos 1.0 payment of the month, which does not say them, is a problem) — as the SAT itself reads CFDIs for cash-basis returns ("se precargan los CFDI emitidos con
  *   método de pago PUE, así como los CFDI con Complemento para recepción de Pagos");
  * - a credit note (tipo E) counts in the month of its date, whatever its MetodoPago: it reduces what was paid when
  *   it is given;
@@ -24,8 +24,8 @@ type Counting =
 	| { counts: 'payments'; payments: PaymentFacts[] }
 	/** A PPD invoice: counted only through the payments of it in the month. */
 	| { counts: 'through-payments' }
-	/** Nothing of it counts in the month, and why. */
-	| { counts: 'no'; why: string };
+	/** Nothing of it counts in the month, and why; `problem` when something of it was paid in the month. */
+	| { counts: 'no'; why: string; problem?: true };
 
 /** True when a CFDI date (`2025-10-03T10:15:00`) falls in `period` (`2025-10`). */
 function inPeriod(date: string | undefined, period: string): boolean {
@@ -47,17 +47,23 @@ export function cashBasis(cfdi: CfdiFacts, period: string): Counting {
 				? { counts: 'credit-note' }
 				: { counts: 'no', why: `a credit note dated ${day(cfdi.date)}, not in ${period}` };
 		case 'P': {
+			const payments = cfdi.payments.filter((p) => inPeriod(p.date, period));
+			const dates = [...new Set(cfdi.payments.map((p) => day(p.date)))].join(', ');
+			if (cfdi.payments.length && !payments.length)
+				return { counts: 'no', why: `paid on ${dates || '(no FechaPago)'}, not in ${period}` };
+			// Pagos 1.0 (before 2.0 was required, in 2023) does not say the taxes of each document paid: what it paid
+			// in the month is missing from the file, which is not complete without it.
 			if (cfdi.paymentsVersion !== '2.0')
 				return {
 					counts: 'no',
-					why:
+					problem: true,
+					why: `${
 						cfdi.paymentsVersion === undefined
 							? 'a payment CFDI without its payments complement (Pagos)'
-							: `its payments complement is Pagos ${cfdi.paymentsVersion}, which does not say the taxes of each document paid (ImpuestosDR, Pagos 2.0)`,
+							: `its payments complement is Pagos ${cfdi.paymentsVersion}, which does not say the taxes of each document paid (ImpuestosDR, Pagos 2.0)`
+					}: what it paid in ${period} is not in the file. Report it by hand in the SAT's DIOT form, with the taxes of the invoices it paid`,
 				};
-			const payments = cfdi.payments.filter((p) => inPeriod(p.date, period));
 			if (payments.length) return { counts: 'payments', payments };
-			const dates = [...new Set(cfdi.payments.map((p) => day(p.date)))].join(', ');
 			return { counts: 'no', why: `paid on ${dates || '(no FechaPago)'}, not in ${period}` };
 		}
 		case 'N':

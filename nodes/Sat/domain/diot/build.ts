@@ -147,11 +147,25 @@ function placePaid(
 	}
 	for (const r of doc.retenciones) placeWithholding(into, inPesos(r, toPesos), 'paid');
 	// ImpuestosDR has the taxes of the part paid, not the conceptos of the invoice that are not subject to
-	// IVA: the part of those paid is in proportion to what was paid of the invoice's total.
-	const notSubject = (invoice?.conceptos ?? [])
+	// IVA: the part of those paid is in proportion to what was paid of the invoice's total. Without the invoice,
+	// what ImpPagado holds beyond its taxes' bases and amounts cannot be placed: said, never dropped.
+	if (!invoice) {
+		const iva = doc.traslados.filter((t) => t.tax === '002');
+		const explained =
+			[...iva.map((t) => t.base ?? 0n), ...doc.traslados.map((t) => t.amount ?? 0n)].reduce(
+				(a, b) => a + b,
+				0n,
+			) - doc.retenciones.reduce((a, r) => a + (r.amount ?? 0n), 0n);
+		if (iva.length && doc.paid !== undefined && doc.paid - explained > 1_000_000n)
+			why.push(
+				`it pays ${moneyText(doc.paid)} of ${doc.uuid}, of which its taxes (ImpuestosDR) account for ${moneyText(explained)}: the other ${moneyText(doc.paid - explained)} (a part of the invoice not subject to IVA, field 52?) is not in the file — give the node the invoice, whose conceptos say`,
+			);
+		return why;
+	}
+	const notSubject = invoice.conceptos
 		.filter((c) => c.objetoImp === '01')
 		.reduce((sum, c) => sum + c.amount, 0n);
-	if (notSubject > 0n && invoice?.total && doc.paid)
+	if (notSubject > 0n && invoice.total && doc.paid)
 		placeNotSubject(
 			into,
 			toPesos(convert(notSubject, { n: doc.paid, scale: 6 }, { n: invoice.total, scale: 6 })),
@@ -249,9 +263,18 @@ export function buildDiot(
 	if (findings.stopped) return { lines: [], rows: [], toSettle: [], totals: {} };
 
 	const cancelled = (input: DiotInput) => input.status?.estado?.toLowerCase() === 'cancelado';
+	// A CFDI that another among the items replaces (TipoRelacion 04, sustitución de los CFDI previos: Anexo 20's
+	// c_TipoRelacion) does not count: its replacement does, and the replaced one is to be cancelled. Counting both
+	// would report the same operation twice.
+	const replacedBy = new Map<string, DiotInput>();
+	for (const input of unique.filter((i) => !cancelled(i)))
+		for (const group of input.cfdi.related.filter((g) => g.type === '04'))
+			for (const uuid of group.uuids)
+				if (uuid !== input.cfdi.uuid && byUuid.has(uuid)) replacedBy.set(uuid, input);
+	const replaced = (input: DiotInput) => replacedBy.has(input.cfdi.uuid ?? '');
 	// Every payment of each invoice among the items, whatever its month: what a credit note reduced (notes.ts).
 	const paymentsOf = new Map<string, PaymentOf[]>();
-	for (const { cfdi } of unique.filter((i) => i.cfdi.type === 'P' && !cancelled(i)))
+	for (const { cfdi } of unique.filter((i) => i.cfdi.type === 'P' && !cancelled(i) && !replaced(i)))
 		for (const payment of cfdi.payments)
 			for (const doc of payment.documents) {
 				const list = paymentsOf.get(doc.uuid) ?? [];
@@ -344,6 +367,8 @@ export function buildDiot(
 	};
 
 	const paidInvoices = new Set<string>();
+	/** The documents paid by payment CFDIs of the month the DIOT cannot read (Pagos 1.0), by UUID. */
+	const unreadPayments = new Map<string, DiotInput>();
 	const ppd: DiotInput[] = [];
 	for (const input of unique) {
 		const { cfdi } = input;
@@ -357,6 +382,13 @@ export function buildDiot(
 		}
 		if (cancelled(input)) {
 			leave(input, 'the SAT says it is cancelled (Cancelado, from Check CFDI Status)');
+			continue;
+		}
+		if (replaced(input)) {
+			leave(
+				input,
+				`replaced by ${label(replacedBy.get(input.cfdi.uuid ?? '') as DiotInput)} (TipoRelacion 04, a substitution), which counts instead: the issuer is to cancel this one (Check CFDI Status says whether it did)`,
+			);
 			continue;
 		}
 		if (cfdi.issuerRfc === taxpayer) {
@@ -379,7 +411,10 @@ export function buildDiot(
 		}
 		const counting = cashBasis(cfdi, period);
 		if (counting.counts === 'no') {
-			leave(input, counting.why);
+			leave(input, counting.why, counting.problem);
+			if (counting.problem)
+				for (const payment of cfdi.payments.filter((p) => p.date?.startsWith(period)))
+					for (const doc of payment.documents) unreadPayments.set(doc.uuid, input);
 			continue;
 		}
 		if (input.status?.found === false)
@@ -499,7 +534,12 @@ export function buildDiot(
 		if (!counted) leftOut.add(input.index);
 	}
 	for (const input of ppd)
-		if (!paidInvoices.has(input.cfdi.uuid as string))
+		if (unreadPayments.has(input.cfdi.uuid as string))
+			leave(
+				input,
+				`a PPD invoice paid in ${period} by ${label(unreadPayments.get(input.cfdi.uuid as string) as DiotInput)}, which the DIOT cannot read (see its problem)`,
+			);
+		else if (!paidInvoices.has(input.cfdi.uuid as string))
 			leave(
 				input,
 				`a PPD invoice (paid in installments or later) with no payment dated in ${period} among the input items: it counts in the month its payment CFDI says it was paid`,

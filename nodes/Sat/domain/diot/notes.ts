@@ -104,12 +104,24 @@ function onInstallments(
 		return {
 			problem: `${relation} (paid in installments): how much of it was still owed when the note was issued cannot be told (${total === undefined ? 'the note has no Total' : 'neither the invoice nor a payment of it before the note is among the input items'}): not placed — give the invoice to the node, or settle it by hand`,
 		};
+	// With no payment of it among the items before the note, the invoice's Total is what was owed only if nothing
+	// had been paid: true of an invoice of the note's month (its payments of the month are among the items), not
+	// of an earlier one, whose payments are of earlier months — unless a later payment's ImpSaldoAnt says.
+	const next = payments.find((p) => p.date >= date);
+	if (
+		!before.length &&
+		next?.before === undefined &&
+		invoice?.date !== undefined &&
+		invoice.date.slice(0, 7) < date.slice(0, 7)
+	)
+		return {
+			problem: `${relation} (paid in installments): ${uuid} is of ${invoice.date.slice(0, 7)} and no payment of it among the input items says how much of it was still owed when the note was issued (paid in full, the note is a return): not placed — give the node the invoice's payments, or settle it by hand`,
+		};
 	if (invoice?.currency && note.currency && invoice.currency !== note.currency)
 		return {
 			problem: `${relation} (paid in installments): the note is in ${note.currency}, the invoice in ${invoice.currency}: not placed — settle it by hand`,
 		};
 	const netted = total < owed ? total : owed > 0n ? owed : 0n;
-	const next = payments.find((p) => p.date >= date);
 	if (netted > 0n && next?.before !== undefined && next.before > owed - netted + CENT)
 		return {
 			flow: 'returned',
