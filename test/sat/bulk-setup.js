@@ -107,13 +107,22 @@ export const out = (/** @type {RunResult} */ result) => result.output(NODE);
 /**
  * Request (received XML of last month), then Check Request once the simulator finished it, then: the Check
  * Request item. `sim.delays` decide when it is finished.
+ * @returns {Promise<IDataObject & { request_id: string, package_ids: string[], cfdi_count: number }>}
  */
-/** @returns {Promise<any>} */
 export async function finishedRequest(/** @type {BulkEnv} */ env, parameters = request()) {
 	const asked = await env.run(parameters);
 	expect(asked.error).toBeUndefined();
 	const item = out(asked)[0].json;
 	const checked = await env.run(check(), [item], { at: NOW + env.sim.delays.readyMs + 1000 });
 	expect(checked.error).toBeUndefined();
-	return out(checked)[0].json;
+	const json = out(checked)[0].json;
+	// What the tests go on with: a finished request has its id, its packages and its count (Check Request's item).
+	expect(json).toMatchObject({
+		request_id: expect.any(String),
+		package_ids: expect.any(Array),
+		cfdi_count: expect.any(Number),
+	});
+	return /** @type {IDataObject & { request_id: string, package_ids: string[], cfdi_count: number }} */ (
+		json
+	);
 }
