@@ -1,3 +1,4 @@
+import { megabytes } from './http';
 import { inflateRawResult } from './inflate';
 
 /**
@@ -64,8 +65,6 @@ export function crc32(data: Uint8Array): number {
 	for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
 	return (c ^ -1) >>> 0;
 }
-
-const megabytes = (bytes: number) => `${Math.ceil(bytes / (1024 * 1024))} MB`;
 
 /** The end of central directory record's offset: the last one whose comment ends at or before the file's end. */
 function endOfCentralDirectory(zip: Buffer): number {

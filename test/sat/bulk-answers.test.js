@@ -1,5 +1,6 @@
 import { everythingOf, leaks } from '../harness/hostile';
 import { testEfirma } from '../simulator/satBulk';
+import { zipFile } from '../simulator/zip';
 import { check, download, finishedRequest, NOW, out, request, startBulk } from './bulk-setup';
 /** @import { BulkEnv } from './bulk-setup' */
 
@@ -303,5 +304,15 @@ describe('secrets and a hostile network', () => {
 		const result = await env.run(download(), [finished], { at: LATER });
 		expect(result.error?.message).toMatch(/Package .*_01 cannot be read: it is not a ZIP file/);
 		expect(result.error?.description).toMatch(/this one counted/);
+	});
+
+	test('a ZIP with no CFDI and no metadata in it: an error, never a download that outputs nothing', async () => {
+		const finished = await finishedRequest(env);
+		const pkg = env.sim.packages.get(finished.package_ids[0]);
+		if (pkg) pkg.zip = zipFile([{ name: 'leeme.pdf', data: Buffer.from('%PDF-1.4') }]);
+		const result = await env.run(download(), [finished], { at: LATER });
+		expect(result.error?.message).toMatch(
+			/Package .*_01 cannot be read: it holds no CFDI XML file and no metadata file/,
+		);
 	});
 });

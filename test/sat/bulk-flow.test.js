@@ -189,3 +189,39 @@ test('a request for a period without CFDIs: rejected with 5004, no_cfdis for the
 		reason: 'The SAT found no CFDIs for the period and filters asked.',
 	});
 });
+
+test('Request, issued, to two counterparts: SolicitaDescargaEmitidos with its signed RfcReceptores, accepted as the SAT verifies', async () => {
+	const result = await env.run(
+		request({ direction: 'issued', filters: { counterpartRfcs: 'URE180429TM6, XIA190128J61' } }),
+	);
+	expect(result.error).toBeUndefined();
+	const [item] = out(result);
+	expect(item.json).toMatchObject({
+		status_code: '5000',
+		asked: { operation: 'SolicitaDescargaEmitidos', RfcEmisor: 'EKU9003173C9' },
+	});
+	expect(env.sim.refusals).toEqual([]);
+	const asked = env.calls().at(-1);
+	expect(asked?.headers.soapaction).toBe(
+		'http://DescargaMasivaTerceros.sat.gob.mx/ISolicitaDescargaService/SolicitaDescargaEmitidos',
+	);
+	expect(String(asked?.raw)).toMatch(
+		/<des:RfcReceptores><des:RfcReceptor>URE180429TM6<\/des:RfcReceptor><des:RfcReceptor>XIA190128J61<\/des:RfcReceptor><\/des:RfcReceptores>/,
+	);
+});
+
+test('Request one CFDI by UUID, then Download: that CFDI alone', async () => {
+	const held = env.sim.cfdis.find((c) => !c.cancelled);
+	const finished = await finishedRequest(env, request({ direction: 'uuid', uuid: held?.uuid }));
+	expect(env.sim.refusals).toEqual([]);
+	const result = await env.run(download(), [finished], { at: NOW + 200_000 });
+	expect(result.error).toBeUndefined();
+	expect(out(result).map((i) => i.json.uuid)).toEqual([held?.uuid]);
+});
+
+test('Request retention CFDIs (CFDI de retenciones): the retentions service, signed and accepted', async () => {
+	const result = await env.run(request({ cfdiKind: 'retenciones' }));
+	expect(result.error).toBeUndefined();
+	expect(out(result)[0].json).toMatchObject({ status_code: '5000', cfdi_kind: 'retenciones' });
+	expect(env.sim.refusals).toEqual([]);
+});

@@ -35,7 +35,7 @@ export interface ExpressionInput {
 }
 
 /** A stamp's UUID (TimbreFiscalDigital@UUID): 8-4-4-4-12 hexadecimal digits. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An amount of a CFDI (Anexo 20, t_Importe): up to 18 integer digits and 6 decimals, never negative. */
 const AMOUNT = /^(\d{1,18})(?:\.(\d{1,6}))?$/;

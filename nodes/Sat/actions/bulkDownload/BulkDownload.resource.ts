@@ -32,7 +32,7 @@ export const description: INodeProperties[] = [
 				value: 'request',
 				description:
 					'Ask the SAT for the CFDIs issued or received in a period (XML or metadata), or one by UUID',
-				action: 'Request cfd is from the sat in bulk',
+				action: 'Request a bulk download from the SAT',
 			},
 		],
 		default: 'request',

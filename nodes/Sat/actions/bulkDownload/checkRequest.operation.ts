@@ -9,6 +9,7 @@ import { ACCEPTED, codeWords, requestState } from '../../domain/bulk/codes';
 import { verifyQuestion } from '../../domain/bulk/service';
 import { bulkOptions, cfdiKindField, parallelOptionOf } from './options';
 import { bulkSession } from './session';
+import { UUID } from '../../domain/expression';
 
 export const kind: ReadModule<PublicServiceContext>['kind'] = 'read';
 
@@ -35,8 +36,6 @@ export const description: INodeProperties[] = updateDisplayOptions(
 		options,
 	],
 );
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The request id of item `i`: the field, else the item's `request_id`; checked before anything is sent.

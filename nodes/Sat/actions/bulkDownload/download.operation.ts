@@ -14,7 +14,8 @@ import { Checker } from '../../../shared/validate';
 import { ZipError, type ZipLimits } from '../../../shared/zip';
 import { ACCEPTED, codeWords } from '../../domain/bulk/codes';
 import { cfdiOfEntry, metadataRows, packageEntries } from '../../domain/bulk/packages';
-import { downloadQuestion, listedIds } from '../../domain/bulk/service';
+import { listOf } from '../../domain/bulk/query';
+import { downloadQuestion } from '../../domain/bulk/service';
 import { bulkOptions, cfdiKindField, parallelOptionOf } from './options';
 import { bulkSession } from './session';
 
@@ -79,8 +80,8 @@ const PACKAGE_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,99}$/;
 /** The package ids of item `i`: the field's, else the item's `package_ids`; checked before anything is sent. */
 function packageIdsOf(this: IExecuteFunctions, i: number): string[] {
 	const json = this.getInputData()[i]?.json ?? {};
-	const given = listedIds(this.getNodeParameter('packageIds', i, ''));
-	const ids = given.length ? given : listedIds(json.package_ids);
+	const given = listOf(this.getNodeParameter('packageIds', i, ''));
+	const ids = given.length ? given : listOf(json.package_ids);
 	const check = new Checker();
 	const upstream = upstreamError(json);
 	if (!ids.length && upstream) check.fail('Package IDs', upstreamProblem(upstream));
@@ -190,30 +191,25 @@ export async function execute(
 				`Package ${packageId} cannot be read: ${problem}`,
 				'The SAT counts every download of a package (two at most): this one counted. Download it once more with Output → Package ZIP to keep the file as it came, and check it; if the SAT keeps sending it so, make a new request.',
 			);
-		let content;
-		try {
-			content = packageEntries(zip, zipLimits(ctx));
-		} catch (error) {
-			throw unreadable(error instanceof ZipError ? error.message : String(error));
-		}
-		if (content.kind === 'metadata') {
-			let damaged: unknown;
+		/** What `read` gives of the package; a damaged package (a ZipError) is the error above. */
+		const reading = <T>(read: () => T): T => {
 			try {
-				for (const row of metadataRows(zip, content)) keep({ json: { ...row, ...base } });
+				return read();
 			} catch (error) {
-				damaged = error;
+				throw error instanceof ZipError ? unreadable(error.message) : error;
 			}
-			if (damaged instanceof ZipError) throw unreadable(damaged.message);
-			if (damaged !== undefined) throw damaged;
+		};
+		const content = reading(() => packageEntries(zip, zipLimits(ctx)));
+		if (content.kind === 'empty')
+			throw unreadable('it holds no CFDI XML file and no metadata file (.txt)');
+		if (content.kind === 'metadata') {
+			reading(() => {
+				for (const row of metadataRows(zip, content)) keep({ json: { ...row, ...base } });
+			});
 			continue;
 		}
 		for (const entry of content.entries) {
-			let cfdi;
-			try {
-				cfdi = cfdiOfEntry(zip, entry);
-			} catch (error) {
-				throw unreadable(error instanceof ZipError ? error.message : String(error));
-			}
+			const cfdi = reading(() => cfdiOfEntry(zip, entry));
 			const binary: IBinaryKeyData = {
 				[field]: await this.helpers.prepareBinaryData(cfdi.data, cfdi.fileName, 'application/xml'),
 			};

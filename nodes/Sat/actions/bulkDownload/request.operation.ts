@@ -9,6 +9,7 @@ import { ACCEPTED, codeWords } from '../../domain/bulk/codes';
 import {
 	checkQuery,
 	lastMonth,
+	listOf,
 	type Content,
 	type Direction,
 	type DocumentStatus,
@@ -214,7 +215,6 @@ function inputOf(this: IExecuteFunctions, i: number): QueryInput {
 		this.getNodeParameter('period', i, 'lastMonth') === 'custom'
 			? { start: this.getNodeParameter('start', i, ''), end: this.getNodeParameter('end', i, '') }
 			: lastMonth(clock.now());
-	const counterparts = filters.counterpartRfcs;
 	return {
 		direction,
 		content: (this.getNodeParameter('content', i, 'CFDI') === 'Metadata'
@@ -223,9 +223,8 @@ function inputOf(this: IExecuteFunctions, i: number): QueryInput {
 		start: period.start,
 		end: period.end,
 		uuid: direction === 'uuid' ? text(this.getNodeParameter('uuid', i, '')) : undefined,
-		counterparts: Array.isArray(counterparts)
-			? counterparts.map(text)
-			: text(counterparts).split(/[\s,;]+/),
+		// None given is none: `''.split(…)` is one empty RFC, which refused every request by UUID.
+		counterparts: listOf(filters.counterpartRfcs),
 		status: filters.status === undefined ? undefined : (text(filters.status) as DocumentStatus),
 		documentType: text(filters.documentType) || undefined,
 		thirdPartyRfc: text(filters.thirdPartyRfc) || undefined,

@@ -71,7 +71,15 @@ class BulkSession {
 		}
 		const asking = ask(this.ctx, SAT_BULK, authQuestion(this.efirma, auth, clock.now()), i).then(
 			(answer) => {
-				this.ctx.api.keepSecret(answer.token, decodeURIComponent(answer.token));
+				// The token as sent and as a header may carry it decoded; a token that is not valid %-encoding is
+				// kept as it is (decodeURIComponent would throw, and leave the token unregistered as a secret).
+				let decoded = answer.token;
+				try {
+					decoded = decodeURIComponent(answer.token);
+				} catch {
+					// kept as it is
+				}
+				this.ctx.api.keepSecret(answer.token, decoded);
 				return answer;
 			},
 			(error: Error) => ({ failed: error }),

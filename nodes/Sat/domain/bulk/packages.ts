@@ -1,4 +1,5 @@
 import { zipEntries, zipEntryData, type ZipEntry, type ZipLimits } from '../../../shared/zip';
+import { UUID } from '../expression';
 
 /**
  * What a package of the SAT's bulk download holds (phpcfdi/sat-ws-descarga-masiva's package readers describe the
@@ -35,8 +36,6 @@ export function packageEntries(zip: Buffer, limits: ZipLimits): PackageEntries {
 	const thirdParty = txt.filter((e) => lower(e).endsWith('_tercero.txt'));
 	return { kind: 'metadata', entries: txt.filter((e) => !thirdParty.includes(e)), thirdParty };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The UUID of a CFDI's stamp, read from its XML without parsing it (the node that reads CFDIs does that): the

@@ -1,6 +1,7 @@
 import { checkRfc } from '../../../shared/tax/rfc';
 import type { UnsignedOperation } from './signing';
 import { c14nText } from './signing';
+import { UUID } from '../expression';
 
 /**
  * What a bulk download request asks the SAT for, and the rules of the SAT's bulk download service, version 1.5,
@@ -63,7 +64,18 @@ export interface QueryProblem {
 	problem: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * A list the form gives: an array (an expression's), or text split at spaces, commas or semicolons; empty entries
+ * dropped. Package ids (Download, or a Check Request item's `package_ids`) and counterpart RFCs.
+ */
+export function listOf(value: unknown): string[] {
+	const list = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(/[\s,;]+/)
+			: [];
+	return list.map((v) => String(v ?? '').trim()).filter(Boolean);
+}
 
 /** Wall-clock parts of `ms` in Mexico City. */
 function mexicoCity(ms: number): { date: string; time: string } {

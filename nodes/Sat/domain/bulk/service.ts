@@ -302,13 +302,3 @@ export function downloadQuestion(
 		},
 	};
 }
-
-/** The package ids of an answer's list, for Download given a Check Request item (`IdsPaquetes`). */
-export function listedIds(value: unknown): string[] {
-	const list = Array.isArray(value)
-		? value
-		: typeof value === 'string'
-			? value.split(/[\s,;]+/)
-			: [];
-	return list.map((v) => String(v ?? '').trim()).filter(Boolean);
-}
