@@ -13,9 +13,9 @@ import { FILING_OUTPUTS, READ_OUTPUTS, router } from './actions/router';
 import { credentialTest } from './methods/credentialTest';
 
 /**
- * Mexico's tax authority itself, without an account: a CFDI's status from the SAT's public status service, a
- * CFDI's XML read into rows, and the month's DIOT file built from the month's CFDIs. Operations live in
- * actions/<resource>/.
+ * Mexico's tax authority itself: without an account, a CFDI's status from the SAT's public status service, a
+ * CFDI's XML read into rows, and the month's DIOT file built from the month's CFDIs; with the company's e.firma,
+ * the month's CFDIs from the SAT's bulk download. Operations live in actions/<resource>/.
  */
 export class Sat implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,7 +32,7 @@ export class Sat implements INodeType {
 		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			"Check a CFDI's status (vigente, cancelado) with the SAT's public service, read CFDI XML into rows, and build the monthly DIOT file; no account needed",
+			"Check a CFDI's status (vigente, cancelado) with the SAT's public service, read CFDI XML into rows, and build the monthly DIOT file, with no account; download the month's CFDIs from the SAT with the company's e.firma",
 		defaults: { name: 'SAT (Mexico)' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -475,6 +475,16 @@ describe('the previous layout: months before 2025', () => {
 		expect(json.warnings).toContainEqual(
 			expect.stringContaining('Supplier KIJ0906199R1 (operation 85): no line written'),
 		);
+		// The note is named with the fields of this layout (10, its non-creditable half; 24, the IVA of returns), not
+		// the 2025 layout's 13 and 22;
+		// the 2025 rule of returns against value paid does not apply (this layout has no value of returns).
+		expect(json.warnings).toContainEqual(
+			expect.stringMatching(
+				/: credit note, a return \(TipoRelacion 01 of [0-9A-F-]+\): in fields 10, 24 of the layout before 2025$/,
+			),
+		);
+		expect(json.warnings.join('\n')).not.toMatch(/fields? 13\b/);
+		expect(json.to_settle).toEqual([]);
 	});
 });
 

@@ -28,7 +28,7 @@ type Counting =
 	| { counts: 'no'; why: string; problem?: true };
 
 /** True when a CFDI date (`2025-10-03T10:15:00`) falls in `period` (`2025-10`). */
-function inPeriod(date: string | undefined, period: string): boolean {
+export function inPeriod(date: string | undefined, period: string): boolean {
 	return date !== undefined && date.slice(0, 7) === period;
 }
 

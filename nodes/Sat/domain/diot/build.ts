@@ -2,7 +2,7 @@ import { itemLabel } from '../../../shared/errors';
 import type { Decimal } from '../../../shared/decimal';
 import { checkPeriod, checkTaxpayer, type Findings } from '../../../shared/findings';
 import { convert, equalsMicros, moneyText } from '../amounts';
-import { cashBasis } from '../cashBasis';
+import { cashBasis, inPeriod } from '../cashBasis';
 import type { CfdiFacts, ConceptoFacts, PaidDocument, TaxLine } from '../cfdiFacts';
 import { missingForeign } from './choices';
 import { AMOUNT_KEYS, GLOBAL_RFC, layoutOf } from './layout';
@@ -25,7 +25,7 @@ import {
 	type Flow,
 	type Placement,
 } from './placement';
-import { writePrevious } from './previous';
+import { previousFieldsOf, writePrevious } from './previous';
 import { regionOf } from './region';
 
 /**
@@ -202,6 +202,9 @@ export function buildDiot(
 ): DiotResult {
 	const { taxpayer, period } = settings;
 	const layout = layoutOf(period);
+	/** The fields a CFDI's amounts went to, as the month's layout numbers them. */
+	const fieldsIn = (amounts: Amounts) =>
+		layout === 'current' ? fieldsOf(amounts) : previousFieldsOf(amounts);
 	const leftOut = new Set<number>();
 	const label = ({ index, cfdi }: DiotInput) =>
 		`${itemLabel(index)} CFDI ${cfdi.uuid ?? '(no UUID)'}${cfdi.issuerRfc ? ` from ${cfdi.issuerRfc}` : ''}`;
@@ -258,7 +261,7 @@ export function buildDiot(
 				return [];
 			})
 			.filter(Boolean),
-		(date) => date.slice(0, 7) === period,
+		(date) => inPeriod(date, period),
 	);
 	if (findings.stopped) return { lines: [], rows: [], toSettle: [], totals: {} };
 
@@ -316,7 +319,7 @@ export function buildDiot(
 			return undefined;
 		}
 		const taxes = taxesOf(place);
-		if (taxesOf(cfdi).isrWithheld) line.hints.isrWithheld = true;
+		if ((place === cfdi ? taxes : taxesOf(cfdi)).isrWithheld) line.hints.isrWithheld = true;
 		let region = choice.region;
 		if (region === 'auto') {
 			const from = regionOf(place.place);
@@ -345,7 +348,7 @@ export function buildDiot(
 		if (cfdi.receiverRfc === GLOBAL_RFC) {
 			findings.warn(
 				input.index,
-				`${label(input)}: issued to the public in general (${GLOBAL_RFC}), not to the taxpayer: its IVA cannot be credited (the CFDI must name the receiver's RFC) — on the global line as not creditable for lacking requirements (${fieldsOf(amounts)}), field 54 02`,
+				`${label(input)}: issued to the public in general (${GLOBAL_RFC}), not to the taxpayer: its IVA cannot be credited (the CFDI must name the receiver's RFC) — on the global line as not creditable for lacking requirements (${fieldsIn(amounts)}), field 54 02`,
 			);
 			return;
 		}
@@ -362,7 +365,7 @@ export function buildDiot(
 		if (why.length)
 			findings.warn(
 				input.index,
-				`${label(input)}: ${why.join('; ')} — its IVA is in the creditable fields (${fieldsOf(amounts)}): if it is not creditable, choose its IVA Treatment (Not Creditable: Lacking Requirements) in the Suppliers table`,
+				`${label(input)}: ${why.join('; ')} — its IVA is in the creditable fields (${fieldsIn(amounts)}): if it is not creditable, choose its IVA Treatment (Not Creditable: Lacking Requirements) in the Suppliers table`,
 			);
 	};
 
@@ -413,7 +416,7 @@ export function buildDiot(
 		if (counting.counts === 'no') {
 			leave(input, counting.why, counting.problem);
 			if (counting.problem)
-				for (const payment of cfdi.payments.filter((p) => p.date?.startsWith(period)))
+				for (const payment of cfdi.payments.filter((p) => inPeriod(p.date, period)))
 					for (const doc of payment.documents) unreadPayments.set(doc.uuid, input);
 			continue;
 		}
@@ -467,7 +470,7 @@ export function buildDiot(
 			if (said)
 				findings.warn(
 					input.index,
-					`${label(input)}: credit note, ${said}: ${flow === 'netted' ? 'taken off' : 'in'} ${fieldsOf(own)}`,
+					`${label(input)}: credit note, ${said}: ${flow === 'netted' ? 'taken off' : 'in'} ${fieldsIn(own)}`,
 				);
 			else
 				notCreditableHints(input, own, {
@@ -545,7 +548,7 @@ export function buildDiot(
 				`a PPD invoice (paid in installments or later) with no payment dated in ${period} among the input items: it counts in the month its payment CFDI says it was paid`,
 			);
 
-	const rounded = lines.rounded(findings);
+	const rounded = lines.rounded(findings, layout);
 	const written =
 		layout === 'current' ? writeCurrent(rounded, findings) : writePrevious(rounded, findings);
 	const totals: Record<string, number> = {

@@ -14,7 +14,10 @@ const FIRST_PERIOD = '2025-01';
 export const PREVIOUS_FIRST_PERIOD = '2019-01';
 
 /** The layout a month is filed in: the 54 fields from 2025, the previous 24 fields before. */
-export const layoutOf = (period: string): 'current' | 'previous' =>
+/** The layout a month is filed in: the 2025 one (54 fields), or the one before (24 fields). */
+export type Layout = 'current' | 'previous';
+
+export const layoutOf = (period: string): Layout =>
 	period < FIRST_PERIOD ? 'previous' : 'current';
 
 /** An amount field's 5 categories of IVA acts (fields 8–17, 18–27, 28–47 repeat them in this order). */

@@ -13,6 +13,7 @@ import {
 	SUPPLIER_TYPES,
 	type FieldKey,
 	type IdentityKey,
+	type Layout,
 	type LedgerKey,
 	type SupplierKind,
 } from './layout';
@@ -99,15 +100,18 @@ export function fieldsOf(amounts: Amounts): string {
 	return `field${numbers.length > 1 ? 's' : ''} ${numbers.join(', ')}`;
 }
 
-/** Every amount of a line in whole pesos (rounded once); negative sums written as 0 and named. */
-function rounded(line: Line, findings: Findings): Record<LedgerKey, bigint> {
+/**
+ * Every amount of a line in whole pesos (rounded once); negative sums written as 0, and named when `findings` are
+ * given (the 2025 layout's fields; the layout before 2025 adds them into its own, and names its own: previous.ts).
+ */
+function rounded(line: Line, findings?: Findings): Record<LedgerKey, bigint> {
 	const values = {} as Record<LedgerKey, bigint>;
 	for (const [key, micros] of line.amounts) values[key] = wholePesos(micros);
 	for (const key of AMOUNT_KEYS) {
 		const micros = line.amounts.get(key) ?? 0n;
 		const pesos = values[key] ?? 0n;
 		if (pesos < 0n)
-			findings.problem(
+			findings?.problem(
 				AFTER_ITEMS,
 				`${who(line)}: ${fieldName(key)} adds up to ${moneyText(micros)} (credit notes of the month larger than what was paid): written as 0, since the SAT takes no negative amounts`,
 			);
@@ -175,7 +179,7 @@ export class DiotLines {
 	 * line). A category whose returns are more than its value paid — which the SAT's platform refuses — loses the
 	 * credit notes that returned in it: they are listed in `toSettle` and each named in `problems` by its UUID.
 	 */
-	rounded(findings: Findings): RoundedLine[] {
+	rounded(findings: Findings, layout: Layout): RoundedLine[] {
 		const order = (l: Line) => Object.keys(SUPPLIER_TYPES).indexOf(l.kind);
 		const sorted = [...this.lines.values()].sort(
 			(a, b) =>
@@ -185,11 +189,18 @@ export class DiotLines {
 				a.operation.localeCompare(b.operation),
 		);
 		const out: RoundedLine[] = [];
+		// Returns never above the value paid, and no negative field, are rules of the 2025 layout: the layout before
+		// 2025 has no field for the value of returns, and writePrevious checks its own fields.
+		const current = layout === 'current';
 		for (const line of sorted) {
-			this.settleReturns(line, findings);
+			if (current) this.settleReturns(line, findings);
 			// A line no CFDI added to (a payment whose every document counted elsewhere): nothing to say.
 			if (!line.cfdis.size) continue;
-			out.push({ line, values: rounded(line, findings), cfdis: [...line.cfdis] });
+			out.push({
+				line,
+				values: rounded(line, current ? findings : undefined),
+				cfdis: [...line.cfdis],
+			});
 		}
 		return out;
 	}

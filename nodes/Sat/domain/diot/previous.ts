@@ -2,6 +2,7 @@ import { AFTER_ITEMS, type Findings } from '../../../shared/findings';
 import { moneyText, wholePesos } from '../amounts';
 import { fieldText, GLOBAL_RFC, SUPPLIER_TYPES, type LedgerKey } from './layout';
 import { hintOperation, who, Written, type RoundedLine } from './lines';
+import type { Amounts } from './placement';
 
 /**
  * The DIOT file of months before 2025: the SAT's previous layout (the batch file of its DIOT application before the
@@ -132,6 +133,20 @@ const FROM_LEDGER: ReadonlyArray<[key: string, from: readonly LedgerKey[]]> = [
 		],
 	],
 ];
+
+/**
+ * The previous layout's fields a CFDI's own amounts went to, by their number in its file: `fields 8, 24 of the
+ * layout before 2025` (a value it has no field for, as the value of returns, is not among them).
+ */
+export function previousFieldsOf(amounts: Amounts): string {
+	const numbers = FROM_LEDGER.filter(([, from]) =>
+		from.some((key) => (amounts.get(key) ?? 0n) !== 0n),
+	)
+		.map(([key]) => PREVIOUS_FIELDS.findIndex((f) => f.field === key) + 1)
+		.sort((a, b) => a - b);
+	if (!numbers.length) return 'no field of the layout before 2025';
+	return `field${numbers.length > 1 ? 's' : ''} ${numbers.join(', ')} of the layout before 2025`;
+}
 
 /** What the previous layout has no field for: the southern border region and acts not subject to IVA. */
 const NO_FIELD: ReadonlyArray<[what: string, keys: readonly LedgerKey[], problem: boolean]> = [
