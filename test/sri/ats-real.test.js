@@ -498,6 +498,35 @@ describe('each rule alone', () => {
 		expect(field(annex.xml, 'valRetAir')).toBeUndefined();
 	});
 
+	test('a retention that lists its purchase twice (two blocks of withholdings): one retention on one purchase, every line counted', async () => {
+		const [invoice] = withheld([], { sequential: 909 });
+		const twice = receiptOf({
+			name: 'twice',
+			type: '07',
+			issuer: me,
+			to: PARTIES.papeleria,
+			series: '001001',
+			sequential: 9909,
+			date: '06/10/2026',
+			retains: [
+				{
+					doc: { type: '01', number: '001002000000909', date: '05/10/2026', total: 115, taxes: [] },
+					lines: [{ codigo: '1', codigoRetencion: '312', base: 100, percent: 1.75 }],
+				},
+				{
+					doc: { type: '01', number: '001002000000909', date: '05/10/2026', total: 115, taxes: [] },
+					lines: [{ codigo: '2', codigoRetencion: '9', base: 15, percent: 10 }],
+				},
+			],
+		});
+		const annex = annexOf(await bare([invoice, fileItem(twice.xml)]));
+		expect(annex.json.problems).not.toContainEqual(expect.stringContaining('retentions ('));
+		expect([field(annex.xml, 'valRetAir'), field(annex.xml, 'valRetBien10')]).toEqual([
+			'1.75',
+			'1.50',
+		]);
+	});
+
 	test('Voided Receipts: a key you did not issue, or that is not a key, stops the annex; one of another month is said and left out', async () => {
 		const foreign = keyFor({
 			ruc: PARTIES.papeleria.id,

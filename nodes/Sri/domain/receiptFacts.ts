@@ -202,19 +202,32 @@ function retainedDocuments(receipt: Json): RetainedDocument[] {
 		porcentaje: numberOf(l.porcentajeRetener) ?? NaN,
 		valor: centsOf(l.valorRetenido),
 	});
-	const docs = asList(asObject(receipt.docsSustento).docSustento);
-	if (docs.length)
-		return docs.map((d) => ({
-			codDoc: asText(d.codDocSustento) ?? '',
-			number: digits(d.numDocSustento),
-			authorization: digits(d.numAutDocSustento) || undefined,
-			codSustento: asText(d.codSustento),
-			registered: isoDate(asText(d.fechaRegistroContable)),
-			issued: isoDate(asText(d.fechaEmisionDocSustento)),
-			payment: paymentPlace(d),
-			lines: asList(asObject(d.retenciones).retencion).map(line),
-		}));
 	const byDocument = new Map<string, RetainedDocument>();
+	const docs = asList(asObject(receipt.docsSustento).docSustento);
+	if (docs.length) {
+		// A document listed twice (two blocks of withholdings on the same invoice) is one document withheld on by
+		// every line of both, as Read XML counts it (receipt.ts).
+		for (const d of docs) {
+			const codDoc = asText(d.codDocSustento) ?? '';
+			const number = digits(d.numDocSustento);
+			const lines = asList(asObject(d.retenciones).retencion).map(line);
+			const at = `${codDoc}|${number}`;
+			const known = byDocument.get(at);
+			if (known) known.lines.push(...lines);
+			else
+				byDocument.set(at, {
+					codDoc,
+					number,
+					authorization: digits(d.numAutDocSustento) || undefined,
+					codSustento: asText(d.codSustento),
+					registered: isoDate(asText(d.fechaRegistroContable)),
+					issued: isoDate(asText(d.fechaEmisionDocSustento)),
+					payment: paymentPlace(d),
+					lines,
+				});
+		}
+		return [...byDocument.values()];
+	}
 	for (const l of asList(asObject(receipt.impuestos).impuesto)) {
 		const codDoc = asText(l.codDocSustento) ?? '';
 		const number = digits(l.numDocSustento);

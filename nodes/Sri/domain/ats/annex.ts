@@ -155,6 +155,7 @@ export function buildAnnex(
 		...compras.rows.flatMap((r) => [r.item as number, ...(r.retencion_items as number[])]),
 		...ventas.rows.flatMap((r) => [...(r.items as number[]), ...(r.retencion_items as number[])]),
 	]);
+	const withheldOnPurchases = new Set(compras.rows.flatMap((r) => r.retencion_items as number[]));
 	const uncheckedInAnnex = unchecked.filter((item) => inAnnexItems.has(item));
 	if (uncheckedInAnnex.length)
 		findings.problem(
@@ -181,9 +182,7 @@ export function buildAnnex(
 				compras: compras.detalleCompras.length,
 				ventas_comprobantes: ventas.rows.reduce((n, r) => n + (r.items as number[]).length, 0),
 				ventas_grupos: ventas.detalleVentas.length,
-				retenciones_emitidas: ownRetentions.filter((r) =>
-					compras.rows.some((row) => (row.retencion_items as number[]).includes(r.item)),
-				).length,
+				retenciones_emitidas: ownRetentions.filter((r) => withheldOnPurchases.has(r.item)).length,
 				retenciones_recibidas: ventas.retentionsApplied,
 				anulados: voided.rows.length,
 				exportaciones_por_completar: exportaciones.length,

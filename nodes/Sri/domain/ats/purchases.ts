@@ -111,6 +111,14 @@ interface PurchaseRecords {
 
 const TAX_SUPPORT_CODES = new Set(TAX_SUPPORTS.map((t) => t.code));
 
+/** Where a purchase's own tax support can come from: its item (Tax Support per Item), and the retention that declared one. */
+function ownSupports(p: Purchase): { fromItem: string; declared?: Purchase['retentions'][number] } {
+	return {
+		fromItem: p.choices.taxSupport ?? '',
+		declared: p.retentions.find((r) => r.retained.codSustento),
+	};
+}
+
 /**
  * A purchase's tax support: its item's own, else the one its retention declared, else (a note) the one of the
  * document it modifies, else the form's (`fallback`).
@@ -121,9 +129,8 @@ function taxSupports(originalOf: (p: Purchase) => Purchase | undefined, fallback
 		const known = supports.get(p);
 		if (known !== undefined) return known;
 		supports.set(p, ''); // a note that modifies itself, through a loop of notes, ends here
-		const own =
-			(p.choices.taxSupport ?? '').trim() ||
-			p.retentions.find((r) => r.retained.codSustento)?.retained.codSustento;
+		const { fromItem, declared } = ownSupports(p);
+		const own = fromItem || declared?.retained.codSustento;
 		const original = own ? undefined : originalOf(p);
 		const value = own || (original && supportOf(original)) || fallback;
 		supports.set(p, value);
@@ -143,12 +150,12 @@ function checkedSupport(
 	findings: Findings,
 ): void {
 	const { doc } = p;
-	const fromItem = (p.choices.taxSupport ?? '').trim();
-	const fromRetention = p.retentions.find((r) => r.retained.codSustento)?.retained.codSustento;
-	if (fromItem && fromRetention && fromItem !== fromRetention)
+	const { fromItem, declared } = ownSupports(p);
+	const fromRetention = declared?.retained.codSustento;
+	if (fromItem && declared && fromItem !== fromRetention)
 		findings.problem(
 			doc.item,
-			`${named(doc)}: Tax Support per Item says ${fromItem}, your retention ${named(p.retentions[0].retention)} declared ${fromRetention}; the annex uses ${fromItem}. The SRI compares them: make them agree.`,
+			`${named(doc)}: Tax Support per Item says ${fromItem}, your retention ${named(declared.retention)} declared ${fromRetention}; the annex uses ${fromItem}. The SRI compares them: make them agree.`,
 		);
 	if (!codSustento)
 		findings.stop(
