@@ -1,5 +1,6 @@
 import { itemLabel } from '../../../shared/errors';
 import type { Findings } from '../../../shared/findings';
+import { describe } from '../../../shared/text';
 import { keyProblem, normalizeKey } from '../key';
 import { isoDateOf } from './period';
 import type { ItemChoices } from './roles';
@@ -55,7 +56,7 @@ export function itemChoices(
 		if (relatedParty === undefined)
 			stop(
 				item,
-				`Related Party per Item: must be true or false (or SI / NO), got ${JSON.stringify(rawRelated)}`,
+				`Related Party per Item: must be true or false (or SI / NO), got ${describe(rawRelated)}`,
 			);
 		if (role === 'sale') return { relatedParty };
 		const rawSupport = value(item, read.taxSupport, 'Tax Support per Item');
@@ -69,7 +70,7 @@ export function itemChoices(
 		if (!empty && !registered)
 			stop(
 				item,
-				`Options → Registration Date per Item: must be a date as yyyy-mm-dd or dd/mm/yyyy, got ${JSON.stringify(rawDate)}`,
+				`Options → Registration Date per Item: must be a date as yyyy-mm-dd or dd/mm/yyyy, got ${describe(rawDate)}`,
 			);
 		return { relatedParty, taxSupport, registered };
 	};
@@ -101,7 +102,7 @@ export function keysOf(value: unknown, field: string, findings: Findings, title:
 			findings.stop(
 				title,
 				`Give ${field} the 49-digit access keys (a list, or text with one key per line or comma).`,
-				`${field}: entry ${k + 1}, ${JSON.stringify(typeof raw === 'string' ? raw.trim() : raw)?.slice(0, 80) ?? String(raw)}, ${problem}`,
+				`${field}: entry ${k + 1}, ${describe(typeof raw === 'string' ? raw.trim() : raw)}, ${problem}`,
 			);
 		else keys.push(key as string);
 	});
