@@ -824,6 +824,58 @@ describe('problems the bookkeeper must see before filing', () => {
 		expect(json.ready_to_file).toBe(false);
 	});
 
+	test('a credit note that cannot be read with what it relates to: not placed, each case a problem naming the note', async () => {
+		const sixteen = (amount) => [concepto(amount, [iva(amount, '0.160000', '160.00')])];
+		const pueInvoice = pue('mixed-pue', URE, sixteen('1000.00'));
+		const ppdInvoice = pue('mixed-ppd', URE, sixteen('1000.00'), { metodo: 'PPD' });
+		const mixed = invoice(
+			'note-mixed',
+			URE,
+			`${PERIOD}-12T10:00:00`,
+			['NC', '20'],
+			sixteen('1000.00'),
+			{
+				tipo: 'E',
+				relacionados: { tipo: '01', of: ['mixed-pue', 'mixed-ppd'] },
+			},
+		);
+		const inDollars = invoice(
+			'note-usd',
+			URE,
+			`${PERIOD}-13T10:00:00`,
+			['NC', '21'],
+			sixteen('1000.00'),
+			{
+				tipo: 'E',
+				moneda: 'USD',
+				tipoCambio: '18.0000',
+				relacionados: { tipo: '01', of: ['mixed-ppd'] },
+			},
+		);
+		const { json } = await diot(
+			[received(pueInvoice), received(ppdInvoice), received(mixed), received(inDollars)],
+			diotParameters(),
+			{ check: false },
+		);
+		expect(json.problems).toEqual(
+			expect.arrayContaining([
+				expect.stringContaining(
+					`[item 3] CFDI ${uuid('note-mixed')} from URE180429TM6: left out, a credit note that TipoRelacion 01 of ${uuid('mixed-pue')}, ${uuid('mixed-ppd')}: relates invoices paid in one exhibition and in installments at once: not placed`,
+				),
+				expect.stringMatching(
+					new RegExp(
+						`^\\[item 4\\] CFDI ${uuid('note-usd')} .*the note is in USD, the invoice in MXN: not placed`,
+					),
+				),
+			]),
+		);
+		expect(json.ready_to_file).toBe(false);
+		// Only the PUE invoice is in the file: neither note took anything off it.
+		expect(json.rows.map((r) => r.line)).toEqual([
+			line({ 1: '04', 2: '85', 3: 'URE180429TM6', 12: 1000, 22: 160, 54: '01' }),
+		]);
+	});
+
 	test("a credit note for last month's purchase: never a line the SAT refuses — out of the file, to settle by hand, named by its UUID", async () => {
 		const lastMonth = invoice(
 			'bought-last-month',
